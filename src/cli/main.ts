@@ -1,0 +1,26 @@
+/** The `morph` command line: one program, one module per command. */
+import { Command } from 'commander';
+import { registerGraphCommand } from './commands/graph.ts';
+import { reportError } from './run.ts';
+
+const program = new Command();
+program
+  .name('morph')
+  .description('Morph: a chess player that learns patterns from experience alone')
+  .showHelpAfterError('(run with --help for usage)')
+  .exitOverride();
+
+registerGraphCommand(program);
+
+try {
+  await program.parseAsync(process.argv);
+} catch (error) {
+  const code = (error as { code?: string; exitCode?: number }).code;
+  if (code === 'commander.helpDisplayed' || code === 'commander.version' || code === 'commander.help') {
+    process.exitCode = 0;
+  } else if (typeof code === 'string' && code.startsWith('commander.')) {
+    process.exitCode = 2; // commander has already printed its one-line message
+  } else {
+    process.exitCode = reportError(error);
+  }
+}

@@ -1,0 +1,242 @@
+/**
+ * The position graph (reference section 1): nodes are the pieces and the empty squares next to either king;
+ * directed edges from a piece to the nodes it attacks or defends, typed direct / indirect / discovered.
+ *
+ * Built in the normal form: the side to move is Black. When White is to move the board is mirrored and the
+ * colours are swapped, so a pattern always speaks of "the side that just moved" (normal-form White, labels
+ * 0..5) and "the side to move" (normal-form Black, labels 6..11).
+ *
+ * The structure is compact and reusable: fixed typed arrays, filled in place by `buildPositionGraph`, so the
+ * hot path (one graph per legal move) allocates nothing.
+ */
+import { KING, PAWN, BISHOP, ROOK, QUEEN, KNIGHT, WHITE, type Board } from '../chess/board.ts';
+import { KING_TARGETS, KNIGHT_TARGETS, RAYS, mirrorSquare } from './geometry.ts';
+import { EDGE_DIRECT, EDGE_DISCOVERED, EDGE_INDIRECT, LABEL_COUNT, SQUARE_LABEL } from './labels.ts';
+
+/** 32 pieces plus at most 16 empty squares around the two kings. */
+export const MAX_NODES = 48;
+
+export class PositionGraph {
+  nodeCount = 0;
+  /** Normal-form square of each node (nodes are numbered in ascending normal-form square order). */
+  readonly nodeSquare = new Uint8Array(MAX_NODES);
+  readonly nodeLabel = new Uint8Array(MAX_NODES);
+  /** Square designation of each node in the pattern language's code (designation.ts): always the exact square. */
+  readonly nodeDesig = new Uint8Array(MAX_NODES);
+  /** Node index of each normal-form square, -1 when the square is not a node. */
+  readonly squareToNode = new Int8Array(64);
+  /** Edge type between node a and node b at [a * MAX_NODES + b]; 0 = no edge. */
+  readonly edges = new Uint8Array(MAX_NODES * MAX_NODES);
+  edgeCount = 0;
+  /** Adjacency lists in CSR form: out-neighbours of a are outList[outStart[a] .. outStart[a+1]). */
+  readonly outStart = new Uint16Array(MAX_NODES + 1);
+  readonly outList = new Uint8Array(MAX_NODES * MAX_NODES);
+  readonly inStart = new Uint16Array(MAX_NODES + 1);
+  readonly inList = new Uint8Array(MAX_NODES * MAX_NODES);
+  /** Nodes grouped by label: labelNodes[labelStart[l] .. labelStart[l+1]). */
+  readonly labelStart = new Uint8Array(LABEL_COUNT + 1);
+  readonly labelNodes = new Uint8Array(MAX_NODES);
+  /** Material difference P, N, B, R, Q: side that just moved minus side to move. */
+  readonly material = new Int8Array(5);
+  /**
+   * Which (from-label, to-label, edge type) triples occur, as a bitset: lets two-node patterns without square
+   * designations match with one bit test.
+   */
+  readonly tripleBits = new Uint32Array(Math.ceil((LABEL_COUNT * LABEL_COUNT * 3) / 32));
+  /** True when the real position had White to move, so normal-form squares are mirrored and colours swapped. */
+  mirrored = false;
+
+  labelCount(label: number): number {
+    return this.labelStart[label + 1] - this.labelStart[label];
+  }
+
+  edgeType(from: number, to: number): number {
+    return this.edges[from * MAX_NODES + to];
+  }
+
+  hasTriple(fromLabel: number, toLabel: number, edgeType: number): boolean {
+    const bit = tripleIndex(fromLabel, toLabel, edgeType);
+    return (this.tripleBits[bit >>> 5] & (1 << (bit & 31))) !== 0;
+  }
+
+  /** A deep copy, for callers that keep graphs (the learner keeps one per position of a game). */
+  clone(): PositionGraph {
+    const copy = new PositionGraph();
+    copy.nodeCount = this.nodeCount;
+    copy.edgeCount = this.edgeCount;
+    copy.mirrored = this.mirrored;
+    copy.nodeSquare.set(this.nodeSquare);
+    copy.nodeLabel.set(this.nodeLabel);
+    copy.nodeDesig.set(this.nodeDesig);
+    copy.squareToNode.set(this.squareToNode);
+    copy.edges.set(this.edges);
+    copy.outStart.set(this.outStart);
+    copy.outList.set(this.outList);
+    copy.inStart.set(this.inStart);
+    copy.inList.set(this.inList);
+    copy.labelStart.set(this.labelStart);
+    copy.labelNodes.set(this.labelNodes);
+    copy.material.set(this.material);
+    copy.tripleBits.set(this.tripleBits);
+    return copy;
+  }
+}
+
+export function tripleIndex(fromLabel: number, toLabel: number, edgeType: number): number {
+  return (fromLabel * LABEL_COUNT + toLabel) * 3 + edgeType - 1;
+}
+
+// Scratch buffers shared by every build: graph building is synchronous, so one set suffices.
+const normal = new Int8Array(64);
+const isNode = new Uint8Array(64);
+const edgeFrom = new Uint8Array(MAX_NODES * MAX_NODES);
+const edgeTo = new Uint8Array(MAX_NODES * MAX_NODES);
+const cursor = new Uint16Array(MAX_NODES + 1);
+
+/** Label of a normal-form piece code: positive = side that just moved. */
+function labelOfPiece(piece: number): number {
+  return piece > 0 ? piece - 1 : 6 - piece - 1;
+}
+
+/** Builds the graph of `board` (its `squares` and `turn`) into `graph`, which is returned. */
+export function buildPositionGraph(board: Pick<Board, 'squares' | 'turn'>, graph = new PositionGraph()): PositionGraph {
+  const mirrored = board.turn === WHITE;
+  graph.mirrored = mirrored;
+  const squares = board.squares;
+  for (let sq = 0; sq < 64; sq++) {
+    if (mirrored) normal[mirrorSquare(sq)] = -squares[sq];
+    else normal[sq] = squares[sq];
+  }
+  markNodes(graph);
+  addEdges(graph);
+  indexAdjacency(graph);
+  indexLabels(graph);
+  countMaterial(graph);
+  return graph;
+}
+
+function markNodes(graph: PositionGraph): void {
+  isNode.fill(0);
+  for (let sq = 0; sq < 64; sq++) {
+    const piece = normal[sq];
+    if (piece === 0) continue;
+    isNode[sq] = 1;
+    if (piece === KING || piece === -KING) {
+      for (const t of KING_TARGETS[sq]) if (normal[t] === 0) isNode[t] = 1;
+    }
+  }
+  graph.squareToNode.fill(-1);
+  let n = 0;
+  for (let sq = 0; sq < 64; sq++) {
+    if (!isNode[sq]) continue;
+    graph.nodeSquare[n] = sq;
+    graph.nodeLabel[n] = normal[sq] === 0 ? SQUARE_LABEL : labelOfPiece(normal[sq]);
+    graph.nodeDesig[n] = sq + 1;
+    graph.squareToNode[sq] = n;
+    n++;
+  }
+  graph.nodeCount = n;
+}
+
+function addEdge(graph: PositionGraph, from: number, toSquare: number, type: number): void {
+  const to = graph.squareToNode[toSquare];
+  if (to < 0) return;
+  const cell = from * MAX_NODES + to;
+  const existing = graph.edges[cell];
+  if (existing !== 0) {
+    // At most one edge per ordered pair; the lower code wins (direct > indirect > discovered).
+    if (type < existing) graph.edges[cell] = type;
+    return;
+  }
+  graph.edges[cell] = type;
+  edgeFrom[graph.edgeCount] = from;
+  edgeTo[graph.edgeCount] = to;
+  graph.edgeCount++;
+}
+
+function addEdges(graph: PositionGraph): void {
+  graph.edges.fill(0);
+  graph.edgeCount = 0;
+  for (let node = 0; node < graph.nodeCount; node++) {
+    const sq = graph.nodeSquare[node];
+    const piece = normal[sq];
+    if (piece === 0) continue;
+    const type = piece > 0 ? piece : -piece;
+    if (type === PAWN) {
+      // Normal-form White (the side that just moved) attacks up the board, Black down.
+      const file = sq & 7;
+      const ahead = piece > 0 ? sq + 8 : sq - 8;
+      if (ahead < 0 || ahead > 63) continue;
+      if (file > 0) addEdge(graph, node, ahead - 1, EDGE_DIRECT);
+      if (file < 7) addEdge(graph, node, ahead + 1, EDGE_DIRECT);
+    } else if (type === KNIGHT || type === KING) {
+      for (const t of type === KNIGHT ? KNIGHT_TARGETS[sq] : KING_TARGETS[sq]) addEdge(graph, node, t, EDGE_DIRECT);
+    } else {
+      const first = type === BISHOP ? 4 : 0;
+      const last = type === ROOK ? 4 : 8;
+      for (let d = first; d < last; d++) addRay(graph, node, piece, RAYS[sq][d]);
+    }
+  }
+}
+
+/** Direct edges up to the first occupied square, then x-ray edges through exactly one blocker. */
+function addRay(graph: PositionGraph, node: number, piece: number, ray: number[]): void {
+  let i = 0;
+  let blocker = 0;
+  for (; i < ray.length; i++) {
+    addEdge(graph, node, ray[i], EDGE_DIRECT);
+    blocker = normal[ray[i]];
+    if (blocker !== 0) break;
+  }
+  if (blocker === 0) return;
+  const xrayType = (blocker > 0) === (piece > 0) ? EDGE_DISCOVERED : EDGE_INDIRECT;
+  for (i++; i < ray.length; i++) {
+    addEdge(graph, node, ray[i], xrayType);
+    if (normal[ray[i]] !== 0) break;
+  }
+}
+
+function indexAdjacency(graph: PositionGraph): void {
+  const n = graph.nodeCount;
+  const m = graph.edgeCount;
+  graph.outStart.fill(0, 0, n + 1);
+  graph.inStart.fill(0, 0, n + 1);
+  for (let e = 0; e < m; e++) {
+    graph.outStart[edgeFrom[e] + 1]++;
+    graph.inStart[edgeTo[e] + 1]++;
+  }
+  for (let v = 0; v < n; v++) {
+    graph.outStart[v + 1] += graph.outStart[v];
+    graph.inStart[v + 1] += graph.inStart[v];
+  }
+  cursor.set(graph.outStart.subarray(0, n + 1));
+  for (let e = 0; e < m; e++) graph.outList[cursor[edgeFrom[e]]++] = edgeTo[e];
+  cursor.set(graph.inStart.subarray(0, n + 1));
+  for (let e = 0; e < m; e++) graph.inList[cursor[edgeTo[e]]++] = edgeFrom[e];
+  graph.tripleBits.fill(0);
+  for (let e = 0; e < m; e++) {
+    const from = edgeFrom[e];
+    const to = edgeTo[e];
+    const bit = tripleIndex(graph.nodeLabel[from], graph.nodeLabel[to], graph.edges[from * MAX_NODES + to]);
+    graph.tripleBits[bit >>> 5] |= 1 << (bit & 31);
+  }
+}
+
+function indexLabels(graph: PositionGraph): void {
+  const n = graph.nodeCount;
+  graph.labelStart.fill(0);
+  for (let v = 0; v < n; v++) graph.labelStart[graph.nodeLabel[v] + 1]++;
+  for (let l = 0; l < LABEL_COUNT; l++) graph.labelStart[l + 1] += graph.labelStart[l];
+  cursor.set(graph.labelStart);
+  for (let v = 0; v < n; v++) graph.labelNodes[cursor[graph.nodeLabel[v]]++] = v;
+}
+
+function countMaterial(graph: PositionGraph): void {
+  graph.material.fill(0);
+  for (let v = 0; v < graph.nodeCount; v++) {
+    const piece = normal[graph.nodeSquare[v]];
+    const type = piece > 0 ? piece : -piece;
+    if (type >= PAWN && type <= QUEEN) graph.material[type - 1] += piece > 0 ? 1 : -1;
+  }
+}
+

@@ -1,0 +1,98 @@
+/**
+ * Canonical keys: the same pattern written with its nodes in any order gets the same key, and non-isomorphic
+ * patterns get different keys (the key spells out the whole graph). Method: colour refinement (1-WL) of nodes
+ * by label, designation and typed neighbourhood, then individualisation of the first ambiguous colour class,
+ * recursively, keeping the lexicographically smallest encoding. Patterns are small, so this is cheap.
+ */
+import type { GraphPattern, Pattern } from './pattern.ts';
+
+export function canonicalKey(pattern: Pattern): string {
+  return pattern.kind === 'material' ? materialKey(pattern.diff) : graphKey(pattern);
+}
+
+export function materialKey(diff: ArrayLike<number>): string {
+  return `M:${diff[0]},${diff[1]},${diff[2]},${diff[3]},${diff[4]}`;
+}
+
+interface Adjacency {
+  out: [number, number][][];
+  inc: [number, number][][];
+}
+
+function graphKey(pattern: GraphPattern): string {
+  const n = pattern.labels.length;
+  const adjacency: Adjacency = {
+    out: Array.from({ length: n }, () => []),
+    inc: Array.from({ length: n }, () => []),
+  };
+  for (const [from, to, code] of pattern.edges) {
+    adjacency.out[from].push([to, code]);
+    adjacency.inc[to].push([from, code]);
+  }
+  const initial = pattern.labels.map((label, v) => `${label}.${pattern.desigs[v]}`);
+  const colours = refine(rankStrings(initial), adjacency);
+  return 'G:' + (search(pattern, adjacency, colours) ?? '');
+}
+
+/** Replaces strings by their rank among the distinct values, so colours are small integers ordered by value. */
+function rankStrings(values: string[]): number[] {
+  const distinct = [...new Set(values)].sort();
+  return values.map((v) => distinct.indexOf(v));
+}
+
+/** Colour refinement until stable: a node's new colour is its colour plus the multiset of typed neighbour colours. */
+function refine(colours: number[], adjacency: Adjacency): number[] {
+  let current = colours;
+  for (;;) {
+    const signatures = current.map((c, v) => {
+      const outs = adjacency.out[v].map(([u, code]) => `>${code}:${current[u]}`).sort();
+      const ins = adjacency.inc[v].map(([u, code]) => `<${code}:${current[u]}`).sort();
+      return `${String(c).padStart(3, '0')}|${outs.join(',')}|${ins.join(',')}`;
+    });
+    const next = rankStrings(signatures);
+    if (new Set(next).size === new Set(current).size) return next;
+    current = next;
+  }
+}
+
+/** Smallest encoding over all individualisations of ambiguous colour classes. */
+function search(pattern: GraphPattern, adjacency: Adjacency, colours: number[]): string | null {
+  const n = colours.length;
+  const classSizes = new Map<number, number>();
+  for (const c of colours) classSizes.set(c, (classSizes.get(c) ?? 0) + 1);
+  let ambiguous = -1;
+  for (const c of [...classSizes.keys()].sort((a, b) => a - b)) {
+    if (classSizes.get(c)! > 1) {
+      ambiguous = c;
+      break;
+    }
+  }
+  if (ambiguous < 0) return encode(pattern, colours);
+  let best: string | null = null;
+  for (let v = 0; v < n; v++) {
+    if (colours[v] !== ambiguous) continue;
+    // Individualise v: it gets a colour just below its class, then refine again.
+    const split = colours.map((c, u) => (u === v ? c * 2 : c * 2 + 1));
+    const candidate = search(pattern, adjacency, refine(rankInts(split), adjacency));
+    if (candidate !== null && (best === null || candidate < best)) best = candidate;
+  }
+  return best;
+}
+
+function rankInts(values: number[]): number[] {
+  const distinct = [...new Set(values)].sort((a, b) => a - b);
+  return values.map((v) => distinct.indexOf(v));
+}
+
+/** Encoding under a discrete colouring (a node order): nodes as label.designation, then sorted edges. */
+function encode(pattern: GraphPattern, colours: number[]): string {
+  const n = colours.length;
+  const nodeAt = new Array<number>(n);
+  colours.forEach((c, v) => (nodeAt[c] = v));
+  const nodes = nodeAt.map((v) => `${pattern.labels[v]}.${pattern.desigs[v]}`);
+  const edges = pattern.edges
+    .map(([from, to, code]) => [colours[from], colours[to], code])
+    .sort((a, b) => a[0] - b[0] || a[1] - b[1])
+    .map(([a, b, code]) => `${a}>${b}:${code}`);
+  return `${nodes.join(' ')}|${edges.join(' ')}`;
+}

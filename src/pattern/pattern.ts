@@ -1,0 +1,220 @@
+/**
+ * The pattern language (reference sections 1-3). A graph pattern is a small labelled directed graph: nodes are
+ * colour-relative piece labels or "square" with an optional square designation, edges are direct / indirect /
+ * discovered or the generalised "attacks". A material pattern is the 5-vector of piece-count differences.
+ *
+ * In memory a graph pattern is plain arrays (nodes numbered 0..n-1). At rest (database, exports) it is a
+ * graphology graph, serialised with graphology's own export format plus a format version.
+ */
+import { DirectedGraph } from 'graphology';
+import type { SerializedGraph } from 'graphology-types';
+import {
+  EDGE_ATTACKS, EDGE_TYPES, LABEL_COUNT, PIECE_TYPES, SQUARE_LABEL, edgeCode, edgeTypeName, labelPiece, labelSide,
+  pieceLabel, describeLabel, type EdgeType, type Side,
+} from '../graph/labels.ts';
+import { badInput } from '../util/errors.ts';
+import { desigFromAttributes, desigSquare, desigToAttributes, describeDesig } from './designation.ts';
+
+export const PATTERN_FORMAT_VERSION = 1;
+
+export interface GraphPattern {
+  kind: 'graph';
+  /** Node labels (labels.ts codes). */
+  labels: number[];
+  /** Node square designations (designation.ts codes). */
+  desigs: number[];
+  /** Edges as [from node, to node, edge code 1..4]. */
+  edges: [number, number, number][];
+}
+
+/** Piece-count differences P, N, B, R, Q: side that just moved minus side to move. */
+export interface MaterialPattern {
+  kind: 'material';
+  diff: [number, number, number, number, number];
+}
+
+export type Pattern = GraphPattern | MaterialPattern;
+
+export const MATERIAL_PIECES = ['P', 'N', 'B', 'R', 'Q'] as const;
+
+export function materialPattern(diff: ArrayLike<number>): MaterialPattern {
+  return { kind: 'material', diff: [diff[0], diff[1], diff[2], diff[3], diff[4]] };
+}
+
+export function patternSize(pattern: Pattern): number {
+  return pattern.kind === 'graph' ? pattern.labels.length : 0;
+}
+
+/** Throws badInput when a graph pattern is malformed (used on everything read from outside). */
+export function validatePattern(pattern: Pattern): void {
+  if (pattern.kind === 'material') {
+    if (pattern.diff.length !== 5 || !pattern.diff.every(Number.isInteger)) throw badInput('material pattern needs 5 integers');
+    return;
+  }
+  const n = pattern.labels.length;
+  if (n === 0) throw badInput('a graph pattern needs at least one node');
+  if (pattern.desigs.length !== n) throw badInput('pattern designations do not match its nodes');
+  const squares = new Set<number>();
+  for (let v = 0; v < n; v++) {
+    const label = pattern.labels[v];
+    if (!Number.isInteger(label) || label < 0 || label >= LABEL_COUNT) throw badInput(`bad pattern node label ${label}`);
+    const sq = desigSquare(pattern.desigs[v]);
+    if (sq >= 0) {
+      if (squares.has(sq)) throw badInput('two pattern nodes designate the same square');
+      squares.add(sq);
+    }
+  }
+  const pairs = new Set<number>();
+  for (const [from, to, code] of pattern.edges) {
+    if (!(from >= 0 && from < n && to >= 0 && to < n) || from === to) throw badInput('bad pattern edge endpoints');
+    if (!(code >= 1 && code <= EDGE_ATTACKS)) throw badInput(`bad pattern edge type ${code}`);
+    if (pattern.labels[from] === SQUARE_LABEL) throw badInput('an empty square cannot attack');
+    const pair = from * 64 + to;
+    if (pairs.has(pair)) throw badInput('two edges between the same ordered pair of pattern nodes');
+    pairs.add(pair);
+  }
+}
+
+/** The graphology graph of a pattern: node keys "0".."n-1"; material patterns are node-less graphs. */
+export function patternToGraphology(pattern: Pattern): DirectedGraph {
+  const graph = new DirectedGraph({ allowSelfLoops: false });
+  graph.setAttribute('format', PATTERN_FORMAT_VERSION);
+  graph.setAttribute('kind', pattern.kind);
+  if (pattern.kind === 'material') {
+    const diff: Record<string, number> = {};
+    MATERIAL_PIECES.forEach((piece, i) => (diff[piece] = pattern.diff[i]));
+    graph.setAttribute('diff', diff);
+    return graph;
+  }
+  pattern.labels.forEach((label, v) => {
+    const side = labelSide(label);
+    graph.addNode(String(v), { piece: labelPiece(label), ...(side ? { side } : {}), ...desigToAttributes(pattern.desigs[v]) });
+  });
+  for (const [from, to, code] of pattern.edges) graph.addEdge(String(from), String(to), { type: edgeTypeName(code) });
+  return graph;
+}
+
+export function patternFromGraphology(graph: DirectedGraph): Pattern {
+  const kind = graph.getAttribute('kind');
+  const format = graph.getAttribute('format');
+  if (typeof format === 'number' && format > PATTERN_FORMAT_VERSION) {
+    throw badInput(`pattern format ${format} is newer than this build understands (${PATTERN_FORMAT_VERSION})`);
+  }
+  if (kind === 'material') {
+    const diff = graph.getAttribute('diff') ?? {};
+    return { kind: 'material', diff: MATERIAL_PIECES.map((p) => Number(diff[p] ?? 0)) as MaterialPattern['diff'] };
+  }
+  if (kind !== 'graph') throw badInput(`unknown pattern kind ${JSON.stringify(kind)}`);
+  const index = new Map<string, number>();
+  const labels: number[] = [];
+  const desigs: number[] = [];
+  graph.forEachNode((key, attrs) => {
+    index.set(key, labels.length);
+    labels.push(labelFromAttributes(attrs));
+    desigs.push(desigFromAttributes(attrs));
+  });
+  const edges: GraphPattern['edges'] = [];
+  graph.forEachEdge((_edge, attrs, source, target) => {
+    const type = attrs.type as EdgeType;
+    if (!EDGE_TYPES.includes(type)) throw badInput(`unknown pattern edge type ${JSON.stringify(attrs.type)}`);
+    edges.push([index.get(source)!, index.get(target)!, edgeCode(type)]);
+  });
+  const pattern: GraphPattern = { kind: 'graph', labels, desigs, edges };
+  validatePattern(pattern);
+  return pattern;
+}
+
+function labelFromAttributes(attrs: Record<string, unknown>): number {
+  if (attrs.piece === 'square') return SQUARE_LABEL;
+  const type = PIECE_TYPES.indexOf(attrs.piece as never) + 1;
+  if (type === 0) throw badInput(`unknown pattern piece ${JSON.stringify(attrs.piece)}`);
+  if (attrs.side !== 'moved' && attrs.side !== 'toMove') throw badInput(`unknown pattern side ${JSON.stringify(attrs.side)}`);
+  return pieceLabel(attrs.side as Side, type);
+}
+
+/** The pattern's JSON at rest: graphology's serialised graph. */
+export function patternToJson(pattern: Pattern): string {
+  return JSON.stringify(patternToGraphology(pattern).export());
+}
+
+export function patternFromJson(text: string): Pattern {
+  let data: SerializedGraph;
+  try {
+    data = JSON.parse(text);
+  } catch {
+    throw badInput('pattern JSON does not parse');
+  }
+  return patternFromSerialized(data);
+}
+
+/**
+ * Reads graphology's serialised form directly (no Graph instance): loading 100k patterns at start-up is on the
+ * critical path, and this is several times faster than importing each into a graphology graph.
+ */
+export function patternFromSerialized(data: SerializedGraph): Pattern {
+  if (!data || typeof data !== 'object' || !Array.isArray(data.nodes)) throw badInput('pattern JSON is not a serialised graph');
+  const attrs = (data.attributes ?? {}) as Record<string, unknown>;
+  if (typeof attrs.format === 'number' && attrs.format > PATTERN_FORMAT_VERSION) {
+    throw badInput(`pattern format ${attrs.format} is newer than this build understands (${PATTERN_FORMAT_VERSION})`);
+  }
+  if (attrs.kind === 'material') {
+    const diff = (attrs.diff ?? {}) as Record<string, unknown>;
+    const pattern: MaterialPattern = {
+      kind: 'material',
+      diff: MATERIAL_PIECES.map((p) => Number(diff[p] ?? 0)) as MaterialPattern['diff'],
+    };
+    validatePattern(pattern);
+    return pattern;
+  }
+  if (attrs.kind !== 'graph') throw badInput(`unknown pattern kind ${JSON.stringify(attrs.kind)}`);
+  const index = new Map<string, number>();
+  const labels: number[] = [];
+  const desigs: number[] = [];
+  for (const node of data.nodes) {
+    const nodeAttrs = (node.attributes ?? {}) as Record<string, unknown>;
+    index.set(String(node.key), labels.length);
+    labels.push(labelFromAttributes(nodeAttrs));
+    desigs.push(desigFromAttributes(nodeAttrs));
+  }
+  const edges: GraphPattern['edges'] = [];
+  for (const edge of data.edges ?? []) {
+    const type = (edge.attributes ?? {}).type as EdgeType;
+    if (!EDGE_TYPES.includes(type)) throw badInput(`unknown pattern edge type ${JSON.stringify(type)}`);
+    const from = index.get(String(edge.source));
+    const to = index.get(String(edge.target));
+    if (from === undefined || to === undefined) throw badInput('pattern edge refers to a missing node');
+    edges.push([from, to, edgeCode(type)]);
+  }
+  const pattern: GraphPattern = { kind: 'graph', labels, desigs, edges };
+  validatePattern(pattern);
+  return pattern;
+}
+
+/** One line a person can read, e.g. "moved N on f3 -direct-> toMove Q; ...". */
+export function describePattern(pattern: Pattern): string {
+  if (pattern.kind === 'material') return describeMaterial(pattern.diff);
+  const node = (v: number): string => {
+    const where = describeDesig(pattern.desigs[v]);
+    return `${describeLabel(pattern.labels[v])}${where ? ' ' + where : ''}`;
+  };
+  const parts = pattern.edges.map(([from, to, code]) => `${node(from)} -${edgeTypeName(code)}-> ${node(to)}`);
+  const touched = new Set(pattern.edges.flatMap(([a, b]) => [a, b]));
+  pattern.labels.forEach((_, v) => {
+    if (!touched.has(v)) parts.push(node(v));
+  });
+  return parts.join('; ');
+}
+
+export function describeMaterial(diff: readonly number[]): string {
+  const up: string[] = [];
+  const down: string[] = [];
+  const names = ['pawn', 'knight', 'bishop', 'rook', 'queen'];
+  diff.forEach((d, i) => {
+    const text = `${Math.abs(d)} ${names[i]}${Math.abs(d) > 1 ? 's' : ''}`;
+    if (d > 0) up.push(text);
+    if (d < 0) down.push(text);
+  });
+  if (!up.length && !down.length) return 'material even';
+  return [up.length ? `up ${up.join(', ')}` : '', down.length ? `down ${down.join(', ')}` : ''].filter(Boolean).join(', ') +
+    ' (side that just moved)';
+}
