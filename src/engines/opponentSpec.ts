@@ -1,0 +1,174 @@
+/**
+ * Opponent specs: the short text that names a sparring partner on the command line and in logs, e.g.
+ * "stockfish:skill=3,depth=2", "gnuchess:depth=2", "uci:/usr/bin/myengine:Hash=32", "ab:2", "random".
+ *
+ * Parsing fills in the defaults, so formatOpponentSpec gives the full, canonical text of what will play
+ * (bare "stockfish" becomes "stockfish:skill=0,depth=1") and a recorded spec can be replayed exactly.
+ */
+import { badInput } from '../util/errors.ts';
+import type { GoParams } from './uciClient.ts';
+
+export type OpponentSpec =
+  /** options: skill, depth, nodes, movetime, and any other engine option by its UCI name. */
+  | { kind: 'stockfish'; options: Record<string, string> }
+  /** options: depth, nodes, movetime, and any other engine option by its UCI name. */
+  | { kind: 'uci'; path: string; options: Record<string, string> }
+  | { kind: 'gnuchess'; depth: number }
+  | { kind: 'morph'; dbPath: string }
+  | { kind: 'random' }
+  | { kind: 'greedy' }
+  /** body: what follows "ab:", read by the alpha-beta engine's own factory. */
+  | { kind: 'ab'; body: string };
+
+export type OpponentKind = OpponentSpec['kind'];
+
+export const VALID_OPPONENT_FORMS =
+  'stockfish[:skill=N,depth=N,nodes=N,movetime=MS,Name=value,...], gnuchess[:depth=N], ' +
+  'uci:PATH[:depth=N,nodes=N,movetime=MS,Name=value,...], morph:DB_PATH, ab:D, random, greedy';
+
+/** Spec keys that are search limits rather than engine options. */
+const GO_KEYS = ['depth', 'nodes', 'movetime'] as const;
+const STOCKFISH_DEFAULT_SKILL = '0';
+const DEFAULT_DEPTH = '1';
+const MAX_STOCKFISH_SKILL = 20;
+
+export function parseOpponentSpec(text: string): OpponentSpec {
+  const spec = text.trim();
+  const colon = spec.indexOf(':');
+  const kind = colon < 0 ? spec : spec.slice(0, colon);
+  const body = colon < 0 ? undefined : spec.slice(colon + 1).trim();
+  const fail = (problem: string): never => {
+    throw badInput(`bad opponent "${text}": ${problem}; valid forms: ${VALID_OPPONENT_FORMS}`);
+  };
+  if (body === '') fail(`nothing after "${kind}:"`);
+
+  switch (kind) {
+    case 'random':
+    case 'greedy':
+      if (body !== undefined) fail(`${kind} takes no options`);
+      return { kind };
+    case 'ab':
+      return { kind, body: body ?? '' };
+    case 'morph':
+      if (body === undefined) fail('morph needs its database: morph:DB_PATH');
+      return { kind, dbPath: body! };
+    case 'gnuchess': {
+      const options = parseOptionList(body ?? '', ['depth'], fail);
+      for (const name of Object.keys(options)) {
+        if (name !== 'depth') fail(`gnuchess takes only depth=N, not "${name}"`);
+      }
+      return { kind, depth: positiveInteger('depth', options.depth ?? DEFAULT_DEPTH, fail) };
+    }
+    case 'stockfish': {
+      const options = parseOptionList(body ?? '', [...GO_KEYS, 'skill'], fail);
+      return { kind, options: stockfishOptions(options, fail) };
+    }
+    case 'uci': {
+      if (body === undefined) fail('uci needs the engine binary: uci:PATH');
+      // The options follow the last colon, if what follows it reads as options; a path may contain colons.
+      const lastColon = body!.lastIndexOf(':');
+      const hasOptions = lastColon >= 0 && body!.slice(lastColon + 1).includes('=');
+      const path = (hasOptions ? body!.slice(0, lastColon) : body!).trim();
+      if (path === '') fail('uci needs the engine binary: uci:PATH');
+      const options = parseOptionList(hasOptions ? body!.slice(lastColon + 1) : '', GO_KEYS, fail);
+      return { kind, path, options: withDefaultDepth(checkedSearchLimits(options, fail)) };
+    }
+    default:
+      return fail(kind === '' ? 'it is empty' : `unknown opponent "${kind}"`);
+  }
+}
+
+export function formatOpponentSpec(spec: OpponentSpec): string {
+  switch (spec.kind) {
+    case 'random':
+    case 'greedy':
+      return spec.kind;
+    case 'ab':
+      return spec.body === '' ? 'ab' : `ab:${spec.body}`;
+    case 'morph':
+      return `morph:${spec.dbPath}`;
+    case 'gnuchess':
+      return `gnuchess:depth=${spec.depth}`;
+    case 'stockfish':
+      return withOptions('stockfish', spec.options);
+    case 'uci':
+      return withOptions(`uci:${spec.path}`, spec.options);
+  }
+}
+
+/** Splits an engine spec's options into search limits (depth, nodes, movetime) and `setoption`s. */
+export function engineSettings(options: Readonly<Record<string, string>>): {
+  go: GoParams;
+  setoptions: Record<string, string>;
+} {
+  const go: GoParams = {};
+  const setoptions: Record<string, string> = {};
+  for (const [name, value] of Object.entries(options)) {
+    if ((GO_KEYS as readonly string[]).includes(name)) go[name as (typeof GO_KEYS)[number]] = Number(value);
+    else setoptions[name] = value;
+  }
+  return { go, setoptions };
+}
+
+function withOptions(head: string, options: Readonly<Record<string, string>>): string {
+  const list = Object.entries(options).map(([name, value]) => `${name}=${value}`);
+  return list.length === 0 ? head : `${head}:${list.join(',')}`;
+}
+
+/** Reads "Name=value,..."; `specKeys` (the spec's own keys) are case-insensitive, engine option names are not. */
+function parseOptionList(
+  text: string,
+  specKeys: readonly string[],
+  fail: (problem: string) => never,
+): Record<string, string> {
+  const options: Record<string, string> = {};
+  if (text.trim() === '') return options;
+  for (const item of text.split(',')) {
+    const equals = item.indexOf('=');
+    if (equals < 0) fail(`option "${item.trim()}" needs a value (Name=value)`);
+    let name = item.slice(0, equals).trim();
+    const value = item.slice(equals + 1).trim();
+    if (name === '') fail(`option "${item.trim()}" has no name`);
+    if (value === '') fail(`option "${name}" has no value`);
+    if (specKeys.includes(name.toLowerCase())) name = name.toLowerCase();
+    if (name in options) fail(`option "${name}" is given twice`);
+    options[name] = value;
+  }
+  return options;
+}
+
+/** Validates the search limits and puts them first, in a fixed order, so the canonical text is stable. */
+function checkedSearchLimits(
+  options: Record<string, string>,
+  fail: (problem: string) => never,
+): Record<string, string> {
+  const ordered: Record<string, string> = {};
+  for (const key of GO_KEYS) {
+    if (options[key] !== undefined) ordered[key] = String(positiveInteger(key, options[key], fail));
+  }
+  const engineOptions = Object.entries(options).filter(([name]) => !(name in ordered));
+  return { ...ordered, ...Object.fromEntries(engineOptions) };
+}
+
+/** skill first (default 0), then the search limits (default depth 1), then engine options. */
+function stockfishOptions(options: Record<string, string>, fail: (problem: string) => never): Record<string, string> {
+  const { skill, ...rest } = options;
+  if (skill !== undefined && rest['Skill Level'] !== undefined) fail('give skill or "Skill Level", not both');
+  if (skill !== undefined && (!/^\d+$/.test(skill) || Number(skill) > MAX_STOCKFISH_SKILL)) {
+    fail(`skill must be a whole number from 0 to ${MAX_STOCKFISH_SKILL}, got "${skill}"`);
+  }
+  const limited = withDefaultDepth(checkedSearchLimits(rest, fail));
+  if (rest['Skill Level'] !== undefined) return limited;
+  return { skill: String(Number(skill ?? STOCKFISH_DEFAULT_SKILL)), ...limited };
+}
+
+/** An engine with no search limit would think forever; sparring defaults to depth 1. */
+function withDefaultDepth(options: Record<string, string>): Record<string, string> {
+  if (GO_KEYS.some((key) => options[key] !== undefined)) return options;
+  return { depth: DEFAULT_DEPTH, ...options };
+}
+
+function positiveInteger(name: string, value: string, fail: (problem: string) => never): number {
+  if (!/^\d+$/.test(value) || Number(value) < 1) fail(`${name} must be a positive whole number, got "${value}"`);
+  return Number(value);
+}
