@@ -1,0 +1,370 @@
+import Database from 'better-sqlite3';
+import { createHash, randomBytes } from 'node:crypto';
+import {
+  closeSync,
+  mkdirSync,
+  mkdtempSync,
+  openSync,
+  readdirSync,
+  readFileSync,
+  rmSync,
+  statSync,
+  truncateSync,
+  writeFileSync,
+  writeSync,
+} from 'node:fs';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import { afterEach, beforeEach, describe, expect, it } from 'vitest';
+import {
+  MORPH_APPLICATION_ID,
+  SCHEMA_VERSION,
+  addPatternPosition,
+  countPatterns,
+  deleteLink,
+  deletePatternRow,
+  finishRun,
+  getCounters,
+  getMeta,
+  getMetaJson,
+  getMetaNumber,
+  getPatternPositions,
+  incrementCounter,
+  insertLink,
+  insertPatternRow,
+  listMigrations,
+  loadAllLinks,
+  loadAllPatternRows,
+  openMorphDatabase,
+  recordGame,
+  setMeta,
+  startRun,
+  updatePatternStats,
+  type MorphDatabase,
+  type NewPatternRow,
+} from '../src/store/database.ts';
+import { MorphError } from '../src/util/errors.ts';
+
+let dir: string;
+const open: MorphDatabase[] = [];
+
+beforeEach(() => {
+  dir = mkdtempSync(join(tmpdir(), 'morph-db-test-'));
+});
+
+afterEach(() => {
+  for (const db of open.splice(0)) if (db.open) db.close();
+  rmSync(dir, { recursive: true, force: true });
+});
+
+function track<T extends MorphDatabase>(db: T): T {
+  open.push(db);
+  return db;
+}
+
+function pattern(key: string, extra: Partial<NewPatternRow> = {}): NewPatternRow {
+  return { kind: 'graph', key, body: JSON.stringify({ key }), size: 2, origin: 'seed', createdGame: 0, ...extra };
+}
+
+/** Everything that must not change when a file is refused: its bytes, its mtime, and the directory's entries. */
+function snapshot(path: string) {
+  return {
+    sha256: createHash('sha256').update(readFileSync(path)).digest('hex'),
+    mtimeMs: statSync(path).mtimeMs,
+    entries: readdirSync(dir).sort(),
+  };
+}
+
+function refusal(action: () => unknown): MorphError {
+  try {
+    action();
+  } catch (error) {
+    expect(error).toBeInstanceOf(MorphError);
+    const morphError = error as MorphError;
+    expect(morphError.exitCode).toBe(2);
+    expect(morphError.message).not.toContain('\n');
+    return morphError;
+  }
+  throw new Error('expected the open to be refused');
+}
+
+/** A closed Morph database holding `count` patterns with ~300-byte bodies (enough pages to damage). */
+function populatedDatabase(path: string, count: number): void {
+  const db = openMorphDatabase(path);
+  db.transaction(() => {
+    for (let i = 0; i < count; i++) {
+      insertPatternRow(db, pattern(`p${i}`, { body: `{"pad":"${'x'.repeat(280)}${i}"}` }));
+    }
+  })();
+  db.close();
+}
+
+describe('migrations', () => {
+  it('are numbered from 1 without gaps and SCHEMA_VERSION is the newest', () => {
+    const migrations = listMigrations();
+    expect(migrations[0].name).toBe('001_initial.sql');
+    migrations.forEach((migration, index) => expect(migration.version).toBe(index + 1));
+    expect(SCHEMA_VERSION).toBe(migrations.length);
+  });
+});
+
+describe('openMorphDatabase', () => {
+  it('gives a new file the schema, WAL mode, Morph application_id and starting meta', () => {
+    const path = join(dir, 'new.db');
+    const db = track(openMorphDatabase(path));
+    const names = db.prepare("SELECT name FROM sqlite_master WHERE name NOT LIKE 'sqlite_%'").pluck().all() as string[];
+    names.sort();
+    expect(names).toEqual(
+      [
+        'games', 'games_by_run', 'learning_counters', 'links', 'links_by_child', 'meta', 'pattern_positions',
+        'pattern_positions_by_pattern', 'pattern_stats', 'patterns', 'runs',
+      ].sort(),
+    );
+    expect(db.pragma('journal_mode', { simple: true })).toBe('wal');
+    expect(db.pragma('application_id', { simple: true })).toBe(MORPH_APPLICATION_ID);
+    expect(db.pragma('user_version', { simple: true })).toBe(SCHEMA_VERSION);
+    expect(db.pragma('foreign_keys', { simple: true })).toBe(1);
+    expect(db.pragma('synchronous', { simple: true })).toBe(1); // NORMAL
+    expect(getMetaNumber(db, 'games_played')).toBe(0);
+    expect(getMeta(db, 'created_at')).toMatch(/^\d{4}-\d\d-\d\dT/);
+    expect(getMeta(db, 'morph_version')).toMatch(/^\d+\.\d+\.\d+/);
+    // The header says "Morph" in the main file itself, not only in the WAL.
+    expect(readFileSync(path).readInt32BE(68)).toBe(MORPH_APPLICATION_ID);
+  });
+
+  it('keeps meta, counters, patterns, links, games and runs across a reopen', () => {
+    const path = join(dir, 'keep.db');
+    let db = openMorphDatabase(path);
+    setMeta(db, 'temperature', 0.75);
+    setMeta(db, 'config', { beta: 2, names: ['a'] });
+    setMeta(db, 'seed', '12345');
+    setMeta(db, 'games_played', 3);
+    incrementCounter(db, 'created.forward', 2);
+    incrementCounter(db, 'created.forward');
+    incrementCounter(db, 'deleted', 4);
+    const a = insertPatternRow(db, pattern('a'));
+    const b = insertPatternRow(db, pattern('b', { kind: 'material', size: 0, origin: 'material', createdGame: 1 }));
+    const c = insertPatternRow(db, pattern('c', { id: 100, weight: 0.9 }));
+    expect(c).toBe(100);
+    const stats = { weight: 0.25, updates: 3, variance: 0.4, uses: 7, lastUsedGame: 2 };
+    expect(updatePatternStats(db, a, stats)).toBe(true);
+    expect(updatePatternStats(db, 999, stats)).toBe(false);
+    insertLink(db, a, b, [1, 0]);
+    insertLink(db, a, c);
+    insertLink(db, a, b, [0, 1]); // replaces the mapping
+    const runId = startRun(db, { opponent: 'random', seed: 42, config: { games: 2 }, firstGame: 1 });
+    const gameId = recordGame(db, {
+      runId, morphColor: 'b', opponent: 'random', result: '0-1', reason: 'checkmate', plies: 40,
+      finalMaterial: 9, patterns: 3, seconds: 1.5, seed: 7, pgn: '1. e4 e5 *',
+    });
+    recordGame(db, { runId, morphColor: 'w', opponent: 'random', result: '1/2-1/2', reason: 'threefold', plies: 60 });
+    finishRun(db, runId, { stopReason: 'games-done' });
+    db.close();
+
+    db = track(openMorphDatabase(path));
+    expect(getMetaNumber(db, 'temperature')).toBe(0.75);
+    expect(getMetaJson(db, 'config')).toEqual({ beta: 2, names: ['a'] });
+    expect(getMeta(db, 'seed')).toBe('12345');
+    expect(getMetaNumber(db, 'seed')).toBe(12345);
+    expect(getMeta(db, 'missing')).toBeUndefined();
+    expect(getCounters(db)).toEqual({ 'created.forward': 3, deleted: 4 });
+    const rows = loadAllPatternRows(db);
+    expect(rows.map((row) => row.key)).toEqual(['a', 'b', 'c']);
+    expect(rows[0]).toEqual({
+      id: a, kind: 'graph', key: 'a', body: '{"key":"a"}', size: 2, weight: 0.25, updates: 3, variance: 0.4,
+      uses: 7, origin: 'seed', createdGame: 0, lastUsedGame: 2,
+    });
+    expect(rows[1]).toMatchObject({ kind: 'material', size: 0, weight: 0.5, updates: 0, uses: 0, lastUsedGame: null });
+    expect(rows[2]).toMatchObject({ id: 100, weight: 0.9 });
+    expect(loadAllLinks(db)).toEqual([
+      { parent: a, child: b, mapping: [0, 1] },
+      { parent: a, child: c, mapping: null },
+    ]);
+    const ages = db.prepare('SELECT key, age FROM pattern_stats ORDER BY id').raw().all();
+    expect(ages).toEqual([['a', 3], ['b', 2], ['c', 3]]);
+    const game = db.prepare('SELECT * FROM games WHERE id = ?').get(gameId);
+    expect(game).toMatchObject({
+      run_id: runId, morph_color: 'b', result: '0-1', morph_score: 1, reason: 'checkmate', plies: 40,
+      final_material: 9, patterns: 3, seconds: 1.5, seed: 7, pgn: '1. e4 e5 *',
+    });
+    const scores = db.prepare('SELECT morph_score FROM games ORDER BY id').pluck().all();
+    expect(scores).toEqual([1, 0.5]);
+    const run = db.prepare('SELECT * FROM runs WHERE id = ?').get(runId);
+    expect(run).toMatchObject({
+      opponent: 'random', seed: 42, config: '{"games":2}', first_game: 1, games: 2, stop_reason: 'games-done',
+    });
+    expect((run as { finished_at: string | null }).finished_at).not.toBeNull();
+  });
+
+  it('enforces the row constraints', () => {
+    const db = track(openMorphDatabase(join(dir, 'constraints.db')));
+    const a = insertPatternRow(db, pattern('a'));
+    expect(() => insertPatternRow(db, pattern('a'))).toThrow(/UNIQUE/);
+    expect(() => insertPatternRow(db, pattern('w', { weight: 1.5 }))).toThrow(/CHECK/);
+    expect(() => insertPatternRow(db, pattern('k', { kind: 'other' as 'graph' }))).toThrow(/CHECK/);
+    expect(() => insertLink(db, a, 12345)).toThrow(/FOREIGN KEY/);
+    setMeta(db, 'temperature', 'warm');
+    expect(() => getMetaNumber(db, 'temperature')).toThrow(MorphError);
+  });
+
+  it('deleting a pattern cascades to its links and positions', () => {
+    const db = track(openMorphDatabase(join(dir, 'cascade.db')));
+    const [a, b, c] = ['a', 'b', 'c'].map((key) => insertPatternRow(db, pattern(key)));
+    insertLink(db, a, b, [0]);
+    insertLink(db, b, c, [1]);
+    insertLink(db, a, c, [1]);
+    addPatternPosition(db, b, 1, 'fen-1');
+    addPatternPosition(db, b, 2, 'fen-2', 1);
+    expect(getPatternPositions(db, b)).toEqual([{ gameId: 2, fen: 'fen-2' }]);
+    expect(deletePatternRow(db, b)).toBe(true);
+    expect(deletePatternRow(db, b)).toBe(false);
+    expect(loadAllLinks(db)).toEqual([{ parent: a, child: c, mapping: [1] }]);
+    expect(db.prepare('SELECT count(*) FROM pattern_positions').pluck().get()).toBe(0);
+    expect(deleteLink(db, a, c)).toBe(true);
+    expect(loadAllLinks(db)).toEqual([]);
+    expect(countPatterns(db)).toBe(2);
+  });
+
+  it('refuses a database written by a newer Morph and leaves it byte-for-byte unchanged', () => {
+    const path = join(dir, 'newer.db');
+    openMorphDatabase(path).close();
+    const raw = new Database(path);
+    raw.pragma(`user_version = ${SCHEMA_VERSION + 6}`);
+    raw.close();
+    const before = snapshot(path);
+    const expected =
+      `${path} was written by a newer Morph (schema v${SCHEMA_VERSION + 6}; ` +
+      `this build knows up to v${SCHEMA_VERSION})`;
+    expect(refusal(() => openMorphDatabase(path)).message).toBe(expected);
+    expect(refusal(() => openMorphDatabase(path, { readonly: true })).message).toBe(expected);
+    expect(snapshot(path)).toEqual(before);
+  });
+
+  it('refuses a newer schema that is still only in the WAL (checked by SQLite, not just the header)', () => {
+    const path = join(dir, 'newer-wal.db');
+    openMorphDatabase(path).close();
+    const raw = track(new Database(path)); // stays open, so the change is not checkpointed into the main file
+    raw.pragma(`user_version = ${SCHEMA_VERSION + 1}`);
+    const mainBefore = createHash('sha256').update(readFileSync(path)).digest('hex');
+    expect(refusal(() => openMorphDatabase(path)).message).toMatch(/was written by a newer Morph/);
+    expect(createHash('sha256').update(readFileSync(path)).digest('hex')).toBe(mainBefore);
+  });
+
+  it.each([
+    ['a text file', () => Buffer.from('games,result\n1,1-0\n')],
+    ['random bytes', () => randomBytes(8192)],
+  ])('refuses %s untouched', (_label, contents) => {
+    const path = join(dir, 'notdb.db');
+    writeFileSync(path, contents());
+    const before = snapshot(path);
+    expect(refusal(() => openMorphDatabase(path)).message).toBe(`${path} is not a SQLite database`);
+    expect(refusal(() => openMorphDatabase(path, { readonly: true })).message).toBe(`${path} is not a SQLite database`);
+    expect(snapshot(path)).toEqual(before);
+  });
+
+  it.each(['delete', 'wal'])("refuses another program's SQLite database (journal_mode %s) untouched", (mode) => {
+    const path = join(dir, 'foreign.db');
+    const raw = new Database(path);
+    raw.pragma(`journal_mode = ${mode}`);
+    raw.exec("CREATE TABLE notes (id INTEGER PRIMARY KEY, text TEXT); INSERT INTO notes (text) VALUES ('hello')");
+    raw.close();
+    const before = snapshot(path);
+    expect(refusal(() => openMorphDatabase(path)).message).toBe(`${path} is not a Morph database`);
+    expect(refusal(() => openMorphDatabase(path, { readonly: true })).message).toBe(`${path} is not a Morph database`);
+    expect(snapshot(path)).toEqual(before);
+  });
+
+  it('reports a truncated Morph database as corrupt in one line', () => {
+    const path = join(dir, 'truncated.db');
+    populatedDatabase(path, 2000);
+    truncateSync(path, Math.floor(statSync(path).size / 2));
+    expect(refusal(() => openMorphDatabase(path)).message).toMatch(new RegExp(`^${path} is corrupt: .+`));
+  });
+
+  it('reports a Morph database with a damaged page as corrupt in one line', () => {
+    const path = join(dir, 'damaged.db');
+    populatedDatabase(path, 2000);
+    const pageSize = readFileSync(path).readUInt16BE(16);
+    const fd = openSync(path, 'r+');
+    // Overwrite the cells (second half) of a page in the middle: a leaf of the patterns table. Its b-tree page
+    // header stays valid, so the file opens and only a full scan finds the damage.
+    const middlePage = Math.floor(statSync(path).size / pageSize / 2);
+    writeSync(fd, Buffer.alloc(pageSize / 2, 0xab), 0, pageSize / 2, middlePage * pageSize + pageSize / 2);
+    closeSync(fd);
+    expect(refusal(() => openMorphDatabase(path, { readonly: true })).message).toMatch(
+      new RegExp(`^${path} is corrupt: Tree \\d+ page \\d+ cell \\d+: `),
+    );
+    expect(() => openMorphDatabase(path, { readonly: true, quickCheck: false }).close()).not.toThrow();
+  });
+
+  it('refuses a missing path in read-only mode (or with create: false) and creates nothing', () => {
+    const path = join(dir, 'missing.db');
+    expect(refusal(() => openMorphDatabase(path, { readonly: true })).message).toBe(`no Morph database at ${path}`);
+    expect(refusal(() => openMorphDatabase(path, { readonly: true, create: true })).message).toBe(
+      `no Morph database at ${path}`,
+    );
+    expect(refusal(() => openMorphDatabase(path, { create: false })).message).toBe(`no Morph database at ${path}`);
+    const orphan = join(dir, 'nodir', 'x.db');
+    expect(refusal(() => openMorphDatabase(orphan)).message).toMatch(/^cannot create .*no directory/);
+    expect(readdirSync(dir)).toEqual([]);
+  });
+
+  it('adopts an empty file only when it may create, and refuses a directory', () => {
+    const path = join(dir, 'empty.db');
+    writeFileSync(path, '');
+    expect(refusal(() => openMorphDatabase(path, { readonly: true })).message).toBe(
+      `no Morph database at ${path} (the file is empty)`,
+    );
+    expect(statSync(path).size).toBe(0);
+    const db = track(openMorphDatabase(path));
+    expect(db.pragma('application_id', { simple: true })).toBe(MORPH_APPLICATION_ID);
+    mkdirSync(join(dir, 'sub.db'));
+    expect(refusal(() => openMorphDatabase(join(dir, 'sub.db'))).message).toMatch(/is a directory/);
+  });
+
+  it("opens ':memory:' with the full schema for throwaway use", () => {
+    const db = track(openMorphDatabase(':memory:'));
+    expect(db.pragma('user_version', { simple: true })).toBe(SCHEMA_VERSION);
+    expect(countPatterns(db)).toBe(0);
+  });
+
+  it('migrates a Morph database whose schema is behind, but refuses to read it read-only', () => {
+    // A file that got its application_id but crashed before the first migration: user_version 0.
+    const path = join(dir, 'behind.db');
+    const raw = new Database(path);
+    raw.pragma(`application_id = ${MORPH_APPLICATION_ID}`);
+    raw.close();
+    expect(refusal(() => openMorphDatabase(path, { readonly: true })).message).toMatch(/has an older schema \(v0;/);
+    const db = track(openMorphDatabase(path));
+    expect(db.pragma('user_version', { simple: true })).toBe(SCHEMA_VERSION);
+    expect(countPatterns(db)).toBe(0);
+  });
+
+  it('lets a read-only connection read while a writer holds an open write transaction', () => {
+    const path = join(dir, 'shared.db');
+    const writer = track(openMorphDatabase(path));
+    insertPatternRow(writer, pattern('committed'));
+    writer.exec('BEGIN IMMEDIATE');
+    insertPatternRow(writer, pattern('pending'));
+    const reader = track(openMorphDatabase(path, { readonly: true }));
+    expect(loadAllPatternRows(reader).map((row) => row.key)).toEqual(['committed']);
+    // Opening a second writer needs no write lock when there is nothing to migrate, so it does not wait either.
+    const start = performance.now();
+    track(openMorphDatabase(path));
+    expect(performance.now() - start).toBeLessThan(1000);
+    expect(() => setMeta(reader, 'seed', 1)).toThrow(/readonly/);
+    writer.exec('COMMIT');
+    expect(countPatterns(reader)).toBe(2);
+  });
+
+  it('never writes the main file when opened read-only', () => {
+    const path = join(dir, 'ro.db');
+    populatedDatabase(path, 10);
+    const before = snapshot(path);
+    const reader = openMorphDatabase(path, { readonly: true });
+    expect(countPatterns(reader)).toBe(10);
+    reader.close();
+    const after = snapshot(path);
+    expect([after.sha256, after.mtimeMs]).toEqual([before.sha256, before.mtimeMs]);
+  });
+});
