@@ -69,14 +69,30 @@ function search(pattern: GraphPattern, adjacency: Adjacency, colours: number[]):
   }
   if (ambiguous < 0) return encode(pattern, colours);
   let best: string | null = null;
+  const tried: number[] = [];
   for (let v = 0; v < n; v++) {
     if (colours[v] !== ambiguous) continue;
+    // Swapping two nodes with the same neighbourhood is an automorphism: their branches give the same leaves.
+    if (tried.some((u) => interchangeable(adjacency, u, v))) continue;
+    tried.push(v);
     // Individualise v: it gets a colour just below its class, then refine again.
     const split = colours.map((c, u) => (u === v ? c * 2 : c * 2 + 1));
     const candidate = search(pattern, adjacency, refine(rankInts(split), adjacency));
     if (candidate !== null && (best === null || candidate < best)) best = candidate;
   }
   return best;
+}
+
+/** Same label class assumed: do u and v have the same typed in- and out-neighbours (apart from each other)? */
+function interchangeable(adjacency: Adjacency, u: number, v: number): boolean {
+  const edgeCode = (list: [number, number][], to: number) => list.find(([w]) => w === to)?.[1] ?? 0;
+  if (edgeCode(adjacency.out[u], v) !== edgeCode(adjacency.out[v], u)) return false;
+  const signature = (list: [number, number][], other: number) =>
+    list.filter(([w]) => w !== other).map(([w, code]) => `${w}:${code}`).sort().join(',');
+  return (
+    signature(adjacency.out[u], v) === signature(adjacency.out[v], u) &&
+    signature(adjacency.inc[u], v) === signature(adjacency.inc[v], u)
+  );
 }
 
 function rankInts(values: number[]): number[] {

@@ -1,0 +1,323 @@
+/**
+ * The pattern hierarchy in memory (reference section 3): graph patterns ordered by subpattern-of, stored as its
+ * transitive reduction (each pattern links to its immediate parents and children only). Material patterns are
+ * kept beside it in a table keyed by their vector: a position matches exactly one of them.
+ *
+ * Pure data structure: no SQL. PatternStore (patternStore.ts) persists what changes here.
+ */
+import { canonicalKey } from '../pattern/canonical.ts';
+import { isSubpattern } from '../pattern/subpattern.ts';
+import { compilePattern, type CompiledPattern } from '../pattern/matcher.ts';
+import { desigSquare } from '../pattern/designation.ts';
+import { patternSize, type GraphPattern, type Pattern } from '../pattern/pattern.ts';
+import { LABEL_COUNT } from '../graph/labels.ts';
+import { RootIndex, nodeKey } from './rootIndex.ts';
+import { tripleIndex } from '../graph/positionGraph.ts';
+import { EDGE_ATTACKS } from '../graph/labels.ts';
+
+export interface PatternStats {
+  weight: number;
+  updates: number;
+  /** Sum of absolute weight changes. */
+  variance: number;
+  uses: number;
+  origin: string;
+  createdGame: number;
+  lastUsedGame: number | null;
+}
+
+export class PatternRecord implements PatternStats {
+  weight = 0.5;
+  updates = 0;
+  variance = 0;
+  uses = 0;
+  origin = 'manual';
+  createdGame = 0;
+  lastUsedGame: number | null = null;
+  readonly parents: PatternRecord[] = [];
+  readonly children: PatternRecord[] = [];
+  /** Label counts, for cheap rejection before a subpattern test. */
+  readonly labelCounts: Uint8Array;
+  // Per-retrieval bookkeeping, valid when `epoch` equals the retrieval's epoch (see retrieval.ts).
+  epoch = 0;
+  matchedParents = 0;
+  matched = false;
+
+  constructor(
+    public id: number,
+    readonly key: string,
+    readonly pattern: Pattern,
+    stats?: Partial<PatternStats>,
+  ) {
+    Object.assign(this, stats);
+    this.labelCounts = new Uint8Array(LABEL_COUNT);
+    if (pattern.kind === 'graph') for (const label of pattern.labels) this.labelCounts[label]++;
+  }
+
+  private compiledForm: CompiledPattern | null = null;
+
+  /** The matcher's compiled form of a graph pattern, built on first use. */
+  get compiled(): CompiledPattern {
+    return (this.compiledForm ??= compilePattern(this.pattern as GraphPattern));
+  }
+
+  /** (label, exact square) codes of the nodes that have an exact square: label * 64 + square. */
+  exactNodes(): number[] {
+    if (this.pattern.kind !== 'graph') return [];
+    const { labels, desigs } = this.pattern;
+    const codes: number[] = [];
+    for (let v = 0; v < labels.length; v++) {
+      const sq = desigSquare(desigs[v]);
+      if (sq >= 0) codes.push(labels[v] * 64 + sq);
+    }
+    return codes;
+  }
+
+  get kind(): Pattern['kind'] {
+    return this.pattern.kind;
+  }
+
+  get size(): number {
+    return patternSize(this.pattern);
+  }
+}
+
+/** Cheap necessary condition for p <= q: q has at least p's nodes, edges and label counts. */
+function mayBeSubpattern(p: PatternRecord, q: PatternRecord): boolean {
+  const pg = p.pattern as GraphPattern;
+  const qg = q.pattern as GraphPattern;
+  if (pg.labels.length > qg.labels.length || pg.edges.length > qg.edges.length) return false;
+  for (let l = 0; l < LABEL_COUNT; l++) if (p.labelCounts[l] > q.labelCounts[l]) return false;
+  return true;
+}
+
+function subpatternOf(p: PatternRecord, q: PatternRecord): boolean {
+  return mayBeSubpattern(p, q) && isSubpattern(p.pattern as GraphPattern, q.pattern as GraphPattern);
+}
+
+/** Links created and removed by one change, so the store can persist exactly those. */
+export interface LinkChanges {
+  added: [PatternRecord, PatternRecord][];
+  removed: [PatternRecord, PatternRecord][];
+}
+
+export class Hierarchy {
+  readonly byId = new Map<number, PatternRecord>();
+  readonly byKey = new Map<string, PatternRecord>();
+  /** Graph patterns without parents: where retrieval starts. */
+  readonly roots = new RootIndex();
+  /** Material patterns by canonical key. */
+  readonly material = new Map<string, PatternRecord>();
+  /**
+   * Graph patterns by each (label, exact square) they contain. Any superpattern of P contains every exact node
+   * of P, so this narrows the superpattern search on insert to a small candidate set.
+   */
+  private readonly exactIndex = new Map<number, Set<PatternRecord>>();
+
+  get size(): number {
+    return this.byId.size;
+  }
+
+  graphRecords(): IterableIterator<PatternRecord> {
+    return [...this.byId.values()].filter((r) => r.kind === 'graph').values();
+  }
+
+  /** Adds a record with known links (used when loading from the database). */
+  addLoaded(record: PatternRecord): void {
+    this.byId.set(record.id, record);
+    this.byKey.set(record.key, record);
+    if (record.kind === 'material') this.material.set(record.key, record);
+    for (const code of record.exactNodes()) {
+      let set = this.exactIndex.get(code);
+      if (!set) this.exactIndex.set(code, (set = new Set()));
+      set.add(record);
+    }
+  }
+
+  /** Adds a link while loading. */
+  linkLoaded(parent: PatternRecord, child: PatternRecord): void {
+    parent.children.push(child);
+    child.parents.push(parent);
+  }
+
+  /** Recomputes the root set after loading. */
+  finishLoading(): void {
+    this.roots.clear();
+    for (const record of this.byId.values()) if (record.kind === 'graph' && record.parents.length === 0) this.roots.add(record);
+  }
+
+  /**
+   * Inserts a pattern under its most specific existing subpatterns and above its most general existing
+   * superpatterns, removing links that become transitive. An existing pattern (same canonical key) is returned
+   * unchanged with `created` false.
+   */
+  insert(
+    pattern: Pattern,
+    id: number,
+    stats: Partial<PatternStats> = {},
+    changes: LinkChanges = { added: [], removed: [] },
+  ): { record: PatternRecord; created: boolean; changes: LinkChanges } {
+    const key = canonicalKey(pattern);
+    const existing = this.byKey.get(key);
+    if (existing) return { record: existing, created: false, changes };
+    const record = new PatternRecord(id, key, pattern, stats);
+    this.addLoaded(record);
+    if (pattern.kind === 'material') return { record, created: true, changes };
+
+    const parents = this.mostSpecificSubpatterns(record);
+    const children = this.mostGeneralSuperpatterns(record, parents);
+    for (const parent of parents) {
+      for (const child of children) {
+        if (parent.children.includes(child)) {
+          this.unlink(parent, child);
+          changes.removed.push([parent, child]);
+        }
+      }
+      this.link(parent, record);
+      changes.added.push([parent, record]);
+    }
+    for (const child of children) {
+      this.link(record, child);
+      changes.added.push([record, child]);
+    }
+    if (parents.length === 0) this.roots.add(record);
+    return { record, created: true, changes };
+  }
+
+  /** Removes a pattern, re-linking each parent to each child unless another path already connects them. */
+  delete(record: PatternRecord, changes: LinkChanges = { added: [], removed: [] }): LinkChanges {
+    this.byId.delete(record.id);
+    this.byKey.delete(record.key);
+    for (const code of record.exactNodes()) this.exactIndex.get(code)?.delete(record);
+    if (record.kind === 'material') {
+      this.material.delete(record.key);
+      return changes;
+    }
+    const parents = [...record.parents];
+    const children = [...record.children];
+    for (const parent of parents) {
+      this.unlink(parent, record);
+      changes.removed.push([parent, record]);
+    }
+    for (const child of children) {
+      this.unlink(record, child);
+      changes.removed.push([record, child]);
+    }
+    this.roots.delete(record);
+    for (const child of children) {
+      for (const parent of parents) {
+        // parent -> child is needed unless parent is below another of child's parents (then it is transitive).
+        const implied = child.parents.some((other) => other !== parent && subpatternOf(parent, other));
+        if (!implied) {
+          this.link(parent, child);
+          changes.added.push([parent, child]);
+        }
+      }
+      if (child.parents.length === 0) this.roots.add(child);
+    }
+    return changes;
+  }
+
+  private link(parent: PatternRecord, child: PatternRecord): void {
+    parent.children.push(child);
+    child.parents.push(parent);
+    this.roots.delete(child);
+  }
+
+  private unlink(parent: PatternRecord, child: PatternRecord): void {
+    parent.children.splice(parent.children.indexOf(child), 1);
+    child.parents.splice(child.parents.indexOf(parent), 1);
+  }
+
+  /** Top-down: the existing patterns below `record` none of whose children are also below it. */
+  private mostSpecificSubpatterns(record: PatternRecord): PatternRecord[] {
+    const below = new Set<PatternRecord>();
+    const visited = new Set<PatternRecord>();
+    const result: PatternRecord[] = [];
+    const visit = (candidate: PatternRecord): void => {
+      if (visited.has(candidate)) return;
+      visited.add(candidate);
+      if (!subpatternOf(candidate, record)) return;
+      below.add(candidate);
+      let deeper = false;
+      for (const child of candidate.children) {
+        // A child can only be below `record` when all its parents are.
+        if (child !== record && child.parents.every((p) => below.has(p) || (visit(p), below.has(p)))) {
+          visit(child);
+          if (below.has(child)) deeper = true;
+        }
+      }
+      if (!deeper) result.push(candidate);
+    };
+    // Indexed roots below `record` are found from its own exact nodes and typed edges, the rest are tested.
+    for (const key of indexKeysOf(record.pattern as GraphPattern)) {
+      const root = this.roots.indexed.get(key);
+      if (root && root !== record) visit(root);
+    }
+    for (const root of this.roots.others) if (root !== record) visit(root);
+    return result;
+  }
+
+  /**
+   * The existing patterns above `record` none of whose parents are also above it. Candidates: the patterns that
+   * share record's rarest exact node; failing that, the descendants of one of its parents (every superpattern
+   * lies below each parent); for a new root without exact nodes, everything.
+   */
+  private mostGeneralSuperpatterns(record: PatternRecord, parents: PatternRecord[]): PatternRecord[] {
+    const above: PatternRecord[] = [];
+    let candidates: Iterable<PatternRecord> | undefined;
+    for (const code of record.exactNodes()) {
+      const set = this.exactIndex.get(code);
+      if (set && (candidates === undefined || set.size < (candidates as Set<PatternRecord>).size)) candidates = set;
+    }
+    candidates ??= parents.length > 0 ? this.descendants(this.fewestChildren(parents)) : this.graphRecords();
+    for (const candidate of candidates) {
+      if (candidate !== record && subpatternOf(record, candidate)) above.push(candidate);
+    }
+    const aboveSet = new Set(above);
+    // Minimal elements: drop any that has an ancestor also above.
+    return above.filter((q) => !this.hasAncestorIn(q, aboveSet));
+  }
+
+  private fewestChildren(records: PatternRecord[]): PatternRecord {
+    return records.reduce((a, b) => (b.children.length < a.children.length ? b : a));
+  }
+
+  private descendants(start: PatternRecord): Set<PatternRecord> {
+    const seen = new Set<PatternRecord>();
+    const stack = [...start.children];
+    while (stack.length) {
+      const next = stack.pop()!;
+      if (seen.has(next)) continue;
+      seen.add(next);
+      stack.push(...next.children);
+    }
+    return seen;
+  }
+
+  private hasAncestorIn(record: PatternRecord, set: Set<PatternRecord>): boolean {
+    const seen = new Set<PatternRecord>();
+    const stack = [...record.parents];
+    while (stack.length) {
+      const next = stack.pop()!;
+      if (seen.has(next)) continue;
+      seen.add(next);
+      if (set.has(next)) return true;
+      stack.push(...next.parents);
+    }
+    return false;
+  }
+}
+
+/** The root-index keys of the one-node and two-node seed shapes that lie below `pattern`. */
+function indexKeysOf(pattern: GraphPattern): number[] {
+  const keys: number[] = [];
+  pattern.labels.forEach((label, v) => {
+    const square = desigSquare(pattern.desigs[v]);
+    if (square >= 0) keys.push(nodeKey(label, square));
+  });
+  for (const [from, to, code] of pattern.edges) {
+    if (code !== EDGE_ATTACKS) keys.push(tripleIndex(pattern.labels[from], pattern.labels[to], code));
+  }
+  return keys;
+}

@@ -1,0 +1,140 @@
+/**
+ * The pattern database: the in-memory hierarchy (hierarchy.ts) loaded from SQLite at start, and every change
+ * written through to SQLite. Callers group the changes of one game in `transaction`, so a crash loses at most
+ * the game in progress.
+ */
+import {
+  deleteLink, deletePatternRow, insertLink, insertPatternRow, loadAllLinks, loadAllPatternRows, openMorphDatabase,
+  updatePatternStats, type MorphDatabase, type OpenOptions, type PatternOrigin,
+} from './database.ts';
+import { Hierarchy, PatternRecord, type LinkChanges, type PatternStats } from './hierarchy.ts';
+import { mostSpecificMatches, type Retrieval } from './retrieval.ts';
+import { canonicalKey } from '../pattern/canonical.ts';
+import { patternFromJson, patternSize, patternToJson, type GraphPattern, type Pattern } from '../pattern/pattern.ts';
+import { subpatternMapping } from '../pattern/subpattern.ts';
+import type { PositionGraph } from '../graph/positionGraph.ts';
+import { MorphError } from '../util/errors.ts';
+
+export class PatternStore {
+  private constructor(
+    readonly db: MorphDatabase,
+    readonly hierarchy: Hierarchy,
+    readonly path: string,
+    readonly readonly: boolean,
+  ) {}
+
+  /** Opens (creating when allowed) the database at `path` and loads the whole hierarchy into memory. */
+  static open(path: string, options: OpenOptions = {}): PatternStore {
+    const db = openMorphDatabase(path, options);
+    try {
+      return new PatternStore(db, loadHierarchy(db, path), path, options.readonly ?? false);
+    } catch (error) {
+      db.close();
+      throw error;
+    }
+  }
+
+  close(): void {
+    if (this.db.open) this.db.close();
+  }
+
+  get size(): number {
+    return this.hierarchy.size;
+  }
+
+  /** Runs `fn` in one SQLite transaction (nested calls join the outer one). */
+  transaction<T>(fn: () => T): T {
+    return this.db.transaction(fn)();
+  }
+
+  retrieve(graph: PositionGraph): Retrieval {
+    return mostSpecificMatches(this.hierarchy, graph);
+  }
+
+  byKey(pattern: Pattern): PatternRecord | undefined {
+    return this.hierarchy.byKey.get(canonicalKey(pattern));
+  }
+
+  /** Inserts a pattern (a no-op returning the existing record when its canonical key is present). */
+  insert(
+    pattern: Pattern,
+    origin: PatternOrigin,
+    createdGame: number,
+    stats: Partial<PatternStats> = {},
+  ): { record: PatternRecord; created: boolean } {
+    const key = canonicalKey(pattern);
+    const existing = this.hierarchy.byKey.get(key);
+    if (existing) return { record: existing, created: false };
+    return this.transaction(() => {
+      const weight = stats.weight ?? 0.5;
+      const id = insertPatternRow(this.db, {
+        kind: pattern.kind,
+        key,
+        body: patternToJson(pattern),
+        size: patternSize(pattern),
+        origin,
+        createdGame,
+        weight,
+        updates: stats.updates ?? 0,
+        variance: stats.variance ?? 0,
+        uses: stats.uses ?? 0,
+        lastUsedGame: stats.lastUsedGame ?? null,
+      });
+      const { record, changes } = this.hierarchy.insert(pattern, id, { ...stats, weight, origin, createdGame });
+      this.writeLinkChanges(changes);
+      return { record, created: true };
+    });
+  }
+
+  delete(record: PatternRecord): void {
+    this.transaction(() => {
+      const changes = this.hierarchy.delete(record);
+      deletePatternRow(this.db, record.id); // cascades its own links
+      this.writeLinkChanges({ added: changes.added, removed: [] });
+    });
+  }
+
+  /** Writes a record's learning statistics. */
+  saveStats(record: PatternRecord): void {
+    updatePatternStats(this.db, record.id, record);
+  }
+
+  private writeLinkChanges(changes: LinkChanges): void {
+    for (const [parent, child] of changes.removed) deleteLink(this.db, parent.id, child.id);
+    for (const [parent, child] of changes.added) {
+      const mapping = subpatternMapping(parent.pattern as GraphPattern, child.pattern as GraphPattern);
+      insertLink(this.db, parent.id, child.id, mapping);
+    }
+  }
+}
+
+function loadHierarchy(db: MorphDatabase, path: string): Hierarchy {
+  const hierarchy = new Hierarchy();
+  for (const row of loadAllPatternRows(db)) {
+    let pattern: Pattern;
+    try {
+      pattern = patternFromJson(row.body);
+    } catch (error) {
+      throw new MorphError(`${path} is corrupt: pattern ${row.id} is unreadable (${(error as Error).message})`, 2);
+    }
+    hierarchy.addLoaded(
+      new PatternRecord(row.id, row.key, pattern, {
+        weight: row.weight,
+        updates: row.updates,
+        variance: row.variance,
+        uses: row.uses,
+        origin: row.origin,
+        createdGame: row.createdGame,
+        lastUsedGame: row.lastUsedGame,
+      }),
+    );
+  }
+  for (const link of loadAllLinks(db)) {
+    const parent = hierarchy.byId.get(link.parent);
+    const child = hierarchy.byId.get(link.child);
+    if (!parent || !child) throw new MorphError(`${path} is corrupt: link ${link.parent}->${link.child} has no pattern`, 2);
+    hierarchy.linkLoaded(parent, child);
+  }
+  hierarchy.finishLoading();
+  return hierarchy;
+}

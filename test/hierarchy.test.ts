@@ -1,0 +1,149 @@
+import { describe, expect, it } from 'vitest';
+import { mkdtempSync, rmSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import { Hierarchy, type PatternRecord } from '../src/store/hierarchy.ts';
+import { PatternStore } from '../src/store/patternStore.ts';
+import { isSubpattern } from '../src/pattern/subpattern.ts';
+import { matches } from '../src/pattern/matcher.ts';
+import type { GraphPattern } from '../src/pattern/pattern.ts';
+import { Random } from '../src/util/random.ts';
+import { fixturePositions, graphOf, samplePattern } from './helpers/patternSamples.ts';
+
+const le = (p: PatternRecord, q: PatternRecord) => isSubpattern(p.pattern as GraphPattern, q.pattern as GraphPattern);
+
+/** The transitive reduction of subpattern-of over `records`, computed by brute force, as "parent>child" strings. */
+function bruteForceLinks(records: PatternRecord[]): Set<string> {
+  const n = records.length;
+  const below = records.map((p) => records.map((q) => p !== q && le(p, q)));
+  const links = new Set<string>();
+  for (let i = 0; i < n; i++) {
+    for (let j = 0; j < n; j++) {
+      if (!below[i][j]) continue;
+      let immediate = true;
+      for (let k = 0; k < n && immediate; k++) if (below[i][k] && below[k][j]) immediate = false;
+      if (immediate) links.add(`${records[i].id}>${records[j].id}`);
+    }
+  }
+  return links;
+}
+
+function actualLinks(hierarchy: Hierarchy): Set<string> {
+  const links = new Set<string>();
+  for (const record of hierarchy.byId.values()) for (const child of record.children) links.add(`${record.id}>${child.id}`);
+  return links;
+}
+
+function checkInvariants(hierarchy: Hierarchy): void {
+  const records = [...hierarchy.byId.values()];
+  expect(actualLinks(hierarchy)).toEqual(bruteForceLinks(records));
+  for (const record of records) {
+    expect(hierarchy.roots.has(record)).toBe(record.parents.length === 0);
+    for (const child of record.children) expect(child.parents).toContain(record);
+  }
+}
+
+describe('pattern hierarchy', () => {
+  const fens = fixturePositions();
+
+  it('stays the exact transitive reduction through thousands of random inserts and deletes', () => {
+    const rng = new Random(11);
+    const hierarchy = new Hierarchy();
+    let nextId = 1;
+    let inserts = 0;
+    let deletes = 0;
+    for (let op = 1; op <= 2400; op++) {
+      const records = [...hierarchy.byId.values()];
+      if (records.length > 150 && rng.next() < 0.45) {
+        hierarchy.delete(rng.pick(records));
+        deletes++;
+      } else {
+        const pattern = samplePattern(graphOf(rng.pick(fens)), rng, 4);
+        if (hierarchy.insert(pattern, nextId).created) {
+          nextId++;
+          inserts++;
+        }
+      }
+      if (op % 400 === 0) checkInvariants(hierarchy);
+    }
+    expect(inserts).toBeGreaterThan(1000);
+    expect(deletes).toBeGreaterThan(500);
+    // The order is not trivial: links exist and some patterns have several parents.
+    const records = [...hierarchy.byId.values()];
+    expect(records.some((r) => r.parents.length >= 2)).toBe(true);
+    expect(records.some((r) => r.children.length >= 2)).toBe(true);
+  });
+
+  it('returns the existing record when the same pattern is inserted again', () => {
+    const rng = new Random(3);
+    const hierarchy = new Hierarchy();
+    const pattern = samplePattern(graphOf(fens[10]), rng, 4);
+    const first = hierarchy.insert(pattern, 1);
+    const permuted: GraphPattern = {
+      kind: 'graph',
+      labels: [...pattern.labels].reverse(),
+      desigs: [...pattern.desigs].reverse(),
+      edges: pattern.edges.map(([a, b, c]) => [pattern.labels.length - 1 - a, pattern.labels.length - 1 - b, c]),
+    };
+    const second = hierarchy.insert(permuted, 2);
+    expect(second.created).toBe(false);
+    expect(second.record).toBe(first.record);
+    expect(hierarchy.size).toBe(1);
+  });
+});
+
+describe('retrieval', () => {
+  it('equals brute force (test everything, keep the most specific) on hundreds of real positions', () => {
+    const fens = fixturePositions();
+    const rng = new Random(5);
+    const dir = mkdtempSync(join(tmpdir(), 'morph-retrieval-'));
+    try {
+      const store = PatternStore.open(join(dir, 'r.db'));
+      store.transaction(() => {
+        for (let i = 0; i < 1500; i++) store.insert(samplePattern(graphOf(rng.pick(fens)), rng, 5), 'manual', 0);
+      });
+      const graphRecords = [...store.hierarchy.byId.values()];
+      let totalTested = 0;
+      let totalMatches = 0;
+      for (const fen of fens.filter((_, i) => i % 6 === 0).slice(0, 300)) {
+        const graph = graphOf(fen);
+        const { matches: found, tested } = store.retrieve(graph);
+        const matched = graphRecords.filter((r) => matches(r.pattern as GraphPattern, graph));
+        const mostSpecific = matched.filter((p) => !matched.some((q) => q !== p && le(p, q)));
+        expect(found.map((r) => r.id).sort((a, b) => a - b)).toEqual(mostSpecific.map((r) => r.id).sort((a, b) => a - b));
+        totalTested += tested;
+        totalMatches += found.length;
+      }
+      expect(totalMatches).toBeGreaterThan(300); // not vacuous: positions do match patterns
+      expect(totalTested).toBeLessThan(300 * graphRecords.length); // and the hierarchy prunes
+      store.close();
+    } finally {
+      rmSync(dir, { recursive: true, force: true });
+    }
+  });
+
+  it('persists the hierarchy: reopening gives the same patterns and links', () => {
+    const fens = fixturePositions();
+    const rng = new Random(9);
+    const dir = mkdtempSync(join(tmpdir(), 'morph-persist-'));
+    try {
+      const path = join(dir, 'p.db');
+      const store = PatternStore.open(path);
+      store.transaction(() => {
+        for (let i = 0; i < 300; i++) store.insert(samplePattern(graphOf(rng.pick(fens)), rng, 4), 'manual', 0);
+      });
+      const victims = [...store.hierarchy.byId.values()].filter((_, i) => i % 5 === 0);
+      store.transaction(() => victims.forEach((record) => store.delete(record)));
+      const before = actualLinks(store.hierarchy);
+      const keys = [...store.hierarchy.byKey.keys()].sort();
+      store.close();
+      const reopened = PatternStore.open(path);
+      expect([...reopened.hierarchy.byKey.keys()].sort()).toEqual(keys);
+      expect(actualLinks(reopened.hierarchy)).toEqual(before);
+      checkInvariants(reopened.hierarchy);
+      reopened.close();
+    } finally {
+      rmSync(dir, { recursive: true, force: true });
+    }
+  });
+});
