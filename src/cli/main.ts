@@ -1,6 +1,10 @@
 /** The `morph` command line: one program, one module per command. */
 import { Command } from 'commander';
 import { registerGraphCommand } from './commands/graph.ts';
+import { registerMoveCommand } from './commands/move.ts';
+import { registerTrainCommand } from './commands/train.ts';
+import { registerPlayCommand } from './commands/play.ts';
+import { registerUciCommand } from './commands/uci.ts';
 import { reportError } from './run.ts';
 
 const program = new Command();
@@ -11,6 +15,10 @@ program
   .exitOverride();
 
 registerGraphCommand(program);
+registerMoveCommand(program);
+registerTrainCommand(program);
+registerPlayCommand(program);
+registerUciCommand(program);
 
 try {
   await program.parseAsync(process.argv);

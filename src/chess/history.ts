@@ -1,0 +1,46 @@
+/**
+ * A game's positions on the compact board, for the rules the player must know beyond one position:
+ * threefold repetition and the 50-move rule. chess.js knows these too, but replaying a game through it on every
+ * move would cost milliseconds; this costs microseconds.
+ */
+import { applyMove, boardFromFen, boardToFen, cloneBoard, parseUciMove, type Board } from './board.ts';
+import { badInput } from '../util/errors.ts';
+
+/** Placement, side to move, castling rights and en-passant square: what makes positions "the same". */
+export function repetitionKey(board: Board): string {
+  const fen = boardToFen(board);
+  return fen.slice(0, fen.lastIndexOf(' ', fen.lastIndexOf(' ') - 1));
+}
+
+export class GameHistory {
+  readonly board: Board;
+  private readonly seen = new Map<string, number>();
+
+  constructor(startFen: string, moves: readonly string[] = []) {
+    this.board = boardFromFen(startFen);
+    this.count(this.board);
+    for (const move of moves) this.play(move);
+  }
+
+  /** Plays a UCI move (assumed legal: the caller checked it). */
+  play(uci: string): void {
+    const move = parseUciMove(uci);
+    if (!move) throw badInput(`bad move "${uci}"`);
+    applyMove(this.board, move);
+    this.count(this.board);
+  }
+
+  /** How often the position has occurred so far. */
+  occurrences(board: Board): number {
+    return this.seen.get(repetitionKey(board)) ?? 0;
+  }
+
+  copyBoard(): Board {
+    return cloneBoard(this.board);
+  }
+
+  private count(board: Board): void {
+    const key = repetitionKey(board);
+    this.seen.set(key, (this.seen.get(key) ?? 0) + 1);
+  }
+}

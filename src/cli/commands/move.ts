@@ -1,0 +1,109 @@
+/** `morph move`: Morph's choice in a position, the full ranking, and with --explain the patterns behind it. */
+import type { Command } from 'commander';
+import { Chess } from 'chess.js';
+import { checkFen } from '../../chess/fen.ts';
+import { GameHistory } from '../../chess/history.ts';
+import { MorphPlayer, type RankedMove } from '../../player/morphPlayer.ts';
+import { explainMove, explanationText, type MoveExplanation } from '../../player/explain.ts';
+import { openStoreForReading } from '../../store/location.ts';
+import { BAD_INPUT, MorphError, badInput } from '../../util/errors.ts';
+import { action, printLine, reportError } from '../run.ts';
+import { readInputLines } from '../lines.ts';
+import { parseIntegerOption } from '../options.ts';
+
+interface MoveOptions {
+  fen?: string;
+  input?: string;
+  db?: string;
+  json?: boolean;
+  explain?: boolean;
+  move?: string;
+  maturity: string;
+  seed: string;
+}
+
+export interface MoveReport {
+  fen: string;
+  best: string;
+  ranking: { move: string; san: string; value: number; source: string }[];
+  explanation?: MoveExplanation;
+}
+
+/** UCI -> SAN for every legal move of a position, from one chess.js call. */
+function sanByUci(fen: string): Map<string, string> {
+  const map = new Map<string, string>();
+  for (const m of new Chess(fen).moves({ verbose: true })) map.set(m.from + m.to + (m.promotion ?? ''), m.san);
+  return map;
+}
+
+export function chooseAndReport(player: MorphPlayer, rawFen: string, explain: boolean, explainOnly?: string): MoveReport {
+  const fen = checkFen(rawFen);
+  const history = new GameHistory(fen);
+  const { move: chosen, ranking } = player.choose(history, explain);
+  const sans = sanByUci(fen);
+  const round = (v: number) => Math.round(v * 1e4) / 1e4;
+  const report: MoveReport = {
+    fen,
+    best: chosen,
+    ranking: ranking.map((r) => ({ move: r.move, san: sans.get(r.move) ?? r.move, value: round(r.value), source: r.source })),
+  };
+  if (explain) {
+    const target = explainOnly ?? chosen;
+    const ranked: RankedMove | undefined = ranking.find((r) => r.move === target);
+    if (!ranked) throw badInput(`"${target}" is not a legal move in this position (moves are in UCI, e.g. e2e4)`);
+    report.explanation = explainMove(ranked, sans.get(target) ?? target, player.options.maturity);
+  }
+  return report;
+}
+
+function reportText(report: MoveReport): string {
+  const lines = [`best: ${report.best} (${report.ranking.find((r) => r.move === report.best)?.san})`];
+  for (const r of report.ranking) lines.push(`  ${r.move.padEnd(6)} ${r.san.padEnd(8)} ${r.value.toFixed(4)}  ${r.source}`);
+  if (report.explanation) lines.push('', explanationText(report.explanation));
+  return lines.join('\n');
+}
+
+export function registerMoveCommand(program: Command): void {
+  program
+    .command('move')
+    .description("Morph's move in a position (1-ply search over its patterns), with the full ranking")
+    .option('--fen <fen>', 'the position, as FEN')
+    .option('--input <file>', 'a file with one FEN per line (- for stdin); one JSON object per line')
+    .option('--db <file>', 'pattern database (default: data/morph.db in the checkout, or $MORPH_DB)')
+    .option('--json', 'JSON output: {"best":…, "ranking":[{"move","san","value"},…]}')
+    .option('--explain', 'show the patterns behind the chosen move and how they combined')
+    .option('--move <uci>', 'with --explain: explain this move instead of the chosen one')
+    .option('--maturity <n>', 'ignore patterns with fewer updates than this', '0')
+    .option('--seed <n>', 'seed for the random tie-break', '1')
+    .action(
+      action((opts: MoveOptions) => {
+        if (!opts.fen === !opts.input) throw badInput('give exactly one of --fen FEN or --input FILE');
+        if (opts.move && !opts.explain) opts.explain = true;
+        const { store, fresh } = openStoreForReading(opts.db);
+        if (fresh && !opts.json) process.stderr.write('morph: no database yet (train first); every move values 0.5\n');
+        const player = new MorphPlayer(store, {
+          maturity: parseIntegerOption('--maturity', opts.maturity, 0),
+          seed: parseIntegerOption('--seed', opts.seed, 0),
+        });
+        const show = (report: MoveReport) => printLine(opts.json ? JSON.stringify(report) : reportText(report));
+        try {
+          if (opts.fen) {
+            show(chooseAndReport(player, opts.fen, !!opts.explain, opts.move));
+            return;
+          }
+          let failures = 0;
+          for (const line of readInputLines(opts.input!)) {
+            try {
+              show(chooseAndReport(player, line.text, !!opts.explain, opts.move));
+            } catch (error) {
+              failures++;
+              reportError(new MorphError(`line ${line.number}: ${(error as Error).message}`, BAD_INPUT));
+            }
+          }
+          if (failures) process.exitCode = BAD_INPUT;
+        } finally {
+          store.close();
+        }
+      }),
+    );
+}

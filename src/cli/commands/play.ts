@@ -1,0 +1,85 @@
+/** `morph play`: a game against Morph in the terminal (the logic is in src/play/terminalGame.ts). */
+import type { Command } from 'commander';
+import { createInterface } from 'node:readline';
+import { checkFen } from '../../chess/fen.ts';
+import { MorphPlayer } from '../../player/morphPlayer.ts';
+import { TerminalGame, type Side } from '../../play/terminalGame.ts';
+import { openStoreForReading } from '../../store/location.ts';
+import { badInput } from '../../util/errors.ts';
+import { freshSeed } from '../../util/random.ts';
+import { action, printLine, reportError } from '../run.ts';
+import { parseIntegerOption } from '../options.ts';
+
+interface PlayOptions {
+  db?: string;
+  color: string;
+  fen?: string;
+  seed?: string;
+  maturity: string;
+  pgn?: string;
+}
+
+export function registerPlayCommand(program: Command): void {
+  program
+    .command('play')
+    .description('play a game against Morph in the terminal (moves in SAN or UCI; type help during the game)')
+    .option('--db <file>', 'pattern database (default: data/morph.db in the checkout, or $MORPH_DB)')
+    .option('--color <side>', 'your side: white or black', 'white')
+    .option('--fen <fen>', 'start from this position instead of the initial one')
+    .option('--seed <n>', "seed for Morph's random tie-break (default: a fresh one, shown at the start)")
+    .option('--maturity <n>', 'Morph ignores patterns with fewer updates than this', '0')
+    .option('--pgn <file>', 'save the game as PGN to this file when it ends')
+    .action(
+      action(async (opts: PlayOptions) => {
+        const color = opts.color.toLowerCase();
+        if (color !== 'white' && color !== 'black') throw badInput(`--color needs white or black, got "${opts.color}"`);
+        const startFen = opts.fen === undefined ? undefined : checkFen(opts.fen);
+        const maturity = parseIntegerOption('--maturity', opts.maturity, 0);
+        const seed = opts.seed === undefined ? freshSeed() : parseIntegerOption('--seed', opts.seed, 0);
+        const { store, fresh } = openStoreForReading(opts.db);
+        try {
+          printLine(
+            fresh
+              ? `Morph has no database yet (train first): every move values 0.5, so it plays at random. Seed ${seed}.`
+              : `Morph plays from ${store.path} (${store.size} patterns, maturity ${maturity}, seed ${seed}).`,
+          );
+          const player = new MorphPlayer(store, { maturity, seed }, 'Morph');
+          await playInTerminal(
+            new TerminalGame({ player, humanColor: color as Side, startFen, autoPgnPath: opts.pgn, write: printLine }),
+          );
+        } finally {
+          store.close();
+        }
+      }),
+    );
+}
+
+/** Feeds stdin to the game line by line, with a prompt; the end of input ends the session like `quit`. */
+function playInTerminal(game: TerminalGame): Promise<void> {
+  const input = createInterface({ input: process.stdin, output: process.stdout, terminal: !!process.stdin.isTTY });
+  return new Promise((resolve) => {
+    input.on('close', () => {
+      game.end();
+      resolve();
+    });
+    input.on('line', (line) => {
+      try {
+        game.handleLine(line);
+      } catch (error) {
+        // Bad input never gets here (the game explains it); this is a bug, reported as one line.
+        process.exitCode = reportError(error);
+        input.close();
+        return;
+      }
+      if (game.isClosed) {
+        input.close();
+        return;
+      }
+      input.setPrompt(game.prompt);
+      input.prompt();
+    });
+    game.start();
+    input.setPrompt(game.prompt);
+    input.prompt();
+  });
+}

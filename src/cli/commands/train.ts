@@ -1,0 +1,85 @@
+/** `morph train`: an unattended training run against a sparring opponent (training/harness.ts). */
+import type { Command } from 'commander';
+import { runTraining, type TrainingSummary } from '../../../training/harness.ts';
+import type { ProgressMode } from '../../../training/progress.ts';
+import { badInput } from '../../util/errors.ts';
+import { action, printLine } from '../run.ts';
+import { parseIntegerOption, parseNumberOption } from '../options.ts';
+import type { LearningConfig } from '../../learn/config.ts';
+
+interface TrainOptions {
+  db?: string;
+  games?: string;
+  hours?: string;
+  opponent: string;
+  seed?: string;
+  pgn?: string;
+  jsonLog?: string;
+  maxPlies: string;
+  progress: string;
+  maxFailures: string;
+  engineTimeout?: string;
+  maturity?: string;
+  lambda?: string;
+  temperature?: string;
+  json?: boolean;
+}
+
+const DEFAULT_GAMES = 20;
+
+function summaryText(s: TrainingSummary): string {
+  const score = s.games ? ((s.wins + s.draws / 2) / s.games).toFixed(3) : '-';
+  const perHour = s.seconds > 0 ? Math.round((s.games / s.seconds) * 3600) : 0;
+  return [
+    `trained games ${s.firstGame}-${s.lastGame} (${s.games} games, ${s.stopReason}), seed ${s.seed}`,
+    `W/D/L ${s.wins}/${s.draws}/${s.losses}, score ${score}, ${s.failures} discarded`,
+    `patterns ${s.patterns}; ${s.seconds.toFixed(1)} s (${perHour} games/hour): ` +
+      `Morph ${s.time.morph.toFixed(1)} s, opponent ${s.time.opponent.toFixed(1)} s, learning ${s.time.learning.toFixed(1)} s`,
+  ].join('\n');
+}
+
+export function registerTrainCommand(program: Command): void {
+  program
+    .command('train')
+    .description('train against a sparring opponent; learns after every game; resumes where the last run stopped')
+    .option('--db <file>', 'pattern database (default: data/morph.db in the checkout, or $MORPH_DB)')
+    .option('--games <n>', `games to play (default ${DEFAULT_GAMES} unless --hours is given)`)
+    .option('--hours <h>', 'train for this many hours instead')
+    .option('--opponent <spec>', 'stockfish[:skill=N,depth=N,…] | uci:PATH[:opt=v,…] | gnuchess[:depth=N] | morph:FILE | random | greedy | ab:D[,q][,t=T]', 'stockfish')
+    .option('--seed <n>', 'run seed (default: the database\'s, or a fresh one, recorded)')
+    .option('--pgn <file>', 'append every game to this PGN file')
+    .option('--json-log <file>', 'append one JSON line per game')
+    .option('--max-plies <n>', 'adjudicate a draw after this many plies', '300')
+    .option('--maturity <n>', 'play with patterns of at least this many updates (saved in the database)')
+    .option('--lambda <x>', 'TD(lambda) (saved in the database)')
+    .option('--temperature <schedule>', 'constant:K | linear:K0->K1@G | exp:K0,HALF,KMIN (saved in the database)')
+    .option('--progress <mode>', 'auto | bar | lines | none', 'auto')
+    .option('--max-failures <n>', 'stop after this many discarded games in a row', '5')
+    .option('--engine-timeout <ms>', 'per-move timeout for external engines')
+    .option('--json', 'print the run summary as JSON')
+    .action(
+      action(async (opts: TrainOptions) => {
+        if (opts.games && opts.hours) throw badInput('give --games or --hours, not both');
+        if (!['auto', 'bar', 'lines', 'none'].includes(opts.progress)) throw badInput(`--progress must be auto, bar, lines or none`);
+        const config: Partial<LearningConfig> = {};
+        if (opts.maturity !== undefined) config.maturity = parseIntegerOption('--maturity', opts.maturity, 0);
+        if (opts.lambda !== undefined) config.lambda = parseNumberOption('--lambda', opts.lambda, 0, 1);
+        if (opts.temperature !== undefined) config.temperature = opts.temperature;
+        const summary = await runTraining({
+          db: opts.db,
+          games: opts.hours ? undefined : opts.games ? parseIntegerOption('--games', opts.games, 1) : DEFAULT_GAMES,
+          hours: opts.hours ? parseNumberOption('--hours', opts.hours, 0) : undefined,
+          opponent: opts.opponent,
+          seed: opts.seed !== undefined ? parseIntegerOption('--seed', opts.seed, 0, 2 ** 32 - 1) : undefined,
+          pgn: opts.pgn,
+          jsonLog: opts.jsonLog,
+          maxPlies: parseIntegerOption('--max-plies', opts.maxPlies, 1),
+          config,
+          progress: opts.json ? 'none' : (opts.progress as ProgressMode),
+          maxFailures: parseIntegerOption('--max-failures', opts.maxFailures, 1),
+          engineTimeoutMs: opts.engineTimeout ? parseIntegerOption('--engine-timeout', opts.engineTimeout, 1) : undefined,
+        });
+        printLine(opts.json ? JSON.stringify(summary) : summaryText(summary));
+      }),
+    );
+}

@@ -1,0 +1,69 @@
+/** `morph uci`: Morph as a UCI engine on stdin/stdout, for chess GUIs and engine matches. */
+import type { Command } from 'commander';
+import { createInterface } from 'node:readline';
+import { defaultDatabasePath, openStoreForReading } from '../../store/location.ts';
+import type { PatternStore } from '../../store/patternStore.ts';
+import { MAX_MATURITY, MAX_SEED, UciEngine } from '../../uci/engine.ts';
+import { action } from '../run.ts';
+import { parseIntegerOption } from '../options.ts';
+
+interface UciOptions {
+  db?: string;
+  maturity: string;
+  seed: string;
+}
+
+export function registerUciCommand(program: Command): void {
+  program
+    .command('uci')
+    .description('run Morph as a UCI engine (for chess GUIs): reads commands on stdin, answers on stdout')
+    .option('--db <file>', 'pattern database (default: data/morph.db in the checkout, or $MORPH_DB)')
+    .option('--maturity <n>', 'ignore patterns with fewer updates than this (UCI option Maturity)', '0')
+    .option('--seed <n>', 'seed for the random tie-break (UCI option Seed)', '1')
+    .action(
+      action(async (opts: UciOptions) => {
+        const maturity = parseIntegerOption('--maturity', opts.maturity, 0, MAX_MATURITY);
+        const seed = parseIntegerOption('--seed', opts.seed, 0, MAX_SEED);
+        // A bad --db fails here, as a one-line error, before any protocol is spoken.
+        const { store, fresh } = openStoreForReading(opts.db);
+        await runUciEngine({ store, fresh, dbOption: opts.db, maturity, seed });
+      }),
+    );
+}
+
+async function runUciEngine(setup: {
+  store: PatternStore;
+  fresh: boolean;
+  dbOption: string | undefined;
+  maturity: number;
+  seed: number;
+}): Promise<void> {
+  // A GUI that goes away closes our stdout; that must end the engine quietly, not with an EPIPE stack trace.
+  let outputOpen = true;
+  process.stdout.on('error', () => {
+    outputOpen = false;
+  });
+  const write = (line: string) => {
+    if (outputOpen) process.stdout.write(line + '\n');
+  };
+  const input = createInterface({ input: process.stdin, terminal: false });
+  const finished = new Promise<void>((resolve) => {
+    const engine = new UciEngine({
+      store: setup.store,
+      databasePath: setup.dbOption ?? defaultDatabasePath(),
+      // An empty value means the database the engine was started with (or the default one).
+      openDatabase: (path) => openStoreForReading(path === '' ? setup.dbOption : path).store,
+      maturity: setup.maturity,
+      seed: setup.seed,
+      write,
+      notice: setup.fresh ? `no database at ${defaultDatabasePath()} yet: every move values 0.5` : undefined,
+      onQuit: () => {
+        input.close();
+        resolve();
+      },
+    });
+    input.on('line', (line) => engine.handleLine(line));
+    input.on('close', () => engine.end()); // end of input is quit
+  });
+  await finished;
+}

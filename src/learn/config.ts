@@ -1,0 +1,77 @@
+/**
+ * Learning settings. They live in the database (meta "config") so a run resumes with the settings it started
+ * with; a new database gets the defaults, and options given to `morph train` override them for that run and
+ * are saved back.
+ */
+import { getMetaJson, setMeta, type MorphDatabase } from '../store/database.ts';
+import { DEFAULT_TEMPERATURE_SCHEDULE, parseTemperatureSchedule } from './annealing.ts';
+import { badInput } from '../util/errors.ts';
+
+export interface LearningConfig {
+  /** TD(λ): 0 is the paper's scheme (each target is the next position's evaluation). */
+  lambda: number;
+  /** Exponent of the update function's weighted average. */
+  beta: number;
+  /** Global temperature schedule over games (annealing.ts). */
+  temperature: string;
+  /** Patterns with fewer updates are ignored when playing. */
+  maturity: number;
+  /** Largest node count of a created pattern. */
+  maxPatternSize: number;
+  seeding: boolean;
+  /** Node-ordered induced subgraphs per game, half forward, half reverse ordering. */
+  subgraphsPerGame: number;
+  regression: { enabled: boolean; perGame: number; extremeness: number };
+  generalisation: { enabled: boolean; perGame: number; weightTolerance: number };
+  specialisation: { enabled: boolean; perGame: number; minChange: number };
+  deletion: { enabled: boolean; threshold: number; minAge: number; cap: number };
+}
+
+export const DEFAULT_CONFIG: LearningConfig = {
+  lambda: 0,
+  beta: 3,
+  temperature: DEFAULT_TEMPERATURE_SCHEDULE,
+  maturity: 0,
+  maxPatternSize: 6,
+  seeding: true,
+  subgraphsPerGame: 6,
+  regression: { enabled: true, perGame: 2, extremeness: 0.3 },
+  generalisation: { enabled: true, perGame: 2, weightTolerance: 0.05 },
+  specialisation: { enabled: true, perGame: 2, minChange: 0.15 },
+  deletion: { enabled: true, threshold: 0.02, minAge: 30, cap: 100_000 },
+};
+
+/** Deep merge of a partial config over a full one (only known keys). */
+export function mergeConfig(base: LearningConfig, patch: Partial<Record<keyof LearningConfig, unknown>>): LearningConfig {
+  const merged = structuredClone(base) as unknown as Record<string, unknown>;
+  for (const [key, value] of Object.entries(patch)) {
+    if (!(key in base) || value === undefined) continue;
+    const current = merged[key];
+    merged[key] = current && typeof current === 'object' && value && typeof value === 'object' ? { ...current, ...value } : value;
+  }
+  const config = merged as unknown as LearningConfig;
+  validateConfig(config);
+  return config;
+}
+
+export function validateConfig(config: LearningConfig): void {
+  const inRange = (name: string, value: number, min: number, max: number) => {
+    if (typeof value !== 'number' || !(value >= min && value <= max)) throw badInput(`config ${name} must be in [${min}, ${max}], got ${value}`);
+  };
+  inRange('lambda', config.lambda, 0, 1);
+  inRange('beta', config.beta, 0, 10);
+  inRange('maturity', config.maturity, 0, 1e9);
+  inRange('maxPatternSize', config.maxPatternSize, 2, 16);
+  inRange('subgraphsPerGame', config.subgraphsPerGame, 0, 1000);
+  inRange('deletion.cap', config.deletion.cap, 100, 1e8);
+  parseTemperatureSchedule(config.temperature);
+}
+
+export function loadConfig(db: MorphDatabase): LearningConfig {
+  const stored = getMetaJson<Partial<LearningConfig>>(db, 'config');
+  return mergeConfig(DEFAULT_CONFIG, stored ?? {});
+}
+
+export function saveConfig(db: MorphDatabase, config: LearningConfig): void {
+  setMeta(db, 'config', config);
+}

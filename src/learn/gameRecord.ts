@@ -1,0 +1,86 @@
+/**
+ * A finished game as the learner sees it: the start position, every move, whose side it learns for and the
+ * result for that side. Replayed on the compact board into the positions the learner moved to, each with the
+ * moves around it (for node ordering, goal regression and specialisation).
+ */
+import { Chess } from 'chess.js';
+import { applyMove, cloneBoard, parseUciMove, WHITE, type Board, type CompactMove } from '../chess/board.ts';
+import { parseFen, START_FEN } from '../chess/fen.ts';
+import { buildPositionGraph, type PositionGraph } from '../graph/positionGraph.ts';
+import { mirrorSquare } from '../graph/geometry.ts';
+import { badInput } from '../util/errors.ts';
+
+export interface LearningGame {
+  startFen: string;
+  /** Every move of the game, in UCI notation. */
+  moves: string[];
+  /** The side whose moves are learned from. */
+  learner: 'w' | 'b';
+  /** Result for the learner: 1 win, .5 draw, 0 loss. */
+  result: number;
+}
+
+/** One position the learner moved to. */
+export interface LearnedPosition {
+  /** Index t (0-based) among the learner's positions. */
+  index: number;
+  board: Board;
+  graph: PositionGraph;
+  /** The learner's move that led here. */
+  move: CompactMove;
+  /** The opponent's reply from here, if the game went on. */
+  reply: CompactMove | null;
+}
+
+/** The node of a real square in a graph (-1 if not a node). */
+export function nodeAtSquare(graph: PositionGraph, realSquare: number): number {
+  return graph.squareToNode[graph.mirrored ? mirrorSquare(realSquare) : realSquare];
+}
+
+/** The real square of a graph node. */
+export function squareOfNode(graph: PositionGraph, node: number): number {
+  const sq = graph.nodeSquare[node];
+  return graph.mirrored ? mirrorSquare(sq) : sq;
+}
+
+export function learnedPositions(game: LearningGame): LearnedPosition[] {
+  const board = parseFen(game.startFen);
+  const positions: LearnedPosition[] = [];
+  const learnerColor = game.learner === 'w' ? WHITE : 1 - WHITE;
+  game.moves.forEach((uci, i) => {
+    const move = parseUciMove(uci);
+    if (!move) throw badInput(`bad move "${uci}" at ply ${i + 1}`);
+    const mover = board.turn;
+    applyMove(board, move);
+    if (mover !== learnerColor) return;
+    const reply = i + 1 < game.moves.length ? parseUciMove(game.moves[i + 1]) : null;
+    const snapshot = cloneBoard(board);
+    positions.push({ index: positions.length, board: snapshot, graph: buildPositionGraph(snapshot), move, reply });
+  });
+  return positions;
+}
+
+/**
+ * A game from PGN text, learned from `side`'s point of view (a recorded game Morph did not play). The result
+ * comes from the PGN's Result header or final position; an unfinished game ("*") is refused.
+ */
+export function gameFromPgn(pgn: string, side: 'w' | 'b'): LearningGame {
+  const chess = new Chess();
+  try {
+    chess.loadPgn(pgn);
+  } catch (error) {
+    throw badInput(`bad PGN: ${(error as Error).message.split('\n')[0]}`);
+  }
+  const headers = chess.getHeaders();
+  const history = chess.history({ verbose: true });
+  const startFen = headers.FEN ?? START_FEN;
+  const result = headers.Result ?? (chess.isCheckmate() ? (chess.turn() === 'w' ? '0-1' : '1-0') : chess.isDraw() ? '1/2-1/2' : '*');
+  const white = result === '1-0' ? 1 : result === '0-1' ? 0 : result === '1/2-1/2' ? 0.5 : NaN;
+  if (Number.isNaN(white)) throw badInput(`PGN has no result (${result}): only finished games can be learned from`);
+  return {
+    startFen,
+    moves: history.map((m) => m.from + m.to + (m.promotion ?? '')),
+    learner: side,
+    result: side === 'w' ? white : 1 - white,
+  };
+}

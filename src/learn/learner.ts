@@ -1,0 +1,140 @@
+/**
+ * Learning from one finished game (reference sections 6-8), all of it in ONE SQLite transaction: weight
+ * updates by TD targets and per-pattern annealing, pattern creation, deletion, run metadata, and whatever the
+ * caller adds (the training loop records the game in the same transaction). Killing the process at any
+ * moment therefore loses at most the game in progress.
+ */
+import { updateValue } from '../eval/combine.ts';
+import { materialPattern } from '../pattern/pattern.ts';
+import { getMeta, getMetaNumber, incrementCounter, setMeta } from '../store/database.ts';
+import type { PatternRecord } from '../store/hierarchy.ts';
+import type { PatternStore } from '../store/patternStore.ts';
+import type { Random } from '../util/random.ts';
+import { annealedWeight, parseTemperatureSchedule, temperatureAt } from './annealing.ts';
+import type { LearningConfig } from './config.ts';
+import {
+  generalisationProposals, nodeOrderedProposals, regressionProposals, specialisationProposals, type Proposal,
+} from './creation.ts';
+import { patternsToDelete } from './deletion.ts';
+import { learnedPositions, type LearnedPosition, type LearningGame } from './gameRecord.ts';
+import { allSeedPatterns } from './seeding.ts';
+import { tdTargets } from './tdTargets.ts';
+
+export interface LearningSummary {
+  /** The game's number in this database (1 for the first game learned). */
+  gameNumber: number;
+  positions: number;
+  temperature: number;
+  /** Distinct patterns whose weight was updated. */
+  patternsUpdated: number;
+  created: Record<string, number>;
+  deleted: number;
+  patterns: number;
+  /** TD targets per position (for inspection and tests). */
+  targets: number[];
+}
+
+export function gamesPlayed(store: PatternStore): number {
+  return getMetaNumber(store.db, 'games_played') ?? 0;
+}
+
+/** Seeds a new database once (seeding.ts): one-node exact-square and two-node patterns, weight .5. */
+export function seedIfNew(store: PatternStore, config: LearningConfig): number {
+  if (!config.seeding || getMeta(store.db, 'seeded') !== undefined) return 0;
+  return store.transaction(() => {
+    let created = 0;
+    for (const pattern of allSeedPatterns()) if (store.insert(pattern, 'seed', 0).created) created++;
+    incrementCounter(store.db, 'created:seed', created);
+    setMeta(store.db, 'seeded', new Date().toISOString());
+    return created;
+  });
+}
+
+export function learnFromGame(
+  store: PatternStore,
+  game: LearningGame,
+  config: LearningConfig,
+  rng: Random,
+  alsoInTransaction?: (summary: LearningSummary) => void,
+): LearningSummary {
+  const positions = learnedPositions(game);
+  return store.transaction(() => {
+    const gameNumber = gamesPlayed(store) + 1;
+    const temperature = temperatureAt(parseTemperatureSchedule(config.temperature), gameNumber - 1);
+    const created: Record<string, number> = {};
+    const count = (method: string, n = 1) => {
+      created[method] = (created[method] ?? 0) + n;
+    };
+
+    // Material patterns are created on sight, so every position has one to learn into.
+    for (const position of positions) {
+      if (store.insert(materialPattern(position.graph.material), 'material', gameNumber).created) count('material');
+    }
+    const matchesAt = positions.map((position) => store.retrieve(position.graph).matches);
+    const targets = tdTargets(
+      matchesAt.map((records) => updateValue(records.map((r) => r.weight), config.beta)),
+      game.result,
+      config.lambda,
+    );
+
+    const touched = new Set<PatternRecord>();
+    const changes = new Map<PatternRecord, { change: number; position: LearnedPosition }>();
+    matchesAt.forEach((records, t) => {
+      for (const record of records) {
+        const before = record.weight;
+        record.weight = annealedWeight(before, record.updates, targets[t], temperature);
+        record.updates++;
+        record.variance += Math.abs(record.weight - before);
+        touched.add(record);
+        const entry = changes.get(record) ?? { change: 0, position: positions[t] };
+        entry.change += record.weight - before;
+        if (Math.abs(record.weight - before) >= Math.abs(entry.change)) entry.position = positions[t];
+        changes.set(record, entry);
+      }
+    });
+    for (const record of touched) {
+      record.uses++;
+      record.lastUsedGame = gameNumber;
+      store.saveStats(record);
+    }
+
+    const touchedList = [...touched];
+    const proposals: Proposal[] = [];
+    if (config.subgraphsPerGame > 0) {
+      proposals.push(...nodeOrderedProposals(positions, config.subgraphsPerGame, config.maxPatternSize, rng));
+    }
+    if (config.regression.enabled) {
+      proposals.push(...regressionProposals(positions, matchesAt, { ...config.regression, maxSize: config.maxPatternSize }));
+    }
+    if (config.generalisation.enabled) proposals.push(...generalisationProposals(touchedList, config.generalisation, rng));
+    if (config.specialisation.enabled) {
+      const list = [...changes].map(([record, c]) => ({ record, ...c }));
+      proposals.push(...specialisationProposals(list, { ...config.specialisation, maxSize: config.maxPatternSize }));
+    }
+    for (const proposal of proposals) {
+      const { created: isNew } = store.insert(proposal.pattern, proposal.method, gameNumber, { weight: proposal.weight });
+      if (isNew) count(proposal.method);
+    }
+
+    const doomed = patternsToDelete(store.hierarchy.byId.values(), store.size, gameNumber, config.deletion);
+    for (const record of doomed) store.delete(record);
+
+    for (const [method, n] of Object.entries(created)) incrementCounter(store.db, `created:${method}`, n);
+    if (doomed.length) incrementCounter(store.db, 'deleted', doomed.length);
+    setMeta(store.db, 'games_played', gameNumber);
+    setMeta(store.db, 'temperature', temperature);
+
+    const summary: LearningSummary = {
+      gameNumber,
+      positions: positions.length,
+      temperature,
+      patternsUpdated: touched.size,
+      created,
+      deleted: doomed.length,
+      patterns: store.size,
+      targets,
+    };
+    alsoInTransaction?.(summary);
+    return summary;
+  });
+}

@@ -1,0 +1,226 @@
+/**
+ * The training harness behind `morph train`: plays games against a sparring opponent, learns from each in one
+ * transaction together with the game's record, and keeps going for a number of games or hours. Built to be
+ * left alone for days: engine crashes, hangs and illegal moves discard the game and restart the engine,
+ * Ctrl-C stops cleanly, and `kill -9` loses at most the game in progress (the next run resumes).
+ */
+import { appendFileSync } from 'node:fs';
+import { createPlayer } from '../src/engines/players.ts';
+import { parseOpponentSpec } from '../src/engines/opponentSpec.ts';
+import type { GamePlayer } from '../src/engines/player.ts';
+import { EngineError } from '../src/engines/uciClient.ts';
+import { gamePgn, materialBalance, playGame, type PlayedGame } from '../src/game/playGame.ts';
+import { boardFromFen } from '../src/chess/board.ts';
+import { loadConfig, mergeConfig, saveConfig, type LearningConfig } from '../src/learn/config.ts';
+import { gamesPlayed, learnFromGame, seedIfNew, type LearningSummary } from '../src/learn/learner.ts';
+import { MorphPlayer } from '../src/player/morphPlayer.ts';
+import { finishRun, getMetaNumber, morphScore, recordGame, setMeta, startRun } from '../src/store/database.ts';
+import { openStoreForWriting } from '../src/store/location.ts';
+import { MorphError } from '../src/util/errors.ts';
+import { Random, freshSeed } from '../src/util/random.ts';
+import { TrainingProgress, type ProgressMode } from './progress.ts';
+
+export interface TrainingOptions {
+  db?: string;
+  games?: number;
+  hours?: number;
+  opponent: string;
+  seed?: number;
+  pgn?: string;
+  jsonLog?: string;
+  maxPlies: number;
+  /** Learning settings to change for this and later runs (saved in the database). */
+  config?: Partial<LearningConfig>;
+  progress: ProgressMode;
+  /** Consecutive failed games (engine trouble) before the run gives up. */
+  maxFailures: number;
+  /** Per-move engine timeout in milliseconds. */
+  engineTimeoutMs?: number;
+}
+
+export interface GameLogEntry {
+  game: number;
+  morphColor: 'w' | 'b';
+  opponent: string;
+  result: string;
+  score: number;
+  reason: string;
+  plies: number;
+  finalMaterial: number;
+  patterns: number;
+  seconds: number;
+  seed: number;
+  created: Record<string, number>;
+  deleted: number;
+  temperature: number;
+  /** Seconds spent by Morph choosing moves, by the opponent, and learning. */
+  time: { morph: number; opponent: number; learning: number };
+}
+
+export interface TrainingSummary {
+  games: number;
+  wins: number;
+  draws: number;
+  losses: number;
+  failures: number;
+  stopReason: 'games-done' | 'time-limit' | 'interrupted' | 'too-many-failures';
+  patterns: number;
+  seconds: number;
+  time: { morph: number; opponent: number; learning: number };
+  firstGame: number;
+  lastGame: number;
+  seed: number;
+}
+
+/** A game's seed from the run seed and the game number, so any game can be replayed on its own. */
+export function gameSeed(runSeed: number, gameNumber: number): number {
+  let h = (runSeed ^ Math.imul(gameNumber, 0x9e3779b1)) >>> 0;
+  h = Math.imul(h ^ (h >>> 16), 0x85ebca6b) >>> 0;
+  return (h ^ (h >>> 13)) >>> 0;
+}
+
+const BUILT_IN = new Set(['random', 'greedy', 'ab']);
+
+export async function runTraining(options: TrainingOptions): Promise<TrainingSummary> {
+  const spec = parseOpponentSpec(options.opponent);
+  const store = openStoreForWriting(options.db);
+  let stopRequested = false;
+  const onSignal = () => {
+    stopRequested = true;
+  };
+  process.on('SIGINT', onSignal);
+  process.on('SIGTERM', onSignal);
+  let opponent: GamePlayer | null = null;
+  try {
+    const config = mergeConfig(loadConfig(store.db), options.config ?? {});
+    const runSeed = options.seed ?? getMetaNumber(store.db, 'seed') ?? freshSeed();
+    store.transaction(() => {
+      saveConfig(store.db, config);
+      setMeta(store.db, 'seed', runSeed);
+    });
+    seedIfNew(store, config);
+    const firstGame = gamesPlayed(store) + 1;
+    const runId = startRun(store.db, { opponent: options.opponent, seed: runSeed, config, firstGame });
+    const perGameOpponent = BUILT_IN.has(spec.kind);
+    const timeouts = options.engineTimeoutMs ? { searchTimeoutMs: options.engineTimeoutMs, handshakeTimeoutMs: options.engineTimeoutMs } : undefined;
+    const summary: TrainingSummary = {
+      games: 0, wins: 0, draws: 0, losses: 0, failures: 0, stopReason: 'games-done', patterns: store.size, seconds: 0,
+      time: { morph: 0, opponent: 0, learning: 0 }, firstGame, lastGame: firstGame - 1, seed: runSeed,
+    };
+    const progress = new TrainingProgress(options.progress, { games: options.games, hours: options.hours });
+    const started = Date.now();
+    const deadline = options.hours ? started + options.hours * 3600_000 : Infinity;
+    let consecutiveFailures = 0;
+    let cumulativeMaterial = 0;
+
+    while (true) {
+      if (stopRequested) {
+        summary.stopReason = 'interrupted';
+        break;
+      }
+      if (options.games !== undefined && summary.games >= options.games) break;
+      if (Date.now() >= deadline) {
+        summary.stopReason = 'time-limit';
+        break;
+      }
+      const gameNumber = gamesPlayed(store) + 1;
+      const seed = gameSeed(runSeed, gameNumber);
+      const morphColor = gameNumber % 2 === 1 ? 'w' : 'b';
+      const morph = new MorphPlayer(store, { maturity: config.maturity, seed }, 'Morph');
+      const gameStarted = performance.now();
+      let played: PlayedGame | null;
+      try {
+        if (!opponent || perGameOpponent) {
+          await opponent?.close();
+          opponent = await createPlayer(options.opponent, { seed: seed ^ 0x5bd1e995, engineTimeouts: timeouts });
+        }
+        played = await playGame({
+          white: morphColor === 'w' ? morph : opponent,
+          black: morphColor === 'w' ? opponent : morph,
+          maxPlies: options.maxPlies,
+          shouldStop: () => stopRequested,
+        });
+      } catch (error) {
+        if (!(error instanceof EngineError)) throw error;
+        summary.failures++;
+        consecutiveFailures++;
+        progress.log(`game ${gameNumber} discarded: ${error.message}`);
+        await opponent?.close();
+        opponent = null; // restarted before the next game
+        if (consecutiveFailures >= options.maxFailures) {
+          summary.stopReason = 'too-many-failures';
+          progress.log(`stopping: ${consecutiveFailures} games in a row failed (last: ${error.message})`);
+          break;
+        }
+        continue;
+      }
+      if (!played) {
+        summary.stopReason = 'interrupted';
+        break;
+      }
+      consecutiveFailures = 0;
+      const morphSeconds = played.thinkingSeconds[morphColor];
+      const opponentSeconds = played.thinkingSeconds[morphColor === 'w' ? 'b' : 'w'];
+      const score = morphScore(played.result, morphColor);
+      const balance = materialBalance(boardFromFen(played.finalFen));
+      const finalMaterial = morphColor === 'w' ? balance : -balance;
+      const pgn = gamePgn(played, {
+        event: 'Morph training',
+        white: morphColor === 'w' ? 'Morph' : opponent.name,
+        black: morphColor === 'w' ? opponent.name : 'Morph',
+        round: gameNumber,
+        extra: { MorphSeed: String(seed) },
+      });
+      const learnStarted = performance.now();
+      let learned!: LearningSummary;
+      learnFromGame(
+        store,
+        { startFen: played.startFen, moves: played.moves, learner: morphColor, result: score },
+        config,
+        new Random(seed),
+        (learning) => {
+          learned = learning;
+          recordGame(store.db, {
+            runId, morphColor, opponent: opponent!.name, result: played!.result, reason: played!.reason,
+            plies: played!.plies, finalMaterial, patterns: learning.patterns, seed, pgn,
+            seconds: (performance.now() - gameStarted) / 1000,
+            startedAt: new Date(Date.now() - (performance.now() - gameStarted)).toISOString(),
+            finishedAt: new Date().toISOString(),
+          });
+        },
+      );
+      const learningSeconds = (performance.now() - learnStarted) / 1000;
+      summary.games++;
+      summary.lastGame = gameNumber;
+      if (score === 1) summary.wins++;
+      else if (score === 0) summary.losses++;
+      else summary.draws++;
+      summary.patterns = learned.patterns;
+      summary.time.morph += morphSeconds;
+      summary.time.opponent += opponentSeconds;
+      summary.time.learning += learningSeconds;
+      cumulativeMaterial += finalMaterial;
+      const entry: GameLogEntry = {
+        game: gameNumber, morphColor, opponent: opponent.name, result: played.result, score, reason: played.reason,
+        plies: played.plies, finalMaterial, patterns: learned.patterns, seconds: (performance.now() - gameStarted) / 1000,
+        seed, created: learned.created, deleted: learned.deleted, temperature: learned.temperature,
+        time: { morph: morphSeconds, opponent: opponentSeconds, learning: learningSeconds },
+      };
+      if (options.pgn) appendFileSync(options.pgn, pgn + '\n\n');
+      if (options.jsonLog) appendFileSync(options.jsonLog, JSON.stringify(entry) + '\n');
+      progress.update(summary, cumulativeMaterial / summary.games, started);
+    }
+    progress.stop();
+    summary.seconds = (Date.now() - started) / 1000;
+    finishRun(store.db, runId, { stopReason: summary.stopReason, games: summary.games });
+    if (summary.stopReason === 'too-many-failures') {
+      throw new MorphError(`training stopped after ${options.maxFailures} failed games in a row; see the log above`);
+    }
+    return summary;
+  } finally {
+    process.off('SIGINT', onSignal);
+    process.off('SIGTERM', onSignal);
+    await opponent?.close();
+    store.close();
+  }
+}
