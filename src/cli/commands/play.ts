@@ -59,6 +59,7 @@ function playInTerminal(game: TerminalGame): Promise<void> {
   const input = createInterface({ input: process.stdin, output: process.stdout, terminal: !!process.stdin.isTTY });
   return new Promise((resolve) => {
     input.on('close', () => {
+      process.stdin.destroy(); // after quit, an open stdin would keep the process alive
       game.end();
       resolve();
     });

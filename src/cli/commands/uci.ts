@@ -59,6 +59,7 @@ async function runUciEngine(setup: {
       notice: setup.fresh ? `no database at ${defaultDatabasePath()} yet: every move values 0.5` : undefined,
       onQuit: () => {
         input.close();
+        process.stdin.destroy(); // an open stdin would keep the process alive after quit
         resolve();
       },
     });

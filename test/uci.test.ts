@@ -1,0 +1,403 @@
+import { spawn, type ChildProcessWithoutNullStreams } from 'node:child_process';
+import { mkdtempSync, rmSync } from 'node:fs';
+import { createInterface } from 'node:readline';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import { fileURLToPath } from 'node:url';
+import { Chess } from 'chess.js';
+import { afterAll, afterEach, describe, expect, it } from 'vitest';
+import { START_FEN } from '../src/chess/fen.ts';
+import { stockfishCommand } from '../src/engines/stockfish.ts';
+import { UciClient } from '../src/engines/uciClient.ts';
+import { materialPattern } from '../src/pattern/pattern.ts';
+import { PatternStore } from '../src/store/patternStore.ts';
+import { UciEngine, valueToCentipawns, type UciEngineConfig } from '../src/uci/engine.ts';
+
+const MORPH_BIN = fileURLToPath(new URL('../bin/morph.js', import.meta.url));
+const tempDir = mkdtempSync(join(tmpdir(), 'morph-uci-engine-'));
+afterAll(() => rmSync(tempDir, { recursive: true, force: true }));
+
+/** A position after 1.f3 e5 2.g4: Black mates with Qh4. */
+const FOOLS_MATE = 'rnbqkbnr/pppp1ppp/8/4p3/6P1/5P2/PPPPP2P/RNBQKBNR b KQkq g3 0 2';
+/** Black to move and checkmated. */
+const BLACK_MATED = '7k/6Q1/6K1/8/8/8/8/8 b - - 0 1';
+const INFO_LINE = /^info depth 1 score (cp -?\d+|mate 1) nodes (\d+) pv ([a-h][1-8][a-h][1-8][qrbn]?)$/;
+
+/** Legal moves (UCI) after `moves` from `fen`. */
+function legalMoves(fen: string, moves: string[] = []): string[] {
+  const chess = new Chess(fen);
+  for (const move of moves) chess.move({ from: move.slice(0, 2), to: move.slice(2, 4), promotion: move[4] });
+  return chess.moves({ verbose: true }).map((m) => m.lan);
+}
+
+/** A store where every equal-material position values `weight` (one material pattern, 5 updates). */
+function storeWithEqualMaterialPattern(weight: number): PatternStore {
+  const store = PatternStore.open(':memory:');
+  store.insert(materialPattern([0, 0, 0, 0, 0]), 'seed', 0, { weight, updates: 5 });
+  return store;
+}
+
+/** An engine whose output is collected; `send` returns the lines one input line produced. */
+function engineUnderTest(config: Partial<UciEngineConfig> = {}) {
+  const output: string[] = [];
+  let quits = 0;
+  const engine = new UciEngine({
+    store: PatternStore.open(':memory:'),
+    databasePath: '/somewhere/morph.db',
+    openDatabase: () => {
+      throw new Error('no such database');
+    },
+    write: (line) => output.push(line),
+    onQuit: () => quits++,
+    ...config,
+  });
+  const send = (line: string): string[] => {
+    const before = output.length;
+    engine.handleLine(line);
+    return output.slice(before);
+  };
+  return { engine, send, output, quits: () => quits };
+}
+
+describe('valueToCentipawns', () => {
+  it('maps 0.5 to 0, is antisymmetric and clamps the ends', () => {
+    expect(valueToCentipawns(0.5)).toBe(0);
+    expect(valueToCentipawns(0.75)).toBe(191);
+    expect(valueToCentipawns(0.25)).toBe(-191);
+    expect(valueToCentipawns(0.8)).toBe(241);
+    expect(valueToCentipawns(1)).toBe(2000);
+    expect(valueToCentipawns(0)).toBe(-2000);
+  });
+});
+
+describe('UciEngine (the protocol state machine)', () => {
+  it('identifies itself with its options', () => {
+    const { send } = engineUnderTest({ notice: 'fresh database' });
+    expect(send('uci')).toEqual([
+      'id name Morph',
+      'id author Morph team',
+      'option name Database type string default /somewhere/morph.db',
+      'option name Maturity type spin default 0 min 0 max 100000',
+      'option name Seed type spin default 1 min 0 max 2147483647',
+      'info string fresh database',
+      'uciok',
+    ]);
+    expect(send('isready')).toEqual(['readyok']);
+  });
+
+  it('ignores unknown commands, and unknown tokens before a known command', () => {
+    const { send } = engineUnderTest();
+    for (const line of ['', 'hello', 'd', 'flip', 'debug on', 'register later', 'ponderhit', 'stop']) {
+      expect(send(line)).toEqual([]);
+    }
+    expect(send('joho isready')).toEqual(['readyok']);
+  });
+
+  it('answers go with an info line and a legal bestmove, whatever the time control', () => {
+    const { send } = engineUnderTest();
+    send('position startpos moves e2e4 e7e5');
+    const legal = legalMoves(START_FEN, ['e2e4', 'e7e5']);
+    for (const go of ['go', 'go wtime 300000 btime 300000 winc 0 binc 0', 'go movetime 50', 'go depth 12', 'go nodes 5', 'go mate 3']) {
+      const [info, best, ...rest] = send(go);
+      expect(rest).toEqual([]);
+      const parsed = INFO_LINE.exec(info);
+      expect(parsed, info).not.toBeNull();
+      expect(parsed![1]).toBe('cp 0'); // a fresh database values every move 0.5
+      expect(Number(parsed![2])).toBe(legal.length);
+      const move = best.replace(/^bestmove /, '');
+      expect(legal).toContain(move);
+      expect(parsed![3]).toBe(move);
+    }
+  });
+
+  it('reports a malformed position with info string and keeps the previous one', () => {
+    const { send } = engineUnderTest();
+    send('position startpos moves e2e4');
+    const malformed: [string, RegExp][] = [
+      ['position fen not/a/fen w - - 0 1', /^info string position ignored: bad FEN/],
+      ['position fen', /^info string position ignored: expected/],
+      ['position', /^info string position ignored: expected/],
+      ['position sideways moves e2e4', /^info string position ignored: expected/],
+      ['position startpos moves e7e5', /^info string position ignored: move 1 "e7e5" is not legal/],
+      ['position startpos moves e2e4 e7e5 e1e3', /^info string position ignored: move 3 "e1e3" is not legal/],
+      ['position startpos moves e2e4 zz', /^info string position ignored: move 2 "zz" is not legal/],
+      [`position fen ${FOOLS_MATE} moves d8h4 a2a3`, /^info string position ignored: move 2 "a2a3"/],
+    ];
+    for (const [line, message] of malformed) {
+      const answer = send(line);
+      expect(answer.length, line).toBe(1);
+      expect(answer[0], line).toMatch(message);
+    }
+    expect(send('isready')).toEqual(['readyok']);
+    const best = send('go wtime 1000 btime 1000').at(-1)!;
+    expect(legalMoves(START_FEN, ['e2e4'])).toContain(best.replace('bestmove ', ''));
+  });
+
+  it('accepts a FEN with four fields, and a move list after a FEN', () => {
+    const { send } = engineUnderTest();
+    expect(send('position fen 6k1/5ppp/8/8/8/8/8/R5K1 w - -')).toEqual([]);
+    const nodes = legalMoves('6k1/5ppp/8/8/8/8/8/R5K1 w - - 0 1').length;
+    expect(send('go')).toEqual([`info depth 1 score mate 1 nodes ${nodes} pv a1a8`, 'bestmove a1a8']);
+    expect(send('position fen rnbqkbnr/pppppppp/8/8/8/5P2/PPPPP1PP/RNBQKBNR b KQkq - 0 1 moves e7e5 g2g4')).toEqual([]);
+    expect(send('go movetime 10')).toEqual(['info depth 1 score mate 1 nodes 30 pv d8h4', 'bestmove d8h4']);
+  });
+
+  it('answers bestmove 0000 when there is no legal move', () => {
+    const { send } = engineUnderTest();
+    send(`position fen ${BLACK_MATED}`);
+    expect(send('go')).toEqual(['info depth 0 score mate 0', 'bestmove 0000']);
+    send('position fen 7k/5Q2/6K1/8/8/8/8/8 b - - 0 1'); // stalemate
+    expect(send('go')).toEqual(['info depth 0 score cp 0', 'bestmove 0000']);
+  });
+
+  it('holds the answer to go infinite and go ponder until stop or ponderhit', () => {
+    const { send } = engineUnderTest();
+    send('position startpos');
+    const searching = send('go infinite');
+    expect(searching).toHaveLength(1);
+    expect(searching[0]).toMatch(INFO_LINE);
+    expect(send('isready')).toEqual(['readyok']);
+    const [best] = send('stop');
+    expect(best).toBe(`bestmove ${INFO_LINE.exec(searching[0])![3]}`);
+    expect(send('stop')).toEqual([]); // nothing left to stop
+
+    expect(send('go ponder wtime 1000 btime 1000')).toHaveLength(1);
+    expect(send('ponderhit')).toEqual([expect.stringMatching(/^bestmove /)]);
+    // A go while one is held answers the held one first: one bestmove per go.
+    send('go infinite');
+    expect(send('go movetime 5').filter((line) => line.startsWith('bestmove'))).toHaveLength(2);
+  });
+
+  it('resets to the start position on ucinewgame', () => {
+    const { send } = engineUnderTest();
+    send(`position fen ${BLACK_MATED}`);
+    send('ucinewgame');
+    expect(legalMoves(START_FEN)).toContain(send('go').at(-1)!.replace('bestmove ', ''));
+  });
+
+  it('values moves from its database, honours Maturity, and reports the value in centipawns', () => {
+    const { send } = engineUnderTest({ store: storeWithEqualMaterialPattern(0.8) });
+    send('position startpos');
+    expect(send('go')[0]).toMatch(/^info depth 1 score cp 241 nodes 20 pv /);
+    expect(send('setoption name Maturity value 6')).toEqual([]); // the pattern has 5 updates: now too young
+    expect(send('go')[0]).toMatch(/^info depth 1 score cp 0 nodes 20 pv /);
+    expect(send('setoption name maturity value 5')).toEqual([]);
+    expect(send('go')[0]).toMatch(/ score cp 241 /);
+    expect(send('setoption name Maturity value -1')[0]).toMatch(/^info string option Maturity needs a whole number/);
+    expect(send('setoption name Maturity value lots')[0]).toMatch(/^info string option Maturity needs/);
+    expect(send('setoption name Hash value 64')[0]).toMatch(/^info string unknown option "Hash"/);
+    expect(send('go')[0]).toMatch(/ score cp 241 /);
+  });
+
+  it('switches database on setoption, and keeps the old one when the new one cannot be opened', () => {
+    const losing = storeWithEqualMaterialPattern(0.25);
+    const opened: string[] = [];
+    const { send } = engineUnderTest({
+      store: storeWithEqualMaterialPattern(0.8),
+      openDatabase: (path) => {
+        opened.push(path);
+        if (path === '/data/other.db') return losing;
+        throw new Error(`no Morph database at ${path}`);
+      },
+    });
+    send('position startpos');
+    const refused = send('setoption name Database value /no/such file.db');
+    expect(refused).toHaveLength(1);
+    expect(refused[0]).toMatch(/^info string cannot open database "\/no\/such file\.db": no Morph database/);
+    expect(send('go')[0]).toMatch(/ score cp 241 /);
+    expect(send('setoption name Database value /data/other.db')).toEqual(['info string database :memory:: 1 patterns']);
+    expect(send('go')[0]).toMatch(/ score cp -191 /);
+    send('setoption name Database value <empty>');
+    expect(opened).toEqual(['/no/such file.db', '/data/other.db', '']);
+  });
+
+  it('plays the same moves with the same Seed', () => {
+    const play = (seed: string) => {
+      const { send } = engineUnderTest();
+      send(`setoption name Seed value ${seed}`);
+      const moves: string[] = [];
+      for (let i = 0; i < 10; i++) {
+        send(`position startpos moves ${moves.join(' ')}`);
+        moves.push(send('go').at(-1)!.replace('bestmove ', ''));
+      }
+      return moves.join(' ');
+    };
+    expect(play('7')).toBe(play('7'));
+    expect(play('7')).not.toBe(play('8'));
+  });
+
+  it('never lets an exception escape: it reports it with info string and keeps going', () => {
+    const store = PatternStore.open(':memory:');
+    let broken = true;
+    const retrieve = store.retrieve.bind(store);
+    store.retrieve = (graph) => {
+      if (broken) throw new Error('disk on fire\nsecond line');
+      return retrieve(graph);
+    };
+    const { send } = engineUnderTest({ store });
+    send('position startpos');
+    expect(send('go')).toEqual(['info string error: disk on fire']);
+    expect(send('isready')).toEqual(['readyok']);
+    broken = false;
+    expect(send('go').at(-1)).toMatch(/^bestmove [a-h][1-8][a-h][1-8]$/);
+  });
+
+  it('quits once, closes its database and ignores what follows', () => {
+    const store = PatternStore.open(':memory:');
+    const { engine, send, quits } = engineUnderTest({ store });
+    expect(send('quit')).toEqual([]);
+    expect(engine.hasQuit).toBe(true);
+    expect(store.db.open).toBe(false);
+    expect(send('isready')).toEqual([]);
+    engine.end();
+    expect(quits()).toBe(1);
+  });
+});
+
+/** `morph uci` as a child process, read line by line. */
+class MorphProcess {
+  readonly child: ChildProcessWithoutNullStreams;
+  private readonly lines: string[] = [];
+  private wake: (() => void) | null = null;
+  readonly exited: Promise<number | null>;
+
+  constructor(args: string[], env: Record<string, string>) {
+    this.child = spawn(process.execPath, [MORPH_BIN, 'uci', ...args], { env: { ...process.env, ...env } });
+    this.exited = new Promise((resolve) => this.child.on('close', (code) => resolve(code)));
+    createInterface({ input: this.child.stdout }).on('line', (line) => {
+      this.lines.push(line);
+      this.wake?.();
+    });
+  }
+
+  send(line: string): void {
+    this.child.stdin.write(line + '\n');
+  }
+
+  /** The lines up to and including the first that matches `last` (fails after timeoutMs). */
+  async readUntil(last: RegExp, timeoutMs = 10_000): Promise<string[]> {
+    const deadline = Date.now() + timeoutMs;
+    for (;;) {
+      const at = this.lines.findIndex((line) => last.test(line));
+      if (at >= 0) return this.lines.splice(0, at + 1);
+      const left = deadline - Date.now();
+      if (left <= 0) throw new Error(`no line matching ${last} within ${timeoutMs} ms; got ${JSON.stringify(this.lines)}`);
+      await new Promise<void>((resolve) => {
+        const timer = setTimeout(resolve, left);
+        this.wake = () => {
+          clearTimeout(timer);
+          resolve();
+        };
+      });
+    }
+  }
+}
+
+const processes: MorphProcess[] = [];
+afterEach(() => {
+  for (const morph of processes.splice(0)) morph.child.kill();
+});
+
+function startMorph(args: string[] = []): MorphProcess {
+  const morph = new MorphProcess(args, { MORPH_DB: join(tempDir, 'missing', 'morph.db') });
+  processes.push(morph);
+  return morph;
+}
+
+describe('morph uci as a process', () => {
+  it('speaks UCI over stdin/stdout: handshake, unknown commands, bad positions, go, quit', async () => {
+    const morph = startMorph();
+    morph.send('uci');
+    const handshake = await morph.readUntil(/^uciok$/);
+    expect(handshake.slice(0, 2)).toEqual(['id name Morph', 'id author Morph team']);
+    expect(handshake).toContain(`option name Database type string default ${join(tempDir, 'missing', 'morph.db')}`);
+    expect(handshake.some((line) => /^info string no database at .* yet/.test(line))).toBe(true);
+
+    morph.send('xyzzy');
+    morph.send('setoption name Maturity value 0');
+    morph.send('isready');
+    expect(await morph.readUntil(/^readyok$/)).toEqual(['readyok']);
+
+    morph.send('ucinewgame');
+    morph.send('position startpos moves e2e4 e7e5');
+    morph.send('position fen this is not a fen');
+    morph.send('position startpos moves e2e4 e7e5 e1e8');
+    morph.send('isready');
+    const complaints = await morph.readUntil(/^readyok$/);
+    expect(complaints).toHaveLength(3);
+    expect(complaints[0]).toMatch(/^info string position ignored: bad FEN "this is not a fen"/);
+    expect(complaints[1]).toMatch(/^info string position ignored: move 3 "e1e8" is not legal/);
+
+    morph.send('go wtime 60000 btime 60000 winc 1000 binc 1000');
+    const [info, best] = await morph.readUntil(/^bestmove /);
+    expect(info).toMatch(INFO_LINE);
+    expect(legalMoves(START_FEN, ['e2e4', 'e7e5'])).toContain(best.split(' ')[1]);
+
+    morph.send('go infinite');
+    await morph.readUntil(/^info depth 1 /);
+    morph.send('stop');
+    expect((await morph.readUntil(/^bestmove /))[0]).toMatch(/^bestmove [a-h][1-8][a-h][1-8]$/);
+
+    morph.send('quit');
+    expect(await morph.exited).toBe(0);
+  });
+
+  it('treats the end of input as quit', async () => {
+    const morph = startMorph();
+    morph.send('isready');
+    await morph.readUntil(/^readyok$/);
+    morph.child.stdin.end();
+    expect(await morph.exited).toBe(0);
+  });
+
+  it('rejects a missing --db before speaking UCI, with a one-line error', async () => {
+    const morph = startMorph(['--db', join(tempDir, 'nope.db')]);
+    let stderr = '';
+    morph.child.stderr.on('data', (chunk) => (stderr += chunk));
+    expect(await morph.exited).toBe(2);
+    expect(stderr.trim().split('\n')).toHaveLength(1);
+    expect(stderr).toMatch(/^morph: .*nope\.db/);
+  });
+});
+
+describe('morph uci against the embedded Stockfish', () => {
+  it('plays whole games through UciClient, every move legal', async () => {
+    // An empty database file, as `morph train` would start from.
+    const dbPath = join(tempDir, 'empty.db');
+    PatternStore.open(dbPath).close();
+    const morph = new UciClient({ command: process.execPath, args: [MORPH_BIN, 'uci', '--db', dbPath], label: 'morph' });
+    const stockfish = new UciClient({ ...stockfishCommand(), label: 'stockfish', options: { 'Skill Level': 0 } });
+    try {
+      await Promise.all([morph.start(), stockfish.start()]);
+      expect(morph.engineId).toBe('Morph');
+      expect(morph.optionNames).toEqual(['Database', 'Maturity', 'Seed']);
+      let morphMoves = 0;
+      for (const morphIsWhite of [true, false]) {
+        await Promise.all([morph.newGame(), stockfish.newGame()]);
+        const chess = new Chess();
+        const moves: string[] = [];
+        while (!chess.isGameOver() && moves.length < 120) {
+          const morphToMove = (chess.turn() === 'w') === morphIsWhite;
+          const move = morphToMove
+            ? await morph.bestMove('startpos', moves, { wtime: 60_000, btime: 60_000, winc: 500, binc: 500 })
+            : await stockfish.bestMove('startpos', moves, { depth: 1 });
+          expect(move, `no move after ${moves.join(' ')}`).not.toBeNull();
+          const legal = chess.moves({ verbose: true }).map((m) => m.lan);
+          expect(legal, `${move} after ${moves.join(' ')}`).toContain(move);
+          chess.move({ from: move!.slice(0, 2), to: move!.slice(2, 4), promotion: move![4] });
+          moves.push(move!);
+          if (morphToMove) morphMoves++;
+        }
+        expect(chess.isGameOver() || moves.length === 120).toBe(true);
+        if (chess.isGameOver() && chess.isCheckmate()) {
+          // The side to move is mated: Morph must see that it has no move.
+          const mated = (chess.turn() === 'w') === morphIsWhite;
+          if (mated) expect(await morph.bestMove('startpos', moves, { movetime: 100 })).toBeNull();
+        }
+      }
+      expect(morphMoves).toBeGreaterThanOrEqual(4); // even two fool's mates take that many
+    } finally {
+      await Promise.all([morph.close(), stockfish.close()]);
+    }
+  });
+});
