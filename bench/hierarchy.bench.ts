@@ -1,0 +1,108 @@
+/**
+ * Issue-3 and issue-4 figures for one database size, run in its own process so memory is measured cleanly:
+ *   node bin/run-ts.js bench/hierarchy.bench.ts --size 10000
+ * The database is grown once from seeds plus node-ordered subgraphs of real game positions and cached in
+ * bench/.cache; then: load time, resident memory, retrieval time and fraction of the database tested on
+ * held-out middlegame positions, and milliseconds per 1-ply move.
+ */
+import { existsSync, mkdirSync, renameSync, rmSync } from 'node:fs';
+import { resolve } from 'node:path';
+import { pathToFileURL } from 'node:url';
+import { boardFromFen } from '../src/chess/board.ts';
+import { GameHistory } from '../src/chess/history.ts';
+import { buildPositionGraph } from '../src/graph/positionGraph.ts';
+import { orderedSubpattern } from '../src/learn/nodeOrder.ts';
+import { allSeedPatterns } from '../src/learn/seeding.ts';
+import { MorphPlayer } from '../src/player/morphPlayer.ts';
+import { PatternStore } from '../src/store/patternStore.ts';
+import { Random } from '../src/util/random.ts';
+import { type Figure, percentile } from './figures.ts';
+import { splitFens } from './positions.ts';
+
+const CACHE = resolve(new URL('.', import.meta.url).pathname, '.cache');
+
+/** The cached database of `size` patterns, grown on first use. */
+export function hierarchyDatabase(size: number): string {
+  mkdirSync(CACHE, { recursive: true });
+  const path = resolve(CACHE, `hierarchy-${size}.db`);
+  if (existsSync(path)) return path;
+  const building = `${path}.building`;
+  rmSync(building, { force: true });
+  const store = PatternStore.open(building);
+  const rng = new Random(size);
+  const graphs = splitFens().train.map((fen) => buildPositionGraph(boardFromFen(fen)));
+  const started = performance.now();
+  store.transaction(() => {
+    for (const seed of allSeedPatterns()) store.insert(seed, 'seed', 0);
+  });
+  while (store.size < size) {
+    store.transaction(() => {
+      for (let i = 0; i < 1000 && store.size < size; i++) {
+        const graph = rng.pick(graphs);
+        const pattern = orderedSubpattern(graph, rng.int(graph.nodeCount), 2 + rng.int(5), rng);
+        // Weights spread over [0,1] and enough updates to be mature, as in a trained database.
+        store.insert(pattern, 'forward', 0, { weight: rng.next(), updates: 1 + rng.int(50) });
+      }
+    });
+    process.stderr.write(`\rgrowing ${size}-pattern database: ${store.size} (${((performance.now() - started) / 1000).toFixed(0)} s)`);
+  }
+  process.stderr.write('\n');
+  store.close();
+  renameSync(building, path);
+  return path;
+}
+
+export function benchHierarchy(size: number): Figure[] {
+  const path = hierarchyDatabase(size);
+  const rssBefore = process.memoryUsage().rss;
+  const loadStarted = performance.now();
+  const store = PatternStore.open(path, { readonly: true, quickCheck: false });
+  const loadSeconds = (performance.now() - loadStarted) / 1000;
+  const { test } = splitFens();
+  const graphs = test.map((fen) => buildPositionGraph(boardFromFen(fen)));
+  for (const graph of graphs.slice(0, 50)) store.retrieve(graph); // compile and warm up
+  const times: number[] = [];
+  let tested = 0;
+  for (let round = 0; round < 3; round++) {
+    for (const graph of graphs) {
+      const started = performance.now();
+      tested += store.retrieve(graph).tested;
+      times.push(performance.now() - started);
+    }
+  }
+  times.sort((a, b) => a - b);
+  const meanRetrieval = times.reduce((a, b) => a + b, 0) / times.length;
+  const fractionTested = tested / times.length / store.size;
+
+  const player = new MorphPlayer(store, { maturity: 0, seed: 1 });
+  const moveTimes: number[] = [];
+  for (const fen of test.slice(0, 200)) {
+    const history = new GameHistory(fen);
+    const started = performance.now();
+    player.choose(history);
+    moveTimes.push(performance.now() - started);
+  }
+  moveTimes.sort((a, b) => a - b);
+  const rss = process.memoryUsage().rss;
+  store.close();
+  const label = size >= 1000 ? `${size / 1000}k` : String(size);
+  const at100k = size >= 100_000;
+  return [
+    { name: `load ${label} patterns`, value: round(loadSeconds, 3), unit: 's', ...(at100k ? { target: '< 3' } : {}) },
+    { name: `resident memory after load, ${label}`, value: Math.round(rss / 1e6), unit: 'MB', note: `+${Math.round((rss - rssBefore) / 1e6)} MB for the database`, ...(at100k ? { target: '< 300' } : {}) },
+    { name: `retrieval per position, ${label} (mean)`, value: round(meanRetrieval, 4), unit: 'ms', note: `p95 ${round(percentile(times, 0.95), 3)} ms`, ...(at100k ? { target: '< 0.3' } : {}) },
+    { name: `fraction of database tested, ${label}`, value: round(100 * fractionTested, 2), unit: '%', ...(at100k ? { target: '< 5' } : {}) },
+    { name: `1-ply move, ${label} (median)`, value: round(percentile(moveTimes, 0.5), 2), unit: 'ms', ...(at100k ? { target: '< 10' } : {}) },
+    { name: `1-ply move, ${label} (95th percentile)`, value: round(percentile(moveTimes, 0.95), 2), unit: 'ms' },
+  ];
+}
+
+function round(value: number, digits: number): number {
+  return Number(value.toFixed(digits));
+}
+
+if (import.meta.url === pathToFileURL(process.argv[1] ?? '').href) {
+  const sizeIndex = process.argv.indexOf('--size');
+  const size = Number(process.argv[sizeIndex + 1] ?? 1000);
+  process.stdout.write(JSON.stringify(benchHierarchy(size)) + '\n');
+}

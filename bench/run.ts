@@ -1,0 +1,79 @@
+/**
+ * `npm run bench`: every speed figure the project tracks, each with its target, as a table and as JSON
+ * (bench/results.json). Rates are also given as a ratio to chess.js legal-move generation measured in the same
+ * run, and times in units of one such call, so figures compare across noisy machines.
+ *
+ *   npm run bench                 everything (the first run grows cached databases of 1k/10k/100k patterns)
+ *   npm run bench -- --quick      skip the 100k database and the training run
+ */
+import { execFileSync } from 'node:child_process';
+import { writeFileSync } from 'node:fs';
+import { benchCore, referenceRate } from './core.bench.ts';
+import { benchMovegen } from './movegen.bench.ts';
+import { benchDatabaseLoad } from './database.bench.ts';
+import { benchTraining } from './training.bench.ts';
+import { type Figure, meetsTarget } from './figures.ts';
+
+const quick = process.argv.includes('--quick');
+const jsonOnly = process.argv.includes('--json');
+const log = (text: string) => process.stderr.write(text + '\n');
+
+/** Each database size in its own process, so resident memory is that size's alone. */
+function hierarchyFigures(size: number): Figure[] {
+  const output = execFileSync(process.execPath, ['bin/run-ts.js', 'bench/hierarchy.bench.ts', '--size', String(size)], {
+    encoding: 'utf8',
+    stdio: ['ignore', 'pipe', 'inherit'],
+    maxBuffer: 1 << 24,
+  });
+  return JSON.parse(output.trim().split('\n').pop()!) as Figure[];
+}
+
+log('measuring the reference (chess.js moves({verbose:true}) on middlegame positions)...');
+const reference = referenceRate();
+const figures: Figure[] = [
+  { name: 'reference: chess.js moves({verbose:true})', value: Math.round(reference), unit: 'calls/s' },
+];
+log('position graphs and matching...');
+figures.push(...benchCore());
+log('move generation...');
+figures.push(...(await benchMovegen()));
+log('database file load...');
+figures.push(...(await benchDatabaseLoad()));
+for (const size of quick ? [1000, 10_000] : [1000, 10_000, 100_000]) {
+  log(`hierarchy of ${size} patterns...`);
+  figures.push(...hierarchyFigures(size));
+}
+if (!quick) {
+  log('training run against the embedded Stockfish...');
+  figures.push(...(await benchTraining()));
+}
+
+for (const figure of figures) {
+  if (figure.unit.endsWith('/s')) figure.ratio = Number((figure.value / reference).toFixed(3));
+  else if (figure.unit === 'ms') figure.ratio = Number((figure.value / (1000 / reference)).toFixed(3));
+}
+
+const rows = figures.map((f) => {
+  const verdict = meetsTarget(f);
+  return [
+    f.name,
+    `${f.value} ${f.unit}`,
+    f.target ?? '',
+    verdict === undefined ? '' : verdict ? 'ok' : 'MISSED',
+    f.ratio === undefined ? '' : String(f.ratio),
+    f.note ?? '',
+  ];
+});
+const header = ['figure', 'value', 'target', '', 'ratio*', 'note'];
+const widths = header.map((h, i) => Math.max(h.length, ...rows.map((r) => r[i].length)));
+const line = (cells: string[]) => cells.map((c, i) => c.padEnd(widths[i])).join('  ').trimEnd();
+if (!jsonOnly) {
+  console.log(line(header));
+  console.log(widths.map((w) => '-'.repeat(w)).join('  '));
+  for (const row of rows) console.log(line(row));
+  console.log('* ratio: rates divided by the chess.js reference rate; times in units of one chess.js moves() call.');
+}
+const json = JSON.stringify({ measuredAt: new Date().toISOString(), node: process.version, figures }, null, 2);
+writeFileSync('bench/results.json', json + '\n');
+if (jsonOnly) console.log(json);
+else console.log('JSON: bench/results.json');
