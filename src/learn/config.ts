@@ -8,6 +8,13 @@ import { DEFAULT_TEMPERATURE_SCHEDULE, parseTemperatureSchedule } from './anneal
 import { badInput } from '../util/errors.ts';
 
 export interface LearningConfig {
+  /**
+   * Whose positions a game teaches: "own" (the positions the learner moved to) or "both" (also the opponent's,
+   * judged by the opponent's result). Patterns speak of "the side that just moved", so the opponent's positions
+   * are as good evidence as the learner's; against a stronger opponent they are the only evidence of what
+   * winning positions look like.
+   */
+  learnFrom: 'own' | 'both';
   /** TD(λ): 0 is the paper's scheme (each target is the next position's evaluation). */
   lambda: number;
   /** Exponent of the update function's weighted average. */
@@ -16,6 +23,8 @@ export interface LearningConfig {
   temperature: string;
   /** Patterns with fewer updates are ignored when playing. */
   maturity: number;
+  /** Patterns with fewer updates are ignored when evaluating a position for a TD target. */
+  targetMaturity: number;
   /** Largest node count of a created pattern. */
   maxPatternSize: number;
   seeding: boolean;
@@ -28,10 +37,12 @@ export interface LearningConfig {
 }
 
 export const DEFAULT_CONFIG: LearningConfig = {
+  learnFrom: 'both',
   lambda: 0,
   beta: 3,
   temperature: DEFAULT_TEMPERATURE_SCHEDULE,
   maturity: 0,
+  targetMaturity: 0,
   maxPatternSize: 6,
   seeding: true,
   subgraphsPerGame: 6,
@@ -58,9 +69,11 @@ export function validateConfig(config: LearningConfig): void {
   const inRange = (name: string, value: number, min: number, max: number) => {
     if (typeof value !== 'number' || !(value >= min && value <= max)) throw badInput(`config ${name} must be in [${min}, ${max}], got ${value}`);
   };
+  if (config.learnFrom !== 'own' && config.learnFrom !== 'both') throw badInput(`config learnFrom must be own or both`);
   inRange('lambda', config.lambda, 0, 1);
   inRange('beta', config.beta, 0, 10);
   inRange('maturity', config.maturity, 0, 1e9);
+  inRange('targetMaturity', config.targetMaturity, 0, 1e9);
   inRange('maxPatternSize', config.maxPatternSize, 2, 16);
   inRange('subgraphsPerGame', config.subgraphsPerGame, 0, 1000);
   inRange('deletion.cap', config.deletion.cap, 100, 1e8);

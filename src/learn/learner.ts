@@ -18,7 +18,7 @@ import {
 import { patternsToDelete } from './deletion.ts';
 import { learnedPositions, type LearnedPosition, type LearningGame } from './gameRecord.ts';
 import { allSeedPatterns } from './seeding.ts';
-import { tdTargets } from './tdTargets.ts';
+import { tdSweep } from './tdTargets.ts';
 
 export interface LearningSummary {
   /** The game's number in this database (1 for the first game learned). */
@@ -30,7 +30,7 @@ export interface LearningSummary {
   created: Record<string, number>;
   deleted: number;
   patterns: number;
-  /** TD targets per position (for inspection and tests). */
+  /** TD targets per position of the learner's own sequence (for inspection and tests). */
   targets: number[];
 }
 
@@ -57,7 +57,13 @@ export function learnFromGame(
   rng: Random,
   alsoInTransaction?: (summary: LearningSummary) => void,
 ): LearningSummary {
-  const positions = learnedPositions(game);
+  // The learner's own positions, and with learnFrom "both" also the opponent's, each judged by its own result.
+  const other: LearningGame['learner'] = game.learner === 'w' ? 'b' : 'w';
+  const sides = config.learnFrom === 'both' ? [game.learner, other] : [game.learner];
+  const sequences = sides.map((side) => {
+    const result = side === game.learner ? game.result : 1 - game.result;
+    return { result, positions: learnedPositions({ ...game, learner: side, result }) };
+  });
   return store.transaction(() => {
     const gameNumber = gamesPlayed(store) + 1;
     const temperature = temperatureAt(parseTemperatureSchedule(config.temperature), gameNumber - 1);
@@ -67,31 +73,34 @@ export function learnFromGame(
     };
 
     // Material patterns are created on sight, so every position has one to learn into.
-    for (const position of positions) {
-      if (store.insert(materialPattern(position.graph.material), 'material', gameNumber).created) count('material');
+    for (const { positions } of sequences) {
+      for (const position of positions) {
+        if (store.insert(materialPattern(position.graph.material), 'material', gameNumber).created) count('material');
+      }
     }
-    const matchesAt = positions.map((position) => store.retrieve(position.graph).matches);
-    const targets = tdTargets(
-      matchesAt.map((records) => updateValue(records.map((r) => r.weight), config.beta)),
-      game.result,
-      config.lambda,
-    );
+    const matchesOf = sequences.map(({ positions }) => positions.map((position) => store.retrieve(position.graph).matches));
 
     const touched = new Set<PatternRecord>();
     const changes = new Map<PatternRecord, { change: number; position: LearnedPosition }>();
-    matchesAt.forEach((records, t) => {
-      for (const record of records) {
-        const before = record.weight;
-        record.weight = annealedWeight(before, record.updates, targets[t], temperature);
-        record.updates++;
-        record.variance += Math.abs(record.weight - before);
-        touched.add(record);
-        const entry = changes.get(record) ?? { change: 0, position: positions[t] };
-        entry.change += record.weight - before;
-        if (Math.abs(record.weight - before) >= Math.abs(entry.change)) entry.position = positions[t];
-        changes.set(record, entry);
-      }
+    const targetsOf = sequences.map(({ positions, result }, s) => {
+      const matchesAt = matchesOf[s];
+      const evaluate = (t: number) =>
+        updateValue(matchesAt[t].filter((r) => r.updates >= config.targetMaturity).map((r) => r.weight), config.beta);
+      return tdSweep(positions.length, result, config.lambda, evaluate, (t, target) => {
+        for (const record of matchesAt[t]) {
+          const before = record.weight;
+          record.weight = annealedWeight(before, record.updates, target, temperature);
+          record.updates++;
+          record.variance += Math.abs(record.weight - before);
+          touched.add(record);
+          const entry = changes.get(record) ?? { change: 0, position: positions[t] };
+          entry.change += record.weight - before;
+          if (Math.abs(record.weight - before) >= Math.abs(entry.change)) entry.position = positions[t];
+          changes.set(record, entry);
+        }
+      });
     });
+    const positions = sequences.flatMap((sequence) => sequence.positions);
     for (const record of touched) {
       record.uses++;
       record.lastUsedGame = gameNumber;
@@ -104,7 +113,8 @@ export function learnFromGame(
       proposals.push(...nodeOrderedProposals(positions, config.subgraphsPerGame, config.maxPatternSize, rng));
     }
     if (config.regression.enabled) {
-      proposals.push(...regressionProposals(positions, matchesAt, { ...config.regression, maxSize: config.maxPatternSize }));
+      const settings = { ...config.regression, maxSize: config.maxPatternSize };
+      sequences.forEach((sequence, s) => proposals.push(...regressionProposals(sequence.positions, matchesOf[s], settings)));
     }
     if (config.generalisation.enabled) proposals.push(...generalisationProposals(touchedList, config.generalisation, rng));
     if (config.specialisation.enabled) {
@@ -132,7 +142,7 @@ export function learnFromGame(
       created,
       deleted: doomed.length,
       patterns: store.size,
-      targets,
+      targets: targetsOf[0],
     };
     alsoInTransaction?.(summary);
     return summary;

@@ -51,7 +51,15 @@ export class PatternRecord implements PatternStats {
   ) {
     Object.assign(this, stats);
     this.labelCounts = new Uint8Array(LABEL_COUNT);
-    if (pattern.kind === 'graph') for (const label of pattern.labels) this.labelCounts[label]++;
+    const codes: number[] = [];
+    if (pattern.kind === 'graph') {
+      pattern.labels.forEach((label, v) => {
+        this.labelCounts[label]++;
+        const square = desigSquare(pattern.desigs[v]);
+        if (square >= 0) codes.push(label * 64 + square);
+      });
+    }
+    this.exactCodes = Uint16Array.from(codes.sort((a, b) => a - b));
   }
 
   private compiledForm: CompiledPattern | null = null;
@@ -61,17 +69,8 @@ export class PatternRecord implements PatternStats {
     return (this.compiledForm ??= compilePattern(this.pattern as GraphPattern));
   }
 
-  /** (label, exact square) codes of the nodes that have an exact square: label * 64 + square. */
-  exactNodes(): number[] {
-    if (this.pattern.kind !== 'graph') return [];
-    const { labels, desigs } = this.pattern;
-    const codes: number[] = [];
-    for (let v = 0; v < labels.length; v++) {
-      const sq = desigSquare(desigs[v]);
-      if (sq >= 0) codes.push(labels[v] * 64 + sq);
-    }
-    return codes;
-  }
+  /** Sorted (label, exact square) codes, label * 64 + square, of the nodes that have an exact square. */
+  readonly exactCodes: Uint16Array;
 
   get kind(): Pattern['kind'] {
     return this.pattern.kind;
@@ -82,12 +81,22 @@ export class PatternRecord implements PatternStats {
   }
 }
 
-/** Cheap necessary condition for p <= q: q has at least p's nodes, edges and label counts. */
+/** Cheap necessary condition for p <= q: q has at least p's nodes, edges, label counts and exact nodes. */
 function mayBeSubpattern(p: PatternRecord, q: PatternRecord): boolean {
   const pg = p.pattern as GraphPattern;
   const qg = q.pattern as GraphPattern;
   if (pg.labels.length > qg.labels.length || pg.edges.length > qg.edges.length) return false;
   for (let l = 0; l < LABEL_COUNT; l++) if (p.labelCounts[l] > q.labelCounts[l]) return false;
+  return isSortedSubset(p.exactCodes, q.exactCodes);
+}
+
+function isSortedSubset(small: Uint16Array, large: Uint16Array): boolean {
+  let j = 0;
+  for (let i = 0; i < small.length; i++) {
+    while (j < large.length && large[j] < small[i]) j++;
+    if (j === large.length || large[j] !== small[i]) return false;
+    j++;
+  }
   return true;
 }
 
@@ -127,7 +136,7 @@ export class Hierarchy {
     this.byId.set(record.id, record);
     this.byKey.set(record.key, record);
     if (record.kind === 'material') this.material.set(record.key, record);
-    for (const code of record.exactNodes()) {
+    for (const code of record.exactCodes) {
       let set = this.exactIndex.get(code);
       if (!set) this.exactIndex.set(code, (set = new Set()));
       set.add(record);
@@ -188,7 +197,7 @@ export class Hierarchy {
   delete(record: PatternRecord, changes: LinkChanges = { added: [], removed: [] }): LinkChanges {
     this.byId.delete(record.id);
     this.byKey.delete(record.key);
-    for (const code of record.exactNodes()) this.exactIndex.get(code)?.delete(record);
+    for (const code of record.exactCodes) this.exactIndex.get(code)?.delete(record);
     if (record.kind === 'material') {
       this.material.delete(record.key);
       return changes;
@@ -266,7 +275,7 @@ export class Hierarchy {
   private mostGeneralSuperpatterns(record: PatternRecord, parents: PatternRecord[]): PatternRecord[] {
     const above: PatternRecord[] = [];
     let candidates: Iterable<PatternRecord> | undefined;
-    for (const code of record.exactNodes()) {
+    for (const code of record.exactCodes) {
       const set = this.exactIndex.get(code);
       if (set && (candidates === undefined || set.size < (candidates as Set<PatternRecord>).size)) candidates = set;
     }
@@ -274,9 +283,10 @@ export class Hierarchy {
     for (const candidate of candidates) {
       if (candidate !== record && subpatternOf(record, candidate)) above.push(candidate);
     }
+    // The candidates hold every superpattern, and superpatterns are closed upwards in specificity, so q is
+    // minimal exactly when none of its parents is also above.
     const aboveSet = new Set(above);
-    // Minimal elements: drop any that has an ancestor also above.
-    return above.filter((q) => !this.hasAncestorIn(q, aboveSet));
+    return above.filter((q) => !q.parents.some((parent) => aboveSet.has(parent)));
   }
 
   private fewestChildren(records: PatternRecord[]): PatternRecord {
@@ -295,18 +305,6 @@ export class Hierarchy {
     return seen;
   }
 
-  private hasAncestorIn(record: PatternRecord, set: Set<PatternRecord>): boolean {
-    const seen = new Set<PatternRecord>();
-    const stack = [...record.parents];
-    while (stack.length) {
-      const next = stack.pop()!;
-      if (seen.has(next)) continue;
-      seen.add(next);
-      if (set.has(next)) return true;
-      stack.push(...next.parents);
-    }
-    return false;
-  }
 }
 
 /** The root-index keys of the one-node and two-node seed shapes that lie below `pattern`. */

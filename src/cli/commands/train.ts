@@ -21,6 +21,9 @@ interface TrainOptions {
   engineTimeout?: string;
   maturity?: string;
   lambda?: string;
+  targetMaturity?: string;
+  learnFrom?: string;
+  beta?: string;
   temperature?: string;
   json?: boolean;
 }
@@ -52,6 +55,9 @@ export function registerTrainCommand(program: Command): void {
     .option('--max-plies <n>', 'adjudicate a draw after this many plies', '300')
     .option('--maturity <n>', 'play with patterns of at least this many updates (saved in the database)')
     .option('--lambda <x>', 'TD(lambda) (saved in the database)')
+    .option('--beta <x>', 'exponent of the update function that evaluates TD targets (saved)')
+    .option('--learn-from <whose>', "own | both: learn from Morph's positions only, or the opponent's too (saved)")
+    .option('--target-maturity <n>', 'evaluate TD targets with patterns of at least this many updates (saved)')
     .option('--temperature <schedule>', 'constant:K | linear:K0->K1@G | exp:K0,HALF,KMIN (saved in the database)')
     .option('--progress <mode>', 'auto | bar | lines | none', 'auto')
     .option('--max-failures <n>', 'stop after this many discarded games in a row', '5')
@@ -64,6 +70,11 @@ export function registerTrainCommand(program: Command): void {
         const config: Partial<LearningConfig> = {};
         if (opts.maturity !== undefined) config.maturity = parseIntegerOption('--maturity', opts.maturity, 0);
         if (opts.lambda !== undefined) config.lambda = parseNumberOption('--lambda', opts.lambda, 0, 1);
+        if (opts.beta !== undefined) config.beta = parseNumberOption('--beta', opts.beta, 0, 10);
+        if (opts.learnFrom !== undefined) config.learnFrom = opts.learnFrom as LearningConfig['learnFrom'];
+        if (opts.targetMaturity !== undefined) {
+          config.targetMaturity = parseIntegerOption('--target-maturity', opts.targetMaturity, 0);
+        }
         if (opts.temperature !== undefined) config.temperature = opts.temperature;
         const summary = await runTraining({
           db: opts.db,
