@@ -79,6 +79,7 @@ export function registerMoveCommand(program: Command): void {
       action((opts: MoveOptions) => {
         if (!opts.fen === !opts.input) throw badInput('give exactly one of --fen FEN or --input FILE');
         if (opts.move && !opts.explain) opts.explain = true;
+        if (opts.fen) checkFen(opts.fen); // a bad FEN is reported before anything else
         const { store, fresh } = openStoreForReading(opts.db);
         if (fresh && !opts.json) process.stderr.write('morph: no database yet (train first); every move values 0.5\n');
         const player = new MorphPlayer(store, {

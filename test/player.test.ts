@@ -1,0 +1,144 @@
+import { describe, expect, it } from 'vitest';
+import { spawnSync } from 'node:child_process';
+import { mkdtempSync, rmSync, writeFileSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import { Chess } from 'chess.js';
+import { GameHistory } from '../src/chess/history.ts';
+import { MorphPlayer } from '../src/player/morphPlayer.ts';
+import { PatternStore } from '../src/store/patternStore.ts';
+import { materialPattern, type GraphPattern } from '../src/pattern/pattern.ts';
+import { exactDesig } from '../src/pattern/designation.ts';
+import { pieceLabel } from '../src/graph/labels.ts';
+import { parseSquare } from '../src/chess/board.ts';
+import { RandomPlayer } from '../src/engines/simplePlayers.ts';
+import { playGame } from '../src/game/playGame.ts';
+
+const morph = (store: PatternStore, seed = 1) => new MorphPlayer(store, { maturity: 0, seed });
+
+function runMorph(args: string[], env: Record<string, string> = {}) {
+  return spawnSync(process.execPath, ['bin/morph.js', ...args], { encoding: 'utf8', env: { ...process.env, ...env } });
+}
+
+describe('the 1-ply player', () => {
+  it('scores a mating move 1 and plays it', () => {
+    const store = PatternStore.open(':memory:');
+    const history = new GameHistory('6k1/5ppp/8/8/8/8/5PPP/R5K1 w - - 0 1');
+    const { move, ranking } = morph(store).choose(history);
+    expect(move).toBe('a1a8');
+    expect(ranking[0]).toMatchObject({ move: 'a1a8', value: 1, source: 'checkmate' });
+    expect(ranking.slice(1).every((r) => r.value === 0.5)).toBe(true);
+  });
+
+  it('scores stalemate and threefold repetition as draws', () => {
+    const store = PatternStore.open(':memory:');
+    // King a8 against king b6 and queen: Qc7 leaves Black no legal move and no check.
+    const stalemate = morph(store).rankMoves(new GameHistory('k7/8/1K6/8/8/8/8/2Q5 w - - 0 1'));
+    expect(stalemate.find((r) => r.move === 'c1c7')).toMatchObject({ value: 0.5, source: 'stalemate' });
+    // Knights shuffling back: the third occurrence of the start position is a draw by repetition.
+    const moves = ['g1f3', 'g8f6', 'f3g1', 'f6g8', 'g1f3', 'g8f6', 'f3g1'];
+    const history = new GameHistory('rnbqkbnr/pppppppp/8/8/8/8/PPPPPPPP/RNBQKBNR w KQkq - 0 1', moves);
+    const ranking = morph(store).rankMoves(history);
+    expect(ranking.find((r) => r.move === 'f6g8')).toMatchObject({ value: 0.5, source: 'threefold' });
+    expect(ranking.find((r) => r.move === 'e7e5')?.source).toBe('patterns');
+  });
+
+  it('values moves by the patterns they lead to: a high-weight pattern attracts, a low one repels', () => {
+    const store = PatternStore.open(':memory:');
+    // After 1.e4 the position has a White (side that just moved) pawn on e4; after 1.d4 one on d4.
+    const pawnOn = (square: string): GraphPattern => ({
+      kind: 'graph', labels: [pieceLabel('moved', 1)], desigs: [exactDesig(parseSquare(square))], edges: [],
+    });
+    store.insert(pawnOn('e4'), 'manual', 0, { weight: 0.9, updates: 10 });
+    store.insert(pawnOn('d4'), 'manual', 0, { weight: 0.1, updates: 10 });
+    const ranking = morph(store).rankMoves(new GameHistory('rnbqkbnr/pppppppp/8/8/8/8/PPPPPPPP/RNBQKBNR w KQkq - 0 1'));
+    expect(ranking[0].move).toBe('e2e4');
+    expect(ranking[0].value).toBeCloseTo(0.9, 10);
+    expect(ranking.at(-1)!.move).toBe('d2d4');
+    // Maturity: with M above the patterns' update counts they are ignored and every move is worth .5.
+    const immature = new MorphPlayer(store, { maturity: 11, seed: 1 }).rankMoves(
+      new GameHistory('rnbqkbnr/pppppppp/8/8/8/8/PPPPPPPP/RNBQKBNR w KQkq - 0 1'),
+    );
+    expect(immature.every((r) => r.value === 0.5)).toBe(true);
+  });
+
+  it('uses material patterns from the point of view of the side that just moved', () => {
+    const store = PatternStore.open(':memory:');
+    // Black (to move) has a knight, White a queen. Taking the queen leaves Black, the side that just moved, up a
+    // knight: the material vector (P,N,B,R,Q) = (0,1,0,0,0). Any other move leaves (0,1,0,0,-1), not in the store.
+    // (A pawn each keeps the capture from being a draw by insufficient material.)
+    store.insert(materialPattern([0, 1, 0, 0, 0]), 'material', 0, { weight: 0.95, updates: 5 });
+    const ranking = morph(store).rankMoves(new GameHistory('4k3/p7/8/5n2/3Q4/8/7P/4K3 b - - 0 1'));
+    expect(ranking[0]).toMatchObject({ move: 'f5d4', source: 'patterns' });
+    expect(ranking[0].value).toBeCloseTo(0.95, 10);
+    expect(ranking.slice(1).every((r) => r.value === 0.5)).toBe(true);
+  });
+
+  it('a fresh database plays only legal moves, chosen at random but repeatably from the seed', async () => {
+    const store = PatternStore.open(':memory:');
+    for (let game = 0; game < 4; game++) {
+      const played = await playGame({ white: morph(store, game), black: new RandomPlayer(game), maxPlies: 120 });
+      const chess = new Chess();
+      for (const uci of played!.moves) expect(() => chess.move(uci)).not.toThrow();
+    }
+    const first = morph(store, 7).choose(new GameHistory('rnbqkbnr/pppppppp/8/8/8/8/PPPPPPPP/RNBQKBNR w KQkq - 0 1')).move;
+    const again = morph(store, 7).choose(new GameHistory('rnbqkbnr/pppppppp/8/8/8/8/PPPPPPPP/RNBQKBNR w KQkq - 0 1')).move;
+    expect(again).toBe(first);
+  });
+});
+
+describe('morph move', () => {
+  const dir = mkdtempSync(join(tmpdir(), 'morph-move-'));
+  const missingDefault = { MORPH_DB: join(dir, 'none.db') };
+
+  it('prints the best move and the full ranking as JSON', () => {
+    const result = runMorph(['move', '--fen', '6k1/5ppp/8/8/8/8/5PPP/R5K1 w - - 0 1', '--json'], missingDefault);
+    expect(result.status).toBe(0);
+    const report = JSON.parse(result.stdout);
+    expect(report.best).toBe('a1a8');
+    expect(report.ranking[0]).toMatchObject({ move: 'a1a8', san: 'Ra8#', value: 1 });
+    const legal = new Chess('6k1/5ppp/8/8/8/8/5PPP/R5K1 w - - 0 1').moves().length;
+    expect(report.ranking).toHaveLength(legal);
+  });
+
+  it('explains a move with the patterns that matched and how they combined', () => {
+    const path = join(dir, 'explain.db');
+    const store = PatternStore.open(path);
+    const pawn: GraphPattern = { kind: 'graph', labels: [pieceLabel('moved', 1)], desigs: [exactDesig(parseSquare('e4'))], edges: [] };
+    const { record } = store.insert(pawn, 'manual', 0, { weight: 0.8, updates: 3 });
+    store.close();
+    const result = runMorph(['move', '--db', path, '--fen', 'rnbqkbnr/pppppppp/8/8/8/8/PPPPPPPP/RNBQKBNR w KQkq - 0 1', '--json', '--explain']);
+    expect(result.status).toBe(0);
+    const { best, explanation } = JSON.parse(result.stdout);
+    expect(best).toBe('e2e4');
+    expect(explanation.value).toBeCloseTo(0.8, 4);
+    expect(explanation.patterns).toEqual([expect.objectContaining({ id: record.id, weight: 0.8, updates: 3, used: true })]);
+    expect(explanation.patterns[0].description).toContain('moved P on e4');
+    expect(explanation.combination).toEqual([{ id: record.id, weight: 0.8, runningValue: 0.8 }]);
+    const text = runMorph(['move', '--db', path, '--fen', 'rnbqkbnr/pppppppp/8/8/8/8/PPPPPPPP/RNBQKBNR w KQkq - 0 1', '--explain', '--move', 'd2d4']);
+    expect(text.stdout).toContain('no pattern matched');
+  });
+
+  it('reads one FEN per line, reports a bad line by number and goes on', () => {
+    const input = join(dir, 'fens.txt');
+    writeFileSync(input, ['8/8/8/8/8/8/8/K6k w - - 0 1', 'not a fen', '6k1/5ppp/8/8/8/8/5PPP/R5K1 w - - 0 1'].join('\n'));
+    const result = runMorph(['move', '--input', input, '--json'], missingDefault);
+    expect(result.status).toBe(2);
+    const lines = result.stdout.trim().split('\n').map((l) => JSON.parse(l));
+    expect(lines).toHaveLength(2);
+    expect(lines[1].best).toBe('a1a8');
+    expect(result.stderr.trim().split('\n')).toEqual([expect.stringMatching(/^morph: line 2: bad FEN/)]);
+  });
+
+  it('refuses bad input with one line and exit code 2', () => {
+    const bad = runMorph(['move', '--fen', 'rnbqkbnr/pppppppp/8/8/8/8/PPPPPPPP/RNBQKBNR x KQkq - 0 1'], missingDefault);
+    expect(bad.status).toBe(2);
+    expect(bad.stderr.trim().split('\n')).toHaveLength(1);
+    const missing = runMorph(['move', '--db', join(dir, 'nope.db'), '--fen', '8/8/8/8/8/8/8/K6k w - - 0 1']);
+    expect(missing.status).toBe(2);
+    expect(missing.stderr).toMatch(/^morph: no Morph database at /);
+    const over = runMorph(['move', '--fen', '6k1/5ppp/8/8/8/8/5PPP/R5K1 w - - 0 1', '--explain', '--move', 'a1a9'], missingDefault);
+    expect(over.status).toBe(2);
+    expect(over.stderr).toMatch(/is not a legal move/);
+  });
+});
