@@ -9,39 +9,9 @@ import { matches } from '../src/pattern/matcher.ts';
 import type { GraphPattern } from '../src/pattern/pattern.ts';
 import { Random } from '../src/util/random.ts';
 import { fixturePositions, graphOf, samplePattern } from './helpers/patternSamples.ts';
+import { actualLinks, checkHierarchyInvariants } from './helpers/hierarchyInvariants.ts';
 
 const le = (p: PatternRecord, q: PatternRecord) => isSubpattern(p.pattern as GraphPattern, q.pattern as GraphPattern);
-
-/** The transitive reduction of subpattern-of over `records`, computed by brute force, as "parent>child" strings. */
-function bruteForceLinks(records: PatternRecord[]): Set<string> {
-  const n = records.length;
-  const below = records.map((p) => records.map((q) => p !== q && le(p, q)));
-  const links = new Set<string>();
-  for (let i = 0; i < n; i++) {
-    for (let j = 0; j < n; j++) {
-      if (!below[i][j]) continue;
-      let immediate = true;
-      for (let k = 0; k < n && immediate; k++) if (below[i][k] && below[k][j]) immediate = false;
-      if (immediate) links.add(`${records[i].id}>${records[j].id}`);
-    }
-  }
-  return links;
-}
-
-function actualLinks(hierarchy: Hierarchy): Set<string> {
-  const links = new Set<string>();
-  for (const record of hierarchy.byId.values()) for (const child of record.children) links.add(`${record.id}>${child.id}`);
-  return links;
-}
-
-function checkInvariants(hierarchy: Hierarchy): void {
-  const records = [...hierarchy.byId.values()];
-  expect(actualLinks(hierarchy)).toEqual(bruteForceLinks(records));
-  for (const record of records) {
-    expect(hierarchy.roots.has(record)).toBe(record.parents.length === 0);
-    for (const child of record.children) expect(child.parents).toContain(record);
-  }
-}
 
 describe('pattern hierarchy', () => {
   const fens = fixturePositions();
@@ -64,7 +34,7 @@ describe('pattern hierarchy', () => {
           inserts++;
         }
       }
-      if (op % 400 === 0) checkInvariants(hierarchy);
+      if (op % 400 === 0) checkHierarchyInvariants(hierarchy);
     }
     expect(inserts).toBeGreaterThan(1000);
     expect(deletes).toBeGreaterThan(500);
@@ -140,7 +110,7 @@ describe('retrieval', () => {
       const reopened = PatternStore.open(path);
       expect([...reopened.hierarchy.byKey.keys()].sort()).toEqual(keys);
       expect(actualLinks(reopened.hierarchy)).toEqual(before);
-      checkInvariants(reopened.hierarchy);
+      checkHierarchyInvariants(reopened.hierarchy);
       reopened.close();
     } finally {
       rmSync(dir, { recursive: true, force: true });

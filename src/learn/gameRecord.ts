@@ -74,7 +74,9 @@ export function gameFromPgn(pgn: string, side: 'w' | 'b'): LearningGame {
   const headers = chess.getHeaders();
   const history = chess.history({ verbose: true });
   const startFen = headers.FEN ?? START_FEN;
-  const result = headers.Result ?? (chess.isCheckmate() ? (chess.turn() === 'w' ? '0-1' : '1-0') : chess.isDraw() ? '1/2-1/2' : '*');
+  // chess.js reports a missing Result tag as "*", so an unknown result falls back to the final position.
+  const tagged = headers.Result && headers.Result !== '*' ? headers.Result : undefined;
+  const result = tagged ?? (chess.isCheckmate() ? (chess.turn() === 'w' ? '0-1' : '1-0') : chess.isDraw() ? '1/2-1/2' : '*');
   const white = result === '1-0' ? 1 : result === '0-1' ? 0 : result === '1/2-1/2' ? 0.5 : NaN;
   if (Number.isNaN(white)) throw badInput(`PGN has no result (${result}): only finished games can be learned from`);
   return {

@@ -36,39 +36,35 @@ const EDGE_RARITY = [0, 1, 3, 3, 0];
 /** Rarity of labels (P N B R Q K per side, then square) when choosing the first node. */
 const LABEL_RARITY = [1, 3, 3, 3, 5, 6, 1, 3, 3, 3, 5, 6, 0];
 
+// Scratch shared by every compiled pattern: matching is synchronous and never re-entered, so one set suffices
+// (per-pattern buffers would cost ~2 KB each across 100k patterns).
+const image = new Int8Array(MAX_NODES);
+const used = new Uint8Array(MAX_NODES);
+
+/*
+ * The search plan, packed into one byte array (one allocation per pattern keeps 100k compiled patterns small):
+ *   [0]                      n, the node count
+ *   [1 .. 1+n)               pattern node placed at each step
+ *   [1+n .. 1+2n)            label of each step
+ *   [1+2n .. 1+3n)           designation code of each step
+ *   [1+3n .. 2+4n)           constraint start index of each step, n+1 entries (constraints are few, < 256)
+ *   then 3 bytes per constraint: earlier step, incoming flag (1: edge earlier -> this), edge code
+ * Label needs, as (label, count) pairs, follow the constraints; their start is kept in `needsStart`.
+ */
 export class CompiledPattern {
   readonly size: number;
-  /** Pattern node placed at each search step. */
-  readonly order: Uint8Array;
-  readonly stepLabel: Uint8Array;
-  readonly stepDesig: Uint8Array;
-  /** Exact square to look up directly, or -1. */
-  readonly stepSquare: Int8Array;
-  /** Constraints of step s: consStart[s] .. consStart[s+1]. */
-  readonly consStart: Uint16Array;
-  /** Earlier step the constraint refers to. */
-  readonly consStep: Uint8Array;
-  /** 1: edge from the earlier node to this one; 0: edge from this node to the earlier one. */
-  readonly consIncoming: Uint8Array;
-  readonly consCode: Uint8Array;
-  /** Label counts the target must have, as (label, count) pairs. */
-  readonly labelNeeds: Uint8Array;
-  /** Fast path for one-edge two-node patterns without designations: [fromLabel, toLabel, code] or empty. */
-  readonly triple: readonly number[];
-  /** Scratch: target node chosen at each step, and which target nodes are taken. */
-  readonly image: Int8Array;
-  private readonly used = new Uint8Array(MAX_NODES);
+  private readonly plan: Uint8Array;
+  private readonly needsStart: number;
+  /** Two-node one-edge patterns without designations: (from label * 13 + to label) * 3 + code - 1, or -1. */
+  private readonly tripleBit: number;
+  private readonly tripleAnyType: boolean;
 
-  constructor(readonly pattern: GraphPattern) {
+  constructor(pattern: GraphPattern) {
     const n = pattern.labels.length;
     this.size = n;
     const order = planOrder(pattern);
-    this.order = Uint8Array.from(order);
     const stepOf = new Array<number>(n);
     order.forEach((v, s) => (stepOf[v] = s));
-    this.stepLabel = Uint8Array.from(order, (v) => pattern.labels[v]);
-    this.stepDesig = Uint8Array.from(order, (v) => pattern.desigs[v]);
-    this.stepSquare = Int8Array.from(order, (v) => desigSquare(pattern.desigs[v]));
     const constraints: { step: number; other: number; incoming: number; code: number }[] = [];
     for (const [from, to, code] of pattern.edges) {
       const a = stepOf[from];
@@ -77,70 +73,85 @@ export class CompiledPattern {
       else constraints.push({ step: a, other: b, incoming: 0, code });
     }
     constraints.sort((x, y) => x.step - y.step || EDGE_RARITY[y.code] - EDGE_RARITY[x.code] || x.other - y.other);
-    this.consStart = new Uint16Array(n + 1);
-    for (const c of constraints) this.consStart[c.step + 1]++;
-    for (let s = 0; s < n; s++) this.consStart[s + 1] += this.consStart[s];
-    this.consStep = Uint8Array.from(constraints, (c) => c.other);
-    this.consIncoming = Uint8Array.from(constraints, (c) => c.incoming);
-    this.consCode = Uint8Array.from(constraints, (c) => c.code);
     const counts = new Array<number>(LABEL_COUNT).fill(0);
     for (const label of pattern.labels) counts[label]++;
     const needs: number[] = [];
     counts.forEach((count, label) => count > 0 && needs.push(label, count));
-    this.labelNeeds = Uint8Array.from(needs);
+
+    const consBase = 2 + 4 * n;
+    this.needsStart = consBase + 3 * constraints.length;
+    const plan = new Uint8Array(this.needsStart + needs.length);
+    plan[0] = n;
+    order.forEach((v, s) => {
+      plan[1 + s] = v;
+      plan[1 + n + s] = pattern.labels[v];
+      plan[1 + 2 * n + s] = pattern.desigs[v];
+    });
+    for (const c of constraints) plan[2 + 3 * n + c.step]++;
+    for (let s = 0; s < n; s++) plan[2 + 3 * n + s] += plan[1 + 3 * n + s];
+    constraints.forEach((c, i) => {
+      plan[consBase + 3 * i] = c.other;
+      plan[consBase + 3 * i + 1] = c.incoming;
+      plan[consBase + 3 * i + 2] = c.code;
+    });
+    plan.set(needs, this.needsStart);
+    this.plan = plan;
+
     const [edge] = pattern.edges;
-    this.triple =
-      n === 2 && pattern.edges.length === 1 && pattern.desigs[0] === 0 && pattern.desigs[1] === 0
-        ? [pattern.labels[edge[0]], pattern.labels[edge[1]], edge[2]]
-        : [];
-    this.image = new Int8Array(n).fill(-1);
+    const isTriple = n === 2 && pattern.edges.length === 1 && pattern.desigs[0] === 0 && pattern.desigs[1] === 0;
+    this.tripleAnyType = isTriple && edge[2] === EDGE_ATTACKS;
+    this.tripleBit = isTriple
+      ? (pattern.labels[edge[0]] * LABEL_COUNT + pattern.labels[edge[1]]) * 3 + (this.tripleAnyType ? 0 : edge[2] - 1)
+      : -1;
   }
 
-  /** Does the pattern match the target? On success `image[s]` holds the target node of step s. */
+  /** Does the pattern match the target? */
   matches(target: MatchTarget): boolean {
     if (target.nodeCount < this.size) return false;
-    const needs = this.labelNeeds;
-    for (let i = 0; i < needs.length; i += 2) {
-      const label = needs[i];
-      if (target.labelStart[label + 1] - target.labelStart[label] < needs[i + 1]) return false;
+    const plan = this.plan;
+    for (let i = this.needsStart; i < plan.length; i += 2) {
+      const label = plan[i];
+      if (target.labelStart[label + 1] - target.labelStart[label] < plan[i + 1]) return false;
     }
-    if (this.triple.length) return this.matchesTriple(target);
+    if (this.tripleBit >= 0) {
+      const bits = (target as { tripleBits?: Uint32Array }).tripleBits;
+      if (bits) return this.matchesTriple(bits);
+    }
     return this.search(target, 0);
   }
 
   /** The target node matched by each pattern node (in pattern node order), or null when there is no match. */
   embedding(target: MatchTarget): number[] | null {
-    if (!this.matches(target)) return null;
-    if (this.triple.length) this.search(target, 0); // the fast path records no image
+    if (target.nodeCount < this.size || !this.search(target, 0)) return null;
     const mapping = new Array<number>(this.size);
-    for (let s = 0; s < this.size; s++) mapping[this.order[s]] = this.image[s];
+    for (let s = 0; s < this.size; s++) mapping[this.plan[1 + s]] = image[s];
     return mapping;
   }
 
-  private matchesTriple(target: MatchTarget): boolean {
-    const [fromLabel, toLabel, code] = this.triple;
-    const bits = (target as { tripleBits?: Uint32Array }).tripleBits;
-    if (!bits) return this.search(target, 0);
-    for (let type = 1; type <= 3; type++) {
-      if (code !== EDGE_ATTACKS && code !== type) continue;
-      const bit = (fromLabel * LABEL_COUNT + toLabel) * 3 + type - 1;
+  private matchesTriple(bits: Uint32Array): boolean {
+    const first = this.tripleBit;
+    for (let bit = first; bit < first + (this.tripleAnyType ? 3 : 1); bit++) {
       if (bits[bit >>> 5] & (1 << (bit & 31))) return true;
     }
     return false;
   }
 
   private search(target: MatchTarget, step: number): boolean {
-    if (step === this.size) return true;
-    const square = this.stepSquare[step];
-    if (square >= 0) {
-      const candidate = target.squareToNode[square];
+    const n = this.size;
+    if (step === n) return true;
+    const plan = this.plan;
+    const desig = plan[1 + 2 * n + step];
+    if (desig > 0 && desig < 65) {
+      // An exact square: a direct lookup.
+      const candidate = target.squareToNode[desig - 1];
       return candidate >= 0 && this.tryCandidate(target, step, candidate);
     }
-    const first = this.consStart[step];
-    if (first < this.consStart[step + 1]) {
+    const first = plan[1 + 3 * n + step];
+    if (first < plan[2 + 3 * n + step]) {
       // Walk the neighbours of the node placed for the most restrictive constraint.
-      const anchor = this.image[this.consStep[first]];
-      if (this.consIncoming[first]) {
+      const at = 2 + 4 * n + 3 * first;
+      const anchor = image[plan[at]];
+      if (plan[at + 1]) {
         for (let i = target.outStart[anchor], end = target.outStart[anchor + 1]; i < end; i++) {
           if (this.tryCandidate(target, step, target.outList[i])) return true;
         }
@@ -151,7 +162,7 @@ export class CompiledPattern {
       }
       return false;
     }
-    const label = this.stepLabel[step];
+    const label = plan[1 + n + step];
     for (let i = target.labelStart[label], end = target.labelStart[label + 1]; i < end; i++) {
       if (this.tryCandidate(target, step, target.labelNodes[i])) return true;
     }
@@ -159,21 +170,22 @@ export class CompiledPattern {
   }
 
   private tryCandidate(target: MatchTarget, step: number, candidate: number): boolean {
-    if (this.used[candidate] || target.nodeLabel[candidate] !== this.stepLabel[step]) return false;
-    if (!desigSatisfies(this.stepDesig[step], target.nodeDesig[candidate])) return false;
-    for (let c = this.consStart[step], end = this.consStart[step + 1]; c < end; c++) {
-      const other = this.image[this.consStep[c]];
-      const found = this.consIncoming[c]
-        ? target.edges[other * MAX_NODES + candidate]
-        : target.edges[candidate * MAX_NODES + other];
-      const wanted = this.consCode[c];
+    const plan = this.plan;
+    const n = this.size;
+    if (used[candidate] || target.nodeLabel[candidate] !== plan[1 + n + step]) return false;
+    if (!desigSatisfies(plan[1 + 2 * n + step], target.nodeDesig[candidate])) return false;
+    for (let c = plan[1 + 3 * n + step], end = plan[2 + 3 * n + step]; c < end; c++) {
+      const at = 2 + 4 * n + 3 * c;
+      const other = image[plan[at]];
+      const found = plan[at + 1] ? target.edges[other * MAX_NODES + candidate] : target.edges[candidate * MAX_NODES + other];
+      const wanted = plan[at + 2];
       // "attacks" accepts any edge type; a pattern target's generic edge only satisfies "attacks" itself.
       if (found === 0 || (wanted !== EDGE_ATTACKS && found !== wanted)) return false;
     }
-    this.image[step] = candidate;
-    this.used[candidate] = 1;
+    image[step] = candidate;
+    used[candidate] = 1;
     const ok = this.search(target, step + 1);
-    this.used[candidate] = 0;
+    used[candidate] = 0;
     return ok;
   }
 }

@@ -1,0 +1,43 @@
+/**
+ * Brute-force checks of the pattern hierarchy (reference section 3): the stored links must be exactly the
+ * transitive reduction of subpattern-of over the graph patterns, the roots exactly the parentless patterns, and
+ * every link recorded on both ends. Quadratic in the number of patterns: for tests of a few hundred patterns.
+ */
+import { expect } from 'vitest';
+import type { Hierarchy, PatternRecord } from '../../src/store/hierarchy.ts';
+import { isSubpattern } from '../../src/pattern/subpattern.ts';
+import type { GraphPattern } from '../../src/pattern/pattern.ts';
+
+const le = (p: PatternRecord, q: PatternRecord) => isSubpattern(p.pattern as GraphPattern, q.pattern as GraphPattern);
+
+/** The transitive reduction of subpattern-of over `records`, computed by brute force, as "parent>child" strings. */
+export function bruteForceLinks(records: PatternRecord[]): Set<string> {
+  const n = records.length;
+  const below = records.map((p) => records.map((q) => p !== q && le(p, q)));
+  const links = new Set<string>();
+  for (let i = 0; i < n; i++) {
+    for (let j = 0; j < n; j++) {
+      if (!below[i][j]) continue;
+      let immediate = true;
+      for (let k = 0; k < n && immediate; k++) if (below[i][k] && below[k][j]) immediate = false;
+      if (immediate) links.add(`${records[i].id}>${records[j].id}`);
+    }
+  }
+  return links;
+}
+
+export function actualLinks(hierarchy: Hierarchy): Set<string> {
+  const links = new Set<string>();
+  for (const record of hierarchy.byId.values()) for (const child of record.children) links.add(`${record.id}>${child.id}`);
+  return links;
+}
+
+/** Asserts the hierarchy's links, roots and back-links against brute force (material patterns stand apart). */
+export function checkHierarchyInvariants(hierarchy: Hierarchy): void {
+  const records = [...hierarchy.byId.values()].filter((r) => r.kind === 'graph');
+  expect(actualLinks(hierarchy)).toEqual(bruteForceLinks(records));
+  for (const record of records) {
+    expect(hierarchy.roots.has(record)).toBe(record.parents.length === 0);
+    for (const child of record.children) expect(child.parents).toContain(record);
+  }
+}
