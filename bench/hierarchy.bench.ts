@@ -60,7 +60,10 @@ export function benchHierarchy(size: number): Figure[] {
   const loadSeconds = (performance.now() - loadStarted) / 1000;
   const { test } = splitFens();
   const graphs = test.map((fen) => buildPositionGraph(boardFromFen(fen)));
-  for (const graph of graphs.slice(0, 50)) store.retrieve(graph); // compile and warm up
+  // Warm up: patterns are compiled on first use, and the JIT needs a pass too.
+  const warmPlayer = new MorphPlayer(store, { maturity: 0, seed: 2 });
+  for (const fen of test.slice(0, 200)) warmPlayer.choose(new GameHistory(fen));
+  for (const graph of graphs) store.retrieve(graph);
   const times: number[] = [];
   let tested = 0;
   for (let round = 0; round < 3; round++) {
