@@ -595,6 +595,37 @@ export function loadAllPatternRows(db: MorphDatabase): PatternRow[] {
   }));
 }
 
+/** Every pattern's id, kind, key and statistics, without the JSON body: what loading the hierarchy needs. */
+export function loadPatternKeysAndStats(db: MorphDatabase): Omit<PatternRow, 'body' | 'size'>[] {
+  const rows = stmt(
+    db,
+    'SELECT id, kind, key, weight, updates, variance, uses, origin, created_game, last_used_game FROM patterns ORDER BY id',
+  ).raw().all() as unknown[][];
+  return rows.map((r) => ({
+    id: r[0] as number,
+    kind: r[1] as PatternKind,
+    key: r[2] as string,
+    weight: r[3] as number,
+    updates: r[4] as number,
+    variance: r[5] as number,
+    uses: r[6] as number,
+    origin: r[7] as PatternOrigin,
+    createdGame: r[8] as number,
+    lastUsedGame: r[9] as number | null,
+  }));
+}
+
+/** Every link as a flat array [parent, child, parent, child, ...], without mappings. */
+export function loadLinkPairs(db: MorphDatabase): Int32Array {
+  const rows = stmt(db, 'SELECT parent, child FROM links').raw().all() as [number, number][];
+  const pairs = new Int32Array(rows.length * 2);
+  rows.forEach(([parent, child], i) => {
+    pairs[2 * i] = parent;
+    pairs[2 * i + 1] = child;
+  });
+  return pairs;
+}
+
 /** Every link, by parent then child, with its mapping parsed. */
 export function loadAllLinks(db: MorphDatabase): LinkRow[] {
   const rows = stmt(db, 'SELECT parent, child, mapping FROM links ORDER BY parent, child').raw().all() as [

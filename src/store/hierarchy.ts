@@ -38,10 +38,20 @@ export class PatternRecord implements PatternStats {
   readonly children: PatternRecord[] = [];
   /** Label counts, for cheap rejection before a subpattern test. */
   readonly labelCounts: Uint8Array;
-  // Per-retrieval bookkeeping, valid when `epoch` equals the retrieval's epoch (see retrieval.ts).
+  /** Longer than any path from a root to a parent: retrieval tests patterns in order of depth. */
+  depth = 0;
+  /**
+   * The parent whose match puts this pattern up for testing: the parent least likely to match (the most exact
+   * squares, then the most nodes). Only it lists this pattern among its `triggers`, so a retrieval walks the
+   * children of rare matches rather than every child of the common seeds.
+   */
+  trigger: PatternRecord | null = null;
+  readonly triggers: PatternRecord[] = [];
+  // Per-retrieval bookkeeping, valid when the stamp equals the retrieval's epoch (see retrieval.ts).
   epoch = 0;
-  matchedParents = 0;
   matched = false;
+  pendingEpoch = 0;
+  childMatchedEpoch = 0;
 
   constructor(
     public id: number,
@@ -104,6 +114,11 @@ function subpatternOf(p: PatternRecord, q: PatternRecord): boolean {
   return mayBeSubpattern(p, q) && isSubpattern(p.pattern as GraphPattern, q.pattern as GraphPattern);
 }
 
+/** How unlikely a pattern is to match, for choosing triggers: exact squares first, then size. */
+function rarity(record: PatternRecord): number {
+  return record.exactCodes.length * 16 + record.size;
+}
+
 /** Links created and removed by one change, so the store can persist exactly those. */
 export interface LinkChanges {
   added: [PatternRecord, PatternRecord][];
@@ -149,10 +164,46 @@ export class Hierarchy {
     child.parents.push(parent);
   }
 
-  /** Recomputes the root set after loading. */
+  /** Recomputes roots, depths and triggers after loading. */
   finishLoading(): void {
     this.roots.clear();
-    for (const record of this.byId.values()) if (record.kind === 'graph' && record.parents.length === 0) this.roots.add(record);
+    const waiting = new Map<PatternRecord, number>();
+    const ready: PatternRecord[] = [];
+    for (const record of this.byId.values()) {
+      if (record.kind !== 'graph') continue;
+      if (record.parents.length === 0) {
+        this.roots.add(record);
+        ready.push(record);
+      } else waiting.set(record, record.parents.length);
+      this.retrigger(record);
+    }
+    // Depths in topological order (Kahn): each pattern one deeper than its deepest parent.
+    while (ready.length) {
+      const record = ready.pop()!;
+      for (const child of record.children) {
+        child.depth = Math.max(child.depth, record.depth + 1);
+        const left = waiting.get(child)! - 1;
+        waiting.set(child, left);
+        if (left === 0) ready.push(child);
+      }
+    }
+  }
+
+  /** Chooses the record's trigger parent again after its parents changed. */
+  private retrigger(record: PatternRecord): void {
+    let best: PatternRecord | null = null;
+    for (const parent of record.parents) if (!best || rarity(parent) > rarity(best)) best = parent;
+    if (best === record.trigger) return;
+    if (record.trigger) record.trigger.triggers.splice(record.trigger.triggers.indexOf(record), 1);
+    record.trigger = best;
+    best?.triggers.push(record);
+  }
+
+  /** Keeps every child deeper than its parents after a new link. */
+  private deepen(record: PatternRecord, depth: number): void {
+    if (record.depth >= depth) return;
+    record.depth = depth;
+    for (const child of record.children) this.deepen(child, depth + 1);
   }
 
   /**
@@ -231,11 +282,14 @@ export class Hierarchy {
     parent.children.push(child);
     child.parents.push(parent);
     this.roots.delete(child);
+    this.deepen(child, parent.depth + 1);
+    this.retrigger(child);
   }
 
   private unlink(parent: PatternRecord, child: PatternRecord): void {
     parent.children.splice(parent.children.indexOf(child), 1);
     child.parents.splice(child.parents.indexOf(parent), 1);
+    this.retrigger(child);
   }
 
   /** Top-down: the existing patterns below `record` none of whose children are also below it. */

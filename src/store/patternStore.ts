@@ -4,12 +4,12 @@
  * the game in progress.
  */
 import {
-  deleteLink, deletePatternRow, insertLink, insertPatternRow, loadAllLinks, loadAllPatternRows, openMorphDatabase,
+  deleteLink, deletePatternRow, insertLink, insertPatternRow, loadLinkPairs, loadPatternKeysAndStats, openMorphDatabase,
   updatePatternStats, type MorphDatabase, type OpenOptions, type PatternOrigin,
 } from './database.ts';
 import { Hierarchy, PatternRecord, type LinkChanges, type PatternStats } from './hierarchy.ts';
 import { mostSpecificMatches, type Retrieval } from './retrieval.ts';
-import { canonicalKey } from '../pattern/canonical.ts';
+import { canonicalKey, patternFromKey } from '../pattern/canonical.ts';
 import { patternFromJson, patternSize, patternToJson, type GraphPattern, type Pattern } from '../pattern/pattern.ts';
 import { subpatternMapping } from '../pattern/subpattern.ts';
 import type { PositionGraph } from '../graph/positionGraph.ts';
@@ -110,12 +110,16 @@ export class PatternStore {
 
 function loadHierarchy(db: MorphDatabase, path: string): Hierarchy {
   const hierarchy = new Hierarchy();
-  for (const row of loadAllPatternRows(db)) {
-    let pattern: Pattern;
-    try {
-      pattern = patternFromJson(row.body);
-    } catch (error) {
-      throw new MorphError(`${path} is corrupt: pattern ${row.id} is unreadable (${(error as Error).message})`, 2);
+  for (const row of loadPatternKeysAndStats(db)) {
+    // The canonical key spells the whole pattern; the JSON body is read only if a key cannot be decoded.
+    let pattern = patternFromKey(row.key);
+    if (!pattern) {
+      const body = db.prepare('SELECT body FROM patterns WHERE id = ?').pluck().get(row.id) as string;
+      try {
+        pattern = patternFromJson(body);
+      } catch (error) {
+        throw new MorphError(`${path} is corrupt: pattern ${row.id} is unreadable (${(error as Error).message})`, 2);
+      }
     }
     hierarchy.addLoaded(
       new PatternRecord(row.id, row.key, pattern, {
@@ -129,10 +133,11 @@ function loadHierarchy(db: MorphDatabase, path: string): Hierarchy {
       }),
     );
   }
-  for (const link of loadAllLinks(db)) {
-    const parent = hierarchy.byId.get(link.parent);
-    const child = hierarchy.byId.get(link.child);
-    if (!parent || !child) throw new MorphError(`${path} is corrupt: link ${link.parent}->${link.child} has no pattern`, 2);
+  const pairs = loadLinkPairs(db);
+  for (let i = 0; i < pairs.length; i += 2) {
+    const parent = hierarchy.byId.get(pairs[i]);
+    const child = hierarchy.byId.get(pairs[i + 1]);
+    if (!parent || !child) throw new MorphError(`${path} is corrupt: link ${pairs[i]}->${pairs[i + 1]} has no pattern`, 2);
     hierarchy.linkLoaded(parent, child);
   }
   hierarchy.finishLoading();

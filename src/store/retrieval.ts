@@ -3,8 +3,11 @@
  * parents matched (it cannot match otherwise); the most-specific matches are the matched patterns none of whose
  * children matched. The position's own material pattern is added when the database has it.
  *
- * Indexed roots (rootIndex.ts) are resolved by looking up the position's nodes and edge triples; each found one
- * counts as tested. Per-retrieval state lives on the records, stamped with an epoch, so nothing is cleared.
+ * How the work is kept small:
+ *  - indexed roots (rootIndex.ts) are resolved by looking up the position's own nodes and edge triples;
+ *  - a pattern is put up for testing only by its trigger parent (hierarchy.ts), the parent least likely to
+ *    match, and tested when it comes up in depth order, by which time every parent has been decided;
+ *  - per-retrieval state lives on the records, stamped with an epoch, so nothing is cleared between calls.
  */
 import { materialKey } from '../pattern/canonical.ts';
 import { LABEL_COUNT } from '../graph/labels.ts';
@@ -21,21 +24,32 @@ export interface Retrieval {
 
 const TRIPLE_COUNT = LABEL_COUNT * LABEL_COUNT * 3;
 let epochCounter = 0;
-const stack: PatternRecord[] = [];
 const matched: PatternRecord[] = [];
+/** Candidates to test, by depth. */
+const pending: PatternRecord[][] = [];
 
+/** Records a match and puts the patterns it triggers up for testing at their depth. */
 function markMatched(record: PatternRecord, epoch: number): void {
   record.epoch = epoch;
-  record.matchedParents = 0;
   record.matched = true;
   matched.push(record);
-  stack.push(record);
+  for (const parent of record.parents) parent.childMatchedEpoch = epoch;
+  for (const child of record.triggers) {
+    if (child.pendingEpoch === epoch) continue;
+    child.pendingEpoch = epoch;
+    while (pending.length <= child.depth) pending.push([]);
+    pending[child.depth].push(child);
+  }
+}
+
+function allParentsMatched(record: PatternRecord, epoch: number): boolean {
+  for (const parent of record.parents) if (parent.epoch !== epoch || !parent.matched) return false;
+  return true;
 }
 
 export function mostSpecificMatches(hierarchy: Hierarchy, graph: PositionGraph): Retrieval {
   const epoch = ++epochCounter;
   let tested = 0;
-  stack.length = 0;
   matched.length = 0;
   const indexed = hierarchy.roots.indexed;
   if (indexed.size > 0) {
@@ -65,42 +79,25 @@ export function mostSpecificMatches(hierarchy: Hierarchy, graph: PositionGraph):
   for (const root of hierarchy.roots.others) {
     tested++;
     if (root.compiled.matches(graph)) markMatched(root, epoch);
-    else stampUnmatched(root, epoch);
   }
-  while (stack.length) {
-    const parent = stack.pop()!;
-    const children = parent.children;
-    for (let i = 0; i < children.length; i++) {
-      const child = children[i];
-      if (child.epoch !== epoch) {
-        child.epoch = epoch;
-        child.matchedParents = 0;
-        child.matched = false;
-      }
-      if (++child.matchedParents === child.parents.length) {
-        tested++;
-        if (child.compiled.matches(graph)) markMatched(child, epoch);
+  for (let depth = 0; depth < pending.length; depth++) {
+    const candidates = pending[depth];
+    // markMatched may append to deeper lists only, so this list is stable while it is walked.
+    for (let i = 0; i < candidates.length; i++) {
+      const candidate = candidates[i];
+      if (!allParentsMatched(candidate, epoch)) continue;
+      tested++;
+      if (candidate.compiled.matches(graph)) markMatched(candidate, epoch);
+      else {
+        candidate.epoch = epoch;
+        candidate.matched = false;
       }
     }
+    candidates.length = 0;
   }
   const result: PatternRecord[] = [];
-  for (const record of matched) {
-    let specific = true;
-    for (const child of record.children) {
-      if (child.epoch === epoch && child.matched) {
-        specific = false;
-        break;
-      }
-    }
-    if (specific) result.push(record);
-  }
+  for (const record of matched) if (record.childMatchedEpoch !== epoch) result.push(record);
   const material = hierarchy.material.get(materialKey(graph.material));
   if (material) result.push(material);
   return { matches: result, tested };
-}
-
-function stampUnmatched(record: PatternRecord, epoch: number): void {
-  record.epoch = epoch;
-  record.matchedParents = 0;
-  record.matched = false;
 }
