@@ -1,0 +1,133 @@
+/**
+ * `morph inspect`: a read-only look inside a database (summary, material table, pattern listing, one pattern).
+ * Safe beside a running `morph train` on the same file: it opens read-only and reads one committed snapshot.
+ */
+import { writeFileSync } from 'node:fs';
+import type { Command } from 'commander';
+import { withSnapshot } from '../../inspect/source.ts';
+import { readSummary, summaryText } from '../../inspect/summary.ts';
+import { materialRowJson, materialTableText, readMaterialTable } from '../../inspect/material.ts';
+import {
+  PATTERN_SORT_KEYS, listPatterns, parsePatternId, patternDetailJson, patternDetailText, patternListText, readPatternDetail,
+  type PatternSortKey,
+} from '../../inspect/patterns.ts';
+import { patternDiagramText } from '../../inspect/patternText.ts';
+import { patternSvg } from '../../inspect/patternSvg.ts';
+import { badInput } from '../../util/errors.ts';
+import { action, printLine } from '../run.ts';
+import { parseIntegerOption } from '../options.ts';
+
+interface CommonOptions {
+  db?: string;
+  json?: boolean;
+}
+
+interface PatternsOptions extends CommonOptions {
+  sort: string;
+  ascending?: boolean;
+  kind?: string;
+  size?: string;
+  minUpdates?: string;
+  limit: string;
+}
+
+/** Options given to `inspect` itself or after a subcommand (commander hands both to the parent). */
+function common(command: Command): CommonOptions {
+  return command.optsWithGlobals() as CommonOptions;
+}
+
+export function writeTextFile(path: string, text: string): void {
+  try {
+    writeFileSync(path, text);
+  } catch (error) {
+    throw badInput(`cannot write ${path}: ${(error as NodeJS.ErrnoException).code ?? (error as Error).message}`);
+  }
+}
+
+export function registerInspectCommand(program: Command): void {
+  const inspect = program
+    .command('inspect')
+    .description('look inside a database, read-only (safe while training writes to it): summary, material, patterns')
+    .option('--db <file>', 'pattern database (default: data/morph.db in the checkout, or $MORPH_DB)')
+    .option('--json', 'JSON output')
+    .configureHelp({ showGlobalOptions: true })
+    .addHelpText(
+      'after',
+      '\nSquares in patterns are normal-form squares: the side that just moved is drawn as White moving up the board.',
+    )
+    .action(
+      action((_opts: CommonOptions, command: Command) => {
+        const opts = common(command);
+        const summary = withSnapshot(opts.db, ({ db, path }) => readSummary(db, path));
+        printLine(opts.json ? JSON.stringify(summary) : summaryText(summary));
+      }),
+    );
+
+  inspect
+    .command('material')
+    .description("the material patterns as the paper's Table 1, with the traditional value beside each")
+    .option('--limit <n>', 'show at most this many rows (most updated first)')
+    .action(
+      action((local: { limit?: string }, command: Command) => {
+        const opts = common(command);
+        const limit = local.limit === undefined ? undefined : parseIntegerOption('--limit', local.limit, 1);
+        const table = withSnapshot(opts.db, ({ db }) => readMaterialTable(db));
+        const shown = limit === undefined ? table : table.slice(0, limit);
+        printLine(opts.json ? JSON.stringify(shown.map(materialRowJson)) : materialTableText(shown, table.length));
+      }),
+    );
+
+  inspect
+    .command('patterns')
+    .description('list patterns with their statistics, sorted and filtered')
+    .option('--sort <key>', `${PATTERN_SORT_KEYS.join(' | ')} (largest first)`, 'updates')
+    .option('--ascending', 'smallest first')
+    .option('--kind <kind>', 'graph | material')
+    .option('--size <n>', 'only graph patterns of this many nodes')
+    .option('--min-updates <n>', 'only patterns updated at least this many times')
+    .option('--limit <n>', 'show at most this many (0: all)', '20')
+    .action(
+      action((local: PatternsOptions, command: Command) => {
+        const opts = common(command);
+        if (!PATTERN_SORT_KEYS.includes(local.sort as PatternSortKey)) {
+          throw badInput(`--sort must be one of ${PATTERN_SORT_KEYS.join(', ')}, got "${local.sort}"`);
+        }
+        if (local.kind !== undefined && local.kind !== 'graph' && local.kind !== 'material') {
+          throw badInput(`--kind must be graph or material, got "${local.kind}"`);
+        }
+        const limit = parseIntegerOption('--limit', local.limit, 0);
+        const query = {
+          sort: local.sort as PatternSortKey,
+          ascending: !!local.ascending,
+          kind: local.kind as 'graph' | 'material' | undefined,
+          size: local.size === undefined ? undefined : parseIntegerOption('--size', local.size, 0),
+          minUpdates: local.minUpdates === undefined ? undefined : parseIntegerOption('--min-updates', local.minUpdates, 0),
+          limit: limit === 0 ? undefined : limit,
+        };
+        const { total, rows } = withSnapshot(opts.db, ({ db }) => listPatterns(db, query));
+        printLine(opts.json ? JSON.stringify(rows) : patternListText(rows, total, query.sort));
+      }),
+    );
+
+  inspect
+    .command('pattern')
+    .description('one pattern: drawn on a board, its statistics, parents and children')
+    .argument('<id>', 'pattern id (from `morph inspect patterns`)')
+    .option('--svg <file>', 'also draw it on an SVG board into this file')
+    .action(
+      action((idText: string, local: { svg?: string }, command: Command) => {
+        const opts = common(command);
+        const id = parsePatternId(idText);
+        const detail = withSnapshot(opts.db, ({ db, path }) => readPatternDetail(db, id, path));
+        if (local.svg) {
+          const title = `Pattern ${detail.id} · weight ${detail.weight.toFixed(3)} · ${detail.updates} updates`;
+          writeTextFile(local.svg, patternSvg(detail.pattern, { title }) + '\n');
+        }
+        if (opts.json) {
+          printLine(JSON.stringify({ ...patternDetailJson(detail), ...(local.svg ? { svg: local.svg } : {}) }));
+        } else {
+          printLine(patternDetailText(detail, patternDiagramText(detail.pattern)) + (local.svg ? `\nSVG written to ${local.svg}` : ''));
+        }
+      }),
+    );
+}

@@ -1,0 +1,320 @@
+import { spawn, type ChildProcess } from 'node:child_process';
+import { createHash } from 'node:crypto';
+import { existsSync, mkdtempSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { openMorphDatabase, recordGame } from '../src/store/database.ts';
+import { inSnapshot, withSnapshot } from '../src/inspect/source.ts';
+import { readSummary, summaryText, type DatabaseSummary } from '../src/inspect/summary.ts';
+import { materialTableText, readMaterialTable, traditionalValue } from '../src/inspect/material.ts';
+import { listPatterns, parsePatternId, patternDetailText, patternListText, readPatternDetail } from '../src/inspect/patterns.ts';
+import { patternDiagramText } from '../src/inspect/patternText.ts';
+import { patternSvg } from '../src/inspect/patternSvg.ts';
+import { materialPattern } from '../src/pattern/pattern.ts';
+import { GAMES_PLAYED, HAND_MADE, MORPH_BIN, TABLE_1, buildSampleDatabase, morph, type SampleDatabase } from './helpers/sampleDatabase.ts';
+
+const tempDir = mkdtempSync(join(tmpdir(), 'morph-inspect-'));
+let sample: SampleDatabase;
+let sampleHash: string;
+
+const fileHash = (path: string): string => createHash('sha256').update(readFileSync(path)).digest('hex');
+
+beforeAll(() => {
+  sample = buildSampleDatabase(join(tempDir, 'sample.db'));
+  sampleHash = fileHash(sample.path);
+});
+afterAll(() => rmSync(tempDir, { recursive: true, force: true }));
+
+function json<T>(args: string[]): T {
+  const result = morph(args);
+  expect(result.stderr).toBe('');
+  expect(result.status).toBe(0);
+  return JSON.parse(result.stdout) as T;
+}
+
+describe('morph inspect (summary)', () => {
+  it('reports games, W/D/L, patterns by kind and size, temperature and configuration', () => {
+    const summary = json<DatabaseSummary>(['inspect', '--db', sample.path, '--json']);
+    const scores = sample.games.map((g) => g.score);
+    expect(summary.games.played).toBe(GAMES_PLAYED);
+    expect(summary.games.recorded).toBe(sample.games.length);
+    expect(summary.games.wins).toBe(scores.filter((s) => s === 1).length);
+    expect(summary.games.draws).toBe(scores.filter((s) => s === 0.5).length);
+    expect(summary.games.losses).toBe(scores.filter((s) => s === 0).length);
+    expect(summary.games.score).toBeCloseTo(scores.reduce((a, b) => a + b) / scores.length, 10);
+    expect(summary.patterns.byKind).toEqual({ graph: sample.graphCount, material: TABLE_1.length });
+    expect(Object.values(summary.patterns.graphBySize).reduce((a, b) => a + b)).toBe(sample.graphCount);
+    expect(summary.patterns.graphBySize['6']).toBeGreaterThanOrEqual(1); // the hand-made pattern
+    expect(summary.patterns.links).toBeGreaterThan(0);
+    expect(summary.temperature).toBe(0.8);
+    expect(summary.config).toMatchObject({ learnFrom: 'both', regression: { enabled: true } });
+    expect(summary.database.bytes).toBeGreaterThan(0);
+    expect(summary.runs.last).toMatchObject({ opponent: 'random', stopReason: 'games-done' });
+
+    const text = summaryText(summary);
+    expect(text).toContain(`Games: ${GAMES_PLAYED} learned from; Morph W/D/L ${summary.games.wins}/${summary.games.draws}/${summary.games.losses}`);
+    expect(text).toContain(`Patterns: ${sample.graphCount + TABLE_1.length} (graph ${sample.graphCount}, material ${TABLE_1.length})`);
+    expect(text).toContain('Global temperature: 0.8 (schedule constant:1)');
+  });
+
+  it('fails in one line with exit code 2 for a missing, foreign or corrupt database', () => {
+    const missing = morph(['inspect', '--db', join(tempDir, 'nope.db')]);
+    expect(missing.status).toBe(2);
+    expect(missing.stderr).toMatch(/^morph: no Morph database at .*nope\.db\n$/);
+
+    const foreign = join(tempDir, 'foreign.db');
+    writeFileSync(foreign, 'not a database at all, just text\n'.repeat(10));
+    const notSqlite = morph(['inspect', 'material', '--db', foreign]);
+    expect(notSqlite.status).toBe(2);
+    expect(notSqlite.stderr.trim().split('\n')).toHaveLength(1);
+
+    // A real Morph database with its middle pages overwritten.
+    const corrupt = join(tempDir, 'corrupt.db');
+    const bytes = readFileSync(sample.path);
+    bytes.fill(0xa5, 4096, Math.min(bytes.length, 4096 * 6));
+    writeFileSync(corrupt, bytes);
+    const broken = morph(['inspect', '--db', corrupt]);
+    expect(broken.status).toBe(2);
+    expect(broken.stderr).toMatch(/^morph: .*corrupt.*\n$/);
+  });
+});
+
+describe('morph inspect material', () => {
+  it("prints the paper's Table 1 columns, in the normal form, with the traditional value", () => {
+    const rows = json<{ diff: Record<string, number>; weight: number; updates: number; variance: number; age: number; value: number }[]>(
+      ['inspect', 'material', '--db', sample.path, '--json'],
+    );
+    expect(rows).toHaveLength(TABLE_1.length);
+    expect(rows.map((r) => r.updates)).toEqual([...TABLE_1.map((t) => t[2])].sort((a, b) => b - a)); // most updated first
+    const knight = rows.find((r) => r.diff.N === 1)!;
+    expect(knight).toMatchObject({ diff: { P: 0, N: 1, B: 0, R: 0, Q: 0 }, weight: 0.91, updates: 679, variance: 23.59, age: 101, value: 3 });
+    const exchange = rows.find((r) => r.diff.R === 1)!;
+    expect(exchange).toMatchObject({ diff: { P: 0, N: 0, B: -1, R: 1, Q: 0 }, value: 2, age: 55 });
+
+    const table = withSnapshot(sample.path, ({ db }) => readMaterialTable(db));
+    const text = materialTableText(table.slice(0, 3), table.length);
+    expect(text).toContain('the side that just moved minus the side to move');
+    expect(text).toMatch(/P +N +B +R +Q +weight +updates +variance +age +value/);
+    expect(text).toMatch(/\n +0 +0 +0 +0 +0 +0\.455 +2485 +240\.20 +106 +0\n/);
+    expect(text).toContain('(showing 3)');
+    expect(text.trim().split('\n')).toHaveLength(4 + 3);
+  });
+
+  it('values material the traditional way', () => {
+    expect(traditionalValue({ P: 1, N: -1, B: 0, R: 1, Q: -1 })).toBe(1 - 3 + 5 - 9);
+  });
+});
+
+describe('morph inspect patterns', () => {
+  type Row = { id: number; kind: string; size: number; weight: number; updates: number; uses: number; age: number; extremeness: number };
+
+  it('sorts, filters and limits', () => {
+    const byWeight = json<Row[]>(['inspect', 'patterns', '--db', sample.path, '--sort', 'weight', '--limit', '5', '--json']);
+    expect(byWeight).toHaveLength(5);
+    expect(byWeight.map((r) => r.weight)).toEqual([...byWeight.map((r) => r.weight)].sort((a, b) => b - a));
+
+    const query = (q: Parameters<typeof listPatterns>[1]) => withSnapshot(sample.path, ({ db }) => listPatterns(db, q));
+    const all = query({ sort: 'updates' });
+    expect(all.total).toBe(sample.graphCount + TABLE_1.length);
+    expect(all.rows).toHaveLength(all.total);
+    expect(byWeight[0].weight).toBe(Math.max(...all.rows.map((r) => r.weight)));
+
+    const extreme = query({ sort: 'extremeness', kind: 'graph', minUpdates: 100 });
+    expect(extreme.rows.length).toBe(all.rows.filter((r) => r.kind === 'graph' && r.updates >= 100).length);
+    expect(extreme.rows.every((r) => r.kind === 'graph' && r.updates >= 100)).toBe(true);
+    for (let i = 1; i < extreme.rows.length; i++) expect(extreme.rows[i - 1].extremeness).toBeGreaterThanOrEqual(extreme.rows[i].extremeness);
+
+    const youngest = query({ sort: 'age', ascending: true, kind: 'material' });
+    expect(youngest.rows.map((r) => r.age)).toEqual([...TABLE_1.map((t) => t[4])].sort((a, b) => a - b));
+    const bySize = query({ sort: 'uses', size: 2, limit: 3 });
+    expect(bySize.rows.every((r) => r.size === 2)).toBe(true);
+    expect(bySize.rows.map((r) => r.uses)).toEqual([...bySize.rows.map((r) => r.uses)].sort((a, b) => b - a));
+
+    const text = patternListText(bySize.rows, bySize.total, 'uses');
+    expect(text).toContain(`${bySize.total} patterns, showing 3, by uses`);
+    expect(text).toContain('"moved" is the side that just moved');
+    expect(text.split('\n')).toHaveLength(4 + 3);
+
+    const bad = morph(['inspect', 'patterns', '--db', sample.path, '--sort', 'colour']);
+    expect(bad.status).toBe(2);
+    expect(bad.stderr).toBe('morph: --sort must be one of weight, updates, uses, extremeness, age, got "colour"\n');
+  });
+});
+
+describe('morph inspect pattern ID', () => {
+  it('draws the pattern, gives its statistics, parents and children, and an SVG board', () => {
+    const svgFile = join(tempDir, 'pattern.svg');
+    const result = morph(['inspect', 'pattern', String(sample.handMadeId), '--db', sample.path, '--svg', svgFile]);
+    expect(result.status).toBe(0);
+    const out = result.stdout;
+    expect(out).toContain(`Pattern ${sample.handMadeId}: graph, 6 nodes, created by manual in game 3`);
+    expect(out).toMatch(/weight 0\.8800 +updates 40 +variance 1\.500 +uses 12 +age 103/);
+    expect(out).toContain('the side that just moved is White (upper case), moving up the board');
+    expect(out).toContain('  3  . . . . . N . .');
+    expect(out).toContain('  2  . . . . . . * .');
+    expect(out).toContain('  1  . . . . . . K .');
+    expect(out).toContain('  7  . . . . . . . .    <- rank 7: #2 p');
+    expect(out).toContain('not on the board: #1 q (any square), #3 R (d-file)');
+    expect(out).toContain('#3 R -> #2 p  indirect: attacks, x-ray through an enemy piece');
+    expect(out).toContain('#0 N -> #4 K  direct: defends');
+    expect(out).toContain('Recent positions: none recorded');
+
+    const detail = json<{ id: number; parents: { id: number }[]; children: { id: number }[]; body: { nodes: unknown[] } }>(
+      ['inspect', 'pattern', String(sample.handMadeId), '--db', sample.path, '--json'],
+    );
+    const db = openMorphDatabase(sample.path, { readonly: true });
+    try {
+      const parents = db.prepare('SELECT parent FROM links WHERE child = ? ORDER BY parent').pluck().all(sample.handMadeId);
+      const children = db.prepare('SELECT child FROM links WHERE parent = ? ORDER BY child').pluck().all(sample.handMadeId);
+      expect(detail.parents.map((p) => p.id).sort((a, b) => a - b)).toEqual(parents);
+      expect(detail.children.map((c) => c.id).sort((a, b) => a - b)).toEqual(children);
+      expect(parents.length + children.length).toBeGreaterThan(0);
+    } finally {
+      db.close();
+    }
+    expect(detail.body.nodes).toHaveLength(6);
+
+    const svg = readFileSync(svgFile, 'utf8');
+    expect(svg.startsWith('<svg')).toBe(true);
+    expect(svg.match(/class="pattern-node"/g)).toHaveLength(6);
+    expect(svg.match(/class="pattern-edge"/g)).toHaveLength(4);
+  });
+
+  it('gives a material pattern its difference and value', () => {
+    const knightId = sample.materialIds[TABLE_1.findIndex((t) => t[0][1] === 1)];
+    const detail = withSnapshot(sample.path, ({ db, path }) => readPatternDetail(db, knightId, path));
+    expect(detail.material).toEqual({ diff: { P: 0, N: 1, B: 0, R: 0, Q: 0 }, value: 3 });
+    const out = patternDetailText(detail, patternDiagramText(detail.pattern));
+    expect(out).toContain('traditional value +3 pawns');
+    expect(out).toContain('up 1 knight (side that just moved)');
+  });
+
+  it('rejects an unknown or malformed id with exit code 2', () => {
+    const unknown = morph(['inspect', 'pattern', '999999', '--db', sample.path]);
+    expect(unknown.status).toBe(2);
+    expect(unknown.stderr).toBe(`morph: no pattern 999999 in ${sample.path}\n`);
+    for (const text of ['e4', '0', '-3', '1.5']) {
+      expect(() => parsePatternId(text)).toThrow(expect.objectContaining({ exitCode: 2 }));
+    }
+    expect(parsePatternId('42')).toBe(42);
+  });
+});
+
+describe('pattern drawings', () => {
+  it('places exact squares on the board, rank-only nodes beside it, file-only nodes below it', () => {
+    const svg = patternSvg(HAND_MADE, { squareSize: 40 });
+    const node = (i: number) => new RegExp(`<g class="pattern-node" data-node="${i}"[^>]*data-place="(\\w+)">`).exec(svg)![1];
+    expect([0, 1, 2, 3, 4, 5].map(node)).toEqual(['square', 'anywhere', 'rank', 'file', 'square', 'square']);
+    const edges = [...svg.matchAll(/data-type="(\w+)" data-relation="(\w+)"/g)].map((m) => `${m[1]}/${m[2]}`);
+    expect(edges).toEqual(['direct/attack', 'indirect/attack', 'direct/square', 'direct/defend']);
+    // The rank-7 pawn sits right of the board (board: x 22..342) on rank 7's row (y 48..88 with no title).
+    const pawn = /data-node="2"[\s\S]*?<text x="([\d.]+)" y="([\d.]+)"/.exec(svg)!;
+    expect(Number(pawn[1])).toBeGreaterThan(22 + 8 * 40);
+    expect(Number(pawn[2]) - 0.3 * 40).toBeCloseTo(8 + 1.5 * 40, 0);
+  });
+
+  it('draws a pattern tied to no square without a board', () => {
+    const anywhere = { ...HAND_MADE, labels: HAND_MADE.labels.slice(0, 2), desigs: [0, 0], edges: [HAND_MADE.edges[0]] };
+    const svg = patternSvg(anywhere);
+    expect(svg).toContain('data-board="none"');
+    expect(svg).not.toContain('class="board"');
+    expect(svg.match(/class="pattern-node"/g)).toHaveLength(2);
+    expect(patternSvg(HAND_MADE)).toContain('<g class="board">');
+  });
+
+  it('draws a material pattern as the extra pieces of each side', () => {
+    const svg = patternSvg(materialPattern([0, 1, -1, 0, 0]));
+    expect(svg).toContain('up 1 knight, down 1 bishop');
+    expect(svg.match(/<text[^>]*>\u265E<\/text>/g)).toHaveLength(1);
+    expect(svg.match(/<text[^>]*>\u265D<\/text>/g)).toHaveLength(1);
+    expect(patternDiagramText(materialPattern([0, 1, 0, 0, 0]))).toContain('P N B R Q difference 0 1 0 0 0');
+  });
+});
+
+describe('reading while training writes', () => {
+  it('sees one committed snapshot per command', () => {
+    const path = join(tempDir, 'snapshot.db');
+    buildSampleDatabase(path, 5);
+    const reader = openMorphDatabase(path, { readonly: true });
+    const writer = openMorphDatabase(path);
+    try {
+      const seen = inSnapshot(reader, () => {
+        const before = readSummary(reader, path);
+        recordGame(writer, { morphColor: 'w', opponent: 'x', result: '1-0', reason: 'test', plies: 1 });
+        const after = readSummary(reader, path);
+        return { before: before.games.recorded, after: after.games.recorded };
+      });
+      expect(seen).toEqual({ before: 5, after: 5 });
+      expect(readSummary(reader, path).games.recorded).toBe(6);
+    } finally {
+      reader.close();
+      writer.close();
+    }
+  });
+
+  it('gives consistent output from a database that a training run is writing, and never writes itself', async () => {
+    const path = join(tempDir, 'training.db');
+    const trainer: ChildProcess = spawn(
+      process.execPath,
+      [MORPH_BIN, 'train', '--db', path, '--games', '200', '--opponent', 'random', '--progress', 'none', '--seed', '11', '--max-plies', '120'],
+      { stdio: ['ignore', 'ignore', 'pipe'] },
+    );
+    let trainerErrors = '';
+    trainer.stderr!.on('data', (chunk) => (trainerErrors += chunk));
+    const exited = new Promise<number | null>((resolve) => trainer.on('exit', (code) => resolve(code)));
+    /** Invariants that hold in every committed state: the trainer learns, records the game and counts it in one transaction. */
+    const checkConsistent = (summary: DatabaseSummary, materialRows: number) => {
+      expect(summary.games.recorded).toBe(summary.games.played);
+      expect(summary.games.wins + summary.games.draws + summary.games.losses).toBe(summary.games.recorded);
+      expect(summary.patterns.byKind.graph + summary.patterns.byKind.material).toBe(summary.patterns.total);
+      expect(Object.values(summary.patterns.graphBySize).reduce((a, b) => a + b, 0)).toBe(summary.patterns.byKind.graph);
+      expect(materialRows).toBe(summary.patterns.byKind.material);
+    };
+    const readInProcess = () =>
+      withSnapshot(path, ({ db }) => ({ summary: readSummary(db, path), material: readMaterialTable(db).length }));
+    try {
+      const sleep = (ms: number) => new Promise((resolve) => setTimeout(resolve, ms));
+      let first: DatabaseSummary | undefined;
+      for (const deadline = Date.now() + 20_000; !first && Date.now() < deadline; await sleep(100)) {
+        try {
+          const { summary } = readInProcess();
+          if (summary.games.played >= 1) first = summary;
+        } catch {
+          // not created (or not migrated) yet
+        }
+      }
+      expect(first, 'the trainer recorded no game in time').toBeDefined();
+
+      // Many snapshots in this process while the trainer commits game after game...
+      const played: number[] = [];
+      for (const until = Date.now() + 2_000; Date.now() < until; await sleep(20)) {
+        const { summary, material } = readInProcess();
+        checkConsistent(summary, material);
+        played.push(summary.games.played);
+      }
+      // ...and the commands themselves, in their own processes.
+      const summary = json<DatabaseSummary>(['inspect', '--db', path, '--json']);
+      const material = json<unknown[]>(['inspect', 'material', '--db', path, '--json']);
+      expect(summary.games.played).toBeGreaterThanOrEqual(played.at(-1)!);
+      checkConsistent(summary, summary.patterns.byKind.material);
+      expect(material.length).toBeGreaterThan(0);
+      expect(trainer.exitCode, 'the trainer should still be running').toBeNull();
+      for (let i = 1; i < played.length; i++) expect(played[i]).toBeGreaterThanOrEqual(played[i - 1]);
+      expect(summary.games.played, 'the trainer should have carried on while we read').toBeGreaterThan(first!.games.played);
+    } finally {
+      // SIGKILL, not SIGINT: the trainer checks for a stop request between games, but against an in-process
+      // opponent it never returns to the event loop, so a SIGINT waits for the whole run. A kill mid-transaction
+      // also shows readers cope with a writer that died.
+      trainer.kill('SIGKILL');
+      await exited;
+    }
+    expect(trainerErrors).not.toMatch(/locked|busy/i);
+
+    // Once the writer is gone: every read-only command leaves the database file exactly as it was.
+    const before = fileHash(path);
+    expect(morph(['inspect', 'pattern', '1', '--db', path]).status).toBe(0);
+    expect(fileHash(path)).toBe(before);
+    expect(fileHash(sample.path)).toBe(sampleHash);
+  });
+});
