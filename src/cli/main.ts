@@ -3,8 +3,12 @@ import { Command } from 'commander';
 import { registerGraphCommand } from './commands/graph.ts';
 import { registerMoveCommand } from './commands/move.ts';
 import { registerTrainCommand } from './commands/train.ts';
+import { registerLearnCommand } from './commands/learn.ts';
 import { registerPlayCommand } from './commands/play.ts';
 import { registerUciCommand } from './commands/uci.ts';
+import { registerInspectCommand } from './commands/inspect.ts';
+import { registerReportCommand } from './commands/report.ts';
+import { registerExportCommand } from './commands/export.ts';
 import { reportError } from './run.ts';
 
 const program = new Command();
@@ -17,8 +21,12 @@ program
 registerGraphCommand(program);
 registerMoveCommand(program);
 registerTrainCommand(program);
+registerLearnCommand(program);
 registerPlayCommand(program);
 registerUciCommand(program);
+registerInspectCommand(program);
+registerReportCommand(program);
+registerExportCommand(program);
 
 try {
   await program.parseAsync(process.argv);
