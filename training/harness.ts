@@ -5,8 +5,9 @@
  * Ctrl-C stops cleanly, and `kill -9` loses at most the game in progress (the next run resumes).
  */
 import { appendFileSync } from 'node:fs';
+import { setImmediate as eventLoopTurn } from 'node:timers/promises';
 import { createPlayer } from '../src/engines/players.ts';
-import { parseOpponentSpec } from '../src/engines/opponentSpec.ts';
+import { formatOpponentSpec, parseOpponentSpec } from '../src/engines/opponentSpec.ts';
 import type { GamePlayer } from '../src/engines/player.ts';
 import { EngineError } from '../src/engines/uciClient.ts';
 import { gamePgn, materialBalance, playGame, type PlayedGame } from '../src/game/playGame.ts';
@@ -81,6 +82,29 @@ export function gameSeed(runSeed: number, gameNumber: number): number {
 
 const BUILT_IN = new Set(['random', 'greedy', 'ab']);
 
+/**
+ * --engine-timeout limits each move. Starting an engine (the WASM Stockfish, a script) can take longer than a
+ * sensible per-move limit on a busy machine, so the handshake keeps at least the UCI client's default.
+ */
+const HANDSHAKE_TIMEOUT_FLOOR_MS = 10_000;
+
+/**
+ * The player with a turn of the event loop before each of its moves. In-process players never wait on I/O, so
+ * without it a run against random, greedy, ab:D or morph:FILE would never let the SIGINT handler run, and
+ * Ctrl-C would be noticed only when the whole run was over. (A turn costs microseconds; a move, milliseconds.)
+ */
+function yieldingBeforeMoves(player: GamePlayer): GamePlayer {
+  return {
+    name: player.name,
+    newGame: () => player.newGame(),
+    chooseMove: async (position) => {
+      await eventLoopTurn();
+      return player.chooseMove(position);
+    },
+    close: () => player.close(),
+  };
+}
+
 export async function runTraining(options: TrainingOptions): Promise<TrainingSummary> {
   const spec = parseOpponentSpec(options.opponent);
   const store = openStoreForWriting(options.db);
@@ -91,6 +115,8 @@ export async function runTraining(options: TrainingOptions): Promise<TrainingSum
   process.on('SIGINT', onSignal);
   process.on('SIGTERM', onSignal);
   let opponent: GamePlayer | null = null;
+  let progress: TrainingProgress | null = null;
+  let runId: number | null = null;
   try {
     const config = mergeConfig(loadConfig(store.db), options.config ?? {});
     const runSeed = options.seed ?? getMetaNumber(store.db, 'seed') ?? freshSeed();
@@ -100,14 +126,20 @@ export async function runTraining(options: TrainingOptions): Promise<TrainingSum
     });
     seedIfNew(store, config);
     const firstGame = gamesPlayed(store) + 1;
-    const runId = startRun(store.db, { opponent: options.opponent, seed: runSeed, config, firstGame });
+    // The canonical spec (defaults filled in), as the games record it, so the run can be replayed exactly.
+    runId = startRun(store.db, { opponent: formatOpponentSpec(spec), seed: runSeed, config, firstGame });
     const perGameOpponent = BUILT_IN.has(spec.kind);
-    const timeouts = options.engineTimeoutMs ? { searchTimeoutMs: options.engineTimeoutMs, handshakeTimeoutMs: options.engineTimeoutMs } : undefined;
+    const timeouts = options.engineTimeoutMs
+      ? {
+          searchTimeoutMs: options.engineTimeoutMs,
+          handshakeTimeoutMs: Math.max(options.engineTimeoutMs, HANDSHAKE_TIMEOUT_FLOOR_MS),
+        }
+      : undefined;
     const summary: TrainingSummary = {
       games: 0, wins: 0, draws: 0, losses: 0, failures: 0, stopReason: 'games-done', patterns: store.size, seconds: 0,
       time: { morph: 0, opponent: 0, learning: 0 }, firstGame, lastGame: firstGame - 1, seed: runSeed,
     };
-    const progress = new TrainingProgress(options.progress, { games: options.games, hours: options.hours });
+    progress = new TrainingProgress(options.progress, { games: options.games, hours: options.hours });
     const started = Date.now();
     const deadline = options.hours ? started + options.hours * 3600_000 : Infinity;
     let consecutiveFailures = 0;
@@ -126,7 +158,7 @@ export async function runTraining(options: TrainingOptions): Promise<TrainingSum
       const gameNumber = gamesPlayed(store) + 1;
       const seed = gameSeed(runSeed, gameNumber);
       const morphColor = gameNumber % 2 === 1 ? 'w' : 'b';
-      const morph = new MorphPlayer(store, { maturity: config.maturity, seed }, 'Morph');
+      const morph = yieldingBeforeMoves(new MorphPlayer(store, { maturity: config.maturity, seed }, 'Morph'));
       const gameStarted = performance.now();
       let played: PlayedGame | null;
       try {
@@ -142,6 +174,11 @@ export async function runTraining(options: TrainingOptions): Promise<TrainingSum
         });
       } catch (error) {
         if (!(error instanceof EngineError)) throw error;
+        // Ctrl-C in a terminal signals the engine too (same process group): its death is the stop, not a failure.
+        if (stopRequested) {
+          summary.stopReason = 'interrupted';
+          break;
+        }
         summary.failures++;
         consecutiveFailures++;
         progress.log(`game ${gameNumber} discarded: ${error.message}`);
@@ -181,7 +218,7 @@ export async function runTraining(options: TrainingOptions): Promise<TrainingSum
         (learning) => {
           learned = learning;
           recordGame(store.db, {
-            runId, morphColor, opponent: opponent!.name, result: played!.result, reason: played!.reason,
+            runId: runId!, morphColor, opponent: opponent!.name, result: played!.result, reason: played!.reason,
             plies: played!.plies, finalMaterial, patterns: learning.patterns, seed, pgn,
             seconds: (performance.now() - gameStarted) / 1000,
             startedAt: new Date(Date.now() - (performance.now() - gameStarted)).toISOString(),
@@ -210,14 +247,26 @@ export async function runTraining(options: TrainingOptions): Promise<TrainingSum
       if (options.jsonLog) appendFileSync(options.jsonLog, JSON.stringify(entry) + '\n');
       progress.update(summary, cumulativeMaterial / summary.games, started);
     }
-    progress.stop();
     summary.seconds = (Date.now() - started) / 1000;
     finishRun(store.db, runId, { stopReason: summary.stopReason, games: summary.games });
+    runId = null;
     if (summary.stopReason === 'too-many-failures') {
       throw new MorphError(`training stopped after ${options.maxFailures} failed games in a row; see the log above`);
     }
     return summary;
+  } catch (error) {
+    // Mark the run as ended, so it does not look like one still going (or killed) in `morph inspect`.
+    if (runId !== null) {
+      try {
+        finishRun(store.db, runId, { stopReason: 'error' });
+      } catch {
+        // the database itself may be what failed; the original error matters more
+      }
+    }
+    throw error;
   } finally {
+    // A bar left running keeps its redraw timer alive, and the process would never exit after an error.
+    progress?.stop();
     process.off('SIGINT', onSignal);
     process.off('SIGTERM', onSignal);
     await opponent?.close();

@@ -1,6 +1,7 @@
 /**
  * What a training run shows while it runs: a progress bar on a terminal (cli-progress, a well-kept library,
- * rather than hand-drawn ANSI), or a plain line every so often when the output is a file or a pipe.
+ * rather than hand-drawn ANSI), or a plain line every so often when the output is a file or a pipe. Messages
+ * (a discarded game, why the run stopped) are written in every mode; `none` only silences the progress itself.
  */
 import cliProgress from 'cli-progress';
 import type { TrainingSummary } from './harness.ts';
@@ -13,6 +14,10 @@ export class TrainingProgress {
   private bar: cliProgress.SingleBar | null = null;
   private readonly mode: Exclude<ProgressMode, 'auto'>;
   private lastLine = 0;
+  /** The bar's fields as last shown, to show again when the bar restarts after a log message. */
+  private fields: Record<string, string | number> = {
+    done: '0', wdl: '0/0/0', score: '-', material: '-', patterns: 0, rate: '-',
+  };
 
   constructor(
     mode: ProgressMode,
@@ -30,7 +35,7 @@ export class TrainingProgress {
         cliProgress.Presets.shades_classic,
       );
       const total = limit.games ?? Math.round((limit.hours ?? 1) * 3600);
-      this.bar.start(total, 0, { done: '0', wdl: '0/0/0', score: '-', material: '-', patterns: 0, rate: '-' });
+      this.bar.start(total, 0, { ...this.fields });
     }
   }
 
@@ -46,6 +51,7 @@ export class TrainingProgress {
       patterns: summary.patterns,
       rate: String(rate),
     };
+    this.fields = fields;
     if (this.bar) {
       this.bar.update(this.limit.games ? summary.games : Math.min(elapsed, (this.limit.hours ?? 1) * 3600), fields);
     } else if (this.mode === 'lines' && (Date.now() - this.lastLine >= LINE_INTERVAL_MS || summary.games === this.limit.games)) {
@@ -57,10 +63,12 @@ export class TrainingProgress {
     }
   }
 
+  /** A message that matters (a discarded game, a stop): written in every mode, `none` included. */
   log(message: string): void {
     if (this.bar) this.bar.stop();
-    if (this.mode !== 'none') process.stderr.write(`[train] ${message}\n`);
-    if (this.bar) this.bar.start(this.bar.getTotal(), this.bar.getProgress() * this.bar.getTotal());
+    process.stderr.write(`[train] ${message}\n`);
+    // start() forgets the payload, which would leave the field names showing as "{done}" and so on.
+    if (this.bar) this.bar.start(this.bar.getTotal(), this.bar.getProgress() * this.bar.getTotal(), { ...this.fields });
   }
 
   stop(): void {

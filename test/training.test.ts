@@ -1,0 +1,431 @@
+/**
+ * `morph train` as a user runs it: a child process against the embedded Stockfish, fake engines that crash,
+ * hang or cheat, Ctrl-C, kill -9 and a resumed run, and reproducibility from a seed. Each test checks the
+ * database afterwards (the games and runs tables, meta, integrity), the way `morph inspect` would read it.
+ */
+import { spawn, type ChildProcess } from 'node:child_process';
+import { chmodSync, existsSync, mkdtempSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import { fileURLToPath } from 'node:url';
+import Database from 'better-sqlite3';
+import { Chess } from 'chess.js';
+import { afterAll, describe, expect, it } from 'vitest';
+import { openMorphDatabase, type MorphDatabase } from '../src/store/database.ts';
+import { gameSeed } from '../training/harness.ts';
+
+const MORPH_BIN = fileURLToPath(new URL('../bin/morph.js', import.meta.url));
+const FAKE_ENGINE = fileURLToPath(new URL('./fixtures/fake-engine.mjs', import.meta.url));
+const FLAKY_ENGINE = fileURLToPath(new URL('./fixtures/flaky-engine.mjs', import.meta.url));
+const tempDir = mkdtempSync(join(tmpdir(), 'morph-train-'));
+let fileCount = 0;
+
+/** A fresh path in the test's folder. */
+function tempPath(name: string): string {
+  return join(tempDir, `${fileCount++}-${name}`);
+}
+
+/** Children still running when the file ends (a failed test) are killed, with their process group if they lead one. */
+const running = new Map<ChildProcess, { ownGroup: boolean }>();
+afterAll(() => {
+  for (const [child, { ownGroup }] of running) {
+    try {
+      process.kill(ownGroup ? -child.pid! : child.pid!, 'SIGKILL');
+    } catch {
+      // already gone
+    }
+  }
+  rmSync(tempDir, { recursive: true, force: true });
+});
+
+interface Finished {
+  code: number | null;
+  signal: NodeJS.Signals | null;
+  stdout: string;
+  stderr: string;
+}
+
+/** Starts `morph train ARGS`; `ownGroup` puts it in a process group of its own, as a terminal would. */
+function startTrain(args: string[], ownGroup = false): { child: ChildProcess; done: Promise<Finished> } {
+  const child = spawn(process.execPath, [MORPH_BIN, 'train', ...args], { detached: ownGroup });
+  running.set(child, { ownGroup });
+  let stdout = '';
+  let stderr = '';
+  child.stdout!.on('data', (chunk) => (stdout += chunk));
+  child.stderr!.on('data', (chunk) => (stderr += chunk));
+  const done = new Promise<Finished>((resolve) =>
+    child.on('close', (code, signal) => {
+      running.delete(child);
+      resolve({ code, signal, stdout, stderr });
+    }),
+  );
+  return { child, done };
+}
+
+function train(args: string[]): Promise<Finished> {
+  return startTrain(args).done;
+}
+
+/** An executable that runs `script` with `args` (`uci:PATH` starts engines without arguments), after `prelude`. */
+function engineScript(name: string, script: string, args: string[], prelude = ''): string {
+  const path = tempPath(`${name}.sh`);
+  const quoted = [process.execPath, script, ...args].map((word) => `'${word}'`).join(' ');
+  writeFileSync(path, `#!/bin/sh\n${prelude}exec ${quoted}\n`);
+  chmodSync(path, 0o755);
+  return path;
+}
+
+/** Opens a database for checking (read-write, as the next run would, so a killed run's WAL is recovered). */
+function withDatabase<T>(path: string, check: (db: MorphDatabase) => T): T {
+  const db = openMorphDatabase(path);
+  try {
+    return check(db);
+  } finally {
+    db.close();
+  }
+}
+
+/** Games recorded so far, read through a read-only connection while the run writes; 0 before the schema exists. */
+function recordedGames(path: string): number {
+  if (!existsSync(path)) return 0;
+  let db: Database.Database | undefined;
+  try {
+    db = new Database(path, { readonly: true, fileMustExist: true });
+    db.pragma('busy_timeout = 2000');
+    return db.prepare('SELECT count(*) FROM games').pluck().get() as number;
+  } catch {
+    return 0;
+  } finally {
+    db?.close();
+  }
+}
+
+const sleep = (ms: number) => new Promise((resolve) => setTimeout(resolve, ms));
+
+/** Polls until at least `count` games are recorded; fails if the run ends first. */
+async function waitForGames(path: string, count: number, run: { done: Promise<Finished> }, everyMs = 200): Promise<number> {
+  let ended: Finished | null = null;
+  void run.done.then((finished) => (ended = finished));
+  const deadline = Date.now() + 40_000;
+  for (;;) {
+    const games = recordedGames(path);
+    if (games >= count) return games;
+    if (ended) throw new Error(`the run ended before ${count} games: ${JSON.stringify(ended)}`);
+    if (Date.now() > deadline) throw new Error(`no ${count} games within 40 s (have ${games})`);
+    await sleep(everyMs);
+  }
+}
+
+interface GameRow {
+  id: number;
+  run_id: number;
+  morph_color: string;
+  opponent: string;
+  result: string;
+  morph_score: number;
+  reason: string;
+  plies: number;
+  final_material: number | null;
+  patterns: number | null;
+  seconds: number | null;
+  seed: number | null;
+  pgn: string | null;
+}
+
+interface RunRow {
+  id: number;
+  finished_at: string | null;
+  opponent: string;
+  seed: number;
+  first_game: number;
+  games: number;
+  stop_reason: string | null;
+}
+
+const games = (db: MorphDatabase) => db.prepare('SELECT * FROM games ORDER BY id').all() as GameRow[];
+const runs = (db: MorphDatabase) => db.prepare('SELECT * FROM runs ORDER BY id').all() as RunRow[];
+const meta = (db: MorphDatabase, key: string) =>
+  db.prepare('SELECT value FROM meta WHERE key = ?').pluck().get(key) as string | undefined;
+const integrity = (db: MorphDatabase) => db.pragma('integrity_check', { simple: true });
+
+/** chess.js reads the PGN back; returns the number of moves it replayed. */
+function replayedPlies(pgn: string): number {
+  const chess = new Chess();
+  chess.loadPgn(pgn);
+  return chess.history().length;
+}
+
+/** The PGN without its headers (the Date header changes at midnight). */
+const moveText = (pgn: string) => pgn.split('\n').filter((line) => !line.startsWith('[')).join('\n').trim();
+
+/** Every recorded game is complete: the counter agrees, and each game has a PGN that replays to its plies. */
+function expectCompleteGames(db: MorphDatabase): GameRow[] {
+  const rows = games(db);
+  expect(Number(meta(db, 'games_played'))).toBe(rows.length);
+  rows.forEach((game, index) => {
+    expect(game.id).toBe(index + 1); // game numbers have no gaps
+    expect(game.pgn).toBeTruthy();
+    expect(replayedPlies(game.pgn!)).toBe(game.plies);
+  });
+  return rows;
+}
+
+const RESULTS = ['1-0', '0-1', '1/2-1/2'];
+const REASONS = ['checkmate', 'stalemate', 'insufficient', 'threefold', 'fifty-move', 'ply-limit'];
+
+describe('morph train', () => {
+  it('records a short run against the embedded Stockfish: games, run, weights, PGN and JSON log', async () => {
+    const db = tempPath('stockfish.db');
+    const pgnFile = tempPath('stockfish.pgn');
+    const logFile = tempPath('stockfish.jsonl');
+    const opponent = 'stockfish:skill=0,depth=1';
+    const run = await train([
+      '--db', db, '--games', '4', '--opponent', opponent, '--progress', 'none', '--json',
+      '--pgn', pgnFile, '--json-log', logFile, '--seed', '1',
+    ]);
+    expect(run.stderr).toBe('');
+    expect(run.code).toBe(0);
+    const summary = JSON.parse(run.stdout);
+    expect(summary).toMatchObject({ games: 4, failures: 0, stopReason: 'games-done', firstGame: 1, lastGame: 4, seed: 1 });
+    expect(summary.wins + summary.draws + summary.losses).toBe(4);
+    expect(summary.time.opponent).toBeGreaterThan(0);
+
+    const rows = withDatabase(db, (database) => {
+      expect(integrity(database)).toBe('ok');
+      const rows = expectCompleteGames(database);
+      expect(rows).toHaveLength(4);
+      for (const game of rows) {
+        expect(game).toMatchObject({ run_id: 1, opponent, morph_color: game.id % 2 === 1 ? 'w' : 'b' });
+        expect(RESULTS).toContain(game.result);
+        expect(REASONS).toContain(game.reason);
+        expect(game.reason === 'checkmate').toBe(game.result !== '1/2-1/2');
+        expect(game.plies).toBeGreaterThan(0);
+        expect(typeof game.final_material).toBe('number');
+        expect(game.patterns).toBeGreaterThan(0);
+        expect(game.seconds).toBeGreaterThan(0);
+        expect(game.seed).toBe(gameSeed(1, game.id));
+        expect(game.pgn).toContain(`[Result "${game.result}"]`);
+        expect(game.pgn).toContain(`[Termination "${game.reason}"]`);
+      }
+      expect(runs(database)).toMatchObject([
+        { id: 1, opponent, seed: 1, first_game: 1, games: 4, stop_reason: 'games-done', finished_at: expect.any(String) },
+      ]);
+      expect(meta(database, 'games_played')).toBe('4');
+      expect(meta(database, 'seed')).toBe('1');
+      // Learning moved weights away from the seeded 0.5.
+      const learned = database.prepare('SELECT count(*) FROM patterns WHERE updates > 0 AND weight != 0.5').pluck().get();
+      expect(learned).toBeGreaterThan(0);
+      const patternCount = database.prepare('SELECT count(*) FROM patterns').pluck().get();
+      expect(rows[3].patterns).toBe(patternCount);
+      expect(summary.patterns).toBe(patternCount);
+      return rows;
+    });
+
+    // The PGN file holds exactly the stored games, each of which chess.js replays to its recorded length.
+    const pgnText = readFileSync(pgnFile, 'utf8');
+    expect(pgnText).toBe(rows.map((game) => `${game.pgn}\n\n`).join(''));
+    const filed = pgnText.trim().split(/\n\n(?=\[Event )/);
+    expect(filed.map(replayedPlies)).toEqual(rows.map((game) => game.plies));
+
+    const log = readFileSync(logFile, 'utf8').trim().split('\n').map((line) => JSON.parse(line));
+    expect(log.map((entry) => [entry.game, entry.result, entry.reason, entry.plies, entry.seed])).toEqual(
+      rows.map((game) => [game.id, game.result, game.reason, game.plies, game.seed]),
+    );
+  });
+
+  it('loses at most the game in progress to kill -9, and the next run continues with the stored seed', async () => {
+    const db = tempPath('killed.db');
+    const pgnFile = tempPath('killed.pgn');
+    const run = startTrain([
+      '--db', db, '--games', '1000', '--opponent', 'random', '--progress', 'none', '--seed', '77', '--pgn', pgnFile,
+    ]);
+    const seen = await waitForGames(db, 2, run);
+    // Catch the moment the next game is recorded, then kill a little later: the game after it is under way.
+    await waitForGames(db, seen + 1, run, 10);
+    await sleep(50);
+    run.child.kill('SIGKILL');
+    const killed = await run.done;
+    expect(killed.signal).toBe('SIGKILL');
+
+    const before = withDatabase(db, (database) => {
+      expect(integrity(database)).toBe('ok');
+      const rows = expectCompleteGames(database);
+      expect(rows.length).toBeGreaterThanOrEqual(seen + 1);
+      expect(runs(database)).toMatchObject([{ id: 1, finished_at: null, stop_reason: null, games: rows.length }]);
+      expect(meta(database, 'seed')).toBe('77');
+      return rows.length;
+    });
+    // The PGN file is written after the game's transaction commits, so it may lack the last game, never more.
+    const filed = readFileSync(pgnFile, 'utf8').trim().split(/\n\n(?=\[Event )/).length;
+    expect([before - 1, before]).toContain(filed);
+
+    const resumed = await train(['--db', db, '--games', '2', '--opponent', 'random', '--progress', 'none', '--json']);
+    expect(resumed.stderr).toBe('');
+    expect(resumed.code).toBe(0);
+    expect(JSON.parse(resumed.stdout)).toMatchObject({ games: 2, firstGame: before + 1, lastGame: before + 2, seed: 77 });
+    withDatabase(db, (database) => {
+      expect(integrity(database)).toBe('ok');
+      const rows = expectCompleteGames(database);
+      expect(rows).toHaveLength(before + 2);
+      expect(meta(database, 'games_played')).toBe(String(before + 2));
+      expect(runs(database)).toMatchObject([
+        { id: 1, stop_reason: null },
+        { id: 2, seed: 77, first_game: before + 1, games: 2, stop_reason: 'games-done' },
+      ]);
+      for (const game of rows) expect(game.seed).toBe(gameSeed(77, game.id));
+      expect(rows.slice(before).map((game) => game.run_id)).toEqual([2, 2]);
+    });
+  });
+
+  const interruptions = [
+    // Its own process group, signalled as a whole, as a terminal's Ctrl-C does: the Stockfish child dies too.
+    { opponent: 'stockfish', canonical: 'stockfish:skill=0,depth=1', wholeGroup: true },
+    // An in-process opponent never waits on I/O: the harness must still give the signal handler a chance.
+    { opponent: 'random', canonical: 'random', wholeGroup: false },
+  ];
+
+  it.each(interruptions)('stops cleanly and promptly on SIGINT (opponent $opponent)', async (interruption) => {
+    const { opponent, canonical, wholeGroup } = interruption;
+    const db = tempPath(`interrupted-${opponent}.db`);
+    const run = startTrain(
+      ['--db', db, '--games', '1000', '--opponent', opponent, '--progress', 'none', '--max-failures', '1'],
+      wholeGroup,
+    );
+    await waitForGames(db, 1, run, 100);
+    process.kill(wholeGroup ? -run.child.pid! : run.child.pid!, 'SIGINT');
+    const stopped = await Promise.race([run.done, sleep(10_000).then(() => null)]);
+    expect(stopped, 'the run should stop within 10 s of SIGINT').not.toBeNull();
+    const finished = stopped!;
+    expect(finished.stderr).toBe(''); // in particular, no "game N discarded"
+    expect(finished.code).toBe(0);
+    expect(finished.stdout).toMatch(/^trained games 1-(\d+) \(\1 games, interrupted\), seed \d+\nW\/D\/L /);
+    withDatabase(db, (database) => {
+      expect(integrity(database)).toBe('ok');
+      const rows = expectCompleteGames(database);
+      expect(rows.length).toBeGreaterThanOrEqual(1);
+      expect(runs(database)).toMatchObject([
+        { id: 1, opponent: canonical, games: rows.length, stop_reason: 'interrupted', finished_at: expect.any(String) },
+      ]);
+    });
+  });
+
+  it('is reproducible from its seed: same games and same weights', async () => {
+    const paths = [tempPath('seed5a.db'), tempPath('seed5b.db'), tempPath('seed6.db')];
+    // The third run, with another seed, needs only one game to show that the seed matters.
+    const settings = [{ seed: '5', games: '3' }, { seed: '5', games: '3' }, { seed: '6', games: '1' }];
+    const finished = await Promise.all(
+      paths.map((db, i) =>
+        train(['--db', db, '--games', settings[i].games, '--opponent', 'random', '--seed', settings[i].seed, '--progress', 'none']),
+      ),
+    );
+    for (const run of finished) expect(run.code).toBe(0);
+    const [a, b, other] = paths.map((db) =>
+      withDatabase(db, (database) => ({
+        games: games(database).map((game) => [
+          moveText(game.pgn!), game.result, game.reason, game.plies, game.seed, game.final_material, game.patterns,
+        ]),
+        weights: database.prepare('SELECT id, key, weight, updates, variance FROM patterns ORDER BY id').raw().all(),
+      })),
+    );
+    expect(a.games).toHaveLength(3);
+    expect(b.games).toEqual(a.games);
+    expect(b.weights).toEqual(a.weights);
+    // The comparison can tell runs apart: another seed plays other games.
+    expect(other.games).toHaveLength(1);
+    expect(other.games[0][0]).not.toEqual(a.games[0][0]);
+  });
+});
+
+// Concurrent: these runs mostly wait (on engine timeouts and process starts), not compute.
+describe.concurrent('morph train against engines that fail', () => {
+  const cases = [
+    { mode: 'crash', message: /exited with code 3 while waiting for bestmove: fake engine: segmentation fault/ },
+    { mode: 'hang', message: /sent no bestmove within 1500 ms/ },
+    { mode: 'illegal', message: /played the illegal move e2e5 in / },
+  ];
+
+  const title = 'survives an engine that fails once ($mode), and stops after --max-failures if it always fails';
+  it.each(cases)(title, async ({ mode, message }) => {
+    const onceEngine = engineScript(`${mode}-once`, FAKE_ENGINE, [mode, '--once', tempPath(`${mode}.marker`)]);
+    const alwaysEngine = engineScript(mode, FAKE_ENGINE, [mode]);
+    const onceDb = tempPath(`${mode}-once.db`);
+    const alwaysDb = tempPath(`${mode}.db`);
+    // A short timeout for the engine that hangs; the others keep the defaults, so a slow start cannot fail them.
+    const common = [...(mode === 'hang' ? ['--engine-timeout', '1500'] : []), '--max-plies', '30', '--progress', 'none'];
+    const [once, always] = await Promise.all([
+      train(['--db', onceDb, '--games', '2', '--opponent', `uci:${onceEngine}`, '--json', ...common]),
+      train(['--db', alwaysDb, '--games', '3', '--opponent', `uci:${alwaysEngine}`, '--max-failures', '2', ...common]),
+    ]);
+
+    // Fails once: the game is discarded (and said so), the engine restarted, and the run completes.
+    expect(once.code).toBe(0);
+    const onceLines = once.stderr.trimEnd().split('\n');
+    expect(onceLines).toHaveLength(1);
+    expect(onceLines[0]).toMatch(/^\[train\] game 1 discarded: engine "uci:.*"/);
+    expect(onceLines[0]).toMatch(message);
+    expect(JSON.parse(once.stdout)).toMatchObject({ games: 2, failures: 1, stopReason: 'games-done' });
+    withDatabase(onceDb, (database) => {
+      const rows = expectCompleteGames(database);
+      expect(rows).toHaveLength(2);
+      const [run] = runs(database);
+      expect(run).toMatchObject({ games: 2, stop_reason: 'games-done', opponent: `uci:${onceEngine}:depth=1` });
+      expect(rows.every((game) => game.opponent === run.opponent)).toBe(true);
+    });
+
+    // Always fails: --max-failures 2 ends the run with exit code 1 and one line of error, no stack trace.
+    expect(always.code).toBe(1);
+    const lines = always.stderr.trimEnd().split('\n');
+    expect(lines).toHaveLength(4);
+    expect(lines[0]).toMatch(message);
+    expect(lines[1]).toMatch(/^\[train\] game 1 discarded: /);
+    expect(lines[2]).toMatch(/^\[train\] stopping: 2 games in a row failed \(last: /);
+    expect(lines[3]).toBe('morph: training stopped after 2 failed games in a row; see the log above');
+    expect(always.stdout).toBe('');
+    withDatabase(alwaysDb, (database) => {
+      expect(games(database)).toHaveLength(0);
+      expect(runs(database)).toMatchObject([{ games: 0, stop_reason: 'too-many-failures', finished_at: expect.any(String) }]);
+    });
+  });
+
+  it('keeps the good games of an engine that crashes in the middle of the run', async () => {
+    const db = tempPath('flaky.db');
+    // The engine's 16th search, in game 2 at the latest (it searches at most 15 times in a 30-ply game), crashes.
+    const engine = engineScript('flaky', FLAKY_ENGINE, ['16', tempPath('flaky.marker')]);
+    const run = await train([
+      '--db', db, '--games', '3', '--opponent', `uci:${engine}`, '--max-plies', '30', '--seed', '3', '--progress', 'none',
+      '--json',
+    ]);
+    expect(run.code).toBe(0);
+    const discarded = /^\[train\] game (\d+) discarded: .*exited with code 3 .*crashed at go 16/.exec(run.stderr);
+    expect(discarded).not.toBeNull();
+    expect(Number(discarded![1])).toBeGreaterThanOrEqual(2);
+    expect(JSON.parse(run.stdout)).toMatchObject({ games: 3, failures: 1, firstGame: 1, lastGame: 3 });
+    withDatabase(db, (database) => {
+      expect(expectCompleteGames(database)).toHaveLength(3);
+      expect(runs(database)).toMatchObject([{ games: 3, stop_reason: 'games-done' }]);
+    });
+  });
+
+  it('applies --engine-timeout to moves, not to an engine that is slow to start', async () => {
+    const db = tempPath('slow-start.db');
+    const engine = engineScript('slow-start', FAKE_ENGINE, ['good'], 'sleep 1.5\n');
+    const run = await train([
+      '--db', db, '--games', '1', '--opponent', `uci:${engine}`, '--engine-timeout', '1000', '--max-plies', '10',
+      '--progress', 'none', '--json',
+    ]);
+    expect(run.stderr).toBe('');
+    expect(run.code).toBe(0);
+    expect(JSON.parse(run.stdout)).toMatchObject({ games: 1, failures: 0 });
+  });
+
+  it('ends the run as an error, in one line, when the engine cannot be set up', async () => {
+    const db = tempPath('bad-option.db');
+    const engine = engineScript('good', FAKE_ENGINE, ['good']);
+    const run = await train(['--db', db, '--games', '2', '--opponent', `uci:${engine}:Bogus=1`, '--progress', 'lines']);
+    expect(run.code).toBe(2);
+    expect(run.stderr).toMatch(/^morph: engine "uci:.*" has no option "Bogus" \(it has: Hash, Skill Level\)\n$/);
+    withDatabase(db, (database) => {
+      expect(runs(database)).toMatchObject([{ games: 0, stop_reason: 'error', finished_at: expect.any(String) }]);
+    });
+  });
+});
