@@ -9,6 +9,8 @@ import { registerUciCommand } from './commands/uci.ts';
 import { registerInspectCommand } from './commands/inspect.ts';
 import { registerReportCommand } from './commands/report.ts';
 import { registerExportCommand } from './commands/export.ts';
+import { registerMatchCommand } from './commands/match.ts';
+import { registerAgreeCommand } from './commands/agree.ts';
 import { reportError } from './run.ts';
 
 const program = new Command();
@@ -27,6 +29,8 @@ registerUciCommand(program);
 registerInspectCommand(program);
 registerReportCommand(program);
 registerExportCommand(program);
+registerMatchCommand(program);
+registerAgreeCommand(program);
 
 try {
   await program.parseAsync(process.argv);

@@ -1,0 +1,84 @@
+/**
+ * Move rankers for agreement tests: each scores every legal move of a position (higher is better) and leaves
+ * ties as ties; the metric decides what a tie is worth (metrics.ts).
+ *
+ *   morph (--db FILE)  MorphPlayer's one-ply values over a read-only database
+ *   greedy             material gained by the move (materialGain)
+ *   ab:D[,q]           alpha-beta's searched score of each root move
+ *   random             every move the same score: the expectation of a random ranking
+ */
+import { boardFromFen, uciMove } from '../chess/board.ts';
+import { generateLegalMoves } from '../chess/movegen.ts';
+import { GameHistory } from '../chess/history.ts';
+import { alphaBetaName, parseAlphaBetaSpec, rankMoves } from '../engines/alphabeta.ts';
+import { materialGain } from '../engines/simplePlayers.ts';
+import { loadConfig } from '../learn/config.ts';
+import { MorphPlayer } from '../player/morphPlayer.ts';
+import { PatternStore } from '../store/patternStore.ts';
+import { badInput } from '../util/errors.ts';
+
+export interface MoveScore {
+  move: string;
+  value: number;
+}
+
+export interface MoveRanker {
+  readonly name: string;
+  /** Every legal move of the position with its value, higher better, in any order. */
+  score(fen: string): MoveScore[];
+  close(): void;
+}
+
+export const RANKER_FORMS = 'greedy, ab:D[,q] or random (or --db FILE for Morph)';
+
+export function randomRanker(): MoveRanker {
+  return {
+    name: 'random',
+    score: (fen) => generateLegalMoves(boardFromFen(fen)).map((move) => ({ move: uciMove(move), value: 0 })),
+    close: () => {},
+  };
+}
+
+export function greedyRanker(): MoveRanker {
+  return {
+    name: 'greedy',
+    score: (fen) => {
+      const board = boardFromFen(fen);
+      return generateLegalMoves(board).map((move) => ({ move: uciMove(move), value: materialGain(board, move) }));
+    },
+    close: () => {},
+  };
+}
+
+export function alphaBetaRanker(spec: string): MoveRanker {
+  const options = parseAlphaBetaSpec(spec);
+  return {
+    name: alphaBetaName({ ...options, tolerancePawns: 0 }),
+    score: (fen) => rankMoves(boardFromFen(fen), options).map((r) => ({ move: uciMove(r.move), value: r.score })),
+    close: () => {},
+  };
+}
+
+/** Morph over a database opened read-only; `maturity` defaults to the database's own setting. */
+export function morphRanker(dbPath: string, maturity?: number): MoveRanker {
+  const store = PatternStore.open(dbPath, { readonly: true });
+  const player = new MorphPlayer(
+    store,
+    { maturity: maturity ?? loadConfig(store.db).maturity, seed: 0 },
+    `morph:${dbPath}`,
+  );
+  return {
+    name: player.name,
+    score: (fen) => player.rankMoves(new GameHistory(fen)).map((r) => ({ move: r.move, value: r.value })),
+    close: () => store.close(),
+  };
+}
+
+/** A built-in ranker from its spec: greedy, random or ab:D[,q] (a tolerance t= has no effect on a ranking). */
+export function createRanker(spec: string): MoveRanker {
+  const text = spec.trim();
+  if (text === 'greedy') return greedyRanker();
+  if (text === 'random') return randomRanker();
+  if (text.startsWith('ab:')) return alphaBetaRanker(text);
+  throw badInput(`unknown ranker "${spec}": use ${RANKER_FORMS}`);
+}

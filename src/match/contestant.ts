@@ -1,0 +1,85 @@
+/**
+ * One side of a match: the spec it was given and the player it fields in each game.
+ *
+ * In-process players (random, greedy, ab:D, Morph) are created afresh for every game with that game's seed, so
+ * their random choices vary between games yet the match repeats from its seed. A Morph database is opened once,
+ * read-only, and shared by those per-game players (loading the hierarchy is the expensive part). External
+ * engines (stockfish, uci, gnuchess) are processes: one is kept for the whole match and replaced only after it
+ * failed.
+ */
+import { AlphaBetaPlayer, parseAlphaBetaSpec } from '../engines/alphabeta.ts';
+import { createOpponent, type CreateOpponentOptions } from '../engines/createPlayer.ts';
+import { formatOpponentSpec, parseOpponentSpec, type OpponentSpec } from '../engines/opponentSpec.ts';
+import type { GamePlayer } from '../engines/player.ts';
+import { loadConfig } from '../learn/config.ts';
+import { MorphPlayer } from '../player/morphPlayer.ts';
+import { PatternStore } from '../store/patternStore.ts';
+
+export interface ContestantOptions {
+  /** Overrides the maturity stored in a Morph database. */
+  maturity?: number;
+  engineTimeouts?: CreateOpponentOptions['engineTimeouts'];
+}
+
+const EXTERNAL_KINDS: ReadonlySet<OpponentSpec['kind']> = new Set(['stockfish', 'uci', 'gnuchess']);
+
+export class Contestant {
+  /** The canonical spec text, e.g. "stockfish:skill=0,depth=1". */
+  readonly name: string;
+  private readonly spec: OpponentSpec;
+  private engine: GamePlayer | null = null;
+  private store: PatternStore | null = null;
+
+  constructor(
+    specText: string,
+    private readonly options: ContestantOptions = {},
+  ) {
+    this.spec = parseOpponentSpec(specText);
+    this.name = formatOpponentSpec(this.spec);
+  }
+
+  get isExternal(): boolean {
+    return EXTERNAL_KINDS.has(this.spec.kind);
+  }
+
+  /** The player for one game; an in-process player is new and seeded with `seed`. */
+  async playerForGame(seed: number): Promise<GamePlayer> {
+    if (this.isExternal) {
+      this.engine ??= await this.create(seed);
+      return this.engine;
+    }
+    return this.create(seed);
+  }
+
+  /** Releases a per-game player (an external engine stays for the next game). */
+  async endGame(player: GamePlayer): Promise<void> {
+    if (player !== this.engine) await player.close();
+  }
+
+  /** After an engine failure: closes the external engine, so the next game starts a fresh one. */
+  async discardEngine(): Promise<void> {
+    const engine = this.engine;
+    this.engine = null;
+    await engine?.close();
+  }
+
+  async close(): Promise<void> {
+    await this.discardEngine();
+    this.store?.close();
+    this.store = null;
+  }
+
+  private create(seed: number): Promise<GamePlayer> {
+    return createOpponent(this.spec, {
+      seed,
+      engineTimeouts: this.options.engineTimeouts,
+      morphFactory: (morph, context) => {
+        // Read-only: a match never changes what Morph knows.
+        this.store ??= PatternStore.open(morph.dbPath, { readonly: true });
+        const maturity = this.options.maturity ?? loadConfig(this.store.db).maturity;
+        return new MorphPlayer(this.store, { maturity, seed: context.seed }, context.name);
+      },
+      alphaBetaFactory: (ab, context) => new AlphaBetaPlayer(parseAlphaBetaSpec(ab.body, context.seed)),
+    });
+  }
+}

@@ -1,0 +1,167 @@
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { spawn } from 'node:child_process';
+import { mkdtempSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import { fileURLToPath } from 'node:url';
+import { Chess } from 'chess.js';
+import { measureAgreement, topShare } from '../src/agree/metrics.ts';
+import { parseLabelledPositions } from '../src/agree/positions.ts';
+import { alphaBetaRanker, greedyRanker } from '../src/agree/rankers.ts';
+import { PatternStore } from '../src/store/patternStore.ts';
+import { applyMove, boardFromFen, cloneBoard } from '../src/chess/board.ts';
+import { gameStatus, generateLegalMoves } from '../src/chess/movegen.ts';
+
+const MORPH_BIN = fileURLToPath(new URL('../bin/morph.js', import.meta.url));
+const FIXTURE = fileURLToPath(new URL('./fixtures/agreement.jsonl', import.meta.url));
+
+let tempDir: string;
+beforeAll(() => {
+  tempDir = mkdtempSync(join(tmpdir(), 'morph-agree-'));
+});
+afterAll(() => rmSync(tempDir, { recursive: true, force: true }));
+
+function runMorph(args: string[]): Promise<{ code: number | null; stdout: string; stderr: string }> {
+  return new Promise((resolve) => {
+    const child = spawn(process.execPath, [MORPH_BIN, ...args]);
+    let stdout = '';
+    let stderr = '';
+    child.stdout.on('data', (chunk) => (stdout += chunk));
+    child.stderr.on('data', (chunk) => (stderr += chunk));
+    child.on('close', (code) => resolve({ code, stdout, stderr }));
+  });
+}
+
+const fixtureLines = () =>
+  readFileSync(FIXTURE, 'utf8')
+    .split('\n')
+    .filter((line) => line.trim() !== '')
+    .map((line) => JSON.parse(line) as { fen: string; best: string });
+
+/** The random filter's exact expectation, from chess.js's legal move counts. */
+function randomExpectation(fens: string[]) {
+  const legal = fens.map((fen) => new Chess(fen).moves().length);
+  const mean = (f: (n: number) => number) => legal.reduce((sum, n) => sum + f(n), 0) / legal.length;
+  return {
+    top1: mean((n) => 1 / n),
+    top4: mean((n) => Math.min(4, n) / n),
+    topThird: mean((n) => Math.ceil(n / 3) / n),
+  };
+}
+
+function expectShares(actual: Record<string, number>, expected: Record<string, number>) {
+  for (const key of ['top1', 'top4', 'topThird']) expect(actual[key], key).toBeCloseTo(expected[key], 12);
+}
+
+const positionsOf = (rows: { fen: string; best: string }[]) =>
+  parseLabelledPositions(rows.map((row, i) => ({ number: i + 1, text: JSON.stringify(row) }))).positions;
+
+// Labelled best moves that are free captures, the most valuable capture on the board.
+const FREE_CAPTURES = [
+  { fen: '3r2k1/5pp1/7p/8/8/8/5PPP/3Q2K1 w - - 0 1', best: 'd1d8' }, // queen takes an undefended rook
+  { fen: '4k3/8/8/3Q4/8/4n3/8/4K3 b - - 0 1', best: 'e3d5' }, // knight takes a loose queen
+  { fen: '4k3/8/8/8/2r1b3/3P4/8/4K3 w - - 0 1', best: 'd3c4' }, // pawn takes the rook, not the bishop
+];
+
+describe('tie-aware top-m shares', () => {
+  it('gives the chance of landing in the top m under a random order among ties', () => {
+    const scores = [
+      { move: 'a', value: 3 },
+      { move: 'b', value: 1 },
+      { move: 'c', value: 1 },
+      { move: 'd', value: 1 },
+      { move: 'e', value: 0 },
+    ];
+    // c shares ranks 2..4 with b and d.
+    expect([1, 2, 3, 4, 5].map((m) => topShare(scores, 'c', m))).toEqual([0, 1 / 3, 2 / 3, 1, 1]);
+    expect(topShare(scores, 'a', 1)).toBe(1);
+    expect(topShare(scores, 'e', 4)).toBe(0);
+    expect(topShare(scores, 'e', 5)).toBe(1);
+  });
+
+  it('ranks a quiet best move among greedy ties by expectation', () => {
+    // Seven legal moves: d3xc4 wins a rook, the six quiet moves (e1e2 among them) tie at 0 below it.
+    const fen = '4k3/8/8/8/2r5/3P4/8/4K3 w - - 0 1';
+    expect(new Chess(fen).moves().length).toBe(7);
+    const report = measureAgreement(positionsOf([{ fen, best: 'e1e2' }]), greedyRanker());
+    expect(report.top1).toBe(0);
+    expect(report.top4).toBeCloseTo(3 / 6, 15); // ranks 2..7: the top 4 keeps 3 of those 6 places
+    expect(report.topThird).toBeCloseTo(2 / 6, 15); // ceil(7/3) = 3 places, 2 of them among the ties
+    expect(measureAgreement(positionsOf([{ fen, best: 'd3c4' }]), greedyRanker()).top1).toBe(1);
+  });
+});
+
+describe('morph agree', () => {
+  it('with --ranker random is exactly the random expectation', async () => {
+    const { code, stdout, stderr } = await runMorph(['agree', '--positions', FIXTURE, '--ranker', 'random', '--json']);
+    expect(code, stderr).toBe(0);
+    const report = JSON.parse(stdout);
+    const rows = fixtureLines();
+    expect(rows.length).toBeGreaterThanOrEqual(300);
+    expect(report).toMatchObject({ ranker: 'random', positions: rows.length, skipped: 0 });
+    expectShares(report, randomExpectation(rows.map((row) => row.fen)));
+    expectShares(report.random, randomExpectation(rows.map((row) => row.fen)));
+  });
+
+  it('gives greedy and alpha-beta top1 = 1 where the best move is a free capture', async () => {
+    const file = join(tempDir, 'captures.jsonl');
+    writeFileSync(file, FREE_CAPTURES.map((row) => JSON.stringify(row)).join('\n') + '\n');
+    const { code, stdout, stderr } = await runMorph(['agree', '--positions', file, '--ranker', 'greedy', '--json']);
+    expect(code, stderr).toBe(0);
+    expect(JSON.parse(stdout)).toMatchObject({ positions: 3, top1: 1, top4: 1, topThird: 1 });
+    expect(measureAgreement(positionsOf(FREE_CAPTURES), alphaBetaRanker('ab:1')).top1).toBe(1);
+  });
+
+  it('with an empty Morph database equals the random expectation (positions without mate in one)', async () => {
+    const dbPath = join(tempDir, 'empty.db');
+    PatternStore.open(dbPath).close();
+    // An empty database values every move .5 except a mating one (1): leave out positions with a mate in one.
+    const mateInOne = (fen: string) => {
+      const board = boardFromFen(fen);
+      const next = cloneBoard(board);
+      return generateLegalMoves(board).some((move) => {
+        applyMove(board, move, next);
+        return gameStatus(next) === 'checkmate';
+      });
+    };
+    const rows = fixtureLines().filter((row) => !mateInOne(row.fen));
+    expect(rows.length).toBeGreaterThan(300);
+    const file = join(tempDir, 'no-mates.jsonl');
+    writeFileSync(file, rows.map((row) => JSON.stringify(row)).join('\n') + '\n');
+    const { code, stdout, stderr } = await runMorph(['agree', '--positions', file, '--db', dbPath, '--json']);
+    expect(code, stderr).toBe(0);
+    const report = JSON.parse(stdout);
+    expect(report).toMatchObject({ ranker: `morph:${dbPath}`, positions: rows.length });
+    expectShares(report, randomExpectation(rows.map((row) => row.fen)));
+  });
+
+  it('reports bad lines by number, skips them and exits 2', async () => {
+    const start = 'rnbqkbnr/pppppppp/8/8/8/8/PPPPPPPP/RNBQKBNR w KQkq - 0 1';
+    const lines = [
+      JSON.stringify({ fen: start, best: 'e2e4' }),
+      'not json',
+      JSON.stringify({ fen: start }),
+      JSON.stringify({ fen: '8/8/8/8/8/8/8/8 w - - 0 1', best: 'e2e4' }),
+      JSON.stringify({ fen: start, best: 'e2e5' }),
+      JSON.stringify({ fen: 'rnb1kbnr/pppp1ppp/8/4p3/6Pq/5P2/PPPPP2P/RNBQKBNR w KQkq - 1 3', best: 'e2e4' }),
+      '[1, 2]',
+      JSON.stringify(FREE_CAPTURES[0]),
+    ];
+    const file = join(tempDir, 'bad.jsonl');
+    writeFileSync(file, lines.join('\n') + '\n');
+    const { code, stdout, stderr } = await runMorph(['agree', '--positions', file, '--ranker', 'greedy', '--json']);
+    expect(code).toBe(2);
+    expect(JSON.parse(stdout)).toMatchObject({ positions: 2, skipped: 6, top1: (1 / 20 + 1) / 2 });
+    const errors = stderr.trim().split('\n');
+    expect(errors.map((line) => /^morph: line (\d+): /.exec(line)?.[1])).toEqual(['2', '3', '4', '5', '6', '7']);
+    expect(errors[1]).toMatch(/"best" is missing/);
+    expect(errors[3]).toMatch(/best move "e2e5" is not legal/);
+    expect(errors[4]).toMatch(/no legal move/);
+  });
+
+  it('needs exactly one of --db and --ranker', async () => {
+    const both = await runMorph(['agree', '--positions', FIXTURE, '--ranker', 'random', '--db', 'x.db']);
+    expect(both.code).toBe(2);
+    expect(both.stderr).toBe('morph: give exactly one of --db FILE or --ranker SPEC\n');
+  });
+});
