@@ -24,6 +24,11 @@ export interface LearningConfig {
    * above .5 and "down" ones below.
    */
   lambda: number;
+  /**
+   * Discount γ per position toward the draw value: a result k positions later counts as .5 + γ^k (z - .5), so
+   * a position from which the game is won (or lost) sooner gets the more extreme target. 1 = no discount.
+   */
+  discount: number;
   /** Exponent of the update function's weighted average. */
   beta: number;
   /** Global temperature schedule over games (annealing.ts). */
@@ -46,6 +51,7 @@ export interface LearningConfig {
 export const DEFAULT_CONFIG: LearningConfig = {
   learnFrom: 'both',
   lambda: 1,
+  discount: 1,
   beta: 3,
   temperature: DEFAULT_TEMPERATURE_SCHEDULE,
   maturity: 0,
@@ -79,6 +85,7 @@ export function validateConfig(config: LearningConfig): void {
   if (config.learnFrom !== 'own' && config.learnFrom !== 'both') throw badInput(`config learnFrom must be own or both`);
   inRange('lambda', config.lambda, 0, 1);
   inRange('beta', config.beta, 0, 10);
+  inRange('discount', config.discount, 0.5, 1);
   inRange('maturity', config.maturity, 0, 1e9);
   inRange('targetMaturity', config.targetMaturity, 0, 1e9);
   inRange('maxPatternSize', config.maxPatternSize, 2, 16);

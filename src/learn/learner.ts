@@ -86,7 +86,7 @@ export function learnFromGame(
       const matchesAt = matchesOf[s];
       const evaluate = (t: number) =>
         updateValue(matchesAt[t].filter((r) => r.updates >= config.targetMaturity).map((r) => r.weight), config.beta);
-      return tdSweep(positions.length, result, config.lambda, evaluate, (t, target) => {
+      const update = (t: number, target: number) => {
         for (const record of matchesAt[t]) {
           const before = record.weight;
           record.weight = annealedWeight(before, record.updates, target, temperature);
@@ -98,7 +98,8 @@ export function learnFromGame(
           if (Math.abs(record.weight - before) >= Math.abs(entry.change)) entry.position = positions[t];
           changes.set(record, entry);
         }
-      });
+      };
+      return tdSweep(positions.length, result, config.lambda, evaluate, update, config.discount);
     });
     const positions = sequences.flatMap((sequence) => sequence.positions);
     for (const record of touched) {

@@ -13,7 +13,7 @@ function checkLambda(lambda: number): void {
 
 /**
  * Backward TD sweep over positions 0..count-1. For t from the last position down: the target is z for the last,
- * else G_t = (1-λ)·E_{t+1} + λ·G_{t+1}, where E_{t+1} = `evaluate(t + 1)` is asked AFTER `apply(t + 1, ...)` ran,
+ * else G_t = (1-λ)·E_{t+1} + λ·(.5 + γ·(G_{t+1} - .5)) with discount γ (1 = none), where E_{t+1} = `evaluate(t + 1)` is asked AFTER `apply(t + 1, ...)` ran,
  * so it sees the updated weights. `apply(t, target)` moves position t's patterns toward its target.
  * Returns the targets in position order.
  */
@@ -23,12 +23,16 @@ export function tdSweep(
   lambda: number,
   evaluate: (t: number) => number,
   apply: (t: number, target: number) => void,
+  discount = 1,
 ): number[] {
   checkLambda(lambda);
+  if (!(discount > 0 && discount <= 1)) throw new RangeError(`TD: discount must be in (0,1], got ${discount}`);
   const targets = new Array<number>(count);
   let laterReturn = finalResult;
   for (let t = count - 1; t >= 0; t--) {
-    targets[t] = t === count - 1 ? finalResult : (1 - lambda) * evaluate(t + 1) + lambda * laterReturn;
+    // The discount shrinks a later return toward the draw value .5, so nearer outcomes count for more.
+    const discounted = 0.5 + discount * (laterReturn - 0.5);
+    targets[t] = t === count - 1 ? finalResult : (1 - lambda) * evaluate(t + 1) + lambda * discounted;
     apply(t, targets[t]);
     laterReturn = targets[t];
   }

@@ -10,72 +10,92 @@ import { desigSquare } from './designation.ts';
 import { compilePattern, type MatchTarget } from './matcher.ts';
 import type { GraphPattern } from './pattern.ts';
 
-/** A graph pattern laid out as a match target. */
+/**
+ * A graph pattern laid out as a match target. Reusable: `load` refills it in place, because insertion tests a
+ * new pattern against thousands of others and allocating a 2 KB edge matrix for each dominated its cost.
+ */
 export class PatternTarget implements MatchTarget {
-  nodeCount: number;
-  readonly nodeLabel: Uint8Array;
-  readonly nodeDesig: Uint8Array;
+  nodeCount = 0;
+  readonly nodeLabel = new Uint8Array(MAX_NODES);
+  readonly nodeDesig = new Uint8Array(MAX_NODES);
   readonly squareToNode = new Int8Array(64).fill(-1);
   readonly edges = new Uint8Array(MAX_NODES * MAX_NODES);
-  readonly outStart: Uint16Array;
-  readonly outList: Uint8Array;
-  readonly inStart: Uint16Array;
-  readonly inList: Uint8Array;
+  readonly outStart = new Uint16Array(MAX_NODES + 1);
+  readonly outList = new Uint8Array(MAX_NODES * MAX_NODES);
+  readonly inStart = new Uint16Array(MAX_NODES + 1);
+  readonly inList = new Uint8Array(MAX_NODES * MAX_NODES);
   readonly labelStart = new Uint8Array(LABEL_COUNT + 1);
-  readonly labelNodes: Uint8Array;
+  readonly labelNodes = new Uint8Array(MAX_NODES);
+  private loaded: GraphPattern | null = null;
 
-  constructor(pattern: GraphPattern) {
-    const n = pattern.labels.length;
-    this.nodeCount = n;
-    this.nodeLabel = Uint8Array.from(pattern.labels);
-    this.nodeDesig = Uint8Array.from(pattern.desigs);
-    pattern.desigs.forEach((desig, v) => {
-      const sq = desigSquare(desig);
-      if (sq >= 0) this.squareToNode[sq] = v;
-    });
-    const out: number[][] = Array.from({ length: n }, () => []);
-    const inc: number[][] = Array.from({ length: n }, () => []);
-    for (const [from, to, code] of pattern.edges) {
-      this.edges[from * MAX_NODES + to] = code;
-      out[from].push(to);
-      inc[to].push(from);
+  constructor(pattern?: GraphPattern) {
+    if (pattern) this.load(pattern);
+  }
+
+  load(pattern: GraphPattern): this {
+    if (pattern === this.loaded) return this;
+    const previous = this.loaded;
+    if (previous) {
+      // Clear only what the previous pattern set.
+      for (const [from, to] of previous.edges) this.edges[from * MAX_NODES + to] = 0;
+      for (const desig of previous.desigs) {
+        const sq = desigSquare(desig);
+        if (sq >= 0) this.squareToNode[sq] = -1;
+      }
     }
-    [this.outStart, this.outList] = toCsr(out);
-    [this.inStart, this.inList] = toCsr(inc);
-    const byLabel: number[][] = Array.from({ length: LABEL_COUNT }, () => []);
-    pattern.labels.forEach((label, v) => byLabel[label].push(v));
-    [, this.labelNodes] = toCsr(byLabel);
-    this.labelStart.set(toCsr(byLabel)[0]);
+    this.loaded = pattern;
+    const n = pattern.labels.length;
+    const edges = pattern.edges;
+    this.nodeCount = n;
+    this.outStart.fill(0, 0, n + 1);
+    this.inStart.fill(0, 0, n + 1);
+    this.labelStart.fill(0);
+    for (let v = 0; v < n; v++) {
+      this.nodeLabel[v] = pattern.labels[v];
+      this.nodeDesig[v] = pattern.desigs[v];
+      const sq = desigSquare(pattern.desigs[v]);
+      if (sq >= 0) this.squareToNode[sq] = v;
+      this.labelStart[pattern.labels[v] + 1]++;
+    }
+    for (const [from, to, code] of edges) {
+      this.edges[from * MAX_NODES + to] = code;
+      this.outStart[from + 1]++;
+      this.inStart[to + 1]++;
+    }
+    for (let v = 0; v < n; v++) {
+      this.outStart[v + 1] += this.outStart[v];
+      this.inStart[v + 1] += this.inStart[v];
+    }
+    for (let l = 0; l < LABEL_COUNT; l++) this.labelStart[l + 1] += this.labelStart[l];
+    const outFill = this.outStart.slice(0, n);
+    const inFill = this.inStart.slice(0, n);
+    for (const [from, to] of edges) {
+      this.outList[outFill[from]++] = to;
+      this.inList[inFill[to]++] = from;
+    }
+    const labelFill = this.labelStart.slice(0, LABEL_COUNT);
+    for (let v = 0; v < n; v++) this.labelNodes[labelFill[pattern.labels[v]]++] = v;
+    return this;
   }
 }
 
-function toCsr(lists: number[][]): [Uint16Array, Uint8Array] {
-  const start = new Uint16Array(lists.length + 1);
-  lists.forEach((list, i) => (start[i + 1] = start[i] + list.length));
-  return [start, Uint8Array.from(lists.flat())];
-}
+// Two shared targets: the new pattern during an insertion's top-down walk, and the candidate under test.
+const walkTarget = new PatternTarget();
+const testTarget = new PatternTarget();
 
-// One-entry cache: insertion tests many patterns against the same new pattern. A cache per pattern would cost
-// a 2 KB edge matrix for each of 100k patterns.
-let lastPattern: GraphPattern | null = null;
-let lastTarget: PatternTarget | null = null;
-
+/** The shared target holding `pattern` for a top-down walk (valid until the next call). */
 export function patternTarget(pattern: GraphPattern): PatternTarget {
-  if (pattern !== lastPattern) {
-    lastTarget = new PatternTarget(pattern);
-    lastPattern = pattern;
-  }
-  return lastTarget!;
+  return walkTarget.load(pattern);
 }
 
 /** P <= Q: every position Q matches, P matches too. */
 export function isSubpattern(p: GraphPattern, q: GraphPattern): boolean {
   if (p.labels.length > q.labels.length || p.edges.length > q.edges.length) return false;
-  return compilePattern(p).matches(patternTarget(q));
+  return compilePattern(p).matches(testTarget.load(q));
 }
 
 /** The node of Q that each node of P maps to, when P <= Q (the mapping kept on hierarchy links). */
 export function subpatternMapping(p: GraphPattern, q: GraphPattern): number[] | null {
   if (p.labels.length > q.labels.length || p.edges.length > q.edges.length) return null;
-  return compilePattern(p).embedding(patternTarget(q));
+  return compilePattern(p).embedding(testTarget.load(q));
 }

@@ -12,6 +12,7 @@ import { desigSquare } from '../pattern/designation.ts';
 import { patternSize, type GraphPattern, type Pattern } from '../pattern/pattern.ts';
 import { LABEL_COUNT } from '../graph/labels.ts';
 import { RootIndex, nodeKey } from './rootIndex.ts';
+import { mostSpecificSubpatterns } from './retrieval.ts';
 import { tripleIndex } from '../graph/positionGraph.ts';
 import { EDGE_ATTACKS } from '../graph/labels.ts';
 
@@ -292,33 +293,9 @@ export class Hierarchy {
     this.retrigger(child);
   }
 
-  /** Top-down: the existing patterns below `record` none of whose children are also below it. */
+  /** The existing patterns below `record` none of whose children are also below it (retrieval.ts). */
   private mostSpecificSubpatterns(record: PatternRecord): PatternRecord[] {
-    const below = new Set<PatternRecord>();
-    const visited = new Set<PatternRecord>();
-    const result: PatternRecord[] = [];
-    const visit = (candidate: PatternRecord): void => {
-      if (visited.has(candidate)) return;
-      visited.add(candidate);
-      if (!subpatternOf(candidate, record)) return;
-      below.add(candidate);
-      let deeper = false;
-      for (const child of candidate.children) {
-        // A child can only be below `record` when all its parents are.
-        if (child !== record && child.parents.every((p) => below.has(p) || (visit(p), below.has(p)))) {
-          visit(child);
-          if (below.has(child)) deeper = true;
-        }
-      }
-      if (!deeper) result.push(candidate);
-    };
-    // Indexed roots below `record` are found from its own exact nodes and typed edges, the rest are tested.
-    for (const key of indexKeysOf(record.pattern as GraphPattern)) {
-      const root = this.roots.indexed.get(key);
-      if (root && root !== record) visit(root);
-    }
-    for (const root of this.roots.others) if (root !== record) visit(root);
-    return result;
+    return mostSpecificSubpatterns(this, record, indexKeysOf(record.pattern as GraphPattern));
   }
 
   /**

@@ -13,6 +13,9 @@ import { materialKey } from '../pattern/canonical.ts';
 import { LABEL_COUNT } from '../graph/labels.ts';
 import type { PositionGraph } from '../graph/positionGraph.ts';
 import type { Hierarchy, PatternRecord } from './hierarchy.ts';
+import type { MatchTarget } from '../pattern/matcher.ts';
+import { patternTarget } from '../pattern/subpattern.ts';
+import type { GraphPattern } from '../pattern/pattern.ts';
 import { nodeKey } from './rootIndex.ts';
 
 export interface Retrieval {
@@ -49,8 +52,8 @@ function allParentsMatched(record: PatternRecord, epoch: number): boolean {
 
 export function mostSpecificMatches(hierarchy: Hierarchy, graph: PositionGraph): Retrieval {
   const epoch = ++epochCounter;
-  let tested = 0;
   matched.length = 0;
+  let tested = 0;
   const indexed = hierarchy.roots.indexed;
   if (indexed.size > 0) {
     for (let v = 0; v < graph.nodeCount; v++) {
@@ -76,18 +79,44 @@ export function mostSpecificMatches(hierarchy: Hierarchy, graph: PositionGraph):
       }
     }
   }
+  tested += descend(hierarchy, graph, epoch, null);
+  const result = mostSpecific(epoch);
+  const material = hierarchy.material.get(materialKey(graph.material));
+  if (material) result.push(material);
+  return { matches: result, tested };
+}
+
+/**
+ * The most specific existing subpatterns of a pattern being inserted (its parents-to-be): the same walk, with
+ * the pattern read as a graph. Indexed roots below it are found from its own exact nodes and typed edges.
+ */
+export function mostSpecificSubpatterns(hierarchy: Hierarchy, record: PatternRecord, rootKeys: readonly number[]): PatternRecord[] {
+  const epoch = ++epochCounter;
+  matched.length = 0;
+  for (const key of rootKeys) {
+    const root = hierarchy.roots.indexed.get(key);
+    if (root !== undefined && root !== record && root.epoch !== epoch) markMatched(root, epoch);
+  }
+  descend(hierarchy, patternTarget(record.pattern as GraphPattern), epoch, record);
+  return mostSpecific(epoch);
+}
+
+/** Tests the un-indexed roots, then every triggered candidate in depth order; returns how many were tested. */
+function descend(hierarchy: Hierarchy, target: MatchTarget, epoch: number, exclude: PatternRecord | null): number {
+  let tested = 0;
   for (const root of hierarchy.roots.others) {
+    if (root === exclude) continue;
     tested++;
-    if (root.compiled.matches(graph)) markMatched(root, epoch);
+    if (root.compiled.matches(target)) markMatched(root, epoch);
   }
   for (let depth = 0; depth < pending.length; depth++) {
     const candidates = pending[depth];
     // markMatched may append to deeper lists only, so this list is stable while it is walked.
     for (let i = 0; i < candidates.length; i++) {
       const candidate = candidates[i];
-      if (!allParentsMatched(candidate, epoch)) continue;
+      if (candidate === exclude || !allParentsMatched(candidate, epoch)) continue;
       tested++;
-      if (candidate.compiled.matches(graph)) markMatched(candidate, epoch);
+      if (candidate.compiled.matches(target)) markMatched(candidate, epoch);
       else {
         candidate.epoch = epoch;
         candidate.matched = false;
@@ -95,9 +124,11 @@ export function mostSpecificMatches(hierarchy: Hierarchy, graph: PositionGraph):
     }
     candidates.length = 0;
   }
+  return tested;
+}
+
+function mostSpecific(epoch: number): PatternRecord[] {
   const result: PatternRecord[] = [];
   for (const record of matched) if (record.childMatchedEpoch !== epoch) result.push(record);
-  const material = hierarchy.material.get(materialKey(graph.material));
-  if (material) result.push(material);
-  return { matches: result, tested };
+  return result;
 }

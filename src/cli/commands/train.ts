@@ -24,6 +24,7 @@ interface TrainOptions {
   targetMaturity?: string;
   learnFrom?: string;
   beta?: string;
+  discount?: string;
   temperature?: string;
   json?: boolean;
 }
@@ -55,6 +56,7 @@ export function registerTrainCommand(program: Command): void {
     .option('--max-plies <n>', 'adjudicate a draw after this many plies', '300')
     .option('--maturity <n>', 'play with patterns of at least this many updates (saved in the database)')
     .option('--lambda <x>', 'TD(lambda) (saved in the database)')
+    .option('--discount <g>', 'per-position discount of later results toward a draw, (0.5, 1] (saved)')
     .option('--beta <x>', 'exponent of the update function that evaluates TD targets (saved)')
     .option('--learn-from <whose>', "own | both: learn from Morph's positions only, or the opponent's too (saved)")
     .option('--target-maturity <n>', 'evaluate TD targets with patterns of at least this many updates (saved)')
@@ -70,6 +72,7 @@ export function registerTrainCommand(program: Command): void {
         const config: Partial<LearningConfig> = {};
         if (opts.maturity !== undefined) config.maturity = parseIntegerOption('--maturity', opts.maturity, 0);
         if (opts.lambda !== undefined) config.lambda = parseNumberOption('--lambda', opts.lambda, 0, 1);
+        if (opts.discount !== undefined) config.discount = parseNumberOption('--discount', opts.discount, 0.5, 1);
         if (opts.beta !== undefined) config.beta = parseNumberOption('--beta', opts.beta, 0, 10);
         if (opts.learnFrom !== undefined) config.learnFrom = opts.learnFrom as LearningConfig['learnFrom'];
         if (opts.targetMaturity !== undefined) {
