@@ -13,6 +13,12 @@ import { registerMatchCommand } from './commands/match.ts';
 import { registerAgreeCommand } from './commands/agree.ts';
 import { reportError } from './run.ts';
 
+// Output piped into `head` and the like: a closed stdout ends the command quietly, not with a stack trace.
+process.stdout.on('error', (error: NodeJS.ErrnoException) => {
+  if (error.code === 'EPIPE') process.exit(0);
+  throw error;
+});
+
 const program = new Command();
 program
   .name('morph')
