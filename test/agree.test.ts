@@ -1,5 +1,4 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { spawn } from 'node:child_process';
 import { mkdtempSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
@@ -9,10 +8,10 @@ import { measureAgreement, topShare } from '../src/agree/metrics.ts';
 import { parseLabelledPositions } from '../src/agree/positions.ts';
 import { alphaBetaRanker, greedyRanker } from '../src/agree/rankers.ts';
 import { PatternStore } from '../src/store/patternStore.ts';
+import { runMorph } from './helpers/cli.ts';
 import { applyMove, boardFromFen, cloneBoard } from '../src/chess/board.ts';
 import { gameStatus, generateLegalMoves } from '../src/chess/movegen.ts';
 
-const MORPH_BIN = fileURLToPath(new URL('../bin/morph.js', import.meta.url));
 const FIXTURE = fileURLToPath(new URL('./fixtures/agreement.jsonl', import.meta.url));
 
 let tempDir: string;
@@ -21,16 +20,6 @@ beforeAll(() => {
 });
 afterAll(() => rmSync(tempDir, { recursive: true, force: true }));
 
-function runMorph(args: string[]): Promise<{ code: number | null; stdout: string; stderr: string }> {
-  return new Promise((resolve) => {
-    const child = spawn(process.execPath, [MORPH_BIN, ...args]);
-    let stdout = '';
-    let stderr = '';
-    child.stdout.on('data', (chunk) => (stdout += chunk));
-    child.stderr.on('data', (chunk) => (stderr += chunk));
-    child.on('close', (code) => resolve({ code, stdout, stderr }));
-  });
-}
 
 const fixtureLines = () =>
   readFileSync(FIXTURE, 'utf8')

@@ -1,5 +1,4 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { spawn } from 'node:child_process';
 import { chmodSync, mkdtempSync, readFileSync, rmSync, statSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
@@ -8,9 +7,9 @@ import { Chess } from 'chess.js';
 import { eloEstimate, eloFromScoreFraction, Z_95 } from '../src/match/elo.ts';
 import { firstPlayerPoints, firstPlaysWhite, gameSeed, runMatch, type MatchGame } from '../src/match/match.ts';
 import { PatternStore } from '../src/store/patternStore.ts';
+import { runMorph } from './helpers/cli.ts';
 import { getMeta } from '../src/store/database.ts';
 
-const MORPH_BIN = fileURLToPath(new URL('../bin/morph.js', import.meta.url));
 const FLAKY_ENGINE = fileURLToPath(new URL('./fixtures/flaky-engine.mjs', import.meta.url));
 
 let tempDir: string;
@@ -19,16 +18,6 @@ beforeAll(() => {
 });
 afterAll(() => rmSync(tempDir, { recursive: true, force: true }));
 
-function runMorph(args: string[]): Promise<{ code: number | null; stdout: string; stderr: string }> {
-  return new Promise((resolve) => {
-    const child = spawn(process.execPath, [MORPH_BIN, ...args]);
-    let stdout = '';
-    let stderr = '';
-    child.stdout.on('data', (chunk) => (stdout += chunk));
-    child.stderr.on('data', (chunk) => (stderr += chunk));
-    child.on('close', (code) => resolve({ code, stdout, stderr }));
-  });
-}
 
 const baseOptions = { games: 4, swap: true, seed: 9, maxPlies: 60, maxFailures: 3 };
 const outcomes = (results: MatchGame[]) => results.map((r) => [r.white, r.black, r.result, r.reason, r.plies]);

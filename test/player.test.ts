@@ -1,5 +1,4 @@
 import { describe, expect, it } from 'vitest';
-import { spawnSync } from 'node:child_process';
 import { mkdtempSync, rmSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
@@ -7,6 +6,7 @@ import { Chess } from 'chess.js';
 import { GameHistory } from '../src/chess/history.ts';
 import { MorphPlayer } from '../src/player/morphPlayer.ts';
 import { PatternStore } from '../src/store/patternStore.ts';
+import { runMorph } from './helpers/cli.ts';
 import { materialPattern, type GraphPattern } from '../src/pattern/pattern.ts';
 import { exactDesig } from '../src/pattern/designation.ts';
 import { pieceLabel } from '../src/graph/labels.ts';
@@ -16,9 +16,6 @@ import { playGame } from '../src/game/playGame.ts';
 
 const morph = (store: PatternStore, seed = 1) => new MorphPlayer(store, { maturity: 0, seed });
 
-function runMorph(args: string[], env: Record<string, string> = {}) {
-  return spawnSync(process.execPath, ['bin/morph.js', ...args], { encoding: 'utf8', env: { ...process.env, ...env } });
-}
 
 describe('the 1-ply player', () => {
   it('scores a mating move 1 and plays it', () => {
@@ -91,9 +88,9 @@ describe('morph move', () => {
   const dir = mkdtempSync(join(tmpdir(), 'morph-move-'));
   const missingDefault = { MORPH_DB: join(dir, 'none.db') };
 
-  it('prints the best move and the full ranking as JSON', () => {
-    const result = runMorph(['move', '--fen', '6k1/5ppp/8/8/8/8/5PPP/R5K1 w - - 0 1', '--json'], missingDefault);
-    expect(result.status).toBe(0);
+  it('prints the best move and the full ranking as JSON', async () => {
+    const result = await runMorph(['move', '--fen', '6k1/5ppp/8/8/8/8/5PPP/R5K1 w - - 0 1', '--json'], missingDefault);
+    expect(result.code).toBe(0);
     const report = JSON.parse(result.stdout);
     expect(report.best).toBe('a1a8');
     expect(report.ranking[0]).toMatchObject({ move: 'a1a8', san: 'Ra8#', value: 1 });
@@ -101,44 +98,44 @@ describe('morph move', () => {
     expect(report.ranking).toHaveLength(legal);
   });
 
-  it('explains a move with the patterns that matched and how they combined', () => {
+  it('explains a move with the patterns that matched and how they combined', async () => {
     const path = join(dir, 'explain.db');
     const store = PatternStore.open(path);
     const pawn: GraphPattern = { kind: 'graph', labels: [pieceLabel('moved', 1)], desigs: [exactDesig(parseSquare('e4'))], edges: [] };
     const { record } = store.insert(pawn, 'manual', 0, { weight: 0.8, updates: 3 });
     store.close();
-    const result = runMorph(['move', '--db', path, '--fen', 'rnbqkbnr/pppppppp/8/8/8/8/PPPPPPPP/RNBQKBNR w KQkq - 0 1', '--json', '--explain']);
-    expect(result.status).toBe(0);
+    const result = await runMorph(['move', '--db', path, '--fen', 'rnbqkbnr/pppppppp/8/8/8/8/PPPPPPPP/RNBQKBNR w KQkq - 0 1', '--json', '--explain']);
+    expect(result.code).toBe(0);
     const { best, explanation } = JSON.parse(result.stdout);
     expect(best).toBe('e2e4');
     expect(explanation.value).toBeCloseTo(0.8, 4);
     expect(explanation.patterns).toEqual([expect.objectContaining({ id: record.id, weight: 0.8, updates: 3, used: true })]);
     expect(explanation.patterns[0].description).toContain('moved P on e4');
     expect(explanation.combination).toEqual([{ id: record.id, weight: 0.8, runningValue: 0.8 }]);
-    const text = runMorph(['move', '--db', path, '--fen', 'rnbqkbnr/pppppppp/8/8/8/8/PPPPPPPP/RNBQKBNR w KQkq - 0 1', '--explain', '--move', 'd2d4']);
+    const text = await runMorph(['move', '--db', path, '--fen', 'rnbqkbnr/pppppppp/8/8/8/8/PPPPPPPP/RNBQKBNR w KQkq - 0 1', '--explain', '--move', 'd2d4']);
     expect(text.stdout).toContain('no pattern matched');
   });
 
-  it('reads one FEN per line, reports a bad line by number and goes on', () => {
+  it('reads one FEN per line, reports a bad line by number and goes on', async () => {
     const input = join(dir, 'fens.txt');
     writeFileSync(input, ['8/8/8/8/8/8/8/K6k w - - 0 1', 'not a fen', '6k1/5ppp/8/8/8/8/5PPP/R5K1 w - - 0 1'].join('\n'));
-    const result = runMorph(['move', '--input', input, '--json'], missingDefault);
-    expect(result.status).toBe(2);
+    const result = await runMorph(['move', '--input', input, '--json'], missingDefault);
+    expect(result.code).toBe(2);
     const lines = result.stdout.trim().split('\n').map((l) => JSON.parse(l));
     expect(lines).toHaveLength(2);
     expect(lines[1].best).toBe('a1a8');
     expect(result.stderr.trim().split('\n')).toEqual([expect.stringMatching(/^morph: line 2: bad FEN/)]);
   });
 
-  it('refuses bad input with one line and exit code 2', () => {
-    const bad = runMorph(['move', '--fen', 'rnbqkbnr/pppppppp/8/8/8/8/PPPPPPPP/RNBQKBNR x KQkq - 0 1'], missingDefault);
-    expect(bad.status).toBe(2);
+  it('refuses bad input with one line and exit code 2', async () => {
+    const bad = await runMorph(['move', '--fen', 'rnbqkbnr/pppppppp/8/8/8/8/PPPPPPPP/RNBQKBNR x KQkq - 0 1'], missingDefault);
+    expect(bad.code).toBe(2);
     expect(bad.stderr.trim().split('\n')).toHaveLength(1);
-    const missing = runMorph(['move', '--db', join(dir, 'nope.db'), '--fen', '8/8/8/8/8/8/8/K6k w - - 0 1']);
-    expect(missing.status).toBe(2);
+    const missing = await runMorph(['move', '--db', join(dir, 'nope.db'), '--fen', '8/8/8/8/8/8/8/K6k w - - 0 1']);
+    expect(missing.code).toBe(2);
     expect(missing.stderr).toMatch(/^morph: no Morph database at /);
-    const over = runMorph(['move', '--fen', '6k1/5ppp/8/8/8/8/5PPP/R5K1 w - - 0 1', '--explain', '--move', 'a1a9'], missingDefault);
-    expect(over.status).toBe(2);
+    const over = await runMorph(['move', '--fen', '6k1/5ppp/8/8/8/8/5PPP/R5K1 w - - 0 1', '--explain', '--move', 'a1a9'], missingDefault);
+    expect(over.code).toBe(2);
     expect(over.stderr).toMatch(/is not a legal move/);
   });
 });
