@@ -10,11 +10,13 @@ import { isSubpattern } from '../pattern/subpattern.ts';
 import { compilePattern, type CompiledPattern } from '../pattern/matcher.ts';
 import { desigSquare } from '../pattern/designation.ts';
 import { patternSize, type GraphPattern, type Pattern } from '../pattern/pattern.ts';
-import { LABEL_COUNT } from '../graph/labels.ts';
 import { RootIndex, nodeKey } from './rootIndex.ts';
 import { mostSpecificSubpatterns } from './retrieval.ts';
 import { tripleIndex } from '../graph/positionGraph.ts';
 import { EDGE_ATTACKS } from '../graph/labels.ts';
+
+/** The shared empty trigger list (never pushed to: see Hierarchy.retrigger). */
+const NO_RECORDS: PatternRecord[] = [];
 
 export interface PatternStats {
   weight: number;
@@ -37,8 +39,6 @@ export class PatternRecord implements PatternStats {
   lastUsedGame: number | null = null;
   readonly parents: PatternRecord[] = [];
   readonly children: PatternRecord[] = [];
-  /** Label counts, for cheap rejection before a subpattern test. */
-  readonly labelCounts: Uint8Array;
   /** Longer than any path from a root to a parent: retrieval tests patterns in order of depth. */
   depth = 0;
   /**
@@ -47,7 +47,7 @@ export class PatternRecord implements PatternStats {
    * children of rare matches rather than every child of the common seeds.
    */
   trigger: PatternRecord | null = null;
-  readonly triggers: PatternRecord[] = [];
+  triggers: PatternRecord[] = NO_RECORDS;
   // Per-retrieval bookkeeping, valid when the stamp equals the retrieval's epoch (see retrieval.ts).
   epoch = 0;
   matched = false;
@@ -61,16 +61,14 @@ export class PatternRecord implements PatternStats {
     stats?: Partial<PatternStats>,
   ) {
     Object.assign(this, stats);
-    this.labelCounts = new Uint8Array(LABEL_COUNT);
     const codes: number[] = [];
     if (pattern.kind === 'graph') {
       pattern.labels.forEach((label, v) => {
-        this.labelCounts[label]++;
         const square = desigSquare(pattern.desigs[v]);
         if (square >= 0) codes.push(label * 64 + square);
       });
     }
-    this.exactCodes = Uint16Array.from(codes.sort((a, b) => a - b));
+    this.exactCodes = codes.sort((a, b) => a - b);
   }
 
   private compiledForm: CompiledPattern | null = null;
@@ -81,7 +79,7 @@ export class PatternRecord implements PatternStats {
   }
 
   /** Sorted (label, exact square) codes, label * 64 + square, of the nodes that have an exact square. */
-  readonly exactCodes: Uint16Array;
+  readonly exactCodes: readonly number[];
 
   get kind(): Pattern['kind'] {
     return this.pattern.kind;
@@ -92,16 +90,18 @@ export class PatternRecord implements PatternStats {
   }
 }
 
-/** Cheap necessary condition for p <= q: q has at least p's nodes, edges, label counts and exact nodes. */
+/**
+ * Cheap necessary condition for p <= q: q has at least p's nodes and edges and all its exact nodes. (Label
+ * counts are checked first thing by the matcher itself.)
+ */
 function mayBeSubpattern(p: PatternRecord, q: PatternRecord): boolean {
   const pg = p.pattern as GraphPattern;
   const qg = q.pattern as GraphPattern;
   if (pg.labels.length > qg.labels.length || pg.edges.length > qg.edges.length) return false;
-  for (let l = 0; l < LABEL_COUNT; l++) if (p.labelCounts[l] > q.labelCounts[l]) return false;
   return isSortedSubset(p.exactCodes, q.exactCodes);
 }
 
-function isSortedSubset(small: Uint16Array, large: Uint16Array): boolean {
+function isSortedSubset(small: readonly number[], large: readonly number[]): boolean {
   let j = 0;
   for (let i = 0; i < small.length; i++) {
     while (j < large.length && large[j] < small[i]) j++;
@@ -197,7 +197,11 @@ export class Hierarchy {
     if (best === record.trigger) return;
     if (record.trigger) record.trigger.triggers.splice(record.trigger.triggers.indexOf(record), 1);
     record.trigger = best;
-    best?.triggers.push(record);
+    if (best) {
+      // Most patterns trigger nothing: they share one empty list until their first trigger child.
+      if (best.triggers === NO_RECORDS) best.triggers = [];
+      best.triggers.push(record);
+    }
   }
 
   /** Keeps every child deeper than its parents after a new link. */
