@@ -81,7 +81,7 @@ export function learnFromGame(
     const matchesOf = sequences.map(({ positions }) => positions.map((position) => store.retrieve(position.graph).matches));
 
     const touched = new Set<PatternRecord>();
-    const changes = new Map<PatternRecord, { change: number; position: LearnedPosition }>();
+    const changes = new Map<PatternRecord, { change: number; largestStep: number; position: LearnedPosition }>();
     const targetsOf = sequences.map(({ positions, result }, s) => {
       const matchesAt = matchesOf[s];
       const evaluate = (t: number) =>
@@ -93,9 +93,14 @@ export function learnFromGame(
           record.updates++;
           record.variance += Math.abs(record.weight - before);
           touched.add(record);
-          const entry = changes.get(record) ?? { change: 0, position: positions[t] };
+          // The game's total change, and where the pattern moved most (specialisation grows it there).
+          const step = Math.abs(record.weight - before);
+          const entry = changes.get(record) ?? { change: 0, largestStep: -1, position: positions[t] };
           entry.change += record.weight - before;
-          if (Math.abs(record.weight - before) >= Math.abs(entry.change)) entry.position = positions[t];
+          if (step > entry.largestStep) {
+            entry.largestStep = step;
+            entry.position = positions[t];
+          }
           changes.set(record, entry);
         }
       };
@@ -119,7 +124,7 @@ export function learnFromGame(
     }
     if (config.generalisation.enabled) proposals.push(...generalisationProposals(touchedList, config.generalisation, rng));
     if (config.specialisation.enabled) {
-      const list = [...changes].map(([record, c]) => ({ record, ...c }));
+      const list = [...changes].map(([record, c]) => ({ record, change: c.change, position: c.position }));
       proposals.push(...specialisationProposals(list, { ...config.specialisation, maxSize: config.maxPatternSize }));
     }
     for (const proposal of proposals) {
