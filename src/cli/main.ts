@@ -1,4 +1,5 @@
 /** The `morph` command line: one program, one module per command. */
+import { readFileSync } from 'node:fs';
 import { Command } from 'commander';
 import { registerGraphCommand } from './commands/graph.ts';
 import { registerMoveCommand } from './commands/move.ts';
@@ -23,6 +24,7 @@ const program = new Command();
 program
   .name('morph')
   .description('Morph: a chess player that learns patterns from experience alone')
+  .version(JSON.parse(readFileSync(new URL('../../package.json', import.meta.url), 'utf8')).version)
   .showHelpAfterError('(run with --help for usage)')
   .exitOverride();
 
