@@ -16,3 +16,11 @@ export function parseNumberOption(name: string, text: string, min = -Infinity, m
   }
   return value;
 }
+
+/** Seeds are 32-bit: the seeded generator (util/random.ts) keeps 32 bits of state. */
+const MAX_SEED = 2 ** 32 - 1;
+
+/** A --seed option: a whole number in [0, 2^32 - 1], or undefined when not given. */
+export function parseSeedOption(text: string | undefined): number | undefined {
+  return text === undefined ? undefined : parseIntegerOption('--seed', text, 0, MAX_SEED);
+}

@@ -18,7 +18,7 @@ import { getMeta, getMetaNumber } from '../../store/database.ts';
 import { openStoreForWriting } from '../../store/location.ts';
 import { BAD_INPUT, MorphError, badInput } from '../../util/errors.ts';
 import { Random } from '../../util/random.ts';
-import { parseIntegerOption } from '../options.ts';
+import { parseSeedOption } from '../options.ts';
 import { action, printLine, reportError } from '../run.ts';
 
 export type LearnSide = 'white' | 'black' | 'both';
@@ -203,7 +203,7 @@ export function registerLearnCommand(program: Command): void {
           pgn: opts.pgn,
           db: opts.db,
           side: opts.side as LearnSide,
-          seed: opts.seed !== undefined ? parseIntegerOption('--seed', opts.seed, 0, 2 ** 32 - 1) : undefined,
+          seed: parseSeedOption(opts.seed),
           onRefused: (game, message) => reportError(new MorphError(`game ${game.number} (line ${game.line}): ${message}`, BAD_INPUT)),
         });
         printLine(opts.json ? JSON.stringify(summary) : summaryText(summary));

@@ -7,7 +7,7 @@ import { VALID_OPPONENT_FORMS } from '../../engines/opponentSpec.ts';
 import { badInput, MorphError } from '../../util/errors.ts';
 import { freshSeed } from '../../util/random.ts';
 import { action, printLine } from '../run.ts';
-import { parseIntegerOption } from '../options.ts';
+import { parseIntegerOption, parseSeedOption } from '../options.ts';
 
 interface MatchCommandOptions {
   white?: string;
@@ -81,7 +81,7 @@ export function registerMatchCommand(program: Command): void {
       action(async (opts: MatchCommandOptions) => {
         if (!opts.white || !opts.black) throw badInput('give both players: --white SPEC --black SPEC');
         const games = parseIntegerOption('--games', opts.games, 1);
-        const seed = opts.seed !== undefined ? parseIntegerOption('--seed', opts.seed, 0, 2 ** 32 - 1) : freshSeed();
+        const seed = parseSeedOption(opts.seed) ?? freshSeed();
         const timeout = opts.engineTimeout ? parseIntegerOption('--engine-timeout', opts.engineTimeout, 1) : undefined;
         const pgnGames: string[] = [];
         if (opts.pgn) {

@@ -9,7 +9,7 @@ import { openStoreForReading } from '../../store/location.ts';
 import { BAD_INPUT, MorphError, badInput } from '../../util/errors.ts';
 import { action, printLine, reportError } from '../run.ts';
 import { readInputLines } from '../lines.ts';
-import { parseIntegerOption } from '../options.ts';
+import { parseIntegerOption, parseSeedOption } from '../options.ts';
 
 interface MoveOptions {
   fen?: string;
@@ -84,7 +84,7 @@ export function registerMoveCommand(program: Command): void {
         if (fresh && !opts.json) process.stderr.write('morph: no database yet (train first); every move values 0.5\n');
         const player = new MorphPlayer(store, {
           maturity: parseIntegerOption('--maturity', opts.maturity, 0),
-          seed: parseIntegerOption('--seed', opts.seed, 0),
+          seed: parseSeedOption(opts.seed)!,
         });
         const show = (report: MoveReport) => printLine(opts.json ? JSON.stringify(report) : reportText(report));
         try {

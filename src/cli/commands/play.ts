@@ -8,7 +8,7 @@ import { openStoreForReading } from '../../store/location.ts';
 import { badInput } from '../../util/errors.ts';
 import { freshSeed } from '../../util/random.ts';
 import { action, printLine, reportError } from '../run.ts';
-import { parseIntegerOption } from '../options.ts';
+import { parseIntegerOption, parseSeedOption } from '../options.ts';
 
 interface PlayOptions {
   db?: string;
@@ -35,7 +35,7 @@ export function registerPlayCommand(program: Command): void {
         if (color !== 'white' && color !== 'black') throw badInput(`--color needs white or black, got "${opts.color}"`);
         const startFen = opts.fen === undefined ? undefined : checkFen(opts.fen);
         const maturity = parseIntegerOption('--maturity', opts.maturity, 0);
-        const seed = opts.seed === undefined ? freshSeed() : parseIntegerOption('--seed', opts.seed, 0);
+        const seed = parseSeedOption(opts.seed) ?? freshSeed();
         const { store, fresh } = openStoreForReading(opts.db);
         try {
           printLine(

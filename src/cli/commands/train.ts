@@ -4,7 +4,7 @@ import { runTraining, type TrainingSummary } from '../../../training/harness.ts'
 import type { ProgressMode } from '../../../training/progress.ts';
 import { badInput } from '../../util/errors.ts';
 import { action, printLine } from '../run.ts';
-import { parseIntegerOption, parseNumberOption } from '../options.ts';
+import { parseIntegerOption, parseNumberOption, parseSeedOption } from '../options.ts';
 import type { LearningConfig } from '../../learn/config.ts';
 
 interface TrainOptions {
@@ -84,7 +84,7 @@ export function registerTrainCommand(program: Command): void {
           games: opts.hours ? undefined : opts.games ? parseIntegerOption('--games', opts.games, 1) : DEFAULT_GAMES,
           hours: opts.hours ? parseNumberOption('--hours', opts.hours, 0) : undefined,
           opponent: opts.opponent,
-          seed: opts.seed !== undefined ? parseIntegerOption('--seed', opts.seed, 0, 2 ** 32 - 1) : undefined,
+          seed: parseSeedOption(opts.seed),
           pgn: opts.pgn,
           jsonLog: opts.jsonLog,
           maxPlies: parseIntegerOption('--max-plies', opts.maxPlies, 1),
