@@ -1,10 +1,16 @@
 /** Parsing numeric command-line options with one-line errors. */
 import { badInput } from '../util/errors.ts';
 
+function rangeText(min: number, max: number): string {
+  if (min > -Infinity && max < Infinity) return ` from ${min} to ${max}`;
+  if (min > -Infinity) return ` of at least ${min}`;
+  return max < Infinity ? ` of at most ${max}` : '';
+}
+
 export function parseIntegerOption(name: string, text: string, min = -Infinity, max = Infinity): number {
   const value = Number(text);
   if (!/^-?\d+$/.test(text.trim()) || value < min || value > max) {
-    throw badInput(`${name} needs a whole number${min > -Infinity ? ` >= ${min}` : ''}${max < Infinity ? ` <= ${max}` : ''}, got "${text}"`);
+    throw badInput(`${name} needs a whole number${rangeText(min, max)}, got "${text}"`);
   }
   return value;
 }
@@ -12,7 +18,7 @@ export function parseIntegerOption(name: string, text: string, min = -Infinity, 
 export function parseNumberOption(name: string, text: string, min = -Infinity, max = Infinity): number {
   const value = Number(text);
   if (text.trim() === '' || !Number.isFinite(value) || value < min || value > max) {
-    throw badInput(`${name} needs a number${min > -Infinity ? ` >= ${min}` : ''}${max < Infinity ? ` <= ${max}` : ''}, got "${text}"`);
+    throw badInput(`${name} needs a number${rangeText(min, max)}, got "${text}"`);
   }
   return value;
 }

@@ -79,13 +79,12 @@ export function registerMoveCommand(program: Command): void {
       action((opts: MoveOptions) => {
         if (!opts.fen === !opts.input) throw badInput('give exactly one of --fen FEN or --input FILE');
         if (opts.move && !opts.explain) opts.explain = true;
-        if (opts.fen) checkFen(opts.fen); // a bad FEN is reported before anything else
+        // Bad input is reported before anything else is opened or printed.
+        if (opts.fen) checkFen(opts.fen);
+        const options = { maturity: parseIntegerOption('--maturity', opts.maturity, 0), seed: parseSeedOption(opts.seed)! };
         const { store, fresh } = openStoreForReading(opts.db);
         if (fresh && !opts.json) process.stderr.write('morph: no database yet (train first); every move values 0.5\n');
-        const player = new MorphPlayer(store, {
-          maturity: parseIntegerOption('--maturity', opts.maturity, 0),
-          seed: parseSeedOption(opts.seed)!,
-        });
+        const player = new MorphPlayer(store, options);
         const show = (report: MoveReport) => printLine(opts.json ? JSON.stringify(report) : reportText(report));
         try {
           if (opts.fen) {
