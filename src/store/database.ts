@@ -576,32 +576,13 @@ export function deleteLink(db: MorphDatabase, parent: number, child: number): bo
   return stmt(db, 'DELETE FROM links WHERE parent = ? AND child = ?').run(parent, child).changes > 0;
 }
 
-/** Every pattern row, by id. Uses raw arrays to keep a 100k-row load fast. */
-export function loadAllPatternRows(db: MorphDatabase): PatternRow[] {
-  const rows = stmt(db, `SELECT ${PATTERN_COLUMNS} FROM patterns ORDER BY id`).raw().all() as unknown[][];
-  return rows.map((r) => ({
-    id: r[0] as number,
-    kind: r[1] as PatternKind,
-    key: r[2] as string,
-    body: r[3] as string,
-    size: r[4] as number,
-    weight: r[5] as number,
-    updates: r[6] as number,
-    variance: r[7] as number,
-    uses: r[8] as number,
-    origin: r[9] as PatternOrigin,
-    createdGame: r[10] as number,
-    lastUsedGame: r[11] as number | null,
-  }));
-}
+/** The columns every pattern loader reads, in the order `statsRow` decodes them. */
+const STATS_COLUMNS = 'id, kind, key, weight, updates, variance, uses, origin, created_game, last_used_game';
 
-/** Every pattern's id, kind, key and statistics, without the JSON body: what loading the hierarchy needs. */
-export function loadPatternKeysAndStats(db: MorphDatabase): Omit<PatternRow, 'body' | 'size'>[] {
-  const rows = stmt(
-    db,
-    'SELECT id, kind, key, weight, updates, variance, uses, origin, created_game, last_used_game FROM patterns ORDER BY id',
-  ).raw().all() as unknown[][];
-  return rows.map((r) => ({
+type PatternKeyAndStats = Omit<PatternRow, 'body' | 'size'>;
+
+function statsRow(r: unknown[]): PatternKeyAndStats {
+  return {
     id: r[0] as number,
     kind: r[1] as PatternKind,
     key: r[2] as string,
@@ -612,7 +593,19 @@ export function loadPatternKeysAndStats(db: MorphDatabase): Omit<PatternRow, 'bo
     origin: r[7] as PatternOrigin,
     createdGame: r[8] as number,
     lastUsedGame: r[9] as number | null,
-  }));
+  };
+}
+
+/** Every pattern row, by id. Uses raw arrays to keep a 100k-row load fast. */
+export function loadAllPatternRows(db: MorphDatabase): PatternRow[] {
+  const rows = stmt(db, `SELECT ${STATS_COLUMNS}, body, size FROM patterns ORDER BY id`).raw().all() as unknown[][];
+  return rows.map((r) => ({ ...statsRow(r), body: r[10] as string, size: r[11] as number }));
+}
+
+/** Every pattern's id, kind, key and statistics, without the JSON body: what loading the hierarchy needs. */
+export function loadPatternKeysAndStats(db: MorphDatabase): PatternKeyAndStats[] {
+  const rows = stmt(db, `SELECT ${STATS_COLUMNS} FROM patterns ORDER BY id`).raw().all() as unknown[][];
+  return rows.map(statsRow);
 }
 
 /** Every link as a flat array [parent, child, parent, child, ...], without mappings. */
