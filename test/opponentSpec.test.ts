@@ -41,6 +41,7 @@ describe('parseOpponentSpec', () => {
     ['ab', { kind: 'ab', body: '' }, 'ab'],
     ['random', { kind: 'random' }, 'random'],
     ['greedy', { kind: 'greedy' }, 'greedy'],
+    ['self', { kind: 'self' }, 'self'],
   ])('reads %j', (text, spec, canonical) => {
     expect(parseOpponentSpec(text)).toEqual(spec);
     expect(formatOpponentSpec(spec)).toBe(canonical);
@@ -53,6 +54,7 @@ describe('parseOpponentSpec', () => {
     ['stockfsh', /unknown opponent "stockfsh"/],
     ['random:3', /random takes no options/],
     ['greedy:x=1', /greedy takes no options/],
+    ['self:2', /self takes no options/],
     ['stockfish:', /nothing after "stockfish:"/],
     ['stockfish:depth', /option "depth" needs a value/],
     ['stockfish:=3', /option "=3" has no name/],
@@ -169,6 +171,10 @@ describe('createOpponent', () => {
     await expect(createOpponent(parseOpponentSpec('ab:1'), { seed: 1 })).rejects.toThrow(
       /no alpha-beta player factory/,
     );
+  });
+
+  it('refuses self-play outside training, as bad input', async () => {
+    await expect(createOpponent(parseOpponentSpec('self'), { seed: 1 })).rejects.toThrow(/training opponent only/);
   });
 
   it('rejects a uci engine path that does not exist, as bad input', async () => {

@@ -309,6 +309,19 @@ describe('morph train', () => {
     });
   });
 
+  it('plays itself with --opponent self, on the live database', async () => {
+    const db = tempPath('self.db');
+    const finished = await train(['--db', db, '--games', '2', '--opponent', 'self', '--seed', '3', '--max-plies', '40', '--progress', 'none']);
+    expect(finished.code).toBe(0);
+    withDatabase(db, (database) => {
+      const rows = expectCompleteGames(database);
+      expect(rows).toHaveLength(2);
+      expect(rows.map((row) => row.opponent)).toEqual(['self', 'self']);
+      expect(rows[1].pgn).toContain('[White "self"]');
+      expect(runs(database)).toMatchObject([{ opponent: 'self', games: 2 }]);
+    });
+  });
+
   it('is reproducible from its seed: same games and same weights', async () => {
     const paths = [tempPath('seed5a.db'), tempPath('seed5b.db'), tempPath('seed6.db')];
     // The third run, with another seed, needs only one game to show that the seed matters.

@@ -80,7 +80,7 @@ export function gameSeed(runSeed: number, gameNumber: number): number {
   return (h ^ (h >>> 13)) >>> 0;
 }
 
-const BUILT_IN = new Set(['random', 'greedy', 'ab']);
+const BUILT_IN = new Set(['random', 'greedy', 'ab', 'self']);
 
 /**
  * --engine-timeout limits each move. Starting an engine (the WASM Stockfish, a script) can take longer than a
@@ -164,7 +164,9 @@ export async function runTraining(options: TrainingOptions): Promise<TrainingSum
       try {
         if (!opponent || perGameOpponent) {
           await opponent?.close();
-          opponent = await createPlayer(options.opponent, { seed: seed ^ 0x5bd1e995, engineTimeouts: timeouts });
+          opponent = spec.kind === 'self'
+            ? yieldingBeforeMoves(new MorphPlayer(store, { maturity: config.maturity, seed: seed ^ 0x5bd1e995 }, 'self'))
+            : await createPlayer(options.opponent, { seed: seed ^ 0x5bd1e995, engineTimeouts: timeouts });
         }
         played = await playGame({
           white: morphColor === 'w' ? morph : opponent,

@@ -51,6 +51,8 @@ export async function createOpponent(spec: OpponentSpec, options: CreateOpponent
     case 'morph':
       if (!options.morphFactory) throw new MorphError(`cannot create opponent "${name}": no Morph player factory was given`);
       return options.morphFactory(spec, context);
+    case 'self':
+      throw badInput('"self" (self-play) is a training opponent only: morph train --opponent self');
     case 'ab':
       if (!options.alphaBetaFactory) {
         throw new MorphError(`cannot create opponent "${name}": no alpha-beta player factory was given`);

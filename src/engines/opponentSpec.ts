@@ -17,6 +17,8 @@ export type OpponentSpec =
   | { kind: 'morph'; dbPath: string }
   | { kind: 'random' }
   | { kind: 'greedy' }
+  /** Self-play: the opponent is the learning Morph itself, on the same live database (training only). */
+  | { kind: 'self' }
   /** body: what follows "ab:", read by the alpha-beta engine's own factory. */
   | { kind: 'ab'; body: string };
 
@@ -24,7 +26,7 @@ export type OpponentKind = OpponentSpec['kind'];
 
 export const VALID_OPPONENT_FORMS =
   'stockfish[:skill=N,depth=N,nodes=N,movetime=MS,Name=value,...], gnuchess[:depth=N], ' +
-  'uci:PATH[:depth=N,nodes=N,movetime=MS,Name=value,...], morph:DB_PATH, ab:D, random, greedy';
+  'uci:PATH[:depth=N,nodes=N,movetime=MS,Name=value,...], morph:DB_PATH, ab:D, random, greedy, self (training only)';
 
 /** Spec keys that are search limits rather than engine options. */
 const GO_KEYS = ['depth', 'nodes', 'movetime'] as const;
@@ -45,6 +47,7 @@ export function parseOpponentSpec(text: string): OpponentSpec {
   switch (kind) {
     case 'random':
     case 'greedy':
+    case 'self':
       if (body !== undefined) fail(`${kind} takes no options`);
       return { kind };
     case 'ab':
@@ -82,6 +85,7 @@ export function formatOpponentSpec(spec: OpponentSpec): string {
   switch (spec.kind) {
     case 'random':
     case 'greedy':
+    case 'self':
       return spec.kind;
     case 'ab':
       return spec.body === '' ? 'ab' : `ab:${spec.body}`;

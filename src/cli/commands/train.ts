@@ -25,6 +25,7 @@ interface TrainOptions {
   learnFrom?: string;
   beta?: string;
   discount?: string;
+  updatePer?: string;
   temperature?: string;
   json?: boolean;
 }
@@ -49,7 +50,7 @@ export function registerTrainCommand(program: Command): void {
     .option('--db <file>', 'pattern database (default: data/morph.db in the checkout, or $MORPH_DB)')
     .option('--games <n>', `games to play (default ${DEFAULT_GAMES} unless --hours is given)`)
     .option('--hours <h>', 'train for this many hours instead')
-    .option('--opponent <spec>', 'stockfish[:skill=N,depth=N,…] | uci:PATH[:opt=v,…] | gnuchess[:depth=N] | morph:FILE | random | greedy | ab:D[,q][,t=T]', 'stockfish')
+    .option('--opponent <spec>', 'stockfish[:skill=N,depth=N,…] | uci:PATH[:opt=v,…] | gnuchess[:depth=N] | morph:FILE | random | greedy | ab:D[,q][,t=T] | self (self-play)', 'stockfish')
     .option('--seed <n>', 'run seed (default: the database\'s, or a fresh one, recorded)')
     .option('--pgn <file>', 'append every game to this PGN file')
     .option('--json-log <file>', 'append one JSON line per game')
@@ -57,6 +58,7 @@ export function registerTrainCommand(program: Command): void {
     .option('--maturity <n>', 'play with patterns of at least this many updates (saved in the database)')
     .option('--lambda <x>', 'TD(lambda) (saved in the database)')
     .option('--discount <g>', 'per-position discount of later results toward a draw, (0.5, 1] (saved)')
+    .option('--update-per <when>', 'game | position: move each pattern once per game, or once per position it matched (saved)')
     .option('--beta <x>', 'exponent of the update function that evaluates TD targets (saved)')
     .option('--learn-from <whose>', "own | both: learn from Morph's positions only, or the opponent's too (saved)")
     .option('--target-maturity <n>', 'evaluate TD targets with patterns of at least this many updates (saved)')
@@ -74,6 +76,10 @@ export function registerTrainCommand(program: Command): void {
         if (opts.lambda !== undefined) config.lambda = parseNumberOption('--lambda', opts.lambda, 0, 1);
         if (opts.discount !== undefined) config.discount = parseNumberOption('--discount', opts.discount, 0.5, 1);
         if (opts.beta !== undefined) config.beta = parseNumberOption('--beta', opts.beta, 0, 10);
+        if (opts.updatePer !== undefined) {
+          if (opts.updatePer !== 'game' && opts.updatePer !== 'position') throw badInput('--update-per must be game or position');
+          config.updatePer = opts.updatePer;
+        }
         if (opts.learnFrom !== undefined) config.learnFrom = opts.learnFrom as LearningConfig['learnFrom'];
         if (opts.targetMaturity !== undefined) {
           config.targetMaturity = parseIntegerOption('--target-maturity', opts.targetMaturity, 0);
