@@ -13,7 +13,7 @@ import { START_FEN } from '../src/chess/fen.ts';
 import { GreedyPlayer, RandomPlayer } from '../src/engines/simplePlayers.ts';
 import { gamePgn, playGame, type PlayedGame } from '../src/game/playGame.ts';
 import { labelSide } from '../src/graph/labels.ts';
-import { DEFAULT_CONFIG, mergeConfig, type LearningConfig } from '../src/learn/config.ts';
+import { DEFAULT_CONFIG, loadConfig, mergeConfig, saveConfig, type LearningConfig } from '../src/learn/config.ts';
 import { nodeOrderedProposals, regressionProposals, specialisationProposals } from '../src/learn/creation.ts';
 import { gameFromPgn, learnedPositions, nodeAtSquare, type LearnedPosition, type LearningGame } from '../src/learn/gameRecord.ts';
 import { gamesPlayed, learnFromGame, seedIfNew } from '../src/learn/learner.ts';
@@ -26,7 +26,7 @@ import { maximumCommonSubpattern } from '../src/pattern/generalise.ts';
 import { matches } from '../src/pattern/matcher.ts';
 import { materialPattern, validatePattern, type GraphPattern, type Pattern } from '../src/pattern/pattern.ts';
 import { isSubpattern } from '../src/pattern/subpattern.ts';
-import { morphScore } from '../src/store/database.ts';
+import { morphScore, setMeta } from '../src/store/database.ts';
 import { PatternRecord } from '../src/store/hierarchy.ts';
 import { PatternStore } from '../src/store/patternStore.ts';
 import { MorphError } from '../src/util/errors.ts';
@@ -36,11 +36,13 @@ import { fixturePositions, graphOf, samplePattern } from './helpers/patternSampl
 
 /**
  * Learning with nothing but weight updates: no seeds, no creation (material patterns still appear), no deletion.
- * The learning settings are pinned (the paper's λ = 0, β = 3, k = 1) so a change of the defaults does not move them.
+ * The learning settings are pinned (the paper's λ = 0, β = 3, k = 1, one update per position) so a change of the
+ * defaults does not move them.
  */
 function updatesOnly(patch: Partial<LearningConfig> = {}): LearningConfig {
   return mergeConfig(DEFAULT_CONFIG, {
     learnFrom: 'own',
+    updatePer: 'position',
     lambda: 0,
     beta: 3,
     temperature: 'constant:1',
@@ -251,6 +253,47 @@ describe('learnFromGame: exact TD(λ) and annealing arithmetic on a hand-made ga
     expect(store.byKey(G3)!.weight).toBeCloseTo(0.45, 9);
     expect(store.byKey(G1)!.weight).toBeCloseTo(0.366667, 5);
     expect(store.byKey(M0)!.weight).toBeCloseTo(0.66, 9);
+    store.close();
+  });
+
+  it('with updatePer game moves each pattern once, toward the mean of its targets, from the weights before the game', () => {
+    // λ=0, k=1, β=1, z=1. Targets come from the weights as they were before the game (nothing moves during the sweep):
+    // t=2: target 1.                                  G2, M0 collect 1
+    // t=1: E(p2) over G2 .8, M0 .6 = (.8·.3 + .6·.1)/(.3 + .1) = .75.       G3, M1 collect .75
+    // t=0: E(p1) over G3 .2, M1 .5 (new) = (.2·.3 + .5·0)/.3 = .2.          G1, M0 collect .2
+    // Then one update each: G2 (.8 + 1)/2 = .9;  G3 (.2 + .75)/2 = .475;  M1 = .75 (n=0);  G1 (.3·2 + .2)/3 = .266667;
+    // M0 toward the mean of 1 and .2 = .6: (.6·3 + .6)/4 = .6, one update (n 3 -> 4), variance unchanged.
+    const store = PatternStore.open(':memory:');
+    store.insert(G1, 'manual', 0, { weight: 0.3, updates: 2 });
+    store.insert(G2, 'manual', 0, { weight: 0.8, updates: 1 });
+    store.insert(G3, 'manual', 0, { weight: 0.2, updates: 1 });
+    store.insert(M0, 'material', 0, { weight: 0.6, updates: 3, variance: 0.05 });
+    const summary = learnFromGame(store, { ...game, result: 1 }, updatesOnly({ beta: 1, updatePer: 'game' }), new Random(1));
+    summary.targets.forEach((target, t) => expect(target).toBeCloseTo([0.2, 0.75, 1][t], 9));
+    const state = (pattern: Pattern) => {
+      const r = store.byKey(pattern)!;
+      return [r.weight, r.updates, r.variance];
+    };
+    const expected: [Pattern, number, number, number][] = [
+      [G1, 0.266667, 3, 0.033333], [G2, 0.9, 2, 0.1], [G3, 0.475, 2, 0.275], [M0, 0.6, 4, 0.05], [M1, 0.75, 1, 0.25],
+    ];
+    for (const [pattern, weight, updates, variance] of expected) {
+      const [w, n, v] = state(pattern);
+      expect(w).toBeCloseTo(weight, 5);
+      expect(n).toBe(updates);
+      expect(v).toBeCloseTo(variance, 5);
+    }
+    store.close();
+  });
+
+  it("with updatePer game and learnFrom 'both', each side's sequence is one update", () => {
+    // λ=1: White's positions all target 1, Black's all 0. M0 (even) matches White's p0 and p2 and both Black
+    // positions: one update toward 1 (n 0 -> 1, weight 1), then one toward 0: (1·1 + 0)/2 = .5.
+    const store = PatternStore.open(':memory:');
+    learnFromGame(store, { ...game, result: 1 }, updatesOnly({ learnFrom: 'both', lambda: 1, updatePer: 'game' }), new Random(1));
+    expect([store.byKey(M0)!.weight, store.byKey(M0)!.updates, store.byKey(M0)!.uses]).toEqual([0.5, 2, 1]);
+    expect(store.byKey(M0)!.variance).toBeCloseTo(1, 12);
+    expect([store.byKey(M1)!.weight, store.byKey(M1)!.updates]).toEqual([1, 1]);
     store.close();
   });
 
@@ -585,5 +628,19 @@ describe('gameFromPgn', () => {
     const game = gameFromPgn(gamePgn(played, { white: 'a', black: 'b' }), 'b');
     expect(game.moves).toEqual(played.moves);
     expect(game.result).toBe(morphScore(played.result, 'b'));
+  });
+});
+
+describe('learning configuration in the database', () => {
+  it('a new database learns per game; one saved before updatePer existed keeps learning per position', () => {
+    const store = PatternStore.open(':memory:');
+    expect(loadConfig(store.db).updatePer).toBe('game');
+    const { updatePer: _dropped, ...older } = { ...DEFAULT_CONFIG, lambda: 0.5 };
+    setMeta(store.db, 'config', older);
+    expect(loadConfig(store.db)).toMatchObject({ updatePer: 'position', lambda: 0.5 });
+    saveConfig(store.db, { ...DEFAULT_CONFIG, updatePer: 'game' });
+    expect(loadConfig(store.db).updatePer).toBe('game');
+    expect(() => mergeConfig(DEFAULT_CONFIG, { updatePer: 'move' })).toThrow(/updatePer must be game or position/);
+    store.close();
   });
 });

@@ -86,25 +86,47 @@ export function learnFromGame(
       const matchesAt = matchesOf[s];
       const evaluate = (t: number) =>
         updateValue(matchesAt[t].filter((r) => r.updates >= config.targetMaturity).map((r) => r.weight), config.beta);
-      const update = (t: number, target: number) => {
-        for (const record of matchesAt[t]) {
-          const before = record.weight;
-          record.weight = annealedWeight(before, record.updates, target, temperature);
-          record.updates++;
-          record.variance += Math.abs(record.weight - before);
-          touched.add(record);
-          // The game's total change, and where the pattern moved most (specialisation grows it there).
-          const step = Math.abs(record.weight - before);
-          const entry = changes.get(record) ?? { change: 0, largestStep: -1, position: positions[t] };
-          entry.change += record.weight - before;
-          if (step > entry.largestStep) {
-            entry.largestStep = step;
-            entry.position = positions[t];
-          }
-          changes.set(record, entry);
+      const applyUpdate = (record: PatternRecord, target: number, position: LearnedPosition) => {
+        const before = record.weight;
+        record.weight = annealedWeight(before, record.updates, target, temperature);
+        record.updates++;
+        record.variance += Math.abs(record.weight - before);
+        touched.add(record);
+        // The game's total change, and where the pattern moved most (specialisation grows it there).
+        const step = Math.abs(record.weight - before);
+        const entry = changes.get(record) ?? { change: 0, largestStep: -1, position };
+        entry.change += record.weight - before;
+        if (step > entry.largestStep) {
+          entry.largestStep = step;
+          entry.position = position;
         }
+        changes.set(record, entry);
       };
-      return tdSweep(positions.length, result, config.lambda, evaluate, update, config.discount);
+      if (config.updatePer === 'position') {
+        return tdSweep(positions.length, result, config.lambda, evaluate, (t, target) => {
+          for (const record of matchesAt[t]) applyUpdate(record, target, positions[t]);
+        }, config.discount);
+      }
+      // One update per pattern and game: toward the mean of its targets over the positions it matched, and
+      // recorded at the position whose target was farthest from its weight (specialisation grows it there).
+      const pending = new Map<PatternRecord, { sum: number; count: number; farthest: number; position: LearnedPosition }>();
+      const targets = tdSweep(positions.length, result, config.lambda, evaluate, (t, target) => {
+        for (const record of matchesAt[t]) {
+          const distance = Math.abs(target - record.weight);
+          const entry = pending.get(record);
+          if (!entry) pending.set(record, { sum: target, count: 1, farthest: distance, position: positions[t] });
+          else {
+            entry.sum += target;
+            entry.count++;
+            if (distance > entry.farthest) {
+              entry.farthest = distance;
+              entry.position = positions[t];
+            }
+          }
+        }
+      }, config.discount);
+      for (const [record, entry] of pending) applyUpdate(record, entry.sum / entry.count, entry.position);
+      return targets;
     });
     const positions = sequences.flatMap((sequence) => sequence.positions);
     for (const record of touched) {

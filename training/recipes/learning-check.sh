@@ -4,7 +4,8 @@
 # queen > rook > minor > pawn (and the mirror for deficits). Exit code 1 when an "up" weight is not above .5
 # or a "down" weight not below it; the strict order is reported, not enforced (see the note in the output).
 #
-#   training/recipes/learning-check.sh [GAMES=1000] [OPPONENT=stockfish] [SEED=1] [DB=/tmp/morph-learning-check.db]
+#   [GAMES=1000] [OPPONENT=stockfish] [SEED=1] [DB=/tmp/morph-learning-check.db] [TRAIN_ARGS="--discount .95"] \
+#     training/recipes/learning-check.sh
 set -euo pipefail
 cd "$(dirname "$0")/../.."
 GAMES=${GAMES:-1000}
@@ -12,7 +13,8 @@ OPPONENT=${OPPONENT:-stockfish}
 SEED=${SEED:-1}
 DB=${DB:-/tmp/morph-learning-check.db}
 if [ "${KEEP:-0}" != 1 ]; then rm -f "$DB" "$DB-wal" "$DB-shm"; fi
-node bin/morph.js train --db "$DB" --games "$GAMES" --opponent "$OPPONENT" --seed "$SEED" --progress lines
+# shellcheck disable=SC2086 # TRAIN_ARGS is a list of options
+node bin/morph.js train --db "$DB" --games "$GAMES" --opponent "$OPPONENT" --seed "$SEED" --progress lines ${TRAIN_ARGS:-}
 node bin/morph.js inspect material --db "$DB" --json | node --input-type=module -e '
 let text = ""; process.stdin.on("data", (d) => (text += d)); process.stdin.on("end", () => {
   const rows = JSON.parse(text);
