@@ -5,6 +5,7 @@
  *
  *   npm run bench                 everything (the first run grows cached databases of 1k/10k/100k patterns)
  *   npm run bench -- --quick      skip the 100k database and the training run
+ *   npm run bench -- --learning   also the learning check: 1000 games from a fresh database (about 7 minutes)
  */
 import { execFileSync } from 'node:child_process';
 import { writeFileSync } from 'node:fs';
@@ -12,9 +13,11 @@ import { benchCore, referenceRate } from './core.bench.ts';
 import { benchMovegen } from './movegen.bench.ts';
 import { benchDatabaseLoad } from './database.bench.ts';
 import { benchTraining } from './training.bench.ts';
+import { benchLearning } from './learning.bench.ts';
 import { type Figure, meetsTarget } from './figures.ts';
 
 const quick = process.argv.includes('--quick');
+const learning = process.argv.includes('--learning');
 const jsonOnly = process.argv.includes('--json');
 const log = (text: string) => process.stderr.write(text + '\n');
 
@@ -46,6 +49,10 @@ for (const size of quick ? [1000, 10_000] : [1000, 10_000, 100_000]) {
 if (!quick) {
   log('training run against the embedded Stockfish...');
   figures.push(...(await benchTraining()));
+}
+if (learning) {
+  log('learning check: 1000 games from a fresh database against the embedded Stockfish...');
+  figures.push(...(await benchLearning()));
 }
 
 for (const figure of figures) {

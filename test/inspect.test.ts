@@ -11,7 +11,9 @@ import { materialTableText, readMaterialTable, traditionalValue } from '../src/i
 import { listPatterns, parsePatternId, patternDetailText, patternListText, readPatternDetail } from '../src/inspect/patterns.ts';
 import { patternDiagramText } from '../src/inspect/patternText.ts';
 import { patternSvg } from '../src/inspect/patternSvg.ts';
+import { materialOrderReport, materialOrderText } from '../src/inspect/materialOrder.ts';
 import { materialPattern } from '../src/pattern/pattern.ts';
+import { PatternStore } from '../src/store/patternStore.ts';
 import { GAMES_PLAYED, HAND_MADE, MORPH_BIN, TABLE_1, buildSampleDatabase, morph, type SampleDatabase } from './helpers/sampleDatabase.ts';
 
 const tempDir = mkdtempSync(join(tmpdir(), 'morph-inspect-'));
@@ -99,6 +101,38 @@ describe('morph inspect material', () => {
     expect(text).toMatch(/\n +0 +0 +0 +0 +0 +0\.455 +2485 +240\.20 +106 +0\n/);
     expect(text).toContain('(showing 3)');
     expect(text.trim().split('\n')).toHaveLength(4 + 3);
+  });
+
+  it('checks the textbook order of the one-piece weights, and says which claim fails', () => {
+    const unit = (index: number, sign: number) => [0, 1, 2, 3, 4].map((i) => (i === index ? sign : 0));
+    // Indices P N B R Q. Advantages .6 .7 .72 .8 .9, deficits the mirror, plus a two-piece pattern that must not count.
+    const reportFor = (upWeights: number[], downWeights: number[]) => {
+      const store = PatternStore.open(':memory:');
+      upWeights.forEach((w, i) => store.insert(materialPattern(unit(i, 1)), 'material', 0, { weight: w, updates: 10 + i }));
+      downWeights.forEach((w, i) => store.insert(materialPattern(unit(i, -1)), 'material', 0, { weight: w, updates: 5 }));
+      store.insert(materialPattern([0, 0, 1, 1, 0]), 'material', 0, { weight: 0.01 });
+      store.insert(materialPattern([0, 0, 0, 0, 0]), 'material', 0, { weight: 0.49 });
+      const report = materialOrderReport(store.db);
+      store.close();
+      return report;
+    };
+    const good = reportFor([0.6, 0.7, 0.72, 0.8, 0.9], [0.4, 0.3, 0.28, 0.2, 0.1]);
+    expect(good.passed).toBe(true);
+    expect(good.claims.every((c) => c.holds)).toBe(true);
+    expect(good.pieces.find((p) => p.piece === 'R')).toEqual({ piece: 'R', up: { weight: 0.8, updates: 13 }, down: { weight: 0.2, updates: 5 } });
+    expect(good.even).toBe(0.49);
+    expect(materialOrderText(good)).toMatch(/^R +0\.800 \(13\) +0\.916 +0\.200 \(5\) +0\.078$/m);
+
+    // The rook below a bishop fails the required order; a deficit out of its mirror order is only reported.
+    const rookLow = reportFor([0.6, 0.7, 0.82, 0.8, 0.9], [0.4, 0.3, 0.18, 0.2, 0.1]);
+    expect(rookLow.passed).toBe(false);
+    const failed = rookLow.claims.filter((c) => !c.holds).map((c) => [c.claim, c.required]);
+    expect(failed).toEqual([['up: rook > both minors', true], ['down: rook < both minors', false]]);
+    expect(materialOrderText(rookLow)).toContain('FAILS  up: rook > both minors');
+
+    const pawnBelow = reportFor([0.45, 0.7, 0.72, 0.8, 0.9], [0.4, 0.3, 0.28, 0.2, 0.1]);
+    expect(pawnBelow.claims[0]).toEqual({ claim: 'every advantage above .5 (not: P)', holds: false, required: true });
+    expect(pawnBelow.passed).toBe(false);
   });
 
   it('values material the traditional way', () => {
