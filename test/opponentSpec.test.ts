@@ -11,6 +11,7 @@ import {
 } from '../src/engines/opponentSpec.ts';
 import type { GamePlayer } from '../src/engines/player.ts';
 import { GreedyPlayer, RandomPlayer } from '../src/engines/simplePlayers.ts';
+import { NoisyPlayer } from '../src/engines/noisyPlayer.ts';
 import { MorphError } from '../src/util/errors.ts';
 
 describe('parseOpponentSpec', () => {
@@ -42,6 +43,12 @@ describe('parseOpponentSpec', () => {
     ['random', { kind: 'random' }, 'random'],
     ['greedy', { kind: 'greedy' }, 'greedy'],
     ['self', { kind: 'self' }, 'self'],
+    [
+      'noisy:0.3:stockfish:skill=20',
+      { kind: 'noisy', probability: 0.3, inner: { kind: 'stockfish', options: { skill: '20', depth: '1' } } },
+      'noisy:0.3:stockfish:skill=20,depth=1',
+    ],
+    ['noisy:1:greedy', { kind: 'noisy', probability: 1, inner: { kind: 'greedy' } }, 'noisy:1:greedy'],
   ])('reads %j', (text, spec, canonical) => {
     expect(parseOpponentSpec(text)).toEqual(spec);
     expect(formatOpponentSpec(spec)).toBe(canonical);
@@ -55,6 +62,11 @@ describe('parseOpponentSpec', () => {
     ['random:3', /random takes no options/],
     ['greedy:x=1', /greedy takes no options/],
     ['self:2', /self takes no options/],
+    ['noisy:0.3', /noisy needs a probability and a player/],
+    ['noisy:1.5:greedy', /probability must be in \[0, 1\], got "1.5"/],
+    ['noisy::greedy', /probability must be in \[0, 1\], got ""/],
+    ['noisy:0.2:self', /self-play cannot be noisy/],
+    ['noisy:0.2:stockfsh', /unknown opponent "stockfsh"/],
     ['stockfish:', /nothing after "stockfish:"/],
     ['stockfish:depth', /option "depth" needs a value/],
     ['stockfish:=3', /option "=3" has no name/],
@@ -127,6 +139,28 @@ describe('createOpponent', () => {
   it('builds the simple players', async () => {
     expect(await createOpponent(parseOpponentSpec('random'), { seed: 1 })).toBeInstanceOf(RandomPlayer);
     expect(await createOpponent(parseOpponentSpec('greedy'), { seed: 1 })).toBeInstanceOf(GreedyPlayer);
+  });
+
+  it('builds a noisy player: the inner player at probability 0, random legal moves at 1, repeatable after reseed', async () => {
+    const never = await createOpponent(parseOpponentSpec('noisy:0:greedy'), { seed: 1 });
+    expect(never).toBeInstanceOf(NoisyPlayer);
+    expect(never.name).toBe('noisy:0:greedy');
+    // After 1.d4 e5 the only capture is dxe5, greedy's one choice.
+    const quiet = 'rnbqkbnr/pppp1ppp/8/4p3/3P4/8/PPP1PPPP/RNBQKBNR w KQkq - 0 2';
+    const capture = { startFen: quiet, moves: [], fen: quiet };
+    expect(await never.chooseMove(capture)).toBe('d4e5');
+
+    const always = (await createOpponent(parseOpponentSpec('noisy:1:greedy'), { seed: 7 })) as NoisyPlayer;
+    always.reseed(42);
+    const sequence: string[] = [];
+    for (let i = 0; i < 30; i++) sequence.push(await always.chooseMove(capture));
+    expect(new Set(sequence).size).toBeGreaterThan(5); // not greedy's one capture
+    const legal = new Chess(quiet).moves({ verbose: true }).map((m) => m.from + m.to);
+    for (const move of sequence) expect(legal).toContain(move);
+    always.reseed(42);
+    const again: string[] = [];
+    for (let i = 0; i < 30; i++) again.push(await always.chooseMove(capture));
+    expect(again).toEqual(sequence);
   });
 
   it('builds a Stockfish player named by its canonical spec that plays legal moves', async () => {

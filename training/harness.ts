@@ -15,6 +15,7 @@ import { boardFromFen } from '../src/chess/board.ts';
 import { loadConfig, mergeConfig, saveConfig, type LearningConfig } from '../src/learn/config.ts';
 import { gamesPlayed, learnFromGame, seedIfNew, type LearningSummary } from '../src/learn/learner.ts';
 import { MorphPlayer } from '../src/player/morphPlayer.ts';
+import { NoisyPlayer } from '../src/engines/noisyPlayer.ts';
 import { finishRun, getMetaNumber, morphScore, recordGame, setMeta, startRun } from '../src/store/database.ts';
 import { openStoreForWriting } from '../src/store/location.ts';
 import { MorphError } from '../src/util/errors.ts';
@@ -168,6 +169,8 @@ export async function runTraining(options: TrainingOptions): Promise<TrainingSum
             ? yieldingBeforeMoves(new MorphPlayer(store, { maturity: config.maturity, seed: seed ^ 0x5bd1e995 }, 'self'))
             : await createPlayer(options.opponent, { seed: seed ^ 0x5bd1e995, engineTimeouts: timeouts });
         }
+        // A noisy opponent's random moves follow the game's seed, so a resumed run replays the same games.
+        if (opponent instanceof NoisyPlayer) opponent.reseed(seed ^ 0x2545f491);
         played = await playGame({
           white: morphColor === 'w' ? morph : opponent,
           black: morphColor === 'w' ? opponent : morph,

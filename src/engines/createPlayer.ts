@@ -7,6 +7,7 @@ import { createGnuchessPlayer, findExecutable } from './gnuchess.ts';
 import { engineSettings, formatOpponentSpec, type OpponentSpec } from './opponentSpec.ts';
 import type { GamePlayer } from './player.ts';
 import { GreedyPlayer, RandomPlayer } from './simplePlayers.ts';
+import { NoisyPlayer } from './noisyPlayer.ts';
 import { createStockfishPlayer } from './stockfish.ts';
 import type { UciClientConfig } from './uciClient.ts';
 import { UciEnginePlayer } from './uciEnginePlayer.ts';
@@ -51,6 +52,10 @@ export async function createOpponent(spec: OpponentSpec, options: CreateOpponent
     case 'morph':
       if (!options.morphFactory) throw new MorphError(`cannot create opponent "${name}": no Morph player factory was given`);
       return options.morphFactory(spec, context);
+    case 'noisy': {
+      const inner = await createOpponent(spec.inner, options);
+      return new NoisyPlayer(name, inner, spec.probability, options.seed ^ 0x2545f491);
+    }
     case 'self':
       throw badInput('"self" (self-play) is a training opponent only: morph train --opponent self');
     case 'ab':

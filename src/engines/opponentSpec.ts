@@ -17,6 +17,8 @@ export type OpponentSpec =
   | { kind: 'morph'; dbPath: string }
   | { kind: 'random' }
   | { kind: 'greedy' }
+  /** The inner player, but a uniformly random legal move with this probability (a handicap). */
+  | { kind: 'noisy'; probability: number; inner: OpponentSpec }
   /** Self-play: the opponent is the learning Morph itself, on the same live database (training only). */
   | { kind: 'self' }
   /** body: what follows "ab:", read by the alpha-beta engine's own factory. */
@@ -26,7 +28,7 @@ export type OpponentKind = OpponentSpec['kind'];
 
 export const VALID_OPPONENT_FORMS =
   'stockfish[:skill=N,depth=N,nodes=N,movetime=MS,Name=value,...], gnuchess[:depth=N], ' +
-  'uci:PATH[:depth=N,nodes=N,movetime=MS,Name=value,...], morph:DB_PATH, ab:D, random, greedy, self (training only)';
+  'uci:PATH[:depth=N,nodes=N,movetime=MS,Name=value,...], morph:DB_PATH, ab:D, random, greedy, noisy:P:SPEC, self (training only)';
 
 /** Spec keys that are search limits rather than engine options. */
 const GO_KEYS = ['depth', 'nodes', 'movetime'] as const;
@@ -52,6 +54,23 @@ export function parseOpponentSpec(text: string): OpponentSpec {
       return { kind };
     case 'ab':
       return { kind, body: body ?? '' };
+    case 'noisy': {
+      const split = (body ?? '').indexOf(':');
+      if (split < 0) fail('noisy needs a probability and a player: noisy:P:SPEC, e.g. noisy:0.3:stockfish');
+      const probabilityText = body!.slice(0, split).trim();
+      const probability = Number(probabilityText);
+      if (probabilityText === '' || !(probability >= 0 && probability <= 1)) fail(`the probability must be in [0, 1], got "${probabilityText}"`);
+      let inner: OpponentSpec;
+      try {
+        inner = parseOpponentSpec(body!.slice(split + 1));
+      } catch (error) {
+        // Say what is wrong with the inner player, but name the whole spec the user gave.
+        const problem = (error as Error).message.replace(/^bad opponent "[^"]*": /, '').replace(/; valid forms: .*$/, '');
+        return fail(problem);
+      }
+      if (inner.kind === 'self') fail('self-play cannot be noisy');
+      return { kind, probability, inner };
+    }
     case 'morph':
       if (body === undefined) fail('morph needs its database: morph:DB_PATH');
       return { kind, dbPath: body! };
@@ -91,6 +110,8 @@ export function formatOpponentSpec(spec: OpponentSpec): string {
       return spec.body === '' ? 'ab' : `ab:${spec.body}`;
     case 'morph':
       return `morph:${spec.dbPath}`;
+    case 'noisy':
+      return `noisy:${spec.probability}:${formatOpponentSpec(spec.inner)}`;
     case 'gnuchess':
       return `gnuchess:depth=${spec.depth}`;
     case 'stockfish':
