@@ -8,7 +8,7 @@ import { mkdtempSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import Database from 'better-sqlite3';
-import { parseSquare } from '../src/chess/board.ts';
+import { boardToFen, parseSquare } from '../src/chess/board.ts';
 import { START_FEN } from '../src/chess/fen.ts';
 import { GreedyPlayer, RandomPlayer } from '../src/engines/simplePlayers.ts';
 import { gamePgn, playGame, type PlayedGame } from '../src/game/playGame.ts';
@@ -577,6 +577,33 @@ describe('learnFromGame is one transaction', () => {
       expect(after.meta).not.toEqual(before.meta);
       expect(after.counters).not.toEqual(before.counters);
     });
+  });
+});
+
+describe('learnFromGame records where patterns were taught', () => {
+  it("keeps, for the game's most-changed patterns, a position of the game that each one matches", async () => {
+    const [played] = await baselineGames(1, 31, 60);
+    const store = PatternStore.open(':memory:');
+    const config = mergeConfig(DEFAULT_CONFIG, {});
+    seedIfNew(store, config);
+    const game = asLearningGame(played, 'w');
+    learnFromGame(store, game, config, new Random(3));
+    const rows = store.db.prepare('SELECT pattern_id AS id, game_id AS gameId, fen FROM pattern_positions').all() as {
+      id: number; gameId: number; fen: string;
+    }[];
+    expect(rows.length).toBeGreaterThan(0);
+    expect(rows.length).toBeLessThanOrEqual(20);
+    const sides = (['w', 'b'] as const).flatMap((side) => learnedPositions({ ...game, learner: side }));
+    const fens = new Set(sides.map((position) => boardToFen(position.board)));
+    for (const row of rows) {
+      expect(row.gameId).toBe(1);
+      expect(fens.has(row.fen), row.fen).toBe(true);
+      const record = store.hierarchy.byId.get(row.id)!;
+      const pattern = record.pattern;
+      if (pattern.kind === 'graph') expect(matches(pattern, graphOf(row.fen))).toBe(true);
+      else expect([...pattern.diff]).toEqual([...graphOf(row.fen).material]);
+    }
+    store.close();
   });
 });
 

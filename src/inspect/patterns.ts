@@ -173,7 +173,7 @@ export interface PatternDetail extends PatternSummaryRow {
   /** Immediate generalisations (more general patterns) and specialisations, from the stored hierarchy links. */
   parents: PatternBrief[];
   children: PatternBrief[];
-  /** Recent positions the pattern matched, newest first (recorded only when the trainer records them). */
+  /** Recent positions the pattern matched, newest first (learning records them for each game's most-changed patterns). */
   positions: { gameId: number; fen: string }[];
 }
 
@@ -244,7 +244,7 @@ export function patternDetailText(detail: PatternDetail, drawing: string): strin
     lines.push('Recent positions it matched (real squares and colours):');
     for (const position of d.positions) lines.push(`  game ${position.gameId}: ${position.fen}`);
   } else {
-    lines.push('Recent positions: none recorded (training does not record matched positions yet)');
+    lines.push('Recent positions: none recorded (learning records them for the patterns a game changed most)');
   }
   return lines.join('\n');
 }

@@ -6,7 +6,8 @@
  */
 import { updateValue } from '../eval/combine.ts';
 import { materialPattern } from '../pattern/pattern.ts';
-import { getMeta, getMetaNumber, incrementCounter, setMeta } from '../store/database.ts';
+import { boardToFen } from '../chess/board.ts';
+import { addPatternPosition, getMeta, getMetaNumber, incrementCounter, setMeta } from '../store/database.ts';
 import type { PatternRecord } from '../store/hierarchy.ts';
 import type { PatternStore } from '../store/patternStore.ts';
 import type { Random } from '../util/random.ts';
@@ -33,6 +34,9 @@ export interface LearningSummary {
   /** TD targets per position of the learner's own sequence (for inspection and tests). */
   targets: number[];
 }
+
+/** Patterns per game whose teaching position is recorded (each keeps its five most recent). */
+const POSITIONS_RECORDED_PER_GAME = 20;
 
 export function gamesPlayed(store: PatternStore): number {
   return getMetaNumber(store.db, 'games_played') ?? 0;
@@ -156,6 +160,15 @@ export function learnFromGame(
 
     const doomed = patternsToDelete(store.hierarchy.byId.values(), store.size, gameNumber, config.deletion);
     for (const record of doomed) store.delete(record);
+
+    // Where the game's most-changed patterns moved most, for `morph inspect pattern ID` (a few rows per game).
+    const mostChanged = [...changes]
+      .filter(([record]) => store.hierarchy.byId.has(record.id))
+      .sort((a, b) => Math.abs(b[1].change) - Math.abs(a[1].change))
+      .slice(0, POSITIONS_RECORDED_PER_GAME);
+    for (const [record, { position }] of mostChanged) {
+      addPatternPosition(store.db, record.id, gameNumber, boardToFen(position.board));
+    }
 
     for (const [method, n] of Object.entries(created)) incrementCounter(store.db, `created:${method}`, n);
     if (doomed.length) incrementCounter(store.db, 'deleted', doomed.length);
