@@ -1,9 +1,10 @@
 /**
- * Issue-5 learning check, run in the benchmark because it needs about a thousand games (about seven minutes):
+ * Issue-5 learning check, run in the benchmark because it needs thousands of games (3000: about 20 minutes):
  * a fresh database trained with the default settings against the default sparring engine, then the learned
  * one-piece material weights and the textbook-order claims of src/inspect/materialOrder.ts.
  * The default engine (Stockfish at skill 0) randomises its play with a time-seeded generator, so two runs
- * do not play the same games; the result is a sample, not a constant.
+ * do not play the same games; the result is a sample, not a constant. Measured: the required claims held in
+ * two of two 3000-game runs (seeds 1 and 2), and in 80-84% of resamples of each run's games.
  */
 import { mkdtempSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
@@ -13,7 +14,7 @@ import { materialOrderReport } from '../src/inspect/materialOrder.ts';
 import { openMorphDatabase } from '../src/store/database.ts';
 import type { Figure } from './figures.ts';
 
-export async function benchLearning(games = 1000, seed = 1): Promise<Figure[]> {
+export async function benchLearning(games = 3000, seed = 1): Promise<Figure[]> {
   const dir = mkdtempSync(join(tmpdir(), 'morph-bench-learning-'));
   try {
     const path = join(dir, 'learning.db');

@@ -5,7 +5,8 @@
  *
  *   npm run bench                 everything (the first run grows cached databases of 1k/10k/100k patterns)
  *   npm run bench -- --quick      skip the 100k database and the training run
- *   npm run bench -- --learning   also the learning check: 1000 games from a fresh database (about 7 minutes)
+ *   npm run bench -- --learning   also the learning check: 3000 games from a fresh database (about 20 minutes;
+ *                                 --learning-games N for another length)
  */
 import { execFileSync } from 'node:child_process';
 import { writeFileSync } from 'node:fs';
@@ -18,6 +19,12 @@ import { type Figure, meetsTarget } from './figures.ts';
 
 const quick = process.argv.includes('--quick');
 const learning = process.argv.includes('--learning');
+const learningGamesAt = process.argv.indexOf('--learning-games');
+const learningGames = learningGamesAt > 0 ? Number(process.argv[learningGamesAt + 1]) : 3000;
+if (!(Number.isInteger(learningGames) && learningGames > 0)) {
+  console.error(`bench: --learning-games must be a positive integer, got ${process.argv[learningGamesAt + 1]}`);
+  process.exit(2);
+}
 const jsonOnly = process.argv.includes('--json');
 const log = (text: string) => process.stderr.write(text + '\n');
 
@@ -51,8 +58,8 @@ if (!quick) {
   figures.push(...(await benchTraining()));
 }
 if (learning) {
-  log('learning check: 1000 games from a fresh database against the embedded Stockfish...');
-  figures.push(...(await benchLearning()));
+  log(`learning check: ${learningGames} games from a fresh database against the embedded Stockfish...`);
+  figures.push(...(await benchLearning(learningGames)));
 }
 
 for (const figure of figures) {

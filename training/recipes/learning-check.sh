@@ -4,11 +4,11 @@
 # every advantage above .5 in the order queen > rook > both minors > pawn, every deficit below .5 (the mirror
 # order of the deficits is reported too). Exit code 1 when a required claim fails. KEEP=1 trains on.
 #
-#   [GAMES=1000] [OPPONENT=stockfish] [SEED=1] [DB=/tmp/morph-learning-check.db] [TRAIN_ARGS="--discount .95"] \
+#   [GAMES=3000] [OPPONENT=stockfish] [SEED=1] [DB=/tmp/morph-learning-check.db] [TRAIN_ARGS="--discount .95"] \
 #     training/recipes/learning-check.sh
 set -euo pipefail
 cd "$(dirname "$0")/../.."
-GAMES=${GAMES:-1000}
+GAMES=${GAMES:-3000}
 OPPONENT=${OPPONENT:-stockfish}
 SEED=${SEED:-1}
 DB=${DB:-/tmp/morph-learning-check.db}
