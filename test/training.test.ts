@@ -322,6 +322,19 @@ describe('morph train', () => {
     });
   });
 
+  it('saves learning settings given as options, and refuses a bad one in one line before touching the database', async () => {
+    const db = tempPath('settings.db');
+    const bad = await train(['--db', db, '--games', '1', '--opponent', 'random', '--update-per', 'move', '--progress', 'none']);
+    expect(bad.code).toBe(2);
+    expect(bad.stderr).toBe('morph: --update-per must be game or position\n');
+    expect(existsSync(db)).toBe(false);
+    const good = await train(['--db', db, '--games', '1', '--opponent', 'random', '--update-per', 'position', '--discount', '0.97', '--progress', 'none']);
+    expect(good.code).toBe(0);
+    withDatabase(db, (database) => {
+      expect(JSON.parse(meta(database, 'config')!)).toMatchObject({ updatePer: 'position', discount: 0.97 });
+    });
+  });
+
   it('is reproducible from its seed: same games and same weights', async () => {
     const paths = [tempPath('seed5a.db'), tempPath('seed5b.db'), tempPath('seed6.db')];
     // The third run, with another seed, needs only one game to show that the seed matters.
