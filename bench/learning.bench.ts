@@ -1,5 +1,5 @@
 /**
- * Issue-5 learning check, run in the benchmark because it needs thousands of games (3000: about 20 minutes):
+ * Issue-5 learning check, run in the benchmark because it needs thousands of games (3000: 20-30 minutes here):
  * a fresh database trained with the default settings against the default sparring engine, then the learned
  * one-piece material weights and the textbook-order claims of src/inspect/materialOrder.ts.
  * The default engine (Stockfish at skill 0) randomises its play with a time-seeded generator, so two runs

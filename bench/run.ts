@@ -5,7 +5,7 @@
  *
  *   npm run bench                 everything (the first run grows cached databases of 1k/10k/100k patterns)
  *   npm run bench -- --quick      skip the 100k database and the training run
- *   npm run bench -- --learning   also the learning check: 3000 games from a fresh database (about 20 minutes;
+ *   npm run bench -- --learning   also the learning check: 3000 games from a fresh database (20-30 minutes;
  *                                 --learning-games N for another length)
  */
 import { execFileSync } from 'node:child_process';
