@@ -547,6 +547,38 @@ describe('learnFromGame is one transaction', () => {
     }
   }
 
+  /** What a store holds in memory: every record's identity, statistics and links. */
+  function memory(store: PatternStore): unknown[] {
+    return [...store.hierarchy.byId.values()]
+      .sort((a, b) => a.id - b.id)
+      .map((r) => [r.id, r.key, r.weight, r.updates, r.variance, r.uses, r.lastUsedGame, r.parents.map((p) => p.id).sort((a, b) => a - b)]);
+  }
+
+  it('after a failure the store in memory is again what the file holds, and learning goes on from there', async () => {
+    const [first, second] = await baselineGames(2, 77, 60);
+    withTempDir((dir) => {
+      const path = join(dir, 'memory.db');
+      const config = mergeConfig(DEFAULT_CONFIG, { seeding: false, deletion: { enabled: true, threshold: 0.5, minAge: 0, cap: 100 } });
+      const store = PatternStore.open(path);
+      learnFromGame(store, asLearningGame(first, 'w'), config, new Random(1));
+      const before = memory(store);
+      expect(() =>
+        learnFromGame(store, asLearningGame(second, 'b'), config, new Random(2), () => {
+          throw new Error('recording the game failed');
+        }),
+      ).toThrow('recording the game failed');
+      expect(memory(store)).toEqual(before);
+
+      // The same store then learns the game exactly as a freshly opened one does.
+      learnFromGame(store, asLearningGame(second, 'b'), config, new Random(2));
+      const reopened = PatternStore.open(join(dir, 'memory.db'));
+      expect(memory(reopened)).toEqual(memory(store));
+      expect(memory(store)).not.toEqual(before); // the comparison above can fail
+      reopened.close();
+      store.close();
+    });
+  });
+
   it('a failure inside alsoInTransaction leaves the database file exactly as it was', async () => {
     const [first, second] = await baselineGames(2, 77, 60);
     withTempDir((dir) => {

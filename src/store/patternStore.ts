@@ -18,10 +18,15 @@ import { MorphError } from '../util/errors.ts';
 export class PatternStore {
   private constructor(
     readonly db: MorphDatabase,
-    readonly hierarchy: Hierarchy,
+    private loaded: Hierarchy,
     readonly path: string,
     readonly readonly: boolean,
   ) {}
+
+  /** The hierarchy in memory: always what the database holds, outside a transaction in progress. */
+  get hierarchy(): Hierarchy {
+    return this.loaded;
+  }
 
   /** Opens (creating when allowed) the database at `path` and loads the whole hierarchy into memory. */
   static open(path: string, options: OpenOptions = {}): PatternStore {
@@ -42,9 +47,19 @@ export class PatternStore {
     return this.hierarchy.size;
   }
 
-  /** Runs `fn` in one SQLite transaction (nested calls join the outer one). */
+  /**
+   * Runs `fn` in one SQLite transaction (nested calls join the outer one). When the outermost transaction
+   * fails, SQLite rolls it back and the hierarchy is reloaded from the database, so memory never keeps
+   * changes the file does not have (weights moved, patterns added or deleted before the failure).
+   */
   transaction<T>(fn: () => T): T {
-    return this.db.transaction(fn)();
+    const outermost = !this.db.inTransaction;
+    try {
+      return this.db.transaction(fn)();
+    } catch (error) {
+      if (outermost && this.db.open) this.loaded = loadHierarchy(this.db, this.path);
+      throw error;
+    }
   }
 
   retrieve(graph: PositionGraph): Retrieval {
