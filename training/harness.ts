@@ -160,17 +160,18 @@ export async function runTraining(options: TrainingOptions): Promise<TrainingSum
       const seed = gameSeed(runSeed, gameNumber);
       const morphColor = gameNumber % 2 === 1 ? 'w' : 'b';
       const morph = yieldingBeforeMoves(new MorphPlayer(store, { maturity: config.maturity, seed }, 'Morph'));
+      const opponentSeed = seed ^ 0x5bd1e995;
       const gameStarted = performance.now();
       let played: PlayedGame | null;
       try {
         if (!opponent || perGameOpponent) {
           await opponent?.close();
           opponent = spec.kind === 'self'
-            ? yieldingBeforeMoves(new MorphPlayer(store, { maturity: config.maturity, seed: seed ^ 0x5bd1e995 }, 'self'))
-            : await createPlayer(options.opponent, { seed: seed ^ 0x5bd1e995, engineTimeouts: timeouts });
+            ? yieldingBeforeMoves(new MorphPlayer(store, { maturity: config.maturity, seed: opponentSeed }, 'self'))
+            : await createPlayer(options.opponent, { seed: opponentSeed, engineTimeouts: timeouts });
         }
         // A noisy opponent's random moves follow the game's seed, so a resumed run replays the same games.
-        if (opponent instanceof NoisyPlayer) opponent.reseed(seed ^ 0x2545f491);
+        if (opponent instanceof NoisyPlayer) opponent.reseed(opponentSeed);
         played = await playGame({
           white: morphColor === 'w' ? morph : opponent,
           black: morphColor === 'w' ? opponent : morph,

@@ -7,9 +7,12 @@ import { Random } from '../util/random.ts';
 import type { GamePlayer, GamePosition } from './player.ts';
 import { RandomPlayer } from './simplePlayers.ts';
 
+/** Keeps the noise's stream apart from the inner player's, which is seeded from the same player seed. */
+const NOISE_SEED_MIX = 0x2545f491;
+
 export class NoisyPlayer implements GamePlayer {
-  private random: Random;
-  private randomMover: RandomPlayer;
+  private random!: Random;
+  private randomMover!: RandomPlayer;
 
   constructor(
     readonly name: string,
@@ -17,13 +20,12 @@ export class NoisyPlayer implements GamePlayer {
     private readonly probability: number,
     seed: number,
   ) {
-    this.random = new Random(seed);
-    this.randomMover = new RandomPlayer(this.random);
+    this.reseed(seed);
   }
 
-  /** Restarts the random choices from a seed (the training harness gives each game its own). */
+  /** Restarts the random choices from a player seed (the training harness gives each game its own). */
   reseed(seed: number): void {
-    this.random = new Random(seed);
+    this.random = new Random(seed ^ NOISE_SEED_MIX);
     this.randomMover = new RandomPlayer(this.random);
   }
 
