@@ -15,14 +15,10 @@ import { mkdtempSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { runTraining } from '../training/harness.ts';
-import { PatternStore } from '../src/store/patternStore.ts';
-import { materialKey } from '../src/pattern/canonical.ts';
+import { ONE_PIECE_ORDER, materialOrderReport } from '../src/inspect/materialOrder.ts';
+import { openMorphDatabase } from '../src/store/database.ts';
 
-const PIECES = ['P', 'N', 'B', 'R', 'Q'] as const;
-
-function unit(piece: (typeof PIECES)[number], sign: 1 | -1): number[] {
-  return PIECES.map((p) => (p === piece ? sign : 0));
-}
+const PIECES = ONE_PIECE_ORDER;
 
 describe('learning from games against the embedded Stockfish (deterministic: skill 20, depth 1)', () => {
   it('values material the way chess players do after 150 games', { timeout: 600_000 }, async () => {
@@ -33,16 +29,17 @@ describe('learning from games against the embedded Stockfish (deterministic: ski
         db, games: 150, opponent: 'stockfish:skill=20,depth=1', seed: 2, maxPlies: 300, progress: 'none', maxFailures: 3,
       });
       expect(summary.games).toBe(150);
-      const store = PatternStore.open(db, { readonly: true });
-      const weight = (diff: number[]) => {
-        const record = store.hierarchy.material.get(materialKey(diff));
-        expect(record, `material pattern ${diff} was never seen`).toBeDefined();
-        expect(record!.updates).toBeGreaterThan(5);
-        return record!.weight;
+      const database = openMorphDatabase(db, { readonly: true });
+      const report = materialOrderReport(database);
+      database.close();
+      const weight = (side: 'up' | 'down', piece: (typeof PIECES)[number]) => {
+        const learned = report.pieces.find((p) => p.piece === piece)![side];
+        expect(learned, `material pattern ${side} a ${piece} was never seen`).toBeDefined();
+        expect(learned!.updates).toBeGreaterThan(5);
+        return learned!.weight;
       };
-      const up = Object.fromEntries(PIECES.map((p) => [p, weight(unit(p, 1))]));
-      const down = Object.fromEntries(PIECES.map((p) => [p, weight(unit(p, -1))]));
-      store.close();
+      const up = Object.fromEntries(PIECES.map((p) => [p, weight('up', p)]));
+      const down = Object.fromEntries(PIECES.map((p) => [p, weight('down', p)]));
       console.log('learned material weights', { up, down });
       for (const piece of PIECES) {
         expect(up[piece], `up a ${piece}`).toBeGreaterThan(0.5);
