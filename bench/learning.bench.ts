@@ -9,7 +9,7 @@
 import { mkdtempSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
-import { runTraining } from '../training/harness.ts';
+import { runTraining } from '../src/train/harness.ts';
 import { materialOrderReport } from '../src/inspect/materialOrder.ts';
 import { openMorphDatabase } from '../src/store/database.ts';
 import type { Figure } from './figures.ts';

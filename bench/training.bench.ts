@@ -5,7 +5,7 @@
 import { copyFileSync, mkdtempSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
-import { runTraining } from '../training/harness.ts';
+import { runTraining } from '../src/train/harness.ts';
 import type { Figure } from './figures.ts';
 import { hierarchyDatabase } from './hierarchy.bench.ts';
 

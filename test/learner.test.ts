@@ -15,7 +15,7 @@ import { gamePgn, playGame, type PlayedGame } from '../src/game/playGame.ts';
 import { labelSide } from '../src/graph/labels.ts';
 import { DEFAULT_CONFIG, loadConfig, mergeConfig, saveConfig, type LearningConfig } from '../src/learn/config.ts';
 import { nodeOrderedProposals, regressionProposals, specialisationProposals } from '../src/learn/creation.ts';
-import { gameFromPgn, learnedPositions, nodeAtSquare, type LearnedPosition, type LearningGame } from '../src/learn/gameRecord.ts';
+import { gameFromPgn, learnedPositions, nodeAtSquare, type LearnedPosition, type LearningGame } from '../src/learn/learningGame.ts';
 import { gamesPlayed, learnFromGame, seedIfNew } from '../src/learn/learner.ts';
 import { allSeedPatterns } from '../src/learn/seeding.ts';
 import { connectedOrder } from '../src/learn/nodeOrder.ts';

@@ -14,7 +14,7 @@ import { describe, expect, it } from 'vitest';
 import { mkdtempSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
-import { runTraining } from '../training/harness.ts';
+import { runTraining } from '../src/train/harness.ts';
 import { ONE_PIECE_ORDER, materialOrderReport } from '../src/inspect/materialOrder.ts';
 import { openMorphDatabase } from '../src/store/database.ts';
 

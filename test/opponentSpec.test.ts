@@ -1,7 +1,7 @@
 import { fileURLToPath } from 'node:url';
 import { Chess } from 'chess.js';
 import { describe, expect, it } from 'vitest';
-import { createOpponent } from '../src/engines/createPlayer.ts';
+import { createOpponent } from '../src/engines/opponentFactory.ts';
 import { gnuchessPath } from '../src/engines/gnuchess.ts';
 import {
   engineSettings,
@@ -9,7 +9,7 @@ import {
   parseOpponentSpec,
   type OpponentSpec,
 } from '../src/engines/opponentSpec.ts';
-import type { GamePlayer } from '../src/engines/player.ts';
+import type { GamePlayer } from '../src/engines/gamePlayer.ts';
 import { GreedyPlayer, RandomPlayer } from '../src/engines/simplePlayers.ts';
 import { NoisyPlayer } from '../src/engines/noisyPlayer.ts';
 import { MorphError } from '../src/util/errors.ts';

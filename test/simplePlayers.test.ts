@@ -1,6 +1,6 @@
 import { Chess } from 'chess.js';
 import { describe, expect, it } from 'vitest';
-import type { GamePlayer } from '../src/engines/player.ts';
+import type { GamePlayer } from '../src/engines/gamePlayer.ts';
 import { GreedyPlayer, RandomPlayer } from '../src/engines/simplePlayers.ts';
 
 const START = 'rnbqkbnr/pppppppp/8/8/8/8/PPPPPPPP/RNBQKBNR w KQkq - 0 1';

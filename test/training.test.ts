@@ -12,7 +12,7 @@ import Database from 'better-sqlite3';
 import { Chess } from 'chess.js';
 import { afterAll, describe, expect, it } from 'vitest';
 import { openMorphDatabase, type MorphDatabase } from '../src/store/database.ts';
-import { gameSeed } from '../training/harness.ts';
+import { gameSeed } from '../src/train/harness.ts';
 
 const MORPH_BIN = fileURLToPath(new URL('../bin/morph.js', import.meta.url));
 const FAKE_ENGINE = fileURLToPath(new URL('./fixtures/fake-engine.mjs', import.meta.url));

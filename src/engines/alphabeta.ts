@@ -32,7 +32,7 @@ import {
 } from '../chess/movegen.ts';
 import { badInput, MorphError } from '../util/errors.ts';
 import { Random } from '../util/random.ts';
-import type { GamePlayer, GamePosition } from './player.ts';
+import type { GamePlayer, GamePosition } from './gamePlayer.ts';
 
 export interface AlphaBetaOptions {
   /** Search depth in plies (>= 1). */

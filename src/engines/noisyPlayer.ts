@@ -4,7 +4,7 @@
  * and with a deterministic inner engine (Stockfish at skill 20) the whole game is repeatable from its seed.
  */
 import { Random } from '../util/random.ts';
-import type { GamePlayer, GamePosition } from './player.ts';
+import type { GamePlayer, GamePosition } from './gamePlayer.ts';
 import { RandomPlayer } from './simplePlayers.ts';
 
 /** Keeps the noise's stream apart from the inner player's, which is seeded from the same player seed. */

@@ -6,7 +6,7 @@
 import { boardFromFen, typeOf, uciMove, type Board, type CompactMove } from '../chess/board.ts';
 import { generateLegalMoves } from '../chess/movegen.ts';
 import { Random } from '../util/random.ts';
-import type { GamePlayer, GamePosition } from './player.ts';
+import type { GamePlayer, GamePosition } from './gamePlayer.ts';
 
 function legalMoves(position: GamePosition): { board: Board; moves: CompactMove[] } {
   const board = boardFromFen(position.fen);

@@ -2,7 +2,7 @@
  * An external UCI engine as a GamePlayer. The process is started on first use and brought back by the next
  * newGame() (or move) after it crashed, hung or misbehaved, so one bad game does not end a training run.
  */
-import type { GamePlayer, GamePosition } from './player.ts';
+import type { GamePlayer, GamePosition } from './gamePlayer.ts';
 import { EngineError, UciClient, type GoParams, type UciClientConfig } from './uciClient.ts';
 
 export interface UciEnginePlayerConfig extends Omit<UciClientConfig, 'label'> {

@@ -10,7 +10,7 @@ import { gameStatus, generateLegalMoves, isInsufficientMaterial } from '../chess
 import { GameHistory } from '../chess/history.ts';
 import { START_FEN, checkFen } from '../chess/fen.ts';
 import { boardToFen, type Board } from '../chess/board.ts';
-import type { GamePlayer } from '../engines/player.ts';
+import type { GamePlayer } from '../engines/gamePlayer.ts';
 import { EngineError } from '../engines/uciClient.ts';
 
 export type GameResult = '1-0' | '0-1' | '1/2-1/2';

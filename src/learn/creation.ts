@@ -21,7 +21,7 @@ import { maximumCommonSubpattern } from '../pattern/generalise.ts';
 import type { GraphPattern } from '../pattern/pattern.ts';
 import type { PatternRecord } from '../store/hierarchy.ts';
 import type { Random } from '../util/random.ts';
-import { nodeAtSquare, squareOfNode, type LearnedPosition } from './gameRecord.ts';
+import { nodeAtSquare, squareOfNode, type LearnedPosition } from './learningGame.ts';
 import { orderedSubpattern } from './nodeOrder.ts';
 
 export type CreationMethod = 'forward' | 'reverse' | 'regression' | 'generalisation' | 'specialisation';

@@ -17,7 +17,7 @@ import {
   generalisationProposals, nodeOrderedProposals, regressionProposals, specialisationProposals, type Proposal,
 } from './creation.ts';
 import { patternsToDelete } from './deletion.ts';
-import { learnedPositions, type LearnedPosition, type LearningGame } from './gameRecord.ts';
+import { learnedPositions, type LearnedPosition, type LearningGame } from './learningGame.ts';
 import { allSeedPatterns } from './seeding.ts';
 import { tdSweep } from './tdTargets.ts';
 

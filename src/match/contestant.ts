@@ -8,9 +8,9 @@
  * failed.
  */
 import { AlphaBetaPlayer, parseAlphaBetaSpec } from '../engines/alphabeta.ts';
-import { createOpponent, type CreateOpponentOptions } from '../engines/createPlayer.ts';
+import { createOpponent, type CreateOpponentOptions } from '../engines/opponentFactory.ts';
 import { formatOpponentSpec, parseOpponentSpec, type OpponentSpec } from '../engines/opponentSpec.ts';
-import type { GamePlayer } from '../engines/player.ts';
+import type { GamePlayer } from '../engines/gamePlayer.ts';
 import { loadConfig } from '../learn/config.ts';
 import { MorphPlayer } from '../player/morphPlayer.ts';
 import { PatternStore } from '../store/patternStore.ts';

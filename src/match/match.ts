@@ -7,7 +7,7 @@
  * played again with fresh engines; the failures are counted, and too many in a row stop the match.
  */
 import { gamePgn, playGame, type EndReason, type GameResult, type PlayedGame } from '../game/playGame.ts';
-import type { GamePlayer } from '../engines/player.ts';
+import type { GamePlayer } from '../engines/gamePlayer.ts';
 import { EngineError } from '../engines/uciClient.ts';
 import { Contestant, type ContestantOptions } from './contestant.ts';
 import { eloEstimate, type EloEstimate, type MatchScore } from './elo.ts';

@@ -9,7 +9,7 @@ import { applyMove, cloneBoard, uciMove, type Board, type CompactMove } from '..
 import { gameStatus, generateLegalMoves, isInsufficientMaterial } from '../chess/movegen.ts';
 import { GameHistory } from '../chess/history.ts';
 import { buildPositionGraph, PositionGraph } from '../graph/positionGraph.ts';
-import type { GamePlayer, GamePosition } from '../engines/player.ts';
+import type { GamePlayer, GamePosition } from '../engines/gamePlayer.ts';
 import type { PatternStore } from '../store/patternStore.ts';
 import { Random } from '../util/random.ts';
 import { badInput } from '../util/errors.ts';

@@ -9,10 +9,10 @@
  */
 import { readFileSync } from 'node:fs';
 import type { Command } from 'commander';
-import { gameSeed } from '../../../training/harness.ts';
+import { gameSeed } from '../../train/harness.ts';
 import { checkFen } from '../../chess/fen.ts';
 import { loadConfig, saveConfig, type LearningConfig } from '../../learn/config.ts';
-import { gameFromPgn, type LearningGame } from '../../learn/gameRecord.ts';
+import { gameFromPgn, type LearningGame } from '../../learn/learningGame.ts';
 import { gamesPlayed, learnFromGame, seedIfNew } from '../../learn/learner.ts';
 import { getMeta, getMetaNumber } from '../../store/database.ts';
 import { openStoreForWriting } from '../../store/location.ts';

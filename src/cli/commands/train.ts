@@ -1,7 +1,7 @@
-/** `morph train`: an unattended training run against a sparring opponent (training/harness.ts). */
+/** `morph train`: an unattended training run against a sparring opponent (src/train/harness.ts). */
 import type { Command } from 'commander';
-import { runTraining, type TrainingSummary } from '../../../training/harness.ts';
-import type { ProgressMode } from '../../../training/progress.ts';
+import { runTraining, type TrainingSummary } from '../../train/harness.ts';
+import type { ProgressMode } from '../../train/progress.ts';
 import { badInput } from '../../util/errors.ts';
 import { action, printLine } from '../run.ts';
 import { parseIntegerOption, parseNumberOption, parseSeedOption } from '../options.ts';

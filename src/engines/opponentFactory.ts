@@ -5,7 +5,7 @@
 import { MorphError, badInput } from '../util/errors.ts';
 import { createGnuchessPlayer, findExecutable } from './gnuchess.ts';
 import { engineSettings, formatOpponentSpec, type OpponentSpec } from './opponentSpec.ts';
-import type { GamePlayer } from './player.ts';
+import type { GamePlayer } from './gamePlayer.ts';
 import { GreedyPlayer, RandomPlayer } from './simplePlayers.ts';
 import { NoisyPlayer } from './noisyPlayer.ts';
 import { createStockfishPlayer } from './stockfish.ts';

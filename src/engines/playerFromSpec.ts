@@ -1,11 +1,11 @@
 /**
- * Any player from its spec text: the engines and baselines of createPlayer.ts, plus Morph itself
+ * Any player from its spec text: the engines and baselines of opponentFactory.ts, plus Morph itself
  * (`morph:FILE`, read-only) and the alpha-beta baseline (`ab:D[,q][,t=T]`).
  */
 import { AlphaBetaPlayer, parseAlphaBetaSpec } from './alphabeta.ts';
-import { createOpponent, type CreateOpponentOptions } from './createPlayer.ts';
+import { createOpponent, type CreateOpponentOptions } from './opponentFactory.ts';
 import { parseOpponentSpec } from './opponentSpec.ts';
-import type { GamePlayer } from './player.ts';
+import type { GamePlayer } from './gamePlayer.ts';
 import { MorphPlayer } from '../player/morphPlayer.ts';
 import { PatternStore } from '../store/patternStore.ts';
 import { loadConfig } from '../learn/config.ts';

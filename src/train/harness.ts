@@ -6,20 +6,20 @@
  */
 import { appendFileSync } from 'node:fs';
 import { setImmediate as eventLoopTurn } from 'node:timers/promises';
-import { createPlayer } from '../src/engines/players.ts';
-import { formatOpponentSpec, parseOpponentSpec } from '../src/engines/opponentSpec.ts';
-import type { GamePlayer } from '../src/engines/player.ts';
-import { EngineError } from '../src/engines/uciClient.ts';
-import { gamePgn, materialBalance, playGame, type PlayedGame } from '../src/game/playGame.ts';
-import { boardFromFen } from '../src/chess/board.ts';
-import { loadConfig, mergeConfig, saveConfig, type LearningConfig } from '../src/learn/config.ts';
-import { gamesPlayed, learnFromGame, seedIfNew, type LearningSummary } from '../src/learn/learner.ts';
-import { MorphPlayer } from '../src/player/morphPlayer.ts';
-import { NoisyPlayer } from '../src/engines/noisyPlayer.ts';
-import { finishRun, getMetaNumber, morphScore, recordGame, setMeta, startRun } from '../src/store/database.ts';
-import { openStoreForWriting } from '../src/store/location.ts';
-import { MorphError } from '../src/util/errors.ts';
-import { Random, freshSeed } from '../src/util/random.ts';
+import { createPlayer } from '../engines/playerFromSpec.ts';
+import { formatOpponentSpec, parseOpponentSpec } from '../engines/opponentSpec.ts';
+import type { GamePlayer } from '../engines/gamePlayer.ts';
+import { EngineError } from '../engines/uciClient.ts';
+import { gamePgn, materialBalance, playGame, type PlayedGame } from '../game/playGame.ts';
+import { boardFromFen } from '../chess/board.ts';
+import { loadConfig, mergeConfig, saveConfig, type LearningConfig } from '../learn/config.ts';
+import { gamesPlayed, learnFromGame, seedIfNew, type LearningSummary } from '../learn/learner.ts';
+import { MorphPlayer } from '../player/morphPlayer.ts';
+import { NoisyPlayer } from '../engines/noisyPlayer.ts';
+import { finishRun, getMetaNumber, morphScore, recordGame, setMeta, startRun } from '../store/database.ts';
+import { openStoreForWriting } from '../store/location.ts';
+import { MorphError } from '../util/errors.ts';
+import { Random, freshSeed } from '../util/random.ts';
 import { TrainingProgress, type ProgressMode } from './progress.ts';
 
 export interface TrainingOptions {
