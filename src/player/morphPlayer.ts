@@ -6,7 +6,8 @@
  */
 import { Chess } from 'chess.js';
 import { applyMove, cloneBoard, uciMove, type Board, type CompactMove } from '../chess/board.ts';
-import { gameStatus, generateLegalMoves, isInsufficientMaterial } from '../chess/movegen.ts';
+import { generateLegalMoves } from '../chess/movegen.ts';
+import { gameEnd, type GameEnd } from '../chess/gameEnd.ts';
 import { GameHistory } from '../chess/history.ts';
 import { buildPositionGraph, PositionGraph } from '../graph/positionGraph.ts';
 import type { GamePlayer, GamePosition } from '../engines/gamePlayer.ts';
@@ -16,7 +17,7 @@ import { badInput } from '../util/errors.ts';
 import { evaluateGraph, type PositionEvaluation } from './evaluate.ts';
 
 /** Why a move got its value. */
-export type ValueSource = 'checkmate' | 'stalemate' | 'insufficient' | 'threefold' | 'fifty-move' | 'patterns';
+export type ValueSource = GameEnd | 'patterns';
 
 export interface RankedMove {
   move: string;
@@ -82,12 +83,10 @@ export class MorphPlayer implements GamePlayer {
 
   private judge(history: GameHistory, next: Board, move: CompactMove, keep: boolean): RankedMove {
     const uci = uciMove(move);
-    const status = gameStatus(next);
-    if (status === 'checkmate') return { move: uci, value: 1, source: 'checkmate' };
-    if (status === 'stalemate') return { move: uci, value: 0.5, source: 'stalemate' };
-    if (isInsufficientMaterial(next.squares)) return { move: uci, value: 0.5, source: 'insufficient' };
-    if (history.occurrences(next) >= 2) return { move: uci, value: 0.5, source: 'threefold' };
-    if (next.halfmoveClock >= 100) return { move: uci, value: 0.5, source: 'fifty-move' };
+    // The position after the move has occurred once more than the history has seen it so far.
+    const end = gameEnd(next, history.occurrences(next) + 1);
+    if (end === 'checkmate') return { move: uci, value: 1, source: end };
+    if (end !== null) return { move: uci, value: 0.5, source: end };
     const evaluation = evaluateGraph(this.store, buildPositionGraph(next, this.graph), this.options.maturity);
     this.lastTested += evaluation.tested;
     return { move: uci, value: evaluation.value, source: 'patterns', ...(keep ? { evaluation } : {}) };
