@@ -12,8 +12,7 @@ import { generateLegalMoves } from '../chess/movegen.ts';
 import { GameHistory } from '../chess/history.ts';
 import { alphaBetaName, parseAlphaBetaSpec, rankMoves } from '../engines/alphabeta.ts';
 import { materialGain } from '../engines/simplePlayers.ts';
-import { loadConfig } from '../learn/config.ts';
-import { MorphPlayer } from '../player/morphPlayer.ts';
+import { MorphPlayer, playingMaturity } from '../player/morphPlayer.ts';
 import { PatternStore } from '../store/patternStore.ts';
 import { badInput } from '../util/errors.ts';
 
@@ -64,7 +63,7 @@ export function morphRanker(dbPath: string, maturity?: number): MoveRanker {
   const store = PatternStore.open(dbPath, { readonly: true });
   const player = new MorphPlayer(
     store,
-    { maturity: maturity ?? loadConfig(store.db).maturity, seed: 0 },
+    { maturity: playingMaturity(store, maturity), seed: 0 },
     `morph:${dbPath}`,
   );
   return {

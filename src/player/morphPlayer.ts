@@ -12,6 +12,7 @@ import { GameHistory } from '../chess/history.ts';
 import { buildPositionGraph, PositionGraph } from '../graph/positionGraph.ts';
 import type { GamePlayer, GamePosition } from '../engines/gamePlayer.ts';
 import type { PatternStore } from '../store/patternStore.ts';
+import { loadConfig } from '../learn/config.ts';
 import { Random } from '../util/random.ts';
 import { badInput } from '../util/errors.ts';
 import { evaluateGraph, type PositionEvaluation } from './evaluate.ts';
@@ -31,6 +32,14 @@ export interface MorphPlayerOptions {
   /** Patterns with fewer updates are ignored in play (reference section 6, maturity). */
   maturity: number;
   seed: number;
+}
+
+/**
+ * The maturity Morph plays with, the one rule for every command (move, play, uci, match, agree): the value
+ * given, else the setting stored in the database (what training used).
+ */
+export function playingMaturity(store: PatternStore, override?: number): number {
+  return override ?? loadConfig(store.db).maturity;
 }
 
 export class MorphPlayer implements GamePlayer {

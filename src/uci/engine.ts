@@ -11,7 +11,7 @@ import { uciMove } from '../chess/board.ts';
 import { checkFen, START_FEN } from '../chess/fen.ts';
 import { GameHistory } from '../chess/history.ts';
 import { gameStatus, generateLegalMoves } from '../chess/movegen.ts';
-import { MorphPlayer, type RankedMove } from '../player/morphPlayer.ts';
+import { MorphPlayer, playingMaturity, type RankedMove } from '../player/morphPlayer.ts';
 import type { PatternStore } from '../store/patternStore.ts';
 
 export const ENGINE_NAME = 'Morph';
@@ -28,6 +28,7 @@ export interface UciEngineConfig {
   databasePath: string;
   /** Opens a database read-only for `setoption name Database value X` ('' = the default); throws on failure. */
   openDatabase: (path: string) => PatternStore;
+  /** Overrides the maturity stored in the database (playingMaturity: one rule for every command). */
   maturity?: number;
   seed?: number;
   /** Receives every output line (without the newline). */
@@ -58,7 +59,8 @@ export function scoreText(best: RankedMove): string {
 export class UciEngine {
   private store: PatternStore;
   private player: MorphPlayer;
-  private maturity: number;
+  /** Set by --maturity or `setoption name Maturity`; otherwise each database's own setting is used. */
+  private maturity: number | undefined;
   private seed: number;
   private history: GameHistory;
   /** The bestmove line of a `go infinite` / `go ponder`, held until `stop` or `ponderhit`. */
@@ -67,7 +69,7 @@ export class UciEngine {
 
   constructor(private readonly config: UciEngineConfig) {
     this.store = config.store;
-    this.maturity = config.maturity ?? 0;
+    this.maturity = config.maturity;
     this.seed = config.seed ?? 1;
     this.player = this.makePlayer();
     this.history = new GameHistory(START_FEN);
@@ -131,7 +133,7 @@ export class UciEngine {
     write(`id author ${ENGINE_AUTHOR}`);
     write(`option name Database type string default ${this.config.databasePath}`);
     // The defaults shown are the values the engine was started with (morph uci --maturity/--seed).
-    write(`option name Maturity type spin default ${this.config.maturity ?? 0} min 0 max ${MAX_MATURITY}`);
+    write(`option name Maturity type spin default ${playingMaturity(this.store, this.config.maturity)} min 0 max ${MAX_MATURITY}`);
     write(`option name Seed type spin default ${this.config.seed ?? 1} min 0 max ${MAX_SEED}`);
     if (this.config.notice) this.info(this.config.notice);
     write('uciok');
@@ -194,7 +196,7 @@ export class UciEngine {
   }
 
   private makePlayer(): MorphPlayer {
-    return new MorphPlayer(this.store, { maturity: this.maturity, seed: this.seed }, ENGINE_NAME);
+    return new MorphPlayer(this.store, { maturity: playingMaturity(this.store, this.maturity), seed: this.seed }, ENGINE_NAME);
   }
 
   /** `position startpos|fen <fen> [moves m1 m2 ...]`; on any problem the previous position stays. */

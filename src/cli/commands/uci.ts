@@ -9,7 +9,7 @@ import { parseIntegerOption } from '../options.ts';
 
 interface UciOptions {
   db?: string;
-  maturity: string;
+  maturity?: string;
   seed: string;
 }
 
@@ -18,11 +18,11 @@ export function registerUciCommand(program: Command): void {
     .command('uci')
     .description('run Morph as a UCI engine (for chess GUIs): reads commands on stdin, answers on stdout')
     .option('--db <file>', 'pattern database (default: data/morph.db in the checkout, or $MORPH_DB)')
-    .option('--maturity <n>', 'ignore patterns with fewer updates than this (UCI option Maturity)', '0')
+    .option('--maturity <n>', "ignore patterns with fewer updates than this (UCI option Maturity; default: the database's)")
     .option('--seed <n>', 'seed for the random tie-break (UCI option Seed)', '1')
     .action(
       action(async (opts: UciOptions) => {
-        const maturity = parseIntegerOption('--maturity', opts.maturity, 0, MAX_MATURITY);
+        const maturity = opts.maturity === undefined ? undefined : parseIntegerOption('--maturity', opts.maturity, 0, MAX_MATURITY);
         const seed = parseIntegerOption('--seed', opts.seed, 0, MAX_SEED);
         // A bad --db fails here, as a one-line error, before any protocol is spoken.
         const { store, fresh } = openStoreForReading(opts.db);
@@ -35,7 +35,7 @@ async function runUciEngine(setup: {
   store: PatternStore;
   fresh: boolean;
   dbOption: string | undefined;
-  maturity: number;
+  maturity: number | undefined;
   seed: number;
 }): Promise<void> {
   // A GUI that goes away closes our stdout; that must end the engine quietly, not with an EPIPE stack trace.
