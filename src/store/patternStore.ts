@@ -10,10 +10,10 @@ import {
 import { Hierarchy, PatternRecord, type LinkChanges, type PatternStats } from './hierarchy.ts';
 import { mostSpecificMatches, type Retrieval } from './retrieval.ts';
 import { canonicalKey, patternFromKey } from '../pattern/canonical.ts';
-import { patternFromJson, patternSize, patternToJson, type GraphPattern, type Pattern } from '../pattern/pattern.ts';
+import { patternSize, patternToJson, validatePattern, type GraphPattern, type Pattern } from '../pattern/pattern.ts';
 import { subpatternMapping } from '../pattern/subpattern.ts';
 import type { PositionGraph } from '../graph/positionGraph.ts';
-import { MorphError } from '../util/errors.ts';
+import { BAD_INPUT, MorphError } from '../util/errors.ts';
 
 export class PatternStore {
   private constructor(
@@ -126,16 +126,7 @@ export class PatternStore {
 function loadHierarchy(db: MorphDatabase, path: string): Hierarchy {
   const hierarchy = new Hierarchy();
   for (const row of loadPatternKeysAndStats(db)) {
-    // The canonical key spells the whole pattern; the JSON body is read only if a key cannot be decoded.
-    let pattern = patternFromKey(row.key);
-    if (!pattern) {
-      const body = db.prepare('SELECT body FROM patterns WHERE id = ?').pluck().get(row.id) as string;
-      try {
-        pattern = patternFromJson(body);
-      } catch (error) {
-        throw new MorphError(`${path} is corrupt: pattern ${row.id} is unreadable (${(error as Error).message})`, 2);
-      }
-    }
+    const pattern = patternOfKey(row.key, row.kind, path, row.id);
     hierarchy.addLoaded(
       new PatternRecord(row.id, row.key, pattern, {
         weight: row.weight,
@@ -157,4 +148,22 @@ function loadHierarchy(db: MorphDatabase, path: string): Hierarchy {
   }
   hierarchy.finishLoading();
   return hierarchy;
+}
+
+/**
+ * The pattern a stored key spells. The canonical key is the one source of truth for a pattern (the JSON body is
+ * a copy written from the same pattern, for other tools, and never read back), so a key that does not spell a
+ * valid pattern of the row's kind makes the database corrupt: refused here, in one line, not later as a crash.
+ */
+function patternOfKey(key: string, kind: string, path: string, id: number): Pattern {
+  const corrupt = (why: string) => new MorphError(`${path} is corrupt: pattern ${id} has an invalid key (${why})`, BAD_INPUT);
+  const pattern = patternFromKey(key);
+  if (!pattern) throw corrupt('it does not spell a pattern');
+  if (pattern.kind !== kind) throw corrupt(`a ${pattern.kind} key on a ${kind} row`);
+  try {
+    validatePattern(pattern);
+  } catch (error) {
+    throw corrupt((error as Error).message);
+  }
+  return pattern;
 }
