@@ -74,3 +74,30 @@ describe('pattern keys validated at load', () => {
     expect(run.stderr).toMatch(/^morph: .* is corrupt: pattern 1 has an invalid key .*\n$/);
   });
 });
+
+describe('links store no mappings', () => {
+  const pawn: GraphPattern = { kind: 'graph', labels: [pieceLabel('toMove', 1)], desigs: [DESIG_NONE], edges: [] };
+
+  it('writes links without a mapping, and the v2 migration clears the ones v1 wrote', () => {
+    const path = join(dir, 'links.db');
+    const store = PatternStore.open(path);
+    store.insert(pawn, 'manual', 0);
+    store.insert(knightAttacksPawn, 'manual', 0);
+    expect(store.hierarchy.byKey.get(canonicalKey(knightAttacksPawn))!.parents.length).toBe(1);
+    const count = (sql: string) => store.db.prepare(sql).pluck().get() as number;
+    expect(count('SELECT count(*) FROM links')).toBe(1);
+    expect(count('SELECT count(*) FROM links WHERE mapping IS NOT NULL')).toBe(0);
+    store.close();
+
+    // A v1 database with a (stale) mapping is upgraded on its next opening for writing.
+    const raw = new Database(path);
+    raw.prepare("UPDATE links SET mapping = '[1]'").run();
+    raw.pragma('user_version = 1');
+    raw.close();
+    const upgraded = PatternStore.open(path);
+    expect(upgraded.db.pragma('user_version', { simple: true })).toBe(2);
+    expect(upgraded.db.prepare('SELECT count(*) FROM links WHERE mapping IS NOT NULL').pluck().get()).toBe(0);
+    expect(upgraded.size).toBe(2);
+    upgraded.close();
+  });
+});

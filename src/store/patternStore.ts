@@ -10,8 +10,7 @@ import {
 import { Hierarchy, PatternRecord, type LinkChanges, type PatternStats } from './hierarchy.ts';
 import { mostSpecificMatches, type Retrieval } from './retrieval.ts';
 import { canonicalKey, patternFromKey } from '../pattern/canonical.ts';
-import { patternSize, patternToJson, validatePattern, type GraphPattern, type Pattern } from '../pattern/pattern.ts';
-import { subpatternMapping } from '../pattern/subpattern.ts';
+import { patternSize, patternToJson, validatePattern, type Pattern } from '../pattern/pattern.ts';
 import type { PositionGraph } from '../graph/positionGraph.ts';
 import { BAD_INPUT, MorphError } from '../util/errors.ts';
 
@@ -116,10 +115,8 @@ export class PatternStore {
 
   private writeLinkChanges(changes: LinkChanges): void {
     for (const [parent, child] of changes.removed) deleteLink(this.db, parent.id, child.id);
-    for (const [parent, child] of changes.added) {
-      const mapping = subpatternMapping(parent.pattern as GraphPattern, child.pattern as GraphPattern);
-      insertLink(this.db, parent.id, child.id, mapping);
-    }
+    // No mapping is stored (db/migrations/002): nothing reads one, and a stored one went stale on reload.
+    for (const [parent, child] of changes.added) insertLink(this.db, parent.id, child.id);
   }
 }
 
