@@ -4,8 +4,9 @@
  *
  * Morph searches one ply, so `go` answers at once whatever the time control; `go infinite` and `go ponder`
  * hold the answer until `stop` (or `ponderhit`), as the protocol requires. Unknown commands are ignored, a bad
- * `position` is reported with `info string` and leaves the previous position in place, and no exception ever
- * leaves handleLine: a GUI must never see the engine die.
+ * or impossible `position` is reported with `info string` and leaves no position (the next `go` answers
+ * `bestmove 0000` rather than a move for a position the GUI no longer means), and no exception ever leaves
+ * handleLine: a GUI must never see the engine die.
  */
 import { uciMove } from '../chess/board.ts';
 import { checkFen, START_FEN } from '../chess/fen.ts';
@@ -62,7 +63,8 @@ export class UciEngine {
   /** Set by --maturity or `setoption name Maturity`; otherwise each database's own setting is used. */
   private maturity: number | undefined;
   private seed: number;
-  private history: GameHistory;
+  /** Null after a refused `position` command, until the next good one. */
+  private history: GameHistory | null;
   /** The bestmove line of a `go infinite` / `go ponder`, held until `stop` or `ponderhit`. */
   private pendingBestMove: string | null = null;
   private quitted = false;
@@ -199,8 +201,9 @@ export class UciEngine {
     return new MorphPlayer(this.store, { maturity: playingMaturity(this.store, this.maturity), seed: this.seed }, ENGINE_NAME);
   }
 
-  /** `position startpos|fen <fen> [moves m1 m2 ...]`; on any problem the previous position stays. */
+  /** `position startpos|fen <fen> [moves m1 m2 ...]`; on any problem no position is left. */
   private setPosition(args: string[]): void {
+    this.history = null;
     const movesAt = args.indexOf('moves');
     const head = movesAt < 0 ? args : args.slice(0, movesAt);
     const moves = movesAt < 0 ? [] : args.slice(movesAt + 1);
@@ -242,6 +245,10 @@ export class UciEngine {
 
   /** One ply over the current position: writes the info line and returns the bestmove line. */
   private search(): string {
+    if (this.history === null) {
+      this.info('no move: the last position command was refused');
+      return 'bestmove 0000';
+    }
     const status = gameStatus(this.history.board);
     if (status !== 'ongoing') {
       this.config.write(`info depth 0 score ${status === 'checkmate' ? 'mate 0' : 'cp 0'}`);
