@@ -4,7 +4,8 @@ import { existsSync, mkdtempSync, readFileSync, rmSync, writeFileSync } from 'no
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { openMorphDatabase, recordGame } from '../src/store/database.ts';
+import { openMorphDatabase } from '../src/store/database.ts';
+import { recordGame } from '../src/store/games.ts';
 import { inSnapshot, withSnapshot } from '../src/inspect/source.ts';
 import { readSummary, summaryText, type DatabaseSummary } from '../src/inspect/summary.ts';
 import { materialTableText, readMaterialTable, traditionalValue } from '../src/inspect/material.ts';

@@ -8,7 +8,7 @@ import { eloEstimate, eloFromScoreFraction, Z_95 } from '../src/match/elo.ts';
 import { firstPlayerPoints, firstPlaysWhite, gameSeed, runMatch, type MatchGame } from '../src/match/match.ts';
 import { PatternStore } from '../src/store/patternStore.ts';
 import { runMorph } from './helpers/cli.ts';
-import { getMeta } from '../src/store/database.ts';
+import { getMeta } from '../src/store/meta.ts';
 
 const FLAKY_ENGINE = fileURLToPath(new URL('./fixtures/flaky-engine.mjs', import.meta.url));
 

@@ -4,9 +4,16 @@
  * the game in progress.
  */
 import {
-  deleteLink, deletePatternRow, insertLink, insertPatternRow, loadLinkPairs, loadPatternKeysAndStats, openMorphDatabase,
-  updatePatternStats, type MorphDatabase, type OpenOptions, type PatternOrigin,
-} from './database.ts';
+  deleteLink,
+  deletePatternRow,
+  insertLink,
+  insertPatternRow,
+  loadLinkPairs,
+  loadPatternKeysAndStats,
+  updatePatternStats,
+  type PatternOrigin,
+} from './patternRows.ts';
+import { openMorphDatabase, type MorphDatabase, type OpenOptions } from './database.ts';
 import { Hierarchy, PatternRecord, type LinkChanges, type PatternStats } from './hierarchy.ts';
 import { mostSpecificMatches, type Retrieval } from './retrieval.ts';
 import { canonicalKey, patternFromKey } from '../pattern/canonical.ts';
