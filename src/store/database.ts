@@ -230,3 +230,10 @@ export function toMorphError(path: string, error: unknown): unknown {
   return refuse(`cannot use ${path}: ${message}`);
 }
 
+/**
+ * Runs `read` inside one read transaction: SQLite gives it a single snapshot, so a game committed by a writer
+ * half-way through cannot make, say, a link appear whose pattern was not read. Every multi-statement read uses it.
+ */
+export function inSnapshot<T>(db: MorphDatabase, read: () => T): T {
+  return db.transaction(read)();
+}
