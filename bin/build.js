@@ -45,7 +45,8 @@ export function currentEntry() {
 /** True when there is no build or a source file is newer than it (an installed copy without src/ is never stale). */
 export function buildIsStale() {
   if (currentEntry() === null) return true;
-  return existsSync(SOURCE_DIR) && newestMtime(SOURCE_DIR) > statSync(CURRENT).mtimeMs;
+  // A millisecond of slack: file systems and utimes keep times at different precisions.
+  return existsSync(SOURCE_DIR) && newestMtime(SOURCE_DIR) > statSync(CURRENT).mtimeMs + 1;
 }
 
 /** Bundles src/cli/main.ts (npm packages stay external) and makes it the current build; returns its entry. */
