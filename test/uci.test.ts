@@ -104,6 +104,34 @@ describe('UciEngine (the protocol state machine)', () => {
     expect(send('isready')).toEqual(['readyok']);
   });
 
+  it('opens its database at isready, not at uci, and plays on from an empty one when that fails', () => {
+    let opened = 0;
+    const { send } = engineUnderTest({
+      store: () => {
+        opened++;
+        return storeWithEqualMaterialPattern(0.8);
+      },
+    });
+    expect(send('uci').at(-1)).toBe('uciok');
+    expect(opened).toBe(0);
+    expect(send('isready')).toEqual(['readyok']);
+    expect(send('isready')).toEqual(['readyok']);
+    expect(opened).toBe(1);
+    send('position startpos');
+    expect(send('go')[0]).toMatch(/ score cp 241 /);
+
+    const broken = engineUnderTest({
+      store: () => {
+        throw new Error('not a SQLite database');
+      },
+    });
+    expect(broken.send('isready')).toEqual([
+      'info string cannot open the database: not a SQLite database; every move values 0.5',
+      'readyok',
+    ]);
+    expect(broken.send('go')[0]).toMatch(/ score cp 0 /);
+  });
+
   it('ignores unknown commands, and unknown tokens before a known command', () => {
     const { send } = engineUnderTest();
     for (const line of ['', 'hello', 'd', 'flip', 'debug on', 'register later', 'ponderhit', 'stop']) {

@@ -22,7 +22,7 @@ import { checkFen, START_FEN } from '../chess/fen.ts';
 import { GameHistory } from '../chess/history.ts';
 import { gameStatus, generateLegalMoves } from '../chess/movegen.ts';
 import { MorphPlayer, type RankedMove } from '../player/morphPlayer.ts';
-import type { PatternStore } from '../store/patternStore.ts';
+import { PatternStore } from '../store/patternStore.ts';
 
 export const ENGINE_NAME = 'Morph';
 export const ENGINE_VERSION: string = packageJson.version;
@@ -34,8 +34,13 @@ export const MAX_MULTIPV = 256;
 export const MAX_CENTIPAWNS = 2_000;
 
 export interface UciEngineConfig {
-  /** The pattern database to play from; the engine owns it from now on (closes it on quit or replacement). */
-  store: PatternStore;
+  /**
+   * The pattern database to play from, or how to open it: a function is called on the first command that needs
+   * the database (normally `isready`, where the protocol expects slow initialisation), so `uci` answers at once
+   * however large the database. The engine owns the store (closes it on quit or replacement). When opening
+   * fails, the engine says so with `info string` and plays from an empty database.
+   */
+  store: PatternStore | (() => PatternStore);
   /** Shown as the Database option's default. */
   databasePath: string;
   /** Opens a database read-only for `setoption name Database value X` ('' = the default); throws on failure. */
@@ -80,8 +85,8 @@ export function scoreText(move: RankedMove, showWdl = false): string {
 }
 
 export class UciEngine {
-  private store: PatternStore;
-  private player: MorphPlayer;
+  private loadedStore: PatternStore | null;
+  private loadedPlayer: MorphPlayer | null = null;
   private maturity: number;
   private seed: number;
   private multiPv = 1;
@@ -92,11 +97,29 @@ export class UciEngine {
   private quitted = false;
 
   constructor(private readonly config: UciEngineConfig) {
-    this.store = config.store;
+    this.loadedStore = typeof config.store === 'function' ? null : config.store;
     this.maturity = config.maturity ?? 0;
     this.seed = config.seed ?? 1;
-    this.player = this.makePlayer();
     this.history = new GameHistory(START_FEN);
+  }
+
+  /** The database, opened on first use. */
+  private get store(): PatternStore {
+    if (this.loadedStore === null) {
+      const open = this.config.store as () => PatternStore;
+      try {
+        this.loadedStore = open();
+      } catch (error) {
+        this.info(`cannot open the database: ${oneLine(error)}; every move values 0.5`);
+        this.loadedStore = PatternStore.open(':memory:');
+      }
+    }
+    return this.loadedStore;
+  }
+
+  private get player(): MorphPlayer {
+    this.loadedPlayer ??= new MorphPlayer(this.store, { maturity: this.maturity, seed: this.seed }, ENGINE_NAME);
+    return this.loadedPlayer;
   }
 
   /** True once `quit` was handled; later lines are ignored. */
@@ -131,6 +154,7 @@ export class UciEngine {
       case 'uci':
         return this.identify();
       case 'isready':
+        void this.store; // the slow part of starting, where the protocol expects it
         return this.config.write('readyok');
       case 'setoption':
         return this.setOption(line);
@@ -181,14 +205,14 @@ export class UciEngine {
         const maturity = this.spinValue(name, value, MAX_MATURITY);
         if (maturity === null) return;
         this.maturity = maturity;
-        this.player = this.makePlayer();
+        this.loadedPlayer = null;
         return;
       }
       case 'seed': {
         const seed = this.spinValue(name, value, MAX_SEED);
         if (seed === null) return;
         this.seed = seed;
-        this.player = this.makePlayer();
+        this.loadedPlayer = null;
         return;
       }
       case 'multipv': {
@@ -225,15 +249,11 @@ export class UciEngine {
       this.info(`cannot open database "${path}": ${oneLine(error)}; still using ${this.store.path}`);
       return;
     }
-    const old = this.store;
-    this.store = store;
-    this.player = this.makePlayer();
-    if (old !== store) old.close();
+    const old = this.loadedStore;
+    this.loadedStore = store;
+    this.loadedPlayer = null;
+    if (old !== null && old !== store) old.close();
     this.info(`database ${store.path}: ${store.size} patterns`);
-  }
-
-  private makePlayer(): MorphPlayer {
-    return new MorphPlayer(this.store, { maturity: this.maturity, seed: this.seed }, ENGINE_NAME);
   }
 
   /** `position startpos|fen <fen> [moves m1 m2 ...]`; on any problem the previous position stays. */
@@ -307,7 +327,7 @@ export class UciEngine {
     this.quitted = true;
     this.pendingBestMove = null;
     try {
-      this.store.close();
+      this.loadedStore?.close();
     } finally {
       this.config.onQuit?.();
     }
