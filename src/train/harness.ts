@@ -12,7 +12,7 @@ import type { GamePlayer } from '../engines/gamePlayer.ts';
 import { EngineError } from '../engines/uciClient.ts';
 import { gamePgn, materialBalance, playGame, type PlayedGame } from '../game/playGame.ts';
 import { boardFromFen } from '../chess/board.ts';
-import { loadConfig, mergeConfig, saveConfig, type LearningConfig } from '../learn/config.ts';
+import { evaluationSettings, loadConfig, mergeConfig, saveConfig, type LearningConfig } from '../learn/config.ts';
 import { gamesPlayed, learnFromGame, seedIfNew, type LearningSummary } from '../learn/learner.ts';
 import { MorphPlayer } from '../player/morphPlayer.ts';
 import { NoisyPlayer } from '../engines/noisyPlayer.ts';
@@ -159,7 +159,7 @@ export async function runTraining(options: TrainingOptions): Promise<TrainingSum
       const gameNumber = gamesPlayed(store) + 1;
       const seed = gameSeed(runSeed, gameNumber);
       const morphColor = gameNumber % 2 === 1 ? 'w' : 'b';
-      const morph = yieldingBeforeMoves(new MorphPlayer(store, { maturity: config.maturity, seed }, 'Morph'));
+      const morph = yieldingBeforeMoves(new MorphPlayer(store, { maturity: config.maturity, seed, evaluation: evaluationSettings(config) }, 'Morph'));
       const opponentSeed = seed ^ 0x5bd1e995;
       const gameStarted = performance.now();
       let played: PlayedGame | null;
@@ -167,7 +167,7 @@ export async function runTraining(options: TrainingOptions): Promise<TrainingSum
         if (!opponent || perGameOpponent) {
           await opponent?.close();
           opponent = spec.kind === 'self'
-            ? yieldingBeforeMoves(new MorphPlayer(store, { maturity: config.maturity, seed: opponentSeed }, 'self'))
+            ? yieldingBeforeMoves(new MorphPlayer(store, { maturity: config.maturity, seed: opponentSeed, evaluation: evaluationSettings(config) }, 'self'))
             : await createPlayer(options.opponent, { seed: opponentSeed, engineTimeouts: timeouts });
         }
         // A noisy opponent's random moves follow the game's seed, so a resumed run replays the same games.
