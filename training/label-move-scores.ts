@@ -12,7 +12,7 @@
  */
 import { spawn } from 'node:child_process';
 import { createInterface } from 'node:readline';
-import { writeFileSync } from 'node:fs';
+import { appendFileSync, writeFileSync } from 'node:fs';
 import { Command } from 'commander';
 import { boardFromFen, uciMove } from '../src/chess/board.ts';
 import { generateLegalMoves } from '../src/chess/movegen.ts';
@@ -57,6 +57,8 @@ engine.stdin.write('setoption name MultiPV value 256\n');
 await request('isready', (line) => line === 'readyok');
 
 const started = performance.now();
+// Written a line at a time, so a run stopped early keeps what it labelled.
+writeFileSync(opts.out, '');
 const output: string[] = [];
 for (const position of positions.slice(0, Number(opts.limit))) {
   const legal = generateLegalMoves(boardFromFen(position.fen)).map(uciMove);
@@ -79,12 +81,12 @@ for (const position of positions.slice(0, Number(opts.limit))) {
   }
   const best = legal.reduce((a, b) => (scores[b] > scores[a] ? b : a));
   output.push(JSON.stringify({ fen: position.fen, best, depth, scores }));
+  appendFileSync(opts.out, output[output.length - 1] + '\n');
   if (output.length % 25 === 0) {
     process.stderr.write(`${output.length} positions, ${((performance.now() - started) / 1000).toFixed(0)} s\n`);
   }
 }
 engine.stdin.write('quit\n');
-writeFileSync(opts.out, output.join('\n') + '\n');
 console.log(
   `wrote ${output.length} positions to ${opts.out} (depth ${depth}) in ${((performance.now() - started) / 1000).toFixed(0)} s`,
 );

@@ -4,7 +4,8 @@
  * left alone for days: engine crashes, hangs and illegal moves discard the game and restart the engine,
  * Ctrl-C stops cleanly, and `kill -9` loses at most the game in progress (the next run resumes).
  */
-import { appendFileSync } from 'node:fs';
+import { appendFileSync, mkdirSync } from 'node:fs';
+import { basename, dirname, join } from 'node:path';
 import { setImmediate as eventLoopTurn } from 'node:timers/promises';
 import { createPlayer } from '../engines/playerFromSpec.ts';
 import { formatOpponentSpec, parseOpponentSpec } from '../engines/opponentSpec.ts';
@@ -38,6 +39,8 @@ export interface TrainingOptions {
   maxFailures: number;
   /** Per-move engine timeout in milliseconds. */
   engineTimeoutMs?: number;
+  /** Keep a consistent copy of the database after every game number divisible by this (checkpointPath). */
+  checkpointEvery?: number;
 }
 
 export interface GameLogEntry {
@@ -72,6 +75,17 @@ export interface TrainingSummary {
   firstGame: number;
   lastGame: number;
   seed: number;
+  /** Checkpoint files written by this run. */
+  checkpoints: string[];
+}
+
+/**
+ * Where the checkpoint after `gameNumber` games of database `dbPath` goes: a folder beside it named after it,
+ * e.g. data/morph.db -> data/morph.checkpoints/games-001000.db (zero-padded, so names sort by games).
+ */
+export function checkpointPath(dbPath: string, gameNumber: number): string {
+  const dir = join(dirname(dbPath), `${basename(dbPath).replace(/\.db$/, '')}.checkpoints`);
+  return join(dir, `games-${String(gameNumber).padStart(6, '0')}.db`);
 }
 
 /** A game's seed from the run seed and the game number, so any game can be replayed on its own. */
@@ -138,7 +152,7 @@ export async function runTraining(options: TrainingOptions): Promise<TrainingSum
       : undefined;
     const summary: TrainingSummary = {
       games: 0, wins: 0, draws: 0, losses: 0, failures: 0, stopReason: 'games-done', patterns: store.size, seconds: 0,
-      time: { morph: 0, opponent: 0, learning: 0 }, firstGame, lastGame: firstGame - 1, seed: runSeed,
+      time: { morph: 0, opponent: 0, learning: 0 }, firstGame, lastGame: firstGame - 1, seed: runSeed, checkpoints: [],
     };
     progress = new TrainingProgress(options.progress, { games: options.games, hours: options.hours });
     const started = Date.now();
@@ -249,6 +263,14 @@ export async function runTraining(options: TrainingOptions): Promise<TrainingSum
         seed, created: learned.created, deleted: learned.deleted, temperature: learned.temperature,
         time: { morph: morphSeconds, opponent: opponentSeconds, learning: learningSeconds },
       };
+      if (options.checkpointEvery && gameNumber % options.checkpointEvery === 0) {
+        // SQLite's online backup: a consistent copy even of a database in WAL mode, taken between games.
+        const path = checkpointPath(store.path, gameNumber);
+        mkdirSync(dirname(path), { recursive: true });
+        await store.db.backup(path);
+        summary.checkpoints.push(path);
+        progress.log(`checkpoint after game ${gameNumber}: ${path}`);
+      }
       if (options.pgn) appendFileSync(options.pgn, pgn + '\n\n');
       if (options.jsonLog) appendFileSync(options.jsonLog, JSON.stringify(entry) + '\n');
       progress.update(summary, cumulativeMaterial / summary.games, started);

@@ -22,6 +22,7 @@ interface TrainOptions {
   maturity?: string;
   evaluation?: string;
   prior?: string;
+  checkpointEvery?: string;
   lambda?: string;
   targetMaturity?: string;
   learnFrom?: string;
@@ -67,6 +68,7 @@ export function registerTrainCommand(program: Command): void {
     .option('--evaluation <fn>', 'paper | shrunk | logodds | joint: how matched patterns combine, in play and learning (saved)')
     .option('--prior <n>', 'pseudo-counts of a draw shrinking each weight, for shrunk and logodds (saved)')
     .option('--temperature <schedule>', 'constant:K | linear:K0->K1@G | exp:K0,HALF,KMIN (saved in the database)')
+    .option('--checkpoint-every <n>', 'keep a copy of the database every N games in DB.checkpoints/ (SQLite backup)')
     .option('--progress <mode>', 'auto | bar | lines | none', 'auto')
     .option('--max-failures <n>', 'stop after this many discarded games in a row', '5')
     .option('--engine-timeout <ms>', 'per-move timeout for external engines')
@@ -104,6 +106,7 @@ export function registerTrainCommand(program: Command): void {
           progress: opts.json ? 'none' : (opts.progress as ProgressMode),
           maxFailures: parseIntegerOption('--max-failures', opts.maxFailures, 1),
           engineTimeoutMs: opts.engineTimeout ? parseIntegerOption('--engine-timeout', opts.engineTimeout, 1) : undefined,
+          checkpointEvery: opts.checkpointEvery ? parseIntegerOption('--checkpoint-every', opts.checkpointEvery, 1) : undefined,
         });
         printLine(opts.json ? JSON.stringify(summary) : summaryText(summary));
       }),
