@@ -58,6 +58,8 @@ export interface GameLogEntry {
   created: Record<string, number>;
   deleted: number;
   temperature: number;
+  /** An adaptive handicap's random-move probability in this game. */
+  handicap?: number;
   /** Seconds spent by Morph choosing moves, by the opponent, and learning. */
   time: { morph: number; opponent: number; learning: number };
 }
@@ -87,6 +89,9 @@ export function checkpointPath(dbPath: string, gameNumber: number): string {
   const dir = join(dirname(dbPath), `${basename(dbPath).replace(/\.db$/, '')}.checkpoints`);
   return join(dir, `games-${String(gameNumber).padStart(6, '0')}.db`);
 }
+
+/** Meta key of an adaptive handicap's current probability (noisy:auto=T), so a resumed run continues it. */
+export const HANDICAP_META = 'handicap_probability';
 
 /** A game's seed from the run seed and the game number, so any game can be replayed on its own. */
 export function gameSeed(runSeed: number, gameNumber: number): number {
@@ -186,6 +191,10 @@ export async function runTraining(options: TrainingOptions): Promise<TrainingSum
         }
         // A noisy opponent's random moves follow the game's seed, so a resumed run replays the same games.
         if (opponent instanceof NoisyPlayer) opponent.reseed(opponentSeed);
+        // An adaptive handicap continues from the probability the database recorded after the last game.
+        if (opponent instanceof NoisyPlayer && opponent.target !== undefined) {
+          opponent.probability = getMetaNumber(store.db, HANDICAP_META) ?? opponent.probability;
+        }
         played = await playGame({
           white: morphColor === 'w' ? morph : opponent,
           black: morphColor === 'w' ? opponent : morph,
@@ -221,10 +230,14 @@ export async function runTraining(options: TrainingOptions): Promise<TrainingSum
       const score = morphScore(played.result, morphColor);
       const balance = materialBalance(boardFromFen(played.finalFen));
       const finalMaterial = morphColor === 'w' ? balance : -balance;
+      const adaptive = opponent instanceof NoisyPlayer && opponent.target !== undefined ? opponent : null;
+      // An adaptive opponent is recorded with the probability it played this game at, e.g. noisy:0.420:stockfish….
+      const opponentName = adaptive ? adaptive.currentName() : opponent.name;
+      const handicap = adaptive?.probability;
       const pgn = gamePgn(played, {
         event: 'Morph training',
-        white: morphColor === 'w' ? 'Morph' : opponent.name,
-        black: morphColor === 'w' ? opponent.name : 'Morph',
+        white: morphColor === 'w' ? 'Morph' : opponentName,
+        black: morphColor === 'w' ? opponentName : 'Morph',
         round: gameNumber,
         extra: { MorphSeed: String(seed) },
       });
@@ -237,8 +250,12 @@ export async function runTraining(options: TrainingOptions): Promise<TrainingSum
         new Random(seed),
         (learning) => {
           learned = learning;
+          if (adaptive) {
+            adaptive.adapt(score);
+            setMeta(store.db, HANDICAP_META, adaptive.probability);
+          }
           recordGame(store.db, {
-            runId: runId!, morphColor, opponent: opponent!.name, result: played!.result, reason: played!.reason,
+            runId: runId!, morphColor, opponent: opponentName, result: played!.result, reason: played!.reason,
             plies: played!.plies, finalMaterial, patterns: learning.patterns, seed, pgn,
             seconds: (performance.now() - gameStarted) / 1000,
             startedAt: new Date(Date.now() - (performance.now() - gameStarted)).toISOString(),
@@ -258,7 +275,7 @@ export async function runTraining(options: TrainingOptions): Promise<TrainingSum
       summary.time.learning += learningSeconds;
       cumulativeMaterial += finalMaterial;
       const entry: GameLogEntry = {
-        game: gameNumber, morphColor, opponent: opponent.name, result: played.result, score, reason: played.reason,
+        game: gameNumber, morphColor, opponent: opponentName, ...(handicap !== undefined ? { handicap } : {}), result: played.result, score, reason: played.reason,
         plies: played.plies, finalMaterial, patterns: learned.patterns, seconds: (performance.now() - gameStarted) / 1000,
         seed, created: learned.created, deleted: learned.deleted, temperature: learned.temperature,
         time: { morph: morphSeconds, opponent: opponentSeconds, learning: learningSeconds },
