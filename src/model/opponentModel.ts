@@ -10,7 +10,6 @@
  * Model databases record their kind (databaseKind.ts) and are refused where a value database is expected.
  */
 import { applyMove, cloneBoard, uciMove, type Board } from '../chess/board.ts';
-import { GameHistory } from '../chess/history.ts';
 import { gameStatus, generateLegalMoves, isInsufficientMaterial } from '../chess/movegen.ts';
 import { buildPositionGraph, PositionGraph } from '../graph/positionGraph.ts';
 import { getMetaJson, getMeta } from '../store/database.ts';
@@ -53,8 +52,14 @@ export const weightOfScore = (score: number): number => 1 / (1 + Math.exp(-score
 
 export const TERMINAL_SCORES_KEY = 'model_terminal_scores';
 
+/** A position and how often each position occurred in its game so far (a GameHistory is one). */
+export interface PositionHistory {
+  readonly board: Board;
+  occurrences(board: Board): number;
+}
+
 /** The successors of a position: each legal move and what the model sees after it. */
-export function successorsOf(store: PatternStore, history: GameHistory, graph = new PositionGraph()): Successor[] {
+export function successorsOf(store: PatternStore, history: PositionHistory, graph = new PositionGraph()): Successor[] {
   const board = history.board;
   const next: Board = cloneBoard(board);
   const successors: Successor[] = [];
@@ -128,7 +133,7 @@ export class OpponentModel {
   }
 
   /** The legal moves of the position at the end of `history`, likeliest first. */
-  rank(history: GameHistory): ScoredMove[] {
+  rank(history: PositionHistory): ScoredMove[] {
     return scoreSuccessors(successorsOf(this.store, history, this.graph), this.terminal);
   }
 
