@@ -32,7 +32,7 @@ import { Random } from '../util/random.ts';
 import { recordDatabaseKind } from './databaseKind.ts';
 import type { Decision } from './decisions.ts';
 import {
-  successorsOf, TERMINAL_SCORES_KEY, weightOfScore, type ModelInfo, type TerminalScores,
+  successorsOf, TERMINAL_SCORES_KEY, weightOfScore, type FeatureSet, type ModelInfo, type TerminalScores,
 } from './opponentModel.ts';
 
 export interface ModelSettings {
@@ -45,6 +45,8 @@ export interface ModelSettings {
   learningRate: number;
   /** L2 pull towards score 0 (per decision a pattern takes part in). */
   shrinkage: number;
+  /** Which of a position's matching patterns score its move. */
+  features: FeatureSet;
 }
 
 export const DEFAULT_MODEL_SETTINGS: ModelSettings = {
@@ -53,6 +55,7 @@ export const DEFAULT_MODEL_SETTINGS: ModelSettings = {
   passes: 4,
   learningRate: 0.3,
   shrinkage: 0.01,
+  features: 'all',
 };
 
 export interface BuildSummary extends ModelInfo {
@@ -128,13 +131,13 @@ interface FittingCase {
   chosen: number;
 }
 
-function fittingCases(store: PatternStore, decisions: readonly Decision[]): { cases: FittingCase[]; forced: number } {
+function fittingCases(store: PatternStore, decisions: readonly Decision[], featureSet: FeatureSet): { cases: FittingCase[]; forced: number } {
   const cases: FittingCase[] = [];
   let forced = 0;
   const graph = new PositionGraph();
   const counts = new Map<number, number>();
   for (const [decision, history] of decisionHistories(decisions)) {
-    const successors = successorsOf(store, history, graph);
+    const successors = successorsOf(store, history, graph, featureSet);
     if (successors.length < 2) {
       forced++;
       continue;
@@ -234,7 +237,7 @@ export function buildModel(request: BuildRequest): BuildSummary {
     inducePatterns(store, request.decisions, settings, rng);
     const induced = performance.now();
     request.onProgress?.(`${store.size} patterns in ${((induced - started) / 1000).toFixed(1)} s; fitting`);
-    const { cases, forced } = fittingCases(store, request.decisions);
+    const { cases, forced } = fittingCases(store, request.decisions, settings.features);
     let maxId = 0;
     for (const record of store.hierarchy.byId.values()) maxId = Math.max(maxId, record.id);
     const { scores, uses, logLikelihood } = fitScores(cases, maxId + FIRST_PATTERN_FEATURE + 1, settings, rng);

@@ -17,7 +17,7 @@ import { evaluateGraph } from '../player/evaluate.ts';
 import type { PatternStore } from '../store/patternStore.ts';
 import { badInput } from '../util/errors.ts';
 import { Random } from '../util/random.ts';
-import { scoreSuccessors, successorsOf, type OpponentModel, type PositionHistory } from './opponentModel.ts';
+import { scoreSuccessors, type OpponentModel, type PositionHistory } from './opponentModel.ts';
 
 export interface ModelGuidedOptions {
   maturity: number;
@@ -88,7 +88,7 @@ export class ModelGuidedPlayer implements GamePlayer {
     if (gameStatus(next) === 'checkmate') return 1;
     if (isDrawByRule(history, next)) return 0.5;
     const afterMove = extendedHistory(history, next);
-    const replies = scoreSuccessors(successorsOf(this.model.store, afterMove), this.model.terminal).slice(0, this.options.replies);
+    const replies = scoreSuccessors(this.model.successors(afterMove), this.model.terminal).slice(0, this.options.replies);
     const after = cloneBoard(next);
     let total = 0;
     let weighted = 0;

@@ -58,8 +58,32 @@ export interface PositionHistory {
   occurrences(board: Board): number;
 }
 
+/**
+ * Which matches describe a position: only the most-specific ones (as Morph's value player uses them), or
+ * every pattern it matches, which are the most-specific ones and all their ancestors in the hierarchy (a
+ * subpattern of a matching pattern matches too), so general patterns back off the rare specific ones.
+ */
+export type FeatureSet = 'most-specific' | 'all';
+
+function withAncestors(matches: readonly PatternRecord[]): PatternRecord[] {
+  const seen = new Set<PatternRecord>();
+  const stack = [...matches];
+  while (stack.length > 0) {
+    const record = stack.pop()!;
+    if (seen.has(record)) continue;
+    seen.add(record);
+    for (const parent of record.parents) stack.push(parent);
+  }
+  return [...seen];
+}
+
 /** The successors of a position: each legal move and what the model sees after it. */
-export function successorsOf(store: PatternStore, history: PositionHistory, graph = new PositionGraph()): Successor[] {
+export function successorsOf(
+  store: PatternStore,
+  history: PositionHistory,
+  graph = new PositionGraph(),
+  features: FeatureSet = 'most-specific',
+): Successor[] {
   const board = history.board;
   const next: Board = cloneBoard(board);
   const successors: Successor[] = [];
@@ -77,7 +101,8 @@ export function successorsOf(store: PatternStore, history: PositionHistory, grap
       successors.push({ move: uci, kind: 'draw', patterns: [] });
     } else {
       // The matches array is reused by the next retrieval: copy it.
-      successors.push({ move: uci, kind: 'patterns', patterns: [...store.retrieve(buildPositionGraph(next, graph)).matches] });
+      const matches = store.retrieve(buildPositionGraph(next, graph)).matches;
+      successors.push({ move: uci, kind: 'patterns', patterns: features === 'all' ? withAncestors(matches) : [...matches] });
     }
   }
   return successors;
@@ -113,6 +138,7 @@ export class OpponentModel {
   constructor(
     readonly store: PatternStore,
     readonly terminal: TerminalScores,
+    readonly features: FeatureSet = 'most-specific',
   ) {}
 
   /** Opens a model database read-only; a value database (or anything else) is refused in one line. */
@@ -121,7 +147,8 @@ export class OpponentModel {
     try {
       requireDatabaseKind(store.db, path, 'opponent-model');
       const terminal = getMetaJson<TerminalScores>(store.db, TERMINAL_SCORES_KEY) ?? { checkmate: 0, draw: 0 };
-      return new OpponentModel(store, terminal);
+      const features = getMetaJson<{ features?: FeatureSet }>(store.db, 'model_settings')?.features ?? 'most-specific';
+      return new OpponentModel(store, terminal, features);
     } catch (error) {
       store.close();
       throw error;
@@ -134,7 +161,11 @@ export class OpponentModel {
 
   /** The legal moves of the position at the end of `history`, likeliest first. */
   rank(history: PositionHistory): ScoredMove[] {
-    return scoreSuccessors(successorsOf(this.store, history, this.graph), this.terminal);
+    return scoreSuccessors(this.successors(history), this.terminal);
+  }
+
+  successors(history: PositionHistory): Successor[] {
+    return successorsOf(this.store, history, this.graph, this.features);
   }
 
   close(): void {

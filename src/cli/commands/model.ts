@@ -8,6 +8,7 @@ import { writeFileSync } from 'node:fs';
 import { formatOpponentSpec, parseOpponentSpec } from '../../engines/opponentSpec.ts';
 import { playerDecisions, readPgnText } from '../../model/decisions.ts';
 import { DEFAULT_OPENING_PLIES, playCollection } from '../../model/gameCollection.ts';
+import type { FeatureSet } from '../../model/opponentModel.ts';
 import { buildModel, checkNewModelPath, type BuildSummary } from '../../model/modelBuilder.ts';
 import { badInput } from '../../util/errors.ts';
 import { freshSeed } from '../../util/random.ts';
@@ -26,6 +27,7 @@ interface ModelOptions {
   patternsPerDecision?: string;
   passes?: string;
   shrinkage?: string;
+  features: string;
   json?: boolean;
   progress: boolean;
 }
@@ -54,6 +56,7 @@ export function registerModelCommand(program: Command): void {
     .option('--patterns-per-decision <n>', 'induced patterns per chosen position', '2')
     .option('--passes <n>', 'fitting passes', '4')
     .option('--shrinkage <x>', 'L2 pull of the scores towards indifference', '0.01')
+    .option('--features <set>', 'all (every matching pattern) or most-specific (only those, as Morph plays)', 'all')
     .option('--json', 'print the summary as JSON')
     .option('--no-progress', 'no progress lines on stderr')
     .action(
@@ -63,6 +66,7 @@ export function registerModelCommand(program: Command): void {
           patternsPerDecision: parseIntegerOption('--patterns-per-decision', opts.patternsPerDecision ?? '2', 0, 50),
           passes: parseIntegerOption('--passes', opts.passes ?? '4', 1, 100),
           shrinkage: parseNumberOption('--shrinkage', opts.shrinkage ?? '0.01', 0),
+          features: parseFeatureSet(opts.features),
         };
         const progress = (message: string) => opts.progress && process.stderr.write(`morph: ${message}\n`);
         checkNewModelPath(opts.out);
@@ -103,6 +107,11 @@ export function registerModelCommand(program: Command): void {
         printLine(opts.json ? JSON.stringify(summary) : summaryText(summary, opts.out));
       }),
     );
+}
+
+function parseFeatureSet(text: string): FeatureSet {
+  if (text !== 'all' && text !== 'most-specific') throw badInput(`--features must be all or most-specific, got "${text}"`);
+  return text;
 }
 
 function checkWritable(path: string): void {
