@@ -169,9 +169,14 @@ describe('morph model and morph predict', () => {
     const asValue = await morph('predict', '--model', model, '--db', model, '--pgn', heldOut, '--player', 'greedy');
     expect(asValue.status).toBe(2);
     expect(asValue.stderr).toMatch(/is an opponent model, not a value database/);
+    // Writers too: training on a model is refused before the file is opened for writing.
+    const train = await morph('train', '--db', model, '--games', '1');
+    expect(train.status).toBe(2);
+    expect(train.stderr.trim().split('\n')).toHaveLength(1);
+    expect(existsSync(`${model}-wal`)).toBe(false);
     expect(readFileSync(model).equals(modelBytes)).toBe(true);
     expect(readFileSync(valueDb).equals(valueBytes)).toBe(true);
-  }, 60_000);
+  }, 90_000);
 });
 
 describe('ModelGuidedPlayer', () => {

@@ -29,7 +29,7 @@ import { setMeta } from '../store/database.ts';
 import { PatternStore } from '../store/patternStore.ts';
 import { badInput } from '../util/errors.ts';
 import { Random } from '../util/random.ts';
-import { recordDatabaseKind } from './databaseKind.ts';
+import { recordDatabaseKind } from '../store/databaseKind.ts';
 import type { Decision } from './decisions.ts';
 import {
   successorsOf, TERMINAL_SCORES_KEY, weightOfScore, type FeatureSet, type ModelInfo, type TerminalScores,

@@ -15,7 +15,6 @@ import { buildPositionGraph, PositionGraph } from '../graph/positionGraph.ts';
 import { getMetaJson, getMeta } from '../store/database.ts';
 import type { PatternRecord } from '../store/hierarchy.ts';
 import { PatternStore } from '../store/patternStore.ts';
-import { requireDatabaseKind } from './databaseKind.ts';
 
 /** Score of terminal successors, learned like pattern scores (stored in meta `model_terminal_scores`). */
 export interface TerminalScores {
@@ -143,9 +142,8 @@ export class OpponentModel {
 
   /** Opens a model database read-only; a value database (or anything else) is refused in one line. */
   static open(path: string): OpponentModel {
-    const store = PatternStore.open(path, { readonly: true });
+    const store = PatternStore.open(path, { readonly: true, kind: 'opponent-model' });
     try {
-      requireDatabaseKind(store.db, path, 'opponent-model');
       const terminal = getMetaJson<TerminalScores>(store.db, TERMINAL_SCORES_KEY) ?? { checkmate: 0, draw: 0 };
       const features = getMetaJson<{ features?: FeatureSet }>(store.db, 'model_settings')?.features ?? 'most-specific';
       return new OpponentModel(store, terminal, features);

@@ -9,8 +9,6 @@ import type { GameHistory } from '../../chess/history.ts';
 import { playerDecisions, readPgnText } from '../../model/decisions.ts';
 import { OpponentModel } from '../../model/opponentModel.ts';
 import { measurePrediction, PHASES, type PredictionRanker, type PredictionReport, type Share } from '../../model/prediction.ts';
-import { requireDatabaseKind } from '../../model/databaseKind.ts';
-import { PatternStore } from '../../store/patternStore.ts';
 import { action, printLine } from '../run.ts';
 
 interface PredictOptions {
@@ -36,14 +34,8 @@ function fenRanker(ranker: MoveRanker): PredictionRanker {
   return { name: ranker.name, score: (_history, fen) => ranker.score(fen), close: () => ranker.close() };
 }
 
-/** Opens a value database for --db, refusing a model database in one line. */
+/** A value database for --db (PatternStore refuses a model database in one line). */
 function valueRanker(path: string): PredictionRanker {
-  const store = PatternStore.open(path, { readonly: true });
-  try {
-    requireDatabaseKind(store.db, path, 'value');
-  } finally {
-    store.close();
-  }
   return fenRanker(morphRanker(path));
 }
 

@@ -5,7 +5,7 @@
  * every command checks it on open. A file without the record is a value database (all files written before
  * models existed are).
  */
-import { getMeta, setMeta, type MorphDatabase } from '../store/database.ts';
+import { getMeta, setMeta, type MorphDatabase } from './database.ts';
 import { badInput } from '../util/errors.ts';
 
 export type DatabaseKind = 'value' | 'opponent-model';
@@ -34,9 +34,9 @@ export function recordDatabaseKind(db: MorphDatabase, kind: DatabaseKind): void 
   setMeta(db, KIND_KEY, kind);
 }
 
-/** Refuses a database of the other kind with a one-line error (exit code 2). */
-export function requireDatabaseKind(db: MorphDatabase, path: string, expected: DatabaseKind): void {
-  const actual = databaseKind(db);
+/** Refuses a database of the other kind with a one-line error (exit code 2); `kind` when already read. */
+export function requireDatabaseKind(db: MorphDatabase | { kind: DatabaseKind }, path: string, expected: DatabaseKind): void {
+  const actual = 'kind' in db ? db.kind : databaseKind(db);
   if (actual !== expected) {
     throw badInput(`${path} is ${KIND_NAMES[actual]}, not ${KIND_NAMES[expected]} (${KIND_USE[actual]})`);
   }
