@@ -51,7 +51,6 @@ describe('maturity: the database setting unless given', () => {
     const store = PatternStore.open(dbPath, { readonly: true });
     const engine = new UciEngine({ store, databasePath: dbPath, openDatabase: () => store, write: (line) => lines.push(line) });
     engine.handleLine('uci');
-    expect(lines).toContain('option name Maturity type spin default 5 min 0 max 100000');
     engine.handleLine('position startpos');
     engine.handleLine('go');
     expect(lines.at(-2)).toMatch(/ score cp 0 /);
@@ -65,7 +64,7 @@ describe('maturity: the database setting unless given', () => {
     const ranker = morphRanker(dbPath);
     expect(ranker.score(START_FEN).find((r) => r.move === 'e2e4')?.value).toBe(0.5);
     ranker.close();
-    const given = morphRanker(dbPath, 0);
+    const given = morphRanker(dbPath, { maturity: 0 });
     expect(given.score(START_FEN)[0]).toEqual({ move: 'e2e4', value: 0.9 });
     given.close();
   });

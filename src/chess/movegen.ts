@@ -25,6 +25,7 @@ import {
   type Board,
   type CompactMove,
 } from './board.ts';
+import { ALIGNED, KING_COUNT, KING_TARGETS, KNIGHT_COUNT, KNIGHT_TARGETS, RAY_LENGTH, RAY_SQUARES } from './geometry.ts';
 
 /** More than the largest number of legal moves in any chess position (218). */
 export const MAX_MOVES = 256;
@@ -36,53 +37,6 @@ export const moveCodePromotion = (code: number): number => code >> 12;
 
 export function decodeMove(code: number): CompactMove {
   return { from: code & 63, to: (code >> 6) & 63, promotion: code >> 12 };
-}
-
-// ---------------------------------------------------------------------------------------------------------------
-// Precomputed geometry
-
-/** Directions 0-3 are orthogonal (rook-like), 4-7 diagonal (bishop-like), as (file, rank) steps. */
-const DIRECTION_STEPS: ReadonlyArray<readonly [number, number]> = [
-  [0, 1], [0, -1], [1, 0], [-1, 0],
-  [1, 1], [1, -1], [-1, 1], [-1, -1],
-];
-const KNIGHT_STEPS: ReadonlyArray<readonly [number, number]> = [
-  [1, 2], [2, 1], [2, -1], [1, -2], [-1, -2], [-2, -1], [-2, 1], [-1, 2],
-];
-
-/** RAY_SQUARES[(sq * 8 + dir) * 7 + k] is the k-th square from sq in direction dir; RAY_LENGTH gives the count. */
-const RAY_SQUARES = new Int8Array(64 * 8 * 7);
-const RAY_LENGTH = new Uint8Array(64 * 8);
-/** Knight and king targets: up to 8 per square, counts alongside. */
-const KNIGHT_TARGETS = new Int8Array(64 * 8);
-const KNIGHT_COUNT = new Uint8Array(64);
-const KING_TARGETS = new Int8Array(64 * 8);
-const KING_COUNT = new Uint8Array(64);
-/** ALIGNED[a * 64 + b] is 1 when a and b share a rank, file or diagonal (a piece on b may shield a king on a). */
-const ALIGNED = new Uint8Array(64 * 64);
-
-for (let sq = 0; sq < 64; sq++) {
-  const file = sq & 7;
-  const rank = sq >> 3;
-  for (let dir = 0; dir < 8; dir++) {
-    const [df, dr] = DIRECTION_STEPS[dir];
-    let f = file + df;
-    let r = rank + dr;
-    let length = 0;
-    while (f >= 0 && f < 8 && r >= 0 && r < 8) {
-      const target = r * 8 + f;
-      RAY_SQUARES[(sq * 8 + dir) * 7 + length++] = target;
-      ALIGNED[sq * 64 + target] = 1;
-      f += df;
-      r += dr;
-    }
-    RAY_LENGTH[sq * 8 + dir] = length;
-    const kf = file + df;
-    const kr = rank + dr;
-    if (kf >= 0 && kf < 8 && kr >= 0 && kr < 8) KING_TARGETS[sq * 8 + KING_COUNT[sq]++] = kr * 8 + kf;
-    const [nf, nr] = [file + KNIGHT_STEPS[dir][0], rank + KNIGHT_STEPS[dir][1]];
-    if (nf >= 0 && nf < 8 && nr >= 0 && nr < 8) KNIGHT_TARGETS[sq * 8 + KNIGHT_COUNT[sq]++] = nr * 8 + nf;
-  }
 }
 
 // ---------------------------------------------------------------------------------------------------------------

@@ -3,7 +3,7 @@
  * Nodes are sorted by square name, edges by (from, to) square names, so the output is stable and diffable.
  */
 import { squareName } from '../chess/board.ts';
-import { mirrorSquare } from './geometry.ts';
+import { mirrorSquare } from './normalForm.ts';
 import { edgeTypeName, labelPiece, labelSide, type EdgeType } from './labels.ts';
 import type { PositionGraph } from './positionGraph.ts';
 import type { PieceLetter } from '../chess/board.ts';

@@ -10,7 +10,11 @@
  * hot path (one graph per legal move) allocates nothing.
  */
 import { KING, PAWN, BISHOP, ROOK, QUEEN, KNIGHT, WHITE, type Board } from '../chess/board.ts';
-import { KING_TARGETS, KNIGHT_TARGETS, RAYS, mirrorSquare } from './geometry.ts';
+import {
+  DIAGONAL_FIRST, DIRECTION_END, KING_COUNT, KING_TARGETS, KNIGHT_COUNT, KNIGHT_TARGETS, ORTHOGONAL_FIRST, RAY_LENGTH,
+  RAY_SQUARES,
+} from '../chess/geometry.ts';
+import { mirrorSquare } from './normalForm.ts';
 import { EDGE_DIRECT, EDGE_DISCOVERED, EDGE_INDIRECT, LABEL_COUNT, SQUARE_LABEL } from './labels.ts';
 
 /** 32 pieces plus at most 16 empty squares around the two kings. */
@@ -122,7 +126,7 @@ function markNodes(graph: PositionGraph): void {
     if (piece === 0) continue;
     isNode[sq] = 1;
     if (piece === KING || piece === -KING) {
-      for (const t of KING_TARGETS[sq]) if (normal[t] === 0) isNode[t] = 1;
+      for (let i = sq * 8, end = i + KING_COUNT[sq]; i < end; i++) if (normal[KING_TARGETS[i]] === 0) isNode[KING_TARGETS[i]] = 1;
     }
   }
   graph.squareToNode.fill(-1);
@@ -169,30 +173,37 @@ function addEdges(graph: PositionGraph): void {
       if (ahead < 0 || ahead > 63) continue;
       if (file > 0) addEdge(graph, node, ahead - 1, EDGE_DIRECT);
       if (file < 7) addEdge(graph, node, ahead + 1, EDGE_DIRECT);
-    } else if (type === KNIGHT || type === KING) {
-      for (const t of type === KNIGHT ? KNIGHT_TARGETS[sq] : KING_TARGETS[sq]) addEdge(graph, node, t, EDGE_DIRECT);
+    } else if (type === KNIGHT) {
+      for (let i = sq * 8, end = i + KNIGHT_COUNT[sq]; i < end; i++) addEdge(graph, node, KNIGHT_TARGETS[i], EDGE_DIRECT);
+    } else if (type === KING) {
+      for (let i = sq * 8, end = i + KING_COUNT[sq]; i < end; i++) addEdge(graph, node, KING_TARGETS[i], EDGE_DIRECT);
     } else {
-      const first = type === BISHOP ? 4 : 0;
-      const last = type === ROOK ? 4 : 8;
-      for (let d = first; d < last; d++) addRay(graph, node, piece, RAYS[sq][d]);
+      const first = type === BISHOP ? DIAGONAL_FIRST : ORTHOGONAL_FIRST;
+      const last = type === ROOK ? DIAGONAL_FIRST : DIRECTION_END;
+      for (let d = first; d < last; d++) addRay(graph, node, piece, (sq * 8 + d) * 7, RAY_LENGTH[sq * 8 + d]);
     }
   }
 }
 
-/** Direct edges up to the first occupied square, then x-ray edges through exactly one blocker. */
-function addRay(graph: PositionGraph, node: number, piece: number, ray: number[]): void {
+/**
+ * Direct edges up to the first occupied square, then x-ray edges through exactly one blocker. The ray is
+ * RAY_SQUARES[base .. base + length).
+ */
+function addRay(graph: PositionGraph, node: number, piece: number, base: number, length: number): void {
   let i = 0;
   let blocker = 0;
-  for (; i < ray.length; i++) {
-    addEdge(graph, node, ray[i], EDGE_DIRECT);
-    blocker = normal[ray[i]];
+  for (; i < length; i++) {
+    const sq = RAY_SQUARES[base + i];
+    addEdge(graph, node, sq, EDGE_DIRECT);
+    blocker = normal[sq];
     if (blocker !== 0) break;
   }
   if (blocker === 0) return;
   const xrayType = (blocker > 0) === (piece > 0) ? EDGE_DISCOVERED : EDGE_INDIRECT;
-  for (i++; i < ray.length; i++) {
-    addEdge(graph, node, ray[i], xrayType);
-    if (normal[ray[i]] !== 0) break;
+  for (i++; i < length; i++) {
+    const sq = RAY_SQUARES[base + i];
+    addEdge(graph, node, sq, xrayType);
+    if (normal[sq] !== 0) break;
   }
 }
 

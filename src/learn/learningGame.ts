@@ -7,7 +7,7 @@ import { Chess } from 'chess.js';
 import { applyMove, cloneBoard, parseUciMove, WHITE, type Board, type CompactMove } from '../chess/board.ts';
 import { parseFen, START_FEN } from '../chess/fen.ts';
 import { buildPositionGraph, type PositionGraph } from '../graph/positionGraph.ts';
-import { mirrorSquare } from '../graph/geometry.ts';
+import { mirrorSquare } from '../graph/normalForm.ts';
 import { badInput } from '../util/errors.ts';
 
 export interface LearningGame {

@@ -12,10 +12,11 @@ import { GameHistory } from '../chess/history.ts';
 import { buildPositionGraph, PositionGraph } from '../graph/positionGraph.ts';
 import type { GamePlayer, GamePosition } from '../engines/gamePlayer.ts';
 import type { PatternStore } from '../store/patternStore.ts';
-import { loadConfig } from '../learn/config.ts';
 import { Random } from '../util/random.ts';
 import { badInput } from '../util/errors.ts';
 import { evaluateGraph, type PositionEvaluation } from './evaluate.ts';
+import type { EvaluationSettings } from '../eval/evaluation.ts';
+import { evaluationSettings, loadConfig } from '../learn/config.ts';
 
 /** Why a move got its value. */
 export type ValueSource = GameEnd | 'patterns';
@@ -32,6 +33,8 @@ export interface MorphPlayerOptions {
   /** Patterns with fewer updates are ignored in play (reference section 6, maturity). */
   maturity: number;
   seed: number;
+  /** How matched patterns combine into a value; default: the database's learning config. */
+  evaluation?: EvaluationSettings;
 }
 
 /**
@@ -46,6 +49,7 @@ export class MorphPlayer implements GamePlayer {
   readonly name: string;
   private readonly rng: Random;
   private readonly graph = new PositionGraph();
+  readonly evaluation: EvaluationSettings;
   /** Patterns tested in the last call to rankMoves (for benchmarks and --explain). */
   lastTested = 0;
 
@@ -56,6 +60,7 @@ export class MorphPlayer implements GamePlayer {
   ) {
     this.name = name;
     this.rng = new Random(options.seed);
+    this.evaluation = options.evaluation ?? evaluationSettings(loadConfig(store.db));
   }
 
   async newGame(): Promise<void> {}
@@ -96,7 +101,7 @@ export class MorphPlayer implements GamePlayer {
     const end = gameEnd(next, history.occurrences(next) + 1);
     if (end === 'checkmate') return { move: uci, value: 1, source: end };
     if (end !== null) return { move: uci, value: 0.5, source: end };
-    const evaluation = evaluateGraph(this.store, buildPositionGraph(next, this.graph), this.options.maturity);
+    const evaluation = evaluateGraph(this.store, buildPositionGraph(next, this.graph), this.options.maturity, this.evaluation);
     this.lastTested += evaluation.tested;
     return { move: uci, value: evaluation.value, source: 'patterns', ...(keep ? { evaluation } : {}) };
   }
