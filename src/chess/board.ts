@@ -64,7 +64,6 @@ export function parseSquare(name: string): number {
   return squareIndex(file, rank);
 }
 
-export const colorOf = (piece: number): Color => (piece > 0 ? WHITE : BLACK);
 export const typeOf = (piece: number): number => (piece < 0 ? -piece : piece);
 
 const LETTER_TO_TYPE: Record<string, number> = { p: PAWN, n: KNIGHT, b: BISHOP, r: ROOK, q: QUEEN, k: KING };

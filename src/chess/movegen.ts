@@ -30,10 +30,6 @@ import { ALIGNED, KING_COUNT, KING_TARGETS, KNIGHT_COUNT, KNIGHT_TARGETS, RAY_LE
 /** More than the largest number of legal moves in any chess position (218). */
 export const MAX_MOVES = 256;
 
-export const encodeMove = (from: number, to: number, promotion = 0): number => from | (to << 6) | (promotion << 12);
-export const moveCodeFrom = (code: number): number => code & 63;
-export const moveCodeTo = (code: number): number => (code >> 6) & 63;
-export const moveCodePromotion = (code: number): number => code >> 12;
 
 export function decodeMove(code: number): CompactMove {
   return { from: code & 63, to: (code >> 6) & 63, promotion: code >> 12 };

@@ -59,9 +59,7 @@ export interface RankedMove {
 
 /** Being mated at ply p scores -(MATE_SCORE - p), so a mate found sooner scores higher for the winner. */
 export const MATE_SCORE = 100_000;
-/** Any |score| above this is a forced mate. */
-export const MATE_THRESHOLD = MATE_SCORE - 1_000;
-export const MAX_ALPHA_BETA_DEPTH = 8;
+const MAX_ALPHA_BETA_DEPTH = 8;
 const INFINITE = 1_000_000;
 
 // ---------------------------------------------------------------------------------------------------------------

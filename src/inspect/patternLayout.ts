@@ -6,7 +6,7 @@
  * moved being White, moving up the board (the side to move is Black). A node may carry an exact square, only a
  * rank, only a file, or nothing; only exact squares go on the board.
  */
-import { fileOf, rankOf, squareName, type PieceLetter } from '../chess/board.ts';
+import { squareName, type PieceLetter } from '../chess/board.ts';
 import { edgeTypeName, labelPiece, labelSide, type EdgeType, type Side } from '../graph/labels.ts';
 import { desigKind, desigSquare } from '../pattern/designation.ts';
 import type { GraphPattern } from '../pattern/pattern.ts';
@@ -50,7 +50,7 @@ export const EDGE_MEANINGS: Record<EdgeType, string> = {
   attacks: 'any of these (generalised)',
 };
 
-export function placeOf(desig: number): NodePlace {
+function placeOf(desig: number): NodePlace {
   switch (desigKind(desig)) {
     case 'exact':
       return { kind: 'square', square: desigSquare(desig) };
@@ -63,7 +63,7 @@ export function placeOf(desig: number): NodePlace {
   }
 }
 
-export function describePlace(place: NodePlace): string {
+function describePlace(place: NodePlace): string {
   switch (place.kind) {
     case 'square':
       return `on ${squareName(place.square)}`;
@@ -95,7 +95,3 @@ export function layoutPattern(pattern: GraphPattern): { nodes: DrawnNode[]; edge
   return { nodes, edges };
 }
 
-/** Where a placed node sits, as (file, rank) in 0..7 board coordinates, when it has a square. */
-export function squareCoordinates(place: NodePlace): { file: number; rank: number } | null {
-  return place.kind === 'square' ? { file: fileOf(place.square), rank: rankOf(place.square) } : null;
-}

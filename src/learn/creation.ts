@@ -12,11 +12,10 @@
  *  - specialisation: a pattern whose weight moved a lot gains one adjacent node and its edges, preferring the
  *    piece just moved (which stands where any capture happened).
  */
-import { KING, PAWN, type CompactMove } from '../chess/board.ts';
-import { SQUARE_LABEL, labelPieceType } from '../graph/labels.ts';
+import type { CompactMove } from '../chess/board.ts';
 import { MAX_NODES, type PositionGraph } from '../graph/positionGraph.ts';
 import { DESIG_NONE, exactDesig } from '../pattern/designation.ts';
-import { inducedPattern, neighbours } from '../pattern/extract.ts';
+import { inducedPattern, keepsSquare, neighbours } from '../pattern/extract.ts';
 import { maximumCommonSubpattern } from '../pattern/generalise.ts';
 import type { GraphPattern } from '../pattern/pattern.ts';
 import type { PatternRecord } from '../store/hierarchy.ts';
@@ -111,11 +110,6 @@ export function generalisationProposals(
     }
   }
   return proposals;
-}
-
-function keepsSquare(label: number): boolean {
-  const type = labelPieceType(label);
-  return label === SQUARE_LABEL || type === KING || type === PAWN;
 }
 
 /** `pattern` plus graph node `extra` and every edge between it and the pattern's images. */

@@ -9,7 +9,8 @@ import { MAX_NODES, type PositionGraph } from '../graph/positionGraph.ts';
 import { DESIG_NONE, exactDesig } from './designation.ts';
 import type { GraphPattern } from './pattern.ts';
 
-function keepsSquare(label: number): boolean {
+/** Kings, pawns and empty squares keep their exact square in extracted and specialised patterns. */
+export function keepsSquare(label: number): boolean {
   if (label === SQUARE_LABEL) return true;
   const type = labelPieceType(label);
   return type === KING || type === PAWN;

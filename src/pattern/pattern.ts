@@ -94,36 +94,6 @@ export function patternToGraphology(pattern: Pattern): DirectedGraph {
   return graph;
 }
 
-export function patternFromGraphology(graph: DirectedGraph): Pattern {
-  const kind = graph.getAttribute('kind');
-  const format = graph.getAttribute('format');
-  if (typeof format === 'number' && format > PATTERN_FORMAT_VERSION) {
-    throw badInput(`pattern format ${format} is newer than this build understands (${PATTERN_FORMAT_VERSION})`);
-  }
-  if (kind === 'material') {
-    const diff = graph.getAttribute('diff') ?? {};
-    return { kind: 'material', diff: MATERIAL_PIECES.map((p) => Number(diff[p] ?? 0)) as MaterialPattern['diff'] };
-  }
-  if (kind !== 'graph') throw badInput(`unknown pattern kind ${JSON.stringify(kind)}`);
-  const index = new Map<string, number>();
-  const labels: number[] = [];
-  const desigs: number[] = [];
-  graph.forEachNode((key, attrs) => {
-    index.set(key, labels.length);
-    labels.push(labelFromAttributes(attrs));
-    desigs.push(desigFromAttributes(attrs));
-  });
-  const edges: GraphPattern['edges'] = [];
-  graph.forEachEdge((_edge, attrs, source, target) => {
-    const type = attrs.type as EdgeType;
-    if (!EDGE_TYPES.includes(type)) throw badInput(`unknown pattern edge type ${JSON.stringify(attrs.type)}`);
-    edges.push([index.get(source)!, index.get(target)!, edgeCode(type)]);
-  });
-  const pattern: GraphPattern = { kind: 'graph', labels, desigs, edges };
-  validatePattern(pattern);
-  return pattern;
-}
-
 function labelFromAttributes(attrs: Record<string, unknown>): number {
   if (attrs.piece === 'square') return SQUARE_LABEL;
   const type = PIECE_TYPES.indexOf(attrs.piece as never) + 1;

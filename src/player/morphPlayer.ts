@@ -4,7 +4,6 @@
  * 50-move rule score .5; anything else is valued by its patterns. The best move is played, ties broken by a
  * seeded random choice.
  */
-import { Chess } from 'chess.js';
 import { applyMove, cloneBoard, uciMove, type Board, type CompactMove } from '../chess/board.ts';
 import { generateLegalMoves } from '../chess/movegen.ts';
 import { gameEnd, type GameEnd } from '../chess/gameEnd.ts';
@@ -107,8 +106,3 @@ export class MorphPlayer implements GamePlayer {
   }
 }
 
-/** SAN of a UCI move in a position (chess.js, at the edge: for output only). */
-export function sanOf(fen: string, uci: string): string {
-  const chess = new Chess(fen);
-  return chess.move({ from: uci.slice(0, 2), to: uci.slice(2, 4), promotion: uci[4] }).san;
-}

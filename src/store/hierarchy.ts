@@ -5,6 +5,7 @@
  *
  * Pure data structure: no SQL. PatternStore (patternStore.ts) persists what changes here.
  */
+import type { PatternStats } from './patternRows.ts';
 import { canonicalKey } from '../pattern/canonical.ts';
 import { isSubpattern } from '../pattern/subpattern.ts';
 import { compilePattern, type CompiledPattern } from '../pattern/matcher.ts';
@@ -18,18 +19,13 @@ import { EDGE_ATTACKS } from '../graph/labels.ts';
 /** The shared empty trigger list (never pushed to: see Hierarchy.retrigger). */
 const NO_RECORDS: PatternRecord[] = [];
 
-export interface PatternStats {
-  weight: number;
-  updates: number;
-  /** Sum of absolute weight changes. */
-  variance: number;
-  uses: number;
+/** What a record knows besides its pattern: the learned statistics (patternRows.ts) plus where it came from. */
+export interface RecordStats extends PatternStats {
   origin: string;
   createdGame: number;
-  lastUsedGame: number | null;
 }
 
-export class PatternRecord implements PatternStats {
+export class PatternRecord implements RecordStats {
   weight = 0.5;
   updates = 0;
   variance = 0;
@@ -58,7 +54,7 @@ export class PatternRecord implements PatternStats {
     public id: number,
     readonly key: string,
     readonly pattern: Pattern,
-    stats?: Partial<PatternStats>,
+    stats?: Partial<RecordStats>,
   ) {
     Object.assign(this, stats);
     const codes: number[] = [];
@@ -219,7 +215,7 @@ export class Hierarchy {
   insert(
     pattern: Pattern,
     id: number,
-    stats: Partial<PatternStats> = {},
+    stats: Partial<RecordStats> = {},
     changes: LinkChanges = { added: [], removed: [] },
   ): { record: PatternRecord; created: boolean; changes: LinkChanges } {
     const key = canonicalKey(pattern);

@@ -14,7 +14,7 @@ import {
   type PatternOrigin,
 } from './patternRows.ts';
 import { inSnapshot, openMorphDatabase, type MorphDatabase, type OpenOptions } from './database.ts';
-import { Hierarchy, PatternRecord, type LinkChanges, type PatternStats } from './hierarchy.ts';
+import { Hierarchy, PatternRecord, type LinkChanges, type RecordStats } from './hierarchy.ts';
 import { mostSpecificMatches, type Retrieval } from './retrieval.ts';
 import { canonicalKey, patternFromKey } from '../pattern/canonical.ts';
 import { patternSize, patternToJson, validatePattern, type Pattern } from '../pattern/pattern.ts';
@@ -90,7 +90,7 @@ export class PatternStore {
     pattern: Pattern,
     origin: PatternOrigin,
     createdGame: number,
-    stats: Partial<PatternStats> = {},
+    stats: Partial<RecordStats> = {},
   ): { record: PatternRecord; created: boolean } {
     const key = canonicalKey(pattern);
     const existing = this.hierarchy.byKey.get(key);
