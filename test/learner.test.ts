@@ -28,7 +28,7 @@ import { materialPattern, validatePattern, type GraphPattern, type Pattern } fro
 import { isSubpattern } from '../src/pattern/subpattern.ts';
 import { morphScore } from '../src/store/games.ts';
 import { setMeta } from '../src/store/meta.ts';
-import { PatternRecord } from '../src/store/hierarchy.ts';
+import { PatternRecord } from '../src/store/patternRecord.ts';
 import { PatternStore } from '../src/store/patternStore.ts';
 import { MorphError } from '../src/util/errors.ts';
 import { Random } from '../src/util/random.ts';

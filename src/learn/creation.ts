@@ -18,7 +18,7 @@ import { DESIG_NONE, exactDesig } from '../pattern/designation.ts';
 import { inducedPattern, keepsSquare, neighbours } from '../pattern/extract.ts';
 import { maximumCommonSubpattern } from '../pattern/generalise.ts';
 import type { GraphPattern } from '../pattern/pattern.ts';
-import type { PatternRecord } from '../store/hierarchy.ts';
+import type { PatternRecord } from '../store/patternRecord.ts';
 import type { Random } from '../util/random.ts';
 import { nodeAtSquare, squareOfNode, type LearnedPosition } from './learningGame.ts';
 import { orderedSubpattern } from './nodeOrder.ts';

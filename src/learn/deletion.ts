@@ -5,7 +5,7 @@
  * Patterns younger than `minAge` games are never judged. Decided: seeds and material patterns are protected:
  * seeds are the roots retrieval starts from, and material patterns are few (one per material vector).
  */
-import type { PatternRecord } from '../store/hierarchy.ts';
+import type { PatternRecord } from '../store/patternRecord.ts';
 
 export interface DeletionConfig {
   enabled: boolean;

@@ -10,7 +10,7 @@ import { boardToFen } from '../chess/board.ts';
 import { addPatternPosition } from '../store/patternPositions.ts';
 import { getMeta, getMetaNumber, setMeta } from '../store/meta.ts';
 import { incrementCounter } from '../store/counters.ts';
-import type { PatternRecord } from '../store/hierarchy.ts';
+import type { PatternRecord } from '../store/patternRecord.ts';
 import type { PatternStore } from '../store/patternStore.ts';
 import type { Random } from '../util/random.ts';
 import { annealedWeight, jointWeight, parseTemperatureSchedule, temperatureAt } from './annealing.ts';

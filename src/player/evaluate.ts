@@ -5,7 +5,7 @@
  */
 import { PAPER_EVALUATION, positionValue, type EvaluationSettings } from '../eval/evaluation.ts';
 import type { PositionGraph } from '../graph/positionGraph.ts';
-import type { PatternRecord } from '../store/hierarchy.ts';
+import type { PatternRecord } from '../store/patternRecord.ts';
 import type { PatternStore } from '../store/patternStore.ts';
 
 export interface PositionEvaluation {

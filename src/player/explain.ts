@@ -5,7 +5,7 @@
  */
 import { combinationSteps, PAPER_EVALUATION, type EvaluationSettings } from '../eval/evaluation.ts';
 import { describePattern } from '../pattern/pattern.ts';
-import type { PatternRecord } from '../store/hierarchy.ts';
+import type { PatternRecord } from '../store/patternRecord.ts';
 import type { RankedMove } from './morphPlayer.ts';
 
 export interface ExplainedPattern {

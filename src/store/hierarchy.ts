@@ -5,86 +5,15 @@
  *
  * Pure data structure: no SQL. PatternStore (patternStore.ts) persists what changes here.
  */
-import type { PatternStats } from './patternRows.ts';
+import { NO_RECORDS, PatternRecord, type RecordStats } from './patternRecord.ts';
 import { canonicalKey } from '../pattern/canonical.ts';
 import { isSubpattern } from '../pattern/subpattern.ts';
-import { compilePattern, type CompiledPattern } from '../pattern/matcher.ts';
 import { desigSquare } from '../pattern/designation.ts';
 import { patternSize, type GraphPattern, type Pattern } from '../pattern/pattern.ts';
 import { RootIndex, nodeKey } from './rootIndex.ts';
 import { mostSpecificSubpatterns } from './retrieval.ts';
 import { tripleIndex } from '../graph/positionGraph.ts';
 import { EDGE_ATTACKS } from '../graph/labels.ts';
-
-/** The shared empty trigger list (never pushed to: see Hierarchy.retrigger). */
-const NO_RECORDS: PatternRecord[] = [];
-
-/** What a record knows besides its pattern: the learned statistics (patternRows.ts) plus where it came from. */
-export interface RecordStats extends PatternStats {
-  origin: string;
-  createdGame: number;
-}
-
-export class PatternRecord implements RecordStats {
-  weight = 0.5;
-  updates = 0;
-  variance = 0;
-  uses = 0;
-  origin = 'manual';
-  createdGame = 0;
-  lastUsedGame: number | null = null;
-  readonly parents: PatternRecord[] = [];
-  readonly children: PatternRecord[] = [];
-  /** Longer than any path from a root to a parent: retrieval tests patterns in order of depth. */
-  depth = 0;
-  /**
-   * The parent whose match puts this pattern up for testing: the parent least likely to match (the most exact
-   * squares, then the most nodes). Only it lists this pattern among its `triggers`, so a retrieval walks the
-   * children of rare matches rather than every child of the common seeds.
-   */
-  trigger: PatternRecord | null = null;
-  triggers: PatternRecord[] = NO_RECORDS;
-  // Per-retrieval bookkeeping, valid when the stamp equals the retrieval's epoch (see retrieval.ts).
-  epoch = 0;
-  matched = false;
-  pendingEpoch = 0;
-  childMatchedEpoch = 0;
-
-  constructor(
-    public id: number,
-    readonly key: string,
-    readonly pattern: Pattern,
-    stats?: Partial<RecordStats>,
-  ) {
-    Object.assign(this, stats);
-    const codes: number[] = [];
-    if (pattern.kind === 'graph') {
-      pattern.labels.forEach((label, v) => {
-        const square = desigSquare(pattern.desigs[v]);
-        if (square >= 0) codes.push(label * 64 + square);
-      });
-    }
-    this.exactCodes = codes.sort((a, b) => a - b);
-  }
-
-  private compiledForm: CompiledPattern | null = null;
-
-  /** The matcher's compiled form of a graph pattern, built on first use. */
-  get compiled(): CompiledPattern {
-    return (this.compiledForm ??= compilePattern(this.pattern as GraphPattern));
-  }
-
-  /** Sorted (label, exact square) codes, label * 64 + square, of the nodes that have an exact square. */
-  readonly exactCodes: readonly number[];
-
-  get kind(): Pattern['kind'] {
-    return this.pattern.kind;
-  }
-
-  get size(): number {
-    return patternSize(this.pattern);
-  }
-}
 
 /**
  * Cheap necessary condition for p <= q: q has at least p's nodes and edges and all its exact nodes. (Label

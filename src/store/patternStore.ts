@@ -14,7 +14,8 @@ import {
   type PatternOrigin,
 } from './patternRows.ts';
 import { inSnapshot, openMorphDatabase, type MorphDatabase, type OpenOptions } from './database.ts';
-import { Hierarchy, PatternRecord, type LinkChanges, type RecordStats } from './hierarchy.ts';
+import { Hierarchy, type LinkChanges } from './hierarchy.ts';
+import { PatternRecord, type RecordStats } from './patternRecord.ts';
 import { mostSpecificMatches, type Retrieval } from './retrieval.ts';
 import { canonicalKey, patternFromKey } from '../pattern/canonical.ts';
 import { patternSize, patternToJson, validatePattern, type Pattern } from '../pattern/pattern.ts';

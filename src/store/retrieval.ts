@@ -12,11 +12,17 @@
 import { materialKey } from '../pattern/canonical.ts';
 import { LABEL_COUNT } from '../graph/labels.ts';
 import type { PositionGraph } from '../graph/positionGraph.ts';
-import type { Hierarchy, PatternRecord } from './hierarchy.ts';
+import type { PatternRecord } from './patternRecord.ts';
 import type { MatchTarget } from '../pattern/matcher.ts';
 import { patternTarget } from '../pattern/subpattern.ts';
 import type { GraphPattern } from '../pattern/pattern.ts';
-import { nodeKey } from './rootIndex.ts';
+import { nodeKey, type RootIndex } from './rootIndex.ts';
+
+/** What retrieval reads of a hierarchy: its roots and its material table, nothing of how it is maintained. */
+export interface RetrievalIndex {
+  readonly roots: RootIndex;
+  readonly material: ReadonlyMap<string, PatternRecord>;
+}
 
 export interface Retrieval {
   /** Most-specific matching graph patterns, then the material pattern if present. */
@@ -50,7 +56,7 @@ function allParentsMatched(record: PatternRecord, epoch: number): boolean {
   return true;
 }
 
-export function mostSpecificMatches(hierarchy: Hierarchy, graph: PositionGraph): Retrieval {
+export function mostSpecificMatches(hierarchy: RetrievalIndex, graph: PositionGraph): Retrieval {
   const epoch = ++epochCounter;
   matched.length = 0;
   let tested = 0;
@@ -90,7 +96,7 @@ export function mostSpecificMatches(hierarchy: Hierarchy, graph: PositionGraph):
  * The most specific existing subpatterns of a pattern being inserted (its parents-to-be): the same walk, with
  * the pattern read as a graph. Indexed roots below it are found from its own exact nodes and typed edges.
  */
-export function mostSpecificSubpatterns(hierarchy: Hierarchy, record: PatternRecord, rootKeys: readonly number[]): PatternRecord[] {
+export function mostSpecificSubpatterns(hierarchy: RetrievalIndex, record: PatternRecord, rootKeys: readonly number[]): PatternRecord[] {
   const epoch = ++epochCounter;
   matched.length = 0;
   for (const key of rootKeys) {
@@ -102,7 +108,7 @@ export function mostSpecificSubpatterns(hierarchy: Hierarchy, record: PatternRec
 }
 
 /** Tests the un-indexed roots, then every triggered candidate in depth order; returns how many were tested. */
-function descend(hierarchy: Hierarchy, target: MatchTarget, epoch: number, exclude: PatternRecord | null): number {
+function descend(hierarchy: RetrievalIndex, target: MatchTarget, epoch: number, exclude: PatternRecord | null): number {
   let tested = 0;
   for (const root of hierarchy.roots.others) {
     if (root === exclude) continue;

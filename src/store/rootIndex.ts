@@ -8,7 +8,7 @@
 import { EDGE_ATTACKS } from '../graph/labels.ts';
 import { tripleIndex } from '../graph/positionGraph.ts';
 import { DESIG_NONE, desigSquare } from '../pattern/designation.ts';
-import type { PatternRecord } from './hierarchy.ts';
+import type { PatternRecord } from './patternRecord.ts';
 
 /** Index keys: triples are 0..506; one-node keys are offset past them. */
 const NODE_KEY_BASE = 1024;

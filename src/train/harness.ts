@@ -24,6 +24,9 @@ import { openStoreForWriting } from '../store/location.ts';
 import { MorphError } from '../util/errors.ts';
 import { Random, freshSeed } from '../util/random.ts';
 import { TrainingProgress, type ProgressMode } from './progress.ts';
+import type { TrainingSummary } from './summary.ts';
+
+export type { TrainingSummary };
 
 export interface TrainingOptions {
   db?: string;
@@ -64,23 +67,6 @@ export interface GameLogEntry {
   handicap?: number;
   /** Seconds spent by Morph choosing moves, by the opponent, and learning. */
   time: { morph: number; opponent: number; learning: number };
-}
-
-export interface TrainingSummary {
-  games: number;
-  wins: number;
-  draws: number;
-  losses: number;
-  failures: number;
-  stopReason: 'games-done' | 'time-limit' | 'interrupted' | 'too-many-failures';
-  patterns: number;
-  seconds: number;
-  time: { morph: number; opponent: number; learning: number };
-  firstGame: number;
-  lastGame: number;
-  seed: number;
-  /** Checkpoint files written by this run. */
-  checkpoints: string[];
 }
 
 /**

@@ -4,7 +4,7 @@
  * (a discarded game, why the run stopped) are written in every mode; `none` only silences the progress itself.
  */
 import cliProgress from 'cli-progress';
-import type { TrainingSummary } from './harness.ts';
+import type { TrainingSummary } from './summary.ts';
 
 export type ProgressMode = 'auto' | 'bar' | 'lines' | 'none';
 

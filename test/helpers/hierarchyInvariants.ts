@@ -4,7 +4,8 @@
  * every link recorded on both ends. Quadratic in the number of patterns: for tests of a few hundred patterns.
  */
 import { expect } from 'vitest';
-import type { Hierarchy, PatternRecord } from '../../src/store/hierarchy.ts';
+import type { Hierarchy } from '../../src/store/hierarchy.ts';
+import type { PatternRecord } from '../../src/store/patternRecord.ts';
 import { isSubpattern } from '../../src/pattern/subpattern.ts';
 import type { GraphPattern } from '../../src/pattern/pattern.ts';
 
