@@ -61,4 +61,16 @@ describe('module structure', () => {
     );
     expect(outside).toEqual([]);
   });
+
+  it("keeps Morph's player and learner from ever reaching the textbook piece values", () => {
+    const reachable = new Set<string>();
+    const visit = (file: string): void => {
+      if (reachable.has(file) || !graph.has(file)) return;
+      reachable.add(file);
+      for (const next of graph.get(file)!) visit(next);
+    };
+    for (const root of ['player/morphPlayer.ts', 'learn/learner.ts', 'eval/combine.ts']) visit(join(SRC, root));
+    expect(reachable.size).toBeGreaterThan(20);
+    expect([...reachable].map((f) => relative(SRC, f)).filter((f) => f === 'chess/pieceValues.ts')).toEqual([]);
+  });
 });

@@ -7,6 +7,7 @@
  *
  * It knows mate, stalemate, insufficient material and the 50-move rule, but not repetition (it sees no history).
  */
+import { PIECE_VALUE } from '../chess/pieceValues.ts';
 import {
   applyMove,
   BISHOP,
@@ -66,7 +67,8 @@ const INFINITE = 1_000_000;
 // Evaluation
 
 /** Centipawns by piece type (index PAWN..KING): P1 N3 B3 R5 Q9. */
-const PIECE_VALUES = [0, 100, 300, 300, 500, 900, 0];
+/** Centipawns: the textbook values (chess/pieceValues.ts) times 100. */
+const PIECE_VALUES = PIECE_VALUE.map((pawns) => pawns * 100);
 
 /**
  * Piece-square bonuses in centipawns, written as White sees the board (rank 8 first) and kept small so that

@@ -3,6 +3,7 @@
  * the first opponents to beat and a quick check that a learner has learnt anything at all. Moves come from our
  * perft-verified generator: chess.js would cost ~2 ms a move, which dominates a training run against them.
  */
+import { PIECE_VALUE } from '../chess/pieceValues.ts';
 import { boardFromFen, typeOf, uciMove, type Board, type CompactMove } from '../chess/board.ts';
 import { generateLegalMoves } from '../chess/movegen.ts';
 import { Random } from '../util/random.ts';
@@ -37,8 +38,6 @@ export class RandomPlayer implements GamePlayer {
   async close(): Promise<void> {}
 }
 
-/** Pawn units by piece type (index 1..6 = P N B R Q K). */
-export const MATERIAL_VALUE: readonly number[] = [0, 1, 3, 3, 5, 9, 0];
 
 /**
  * The mover's material balance after `move`, relative to before it: what it captures plus what a promotion
@@ -48,8 +47,8 @@ export function materialGain(board: Board, move: CompactMove): number {
   const piece = board.squares[move.from];
   let captured = typeOf(board.squares[move.to]);
   if (captured === 0 && typeOf(piece) === 1 && move.to === board.epSquare) captured = 1; // en passant
-  const promoted = move.promotion ? MATERIAL_VALUE[move.promotion] - MATERIAL_VALUE[1] : 0;
-  return MATERIAL_VALUE[captured] + promoted;
+  const promoted = move.promotion ? PIECE_VALUE[move.promotion] - PIECE_VALUE[1] : 0;
+  return PIECE_VALUE[captured] + promoted;
 }
 
 /** Plays the move that leaves the best material balance for the mover (P1 N3 B3 R5 Q9); random among ties. */

@@ -41,15 +41,6 @@ export interface GameOptions {
   shouldStop?: () => boolean;
 }
 
-const PIECE_POINTS = [0, 1, 3, 3, 5, 9, 0];
-
-/** Material balance in pawn units (P1 N3 B3 R5 Q9) from White's side. */
-export function materialBalance(board: Board): number {
-  let total = 0;
-  for (const piece of board.squares) total += piece > 0 ? PIECE_POINTS[piece] : -PIECE_POINTS[-piece];
-  return total;
-}
-
 export async function playGame(options: GameOptions): Promise<PlayedGame | null> {
   const startFen = checkFen(options.startFen ?? START_FEN);
   const history = new GameHistory(startFen);

@@ -6,7 +6,8 @@
 import { RandomPlayer } from '../../src/engines/simplePlayers.ts';
 import { AlphaBetaPlayer } from '../../src/engines/alphabeta.ts';
 import type { GamePlayer } from '../../src/engines/gamePlayer.ts';
-import { gamePgn, materialBalance, playGame } from '../../src/game/playGame.ts';
+import { gamePgn, playGame } from '../../src/game/playGame.ts';
+import { materialBalance } from '../../src/chess/pieceValues.ts';
 import { boardFromFen } from '../../src/chess/board.ts';
 import type { MorphDatabase } from '../../src/store/database.ts';
 import { recordGame } from '../../src/store/games.ts';
