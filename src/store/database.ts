@@ -13,7 +13,8 @@ import Database from 'better-sqlite3';
 import { closeSync, existsSync, openSync, readFileSync, readSync, statSync } from 'node:fs';
 import { dirname } from 'node:path';
 import { fileURLToPath } from 'node:url';
-import { applyPendingMigrations, SCHEMA_VERSION } from './migrations.ts';
+import { applyPendingMigrations, SCHEMA_VERSION, schemaAt } from './migrations.ts';
+import { WriterLock } from './writerLock.ts';
 import { pragmaNumber, stmt } from './statements.ts';
 import { BAD_INPUT, MorphError } from '../util/errors.ts';
 
@@ -43,6 +44,20 @@ export interface OpenOptions {
   create?: boolean;
   /** Run PRAGMA quick_check before use (measured ~0.2-0.6 s for a 106 MB database, warm cache). Default true. */
   quickCheck?: boolean;
+  /**
+   * Take the one-writer lock (writerLock.ts) before writing anything, and refuse when another process holds it.
+   * Released by closeMorphDatabase. Default false.
+   */
+  exclusiveWriter?: boolean;
+}
+
+const writerLocks = new WeakMap<MorphDatabase, WriterLock>();
+
+/** Closes a connection and releases the one-writer lock it was opened with, if any. */
+export function closeMorphDatabase(db: MorphDatabase): void {
+  if (db.open) db.close();
+  writerLocks.get(db)?.release();
+  writerLocks.delete(db);
 }
 
 /**
@@ -56,7 +71,7 @@ export function openMorphDatabase(path: string, opts: OpenOptions = {}): MorphDa
 
   if (path === ':memory:') {
     if (readonly) throw refuse(`a read-only database cannot be in memory`);
-    return openForWriting(path, true);
+    return openForWriting(path, true, false);
   }
 
   const file = inspectFile(path);
@@ -70,14 +85,14 @@ export function openMorphDatabase(path: string, opts: OpenOptions = {}): MorphDa
       throw refuse(`${path} is empty but has a ${path}-wal file beside it; not touching it`);
     }
     if (!existsSync(dirname(path))) throw refuse(`cannot create ${path}: no directory ${dirname(path)}`);
-    return openForWriting(path, true);
+    return openForWriting(path, true, opts.exclusiveWriter ?? false);
   }
 
   checkHeader(path, file.header);
   const { db: reader, userVersion } = openValidated(path, quickCheck);
   if (!readonly) {
     reader.close();
-    return openForWriting(path, false);
+    return openForWriting(path, false, opts.exclusiveWriter ?? false);
   }
   if (userVersion < SCHEMA_VERSION) {
     reader.close();
@@ -152,6 +167,7 @@ function openValidated(path: string, quickCheck: boolean): { db: MorphDatabase; 
     db.pragma(`busy_timeout = ${BUSY_TIMEOUT_MS}`);
     const userVersion = pragmaNumber(db, 'user_version');
     checkIdentity(path, pragmaNumber(db, 'application_id'), userVersion);
+    checkSchema(path, db, userVersion);
     if (quickCheck) {
       const problems = (db.pragma('quick_check') as { quick_check: string }[])
         .flatMap((row) => row.quick_check.split('\n'))
@@ -170,13 +186,42 @@ function openValidated(path: string, quickCheck: boolean): { db: MorphDatabase; 
 }
 
 /**
+ * Refuses a file labelled as Morph whose tables, views, indexes and triggers are not exactly those its
+ * user_version's migrations create (a dropped table, or unrelated tables under Morph's label), before anything
+ * is written to it.
+ */
+function checkSchema(path: string, db: MorphDatabase, userVersion: number): void {
+  const found = new Map(
+    (
+      db.prepare(`SELECT type, name, sql FROM sqlite_master WHERE name NOT LIKE 'sqlite_%'`).raw().all() as [
+        string,
+        string,
+        string | null,
+      ][]
+    ).map(([type, name, sql]) => [`${type} ${name}`, sql]),
+  );
+  const expected = schemaAt(userVersion);
+  for (const [object, sql] of expected) {
+    if (!found.has(object)) throw refuse(`${path} is damaged or not Morph's: ${object} is missing`);
+    if (found.get(object) !== sql) throw refuse(`${path} is damaged or not Morph's: ${object} is not Morph's`);
+  }
+  const unknown = [...found.keys()].find((object) => !expected.has(object));
+  if (unknown) throw refuse(`${path} is damaged or not Morph's: it has ${unknown}, which Morph does not know`);
+}
+
+/**
  * The read-write connection: on creation application_id is committed first, while the file is still in rollback
  * mode, so the main file's header says "Morph" from its very first write; then WAL, then pending migrations.
+ * With `exclusiveWriter`, the one-writer lock is taken before the first write and refused if held elsewhere.
  */
-function openForWriting(path: string, creating: boolean): MorphDatabase {
+function openForWriting(path: string, creating: boolean, exclusiveWriter: boolean): MorphDatabase {
   let db: MorphDatabase | undefined;
+  const lock = exclusiveWriter ? WriterLock.acquire(path) : undefined;
   try {
     db = new Database(path, { fileMustExist: !creating });
+    if (db.readonly) {
+      throw refuse(`${path} is read-only, so Morph cannot train or learn on it (read commands still work)`);
+    }
     db.pragma(`busy_timeout = ${BUSY_TIMEOUT_MS}`);
     if (creating && pragmaNumber(db, 'application_id') !== MORPH_APPLICATION_ID) {
       db.pragma(`application_id = ${MORPH_APPLICATION_ID}`);
@@ -193,9 +238,11 @@ function openForWriting(path: string, creating: boolean): MorphDatabase {
         morphVersion(),
       );
     }
+    if (lock) writerLocks.set(db, lock);
     return db;
   } catch (error) {
     db?.close();
+    lock?.release();
     throw toMorphError(path, error);
   }
 }
@@ -224,6 +271,8 @@ export function toMorphError(path: string, error: unknown): unknown {
   const message = oneLine(error.message);
   const code = error.code;
   if (code.startsWith('SQLITE_CORRUPT') || code === 'SQLITE_NOTADB') return refuse(`${path} is corrupt: ${message}`);
+  if (code === 'SQLITE_FULL') return refuse(`cannot write ${path}: the disk is full (${message})`);
+  if (code.startsWith('SQLITE_READONLY')) return refuse(`cannot write ${path}: it is read-only (${message})`);
   if (code.startsWith('SQLITE_BUSY') || code.startsWith('SQLITE_LOCKED')) {
     return new MorphError(`${path} is locked by another process: ${message}`);
   }
