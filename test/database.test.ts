@@ -427,14 +427,17 @@ describe('one writer at a time', () => {
       [RUN_TS, fileURLToPath(new URL('./fixtures/hold-writer-lock.ts', import.meta.url)), path],
       { stdio: ['ignore', 'pipe', 'inherit'] },
     );
-    // The holder prints "locked" once it holds the lock, then waits to be killed.
-    await new Promise<void>((resolve, reject) => {
-      holder.stdout.on('data', (chunk: Buffer) => chunk.toString().includes('locked') && resolve());
-      holder.on('exit', (code) => reject(new Error(`lock holder exited early (${code})`)));
-    });
-    expect(refusal(() => openMorphDatabase(path, { exclusiveWriter: true })).message).toMatch(/one writer at a time/);
     const exited = new Promise((resolve) => holder.on('exit', resolve));
-    holder.kill('SIGKILL');
+    try {
+      // The holder prints "locked" once it holds the lock, then waits to be killed.
+      await new Promise<void>((resolve, reject) => {
+        holder.stdout.on('data', (chunk: Buffer) => chunk.toString().includes('locked') && resolve());
+        holder.on('exit', (code) => reject(new Error(`lock holder exited early (${code})`)));
+      });
+      expect(refusal(() => openMorphDatabase(path, { exclusiveWriter: true })).message).toMatch(/one writer at a time/);
+    } finally {
+      holder.kill('SIGKILL');
+    }
     await exited;
     const db = openMorphDatabase(path, { exclusiveWriter: true });
     expect(db.pragma('user_version', { simple: true })).toBe(SCHEMA_VERSION);

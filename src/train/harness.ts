@@ -7,7 +7,7 @@
 import { appendFileSync } from 'node:fs';
 import { setImmediate as eventLoopTurn } from 'node:timers/promises';
 import { createPlayer } from '../engines/playerFromSpec.ts';
-import { formatOpponentSpec, parseOpponentSpec } from '../engines/opponentSpec.ts';
+import { formatOpponentSpec, parseOpponentSpec, type OpponentSpec } from '../engines/opponentSpec.ts';
 import type { GamePlayer } from '../engines/gamePlayer.ts';
 import { EngineError } from '../engines/uciClient.ts';
 import { gamePgn, materialBalance, playGame, type PlayedGame } from '../game/playGame.ts';
@@ -20,7 +20,9 @@ import { finishRun, startRun } from '../store/runs.ts';
 import { getMetaNumber, setMeta } from '../store/meta.ts';
 import { morphScore, recordGame } from '../store/games.ts';
 import { openStoreForWriting } from '../store/location.ts';
-import { MorphError } from '../util/errors.ts';
+import { MorphError, badInput, fileProblem } from '../util/errors.ts';
+import { toMorphError } from '../store/database.ts';
+import type { PatternStore } from '../store/patternStore.ts';
 import { Random, freshSeed } from '../util/random.ts';
 import { TrainingProgress, type ProgressMode } from './progress.ts';
 
@@ -108,19 +110,61 @@ function yieldingBeforeMoves(player: GamePlayer): GamePlayer {
   };
 }
 
+function usesMorphDatabase(spec: OpponentSpec): boolean {
+  return spec.kind === 'morph' || (spec.kind === 'noisy' && usesMorphDatabase(spec.inner));
+}
+
+/** Appends to a file the user named (--pgn, --json-log); a full disk or a bad path is a one-line error naming it. */
+function appendToLog(path: string, text: string): void {
+  try {
+    appendFileSync(path, text);
+  } catch (error) {
+    throw badInput(`cannot write ${path}: ${fileProblem(error) ?? (error as Error).message}`);
+  }
+}
+
 export async function runTraining(options: TrainingOptions): Promise<TrainingSummary> {
   const spec = parseOpponentSpec(options.opponent);
-  const store = openStoreForWriting(options.db);
+  if (options.hours !== undefined && !(options.hours > 0)) throw badInput(`--hours must be more than 0`);
+  const timeouts = options.engineTimeoutMs
+    ? {
+        searchTimeoutMs: options.engineTimeoutMs,
+        handshakeTimeoutMs: Math.max(options.engineTimeoutMs, HANDSHAKE_TIMEOUT_FLOOR_MS),
+      }
+    : undefined;
   let stopRequested = false;
+  let opponent: GamePlayer | null = null;
+  // A stop ends the opponent at once: a search in progress fails (the game is discarded) instead of running on
+  // to the engine timeout, so Ctrl-C or SIGTERM stops the run within a second even while the engine hangs.
   const onSignal = () => {
     stopRequested = true;
+    opponent?.close().catch(() => {});
   };
   process.on('SIGINT', onSignal);
   process.on('SIGTERM', onSignal);
-  let opponent: GamePlayer | null = null;
+  let openedStore: PatternStore | null = null;
   let progress: TrainingProgress | null = null;
   let runId: number | null = null;
   try {
+    // An opponent that lives for the whole run (an engine process, a morph: database) is started once before the
+    // training database is touched, so a bad engine path, engine option or database is refused with nothing
+    // written. A morph: opponent is made again below with the run's seed.
+    if (!BUILT_IN.has(spec.kind)) {
+      opponent = await createPlayer(options.opponent, { seed: 0, engineTimeouts: timeouts });
+      try {
+        await opponent.newGame();
+      } catch (error) {
+        if (stopRequested) throw new MorphError('training stopped before its first game; nothing was written');
+        throw error;
+      }
+      if (usesMorphDatabase(spec)) {
+        await opponent.close();
+        opponent = null;
+      }
+    }
+    if (stopRequested) throw new MorphError('training stopped before its first game; nothing was written');
+    const store = openStoreForWriting(options.db);
+    openedStore = store;
     const config = mergeConfig(loadConfig(store.db), options.config ?? {});
     const runSeed = options.seed ?? getMetaNumber(store.db, 'seed') ?? freshSeed();
     store.transaction(() => {
@@ -132,12 +176,6 @@ export async function runTraining(options: TrainingOptions): Promise<TrainingSum
     // The canonical spec (defaults filled in), as the games record it, so the run can be replayed exactly.
     runId = startRun(store.db, { opponent: formatOpponentSpec(spec), seed: runSeed, config, firstGame });
     const perGameOpponent = BUILT_IN.has(spec.kind);
-    const timeouts = options.engineTimeoutMs
-      ? {
-          searchTimeoutMs: options.engineTimeoutMs,
-          handshakeTimeoutMs: Math.max(options.engineTimeoutMs, HANDSHAKE_TIMEOUT_FLOOR_MS),
-        }
-      : undefined;
     const summary: TrainingSummary = {
       games: 0, wins: 0, draws: 0, losses: 0, failures: 0, stopReason: 'games-done', patterns: store.size, seconds: 0,
       time: { morph: 0, opponent: 0, learning: 0 }, firstGame, lastGame: firstGame - 1, seed: runSeed,
@@ -251,8 +289,8 @@ export async function runTraining(options: TrainingOptions): Promise<TrainingSum
         seed, created: learned.created, deleted: learned.deleted, temperature: learned.temperature,
         time: { morph: morphSeconds, opponent: opponentSeconds, learning: learningSeconds },
       };
-      if (options.pgn) appendFileSync(options.pgn, pgn + '\n\n');
-      if (options.jsonLog) appendFileSync(options.jsonLog, JSON.stringify(entry) + '\n');
+      if (options.pgn) appendToLog(options.pgn, pgn + '\n\n');
+      if (options.jsonLog) appendToLog(options.jsonLog, JSON.stringify(entry) + '\n');
       progress.update(summary, cumulativeMaterial / summary.games, started);
     }
     summary.seconds = (Date.now() - started) / 1000;
@@ -264,20 +302,20 @@ export async function runTraining(options: TrainingOptions): Promise<TrainingSum
     return summary;
   } catch (error) {
     // Mark the run as ended, so it does not look like one still going (or killed) in `morph inspect`.
-    if (runId !== null) {
+    if (runId !== null && openedStore !== null) {
       try {
-        finishRun(store.db, runId, { stopReason: 'error' });
+        finishRun(openedStore.db, runId, { stopReason: 'error' });
       } catch {
         // the database itself may be what failed; the original error matters more
       }
     }
-    throw error;
+    throw openedStore ? toMorphError(openedStore.path, error) : error;
   } finally {
     // A bar left running keeps its redraw timer alive, and the process would never exit after an error.
     progress?.stop();
     process.off('SIGINT', onSignal);
     process.off('SIGTERM', onSignal);
     await opponent?.close();
-    store.close();
+    openedStore?.close();
   }
 }
