@@ -150,7 +150,7 @@ export function formatBytes(bytes: number): string {
 }
 
 /** Nested config objects as "regression.perGame 2" pairs. */
-function flatten(value: unknown, prefix = ''): [string, string][] {
+export function flatten(value: unknown, prefix = ''): [string, string][] {
   if (value && typeof value === 'object' && !Array.isArray(value)) {
     return Object.entries(value as Record<string, unknown>).flatMap(([key, inner]) => flatten(inner, prefix ? `${prefix}.${key}` : key));
   }
