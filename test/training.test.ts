@@ -512,6 +512,38 @@ describe('morph train refuses what it cannot do, and stops when told', () => {
     });
   }, 30_000);
 
+  // The kernel's parent-death signal (setpriv, util-linux) is what makes this hold for an engine that is stuck.
+  it.skipIf(!existsSync('/usr/bin/setpriv') && !existsSync('/bin/setpriv'))(
+    'takes the engine down with it when killed with SIGKILL, even an engine frozen mid-search',
+    async () => {
+      const db = tempPath('killed-frozen.db');
+      const marker = tempPath('killed-frozen.searches');
+      const engine = engineScript('freeze', FAKE_ENGINE, ['freeze', '--mark-search', marker]);
+      const run = startTrain([
+        '--db', db, '--games', '5', '--opponent', `uci:${engine}`, '--engine-timeout', '600000', '--progress', 'none',
+      ]);
+      while (!existsSync(marker)) await sleep(100);
+      const enginePid = Number(readFileSync(marker, 'utf8').trim());
+      process.kill(run.child.pid!, 'SIGKILL');
+      await run.done;
+      // Dead: gone, or a zombie waiting for init to reap it. A frozen engine never reads its closed input.
+      const running = () => {
+        try {
+          return !/^State:\s+Z/m.test(readFileSync(`/proc/${enginePid}/status`, 'utf8'));
+        } catch {
+          return false;
+        }
+      };
+      try {
+        for (let polls = 0; polls < 150 && running(); polls++) await sleep(100);
+        expect(running(), 'the frozen engine should not outlive the killed trainer').toBe(false);
+      } finally {
+        if (running()) process.kill(enginePid, 'SIGKILL');
+      }
+    },
+    40_000,
+  );
+
   it('reports a full disk for --json-log in one line, keeping the game already recorded', async () => {
     const db = tempPath('json-log-full.db');
     const run = await train(['--db', db, '--games', '3', '--opponent', 'random', '--json-log', '/dev/full', '--progress', 'none']);

@@ -8,7 +8,8 @@
  * promise is ever left unhandled, so a misbehaving engine cannot take the Node process down with it.
  */
 import { spawn, type ChildProcess } from 'node:child_process';
-import { basename } from 'node:path';
+import { accessSync, constants, statSync } from 'node:fs';
+import { basename, isAbsolute } from 'node:path';
 import { Chess, DEFAULT_POSITION } from 'chess.js';
 import { MorphError, badInput, quoteInput } from '../util/errors.ts';
 
@@ -324,7 +325,8 @@ class EngineProcess {
   ) {
     let markEnded!: () => void;
     this.ended = new Promise((resolve) => (markEnded = resolve));
-    this.child = spawn(command, args, { cwd, stdio: ['pipe', 'pipe', 'pipe'] });
+    const [program, programArgs] = diesWithParent(command, args);
+    this.child = spawn(program, programArgs, { cwd, stdio: ['pipe', 'pipe', 'pipe'] });
     this.child.on('error', (error: NodeJS.ErrnoException) => {
       const reason = this.describeSpawnError(error);
       if (this.goneReason === null) this.goneReason = reason;
@@ -460,6 +462,29 @@ class EngineProcess {
       return `engine "${this.label}" could not be started: ${this.command} is not executable`;
     }
     return `engine "${this.label}" failed: ${error.message}`;
+  }
+}
+
+const SETPRIV = ['/usr/bin/setpriv', '/bin/setpriv'].find(isExecutable);
+
+/**
+ * The command that starts an engine so that it dies with Morph: on Linux, under `setpriv --pdeathsig KILL`,
+ * the kernel kills the engine the moment Morph's process ends, even by `kill -9`. Left alone, an engine may
+ * run on: the embedded Stockfish kept running 2-3 s, and one stuck in a computation never reads its closed
+ * input at all. Without setpriv (or for a command that is not an executable file's absolute path, whose
+ * spawn errors must stay Node's), the engine is started directly and ends when it reads the end of its input.
+ */
+function diesWithParent(command: string, args: string[]): [string, string[]] {
+  if (SETPRIV === undefined || !isAbsolute(command) || !isExecutable(command)) return [command, args];
+  return [SETPRIV, ['--pdeathsig', 'KILL', '--', command, ...args]];
+}
+
+function isExecutable(path: string): boolean {
+  try {
+    accessSync(path, constants.X_OK);
+    return statSync(path).isFile();
+  } catch {
+    return false;
   }
 }
 

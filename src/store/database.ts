@@ -10,7 +10,7 @@
  * patternPositions.ts. The pattern hierarchy itself lives in memory (hierarchy.ts, patternStore.ts).
  */
 import Database from 'better-sqlite3';
-import { closeSync, existsSync, openSync, readFileSync, readSync, statSync } from 'node:fs';
+import { accessSync, closeSync, constants, existsSync, openSync, readFileSync, readSync, statSync } from 'node:fs';
 import { dirname } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { applyPendingMigrations, SCHEMA_VERSION, schemaAt } from './migrations.ts';
@@ -29,6 +29,8 @@ export const BUSY_TIMEOUT_MS = 5000;
 const SQLITE_MAGIC = Buffer.from('SQLite format 3\0', 'latin1');
 const SQLITE_HEADER_SIZE = 100;
 // Offsets into the SQLite file header (https://www.sqlite.org/fileformat.html#the_database_header).
+const HEADER_WRITE_VERSION_OFFSET = 18; // 1 rollback journal, 2 WAL
+const HEADER_READ_VERSION_OFFSET = 19;
 const HEADER_USER_VERSION_OFFSET = 60;
 const HEADER_APPLICATION_ID_OFFSET = 68;
 
@@ -159,12 +161,55 @@ function checkIdentity(path: string, applicationId: number, userVersion: number)
   }
 }
 
+/**
+ * A read-only connection. A database in WAL mode needs its -shm side file, which SQLite cannot create in a
+ * read-only directory or file system; there the file is read into memory instead (without its journal-mode
+ * bytes, so SQLite reads it as a plain database). That copy is exact only when no WAL holds changes the main
+ * file lacks, which a cleanly closed database never does.
+ */
+function openReadOnly(path: string): MorphDatabase {
+  const db = new Database(path, { readonly: true, fileMustExist: true });
+  try {
+    db.pragma(`busy_timeout = ${BUSY_TIMEOUT_MS}`);
+    db.pragma('user_version'); // the first read is where WAL's side files are opened
+    return db;
+  } catch (error) {
+    db.close();
+    const code = (error as { code?: string }).code ?? '';
+    if (!(code === 'SQLITE_CANTOPEN' || code.startsWith('SQLITE_READONLY')) || writable(dirname(path))) throw error;
+    if (existsSync(`${path}-wal`) && statSync(`${path}-wal`).size > 0) {
+      throw refuse(
+        `${path} cannot be read here: its directory is read-only and ${path}-wal holds changes not yet in the ` +
+          `database file (open it once where it can be written)`,
+      );
+    }
+    const copy = readFileSync(path);
+    copy[HEADER_WRITE_VERSION_OFFSET] = copy[HEADER_READ_VERSION_OFFSET] = 1;
+    return new Database(copy, { readonly: true });
+  }
+}
+
+function writable(path: string): boolean {
+  try {
+    accessSync(path, constants.W_OK);
+    return true;
+  } catch {
+    return false;
+  }
+}
+
+/** Why Morph cannot write to `path` (or create it), or undefined when it can. */
+function whyNotWritable(path: string): string | undefined {
+  if (!writable(dirname(path))) return `its directory ${dirname(path)} is read-only`;
+  if (existsSync(path) && !writable(path)) return 'the file is read-only';
+  return undefined;
+}
+
 /** A read-only connection that has confirmed the file is a healthy Morph database this build can read. */
 function openValidated(path: string, quickCheck: boolean): { db: MorphDatabase; userVersion: number } {
   let db: MorphDatabase | undefined;
   try {
-    db = new Database(path, { readonly: true, fileMustExist: true });
-    db.pragma(`busy_timeout = ${BUSY_TIMEOUT_MS}`);
+    db = openReadOnly(path);
     const userVersion = pragmaNumber(db, 'user_version');
     checkIdentity(path, pragmaNumber(db, 'application_id'), userVersion);
     checkSchema(path, db, userVersion);
@@ -216,6 +261,10 @@ function checkSchema(path: string, db: MorphDatabase, userVersion: number): void
  */
 function openForWriting(path: string, creating: boolean, exclusiveWriter: boolean): MorphDatabase {
   let db: MorphDatabase | undefined;
+  const notWritable = path !== ':memory:' ? whyNotWritable(path) : undefined;
+  if (notWritable) {
+    throw refuse(`${path} cannot be written (${notWritable}): Morph cannot train or learn on it; read commands still work`);
+  }
   const lock = exclusiveWriter ? WriterLock.acquire(path) : undefined;
   try {
     db = new Database(path, { fileMustExist: !creating });
