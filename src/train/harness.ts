@@ -168,15 +168,19 @@ export async function runTraining(options: TrainingOptions): Promise<TrainingSum
     // An opponent that lives for the whole run (an engine process, a morph: database) is started once before the
     // training database is touched, so a bad engine path, engine option or database is refused with nothing
     // written. A morph: opponent is made again below with the run's seed.
+    // An engine that merely fails to start in time (a busy machine) is not bad input: it is dropped here and
+    // retried by the game loop, which discards the game and counts the failure as it does for any engine fault.
     if (!BUILT_IN.has(spec.kind)) {
       opponent = await createPlayer(options.opponent, { seed: 0, engineTimeouts: timeouts });
       try {
         await opponent.newGame();
       } catch (error) {
         if (stopRequested) throw new MorphError('training stopped before its first game; nothing was written');
-        throw error;
+        if (!(error instanceof EngineError)) throw error;
+        await opponent.close();
+        opponent = null;
       }
-      if (usesMorphDatabase(spec)) {
+      if (opponent && usesMorphDatabase(spec)) {
         await opponent.close();
         opponent = null;
       }
