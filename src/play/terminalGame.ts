@@ -1,12 +1,14 @@
 /**
  * A game between a person and Morph, driven one input line at a time: the logic behind `morph play`, kept free
- * of terminal I/O so a test can feed it lines and read what it writes. chess.js is the authority on the
- * person's moves and on how the game ends; Morph chooses its replies from its patterns (one ply).
+ * of terminal I/O so a test can feed it lines and read what it writes. chess.js reads the person's moves and
+ * writes SAN and PGN; how the game ends is the verdict every Morph game uses (chess/gameEnd.ts); Morph chooses
+ * its replies from its patterns (one ply).
  */
 import { writeFileSync } from 'node:fs';
 import { Chess, type Move } from 'chess.js';
 import { START_FEN } from '../chess/fen.ts';
 import { GameHistory } from '../chess/history.ts';
+import type { GameEnd } from '../chess/gameEnd.ts';
 import type { MorphPlayer } from '../player/morphPlayer.ts';
 
 export type Side = 'white' | 'black';
@@ -31,6 +33,14 @@ export interface TerminalGameConfig {
 }
 
 type State = 'playing' | 'over' | 'closed';
+
+const END_TEXT: Record<GameEnd, string> = {
+  checkmate: 'Checkmate',
+  stalemate: 'Stalemate',
+  insufficient: 'Draw by insufficient material',
+  threefold: 'Draw by threefold repetition',
+  'fifty-move': 'Draw by the 50-move rule',
+};
 
 const UCI_INPUT = /^([a-h][1-8])([a-h][1-8])([qrbn])?$/;
 /** What a SAN move looks like, to tell "illegal move" from "not understood". */
@@ -92,9 +102,14 @@ export class TerminalGame {
 
   get result(): GameResult {
     if (this.resigned) return this.human === 'w' ? '0-1' : '1-0';
-    if (this.chess.isCheckmate()) return this.chess.turn() === 'w' ? '0-1' : '1-0';
-    if (this.chess.isDraw()) return '1/2-1/2';
-    return '*';
+    const end = this.verdict();
+    if (end === 'checkmate') return this.chess.turn() === 'w' ? '0-1' : '1-0';
+    return end === null ? '*' : '1/2-1/2';
+  }
+
+  /** Why the game is over by the rules, or null. */
+  private verdict(): GameEnd | null {
+    return new GameHistory(this.startFen, this.moves).verdict();
   }
 
   /** Greets, shows the board and, when Morph has the move, plays it. */
@@ -233,13 +248,8 @@ export class TerminalGame {
   }
 
   private endReason(): string | null {
-    const chess = this.chess;
-    if (chess.isCheckmate()) return 'Checkmate';
-    if (chess.isStalemate()) return 'Stalemate';
-    if (chess.isInsufficientMaterial()) return 'Draw by insufficient material';
-    if (chess.isThreefoldRepetition()) return 'Draw by threefold repetition';
-    if (chess.isDrawByFiftyMoves()) return 'Draw by the 50-move rule';
-    return null;
+    const end = this.verdict();
+    return end === null ? null : END_TEXT[end];
   }
 
   private resultText(): string {
