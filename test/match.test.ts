@@ -12,7 +12,7 @@ import { sprtLlr } from '../src/match/sprt.ts';
 import { START_FEN } from '../src/chess/fen.ts';
 import { PatternStore } from '../src/store/patternStore.ts';
 import { runMorph } from './helpers/cli.ts';
-import { getMeta } from '../src/store/database.ts';
+import { getMeta } from '../src/store/meta.ts';
 
 const FLAKY_ENGINE = fileURLToPath(new URL('./fixtures/flaky-engine.mjs', import.meta.url));
 
