@@ -13,6 +13,8 @@ import { registerExportCommand } from './commands/export.ts';
 import { registerMatchCommand } from './commands/match.ts';
 import { registerAgreeCommand } from './commands/agree.ts';
 import { registerGamesCommand } from './commands/games.ts';
+import { registerModelCommand } from './commands/model.ts';
+import { registerPredictCommand } from './commands/predict.ts';
 import { reportError } from './run.ts';
 
 // Output piped into `head` and the like: a closed stdout ends the command quietly, not with a stack trace.
@@ -41,6 +43,8 @@ registerExportCommand(program);
 registerMatchCommand(program);
 registerAgreeCommand(program);
 registerGamesCommand(program);
+registerModelCommand(program);
+registerPredictCommand(program);
 
 try {
   await program.parseAsync(process.argv);

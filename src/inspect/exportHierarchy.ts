@@ -5,7 +5,8 @@
  */
 import { DirectedGraph } from 'graphology';
 import { write as writeGexfDocument } from 'graphology-gexf';
-import { getMeta, type MorphDatabase } from '../store/database.ts';
+import { getMeta } from '../store/meta.ts';
+import { type MorphDatabase } from '../store/database.ts';
 import { describePattern, patternFromJson } from '../pattern/pattern.ts';
 import { MorphError } from '../util/errors.ts';
 import { writeGraphml } from './graphml.ts';

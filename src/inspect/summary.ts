@@ -1,6 +1,8 @@
 /** `morph inspect`: what a database holds, in one screen (or one JSON object). */
 import { statSync } from 'node:fs';
-import { getCounters, getMeta, type MorphDatabase } from '../store/database.ts';
+import { getCounters } from '../store/counters.ts';
+import { getMeta } from '../store/meta.ts';
+import { type MorphDatabase } from '../store/database.ts';
 
 export interface DatabaseSummary {
   database: {

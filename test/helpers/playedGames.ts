@@ -8,7 +8,9 @@ import { AlphaBetaPlayer } from '../../src/engines/alphabeta.ts';
 import type { GamePlayer } from '../../src/engines/gamePlayer.ts';
 import { gamePgn, materialBalance, playGame } from '../../src/game/playGame.ts';
 import { boardFromFen } from '../../src/chess/board.ts';
-import { finishRun, recordGame, startRun, type MorphDatabase } from '../../src/store/database.ts';
+import type { MorphDatabase } from '../../src/store/database.ts';
+import { recordGame } from '../../src/store/games.ts';
+import { finishRun, startRun } from '../../src/store/runs.ts';
 
 export interface PlayedRun {
   runId: number;

@@ -51,7 +51,7 @@ export function chooseAndReport(player: MorphPlayer, rawFen: string, explain: bo
     const target = explainOnly ?? chosen;
     const ranked: RankedMove | undefined = ranking.find((r) => r.move === target);
     if (!ranked) throw badInput(`"${target}" is not a legal move in this position (moves are in UCI, e.g. e2e4)`);
-    report.explanation = explainMove(ranked, sans.get(target) ?? target, player.options.maturity);
+    report.explanation = explainMove(ranked, sans.get(target) ?? target, player.options.maturity, player.evaluation);
   }
   return report;
 }
