@@ -8,7 +8,7 @@ function barAt120(fields: ProgressFields, progress: number): string {
     format: BAR_FORMAT, barsize: BAR_SIZE, barCompleteString: '\u2588'.repeat(BAR_SIZE), barIncompleteString: '\u2591'.repeat(BAR_SIZE),
     barGlue: '', autopadding: false, autopaddingChar: '   ', formatTime: undefined,
   };
-  const line = cliProgress.Format.Formatter(options, { progress, eta: 0, startTime: Date.now(), total: 1, value: progress, maxWidth: 120 }, fields);
+  const line = cliProgress.Format.Formatter(options, { progress, eta: 0, startTime: Date.now(), stopTime: null, total: 1, value: progress, maxWidth: 120 }, fields);
   return line.slice(0, 120);
 }
 
