@@ -35,6 +35,7 @@ describe('training progress line', () => {
     expect(fields.remaining).toBe('0:09');
     expect(fields.done).toBe('3 games');
     expect(fields.recent).toBe('0.50 (last 3)');
+    expect(progressFields({ ...counts, games: 0 }, [], 0, 2, { games: 10 }).remaining).toBe('-');
     expect(formatDuration(0)).toBe('0:00');
     expect(formatDuration(3599.6)).toBe('1:00:00');
   });

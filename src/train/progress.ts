@@ -73,7 +73,8 @@ export function progressFields(
   const opponent = limit.opponent ?? '?';
   return {
     done: limit.games !== undefined ? `${counts.games}/${limit.games}` : `${counts.games} games`,
-    remaining: formatDuration(Math.max(0, remaining)),
+    // Before the first game there is no rate to tell the time left of a run limited to games.
+    remaining: limit.games !== undefined && counts.games === 0 ? '-' : formatDuration(Math.max(0, remaining)),
     rate: counts.games ? perHour.toFixed(0) : '-',
     elapsed: limit.hours !== undefined ? `${formatDuration(elapsedSeconds)}/${formatDuration(limit.hours * 3600)}` : formatDuration(elapsedSeconds),
     opponent: opponent.length > OPPONENT_WIDTH ? `${opponent.slice(0, OPPONENT_WIDTH - 1)}…` : opponent,
