@@ -29,8 +29,8 @@ const jsonOnly = process.argv.includes('--json');
 const log = (text: string) => process.stderr.write(text + '\n');
 
 /** Each database size in its own process, so resident memory is that size's alone. */
-function hierarchyFigures(size: number): Figure[] {
-  const output = execFileSync(process.execPath, ['bin/run-ts.js', 'bench/hierarchy.bench.ts', '--size', String(size)], {
+function hierarchyFigures(size: number, script = 'bench/hierarchy.bench.ts'): Figure[] {
+  const output = execFileSync(process.execPath, ['bin/run-ts.js', script, '--size', String(size)], {
     encoding: 'utf8',
     stdio: ['ignore', 'pipe', 'inherit'],
     maxBuffer: 1 << 24,
@@ -52,6 +52,10 @@ figures.push(...(await benchDatabaseLoad()));
 for (const size of quick ? [1000, 10_000] : [1000, 10_000, 100_000]) {
   log(`hierarchy of ${size} patterns...`);
   figures.push(...hierarchyFigures(size));
+}
+for (const size of quick ? [10_000] : [10_000, 100_000]) {
+  log(`opponent model of ${size} patterns...`);
+  figures.push(...hierarchyFigures(size, 'bench/model.bench.ts'));
 }
 if (!quick) {
   log('training run against the embedded Stockfish...');

@@ -15,7 +15,7 @@ import { generateLegalMoves } from '../src/chess/movegen.ts';
 import { createPlayer } from '../src/engines/playerFromSpec.ts';
 import { endReason, playGame } from '../src/game/playGame.ts';
 import { loadConfig } from '../src/learn/config.ts';
-import { getMetaNumber } from '../src/store/database.ts';
+import { getMetaNumber } from '../src/store/meta.ts';
 import { eloEstimate } from '../src/match/elo.ts';
 import { MorphPlayer } from '../src/player/morphPlayer.ts';
 import { PatternStore } from '../src/store/patternStore.ts';

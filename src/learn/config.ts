@@ -3,7 +3,8 @@
  * with; a new database gets the defaults, and options given to `morph train` override them for that run and
  * are saved back.
  */
-import { getMetaJson, setMeta, type MorphDatabase } from '../store/database.ts';
+import { getMetaJson, setMeta } from '../store/meta.ts';
+import { type MorphDatabase } from '../store/database.ts';
 import { DEFAULT_TEMPERATURE_SCHEDULE, parseTemperatureSchedule } from './annealing.ts';
 import { badInput } from '../util/errors.ts';
 import { EVALUATION_FUNCTIONS, type EvaluationFunction, type EvaluationSettings } from '../eval/evaluation.ts';

@@ -7,7 +7,9 @@
 import { positionValue, targetValue } from '../eval/evaluation.ts';
 import { materialPattern } from '../pattern/pattern.ts';
 import { boardToFen } from '../chess/board.ts';
-import { addPatternPosition, getMeta, getMetaNumber, incrementCounter, setMeta } from '../store/database.ts';
+import { addPatternPosition } from '../store/patternPositions.ts';
+import { getMeta, getMetaNumber, setMeta } from '../store/meta.ts';
+import { incrementCounter } from '../store/counters.ts';
 import type { PatternRecord } from '../store/hierarchy.ts';
 import type { PatternStore } from '../store/patternStore.ts';
 import type { Random } from '../util/random.ts';

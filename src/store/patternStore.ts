@@ -4,9 +4,16 @@
  * the game in progress.
  */
 import {
-  deleteLink, deletePatternRow, insertLink, insertPatternRow, loadLinkPairs, loadPatternKeysAndStats, openMorphDatabase,
-  updatePatternStats, type MorphDatabase, type OpenOptions, type PatternOrigin,
-} from './database.ts';
+  deleteLink,
+  deletePatternRow,
+  insertLink,
+  insertPatternRow,
+  loadLinkPairs,
+  loadPatternKeysAndStats,
+  updatePatternStats,
+  type PatternOrigin,
+} from './patternRows.ts';
+import { inSnapshot, openMorphDatabase, type MorphDatabase, type OpenOptions } from './database.ts';
 import { Hierarchy, PatternRecord, type LinkChanges, type PatternStats } from './hierarchy.ts';
 import { mostSpecificMatches, type Retrieval } from './retrieval.ts';
 import { canonicalKey, patternFromKey } from '../pattern/canonical.ts';
@@ -14,6 +21,9 @@ import { patternFromJson, patternSize, patternToJson, type GraphPattern, type Pa
 import { subpatternMapping } from '../pattern/subpattern.ts';
 import type { PositionGraph } from '../graph/positionGraph.ts';
 import { MorphError } from '../util/errors.ts';
+import { databaseKind, requireDatabaseKind, type DatabaseKind } from './databaseKind.ts';
+import Database from 'better-sqlite3';
+import { existsSync } from 'node:fs';
 
 export class PatternStore {
   private constructor(
@@ -28,10 +38,16 @@ export class PatternStore {
     return this.loaded;
   }
 
-  /** Opens (creating when allowed) the database at `path` and loads the whole hierarchy into memory. */
-  static open(path: string, options: OpenOptions = {}): PatternStore {
+  /**
+   * Opens (creating when allowed) the database at `path` and loads the whole hierarchy into memory. A database
+   * of another kind (databaseKind.ts; default: a value database) is refused before anything is written to it.
+   */
+  static open(path: string, options: OpenOptions & { kind?: DatabaseKind } = {}): PatternStore {
+    const kind = options.kind ?? 'value';
+    if (!(options.readonly ?? false)) checkKindBeforeWriting(path, kind);
     const db = openMorphDatabase(path, options);
     try {
+      requireDatabaseKind(db, path, kind);
       return new PatternStore(db, loadHierarchy(db, path), path, options.readonly ?? false);
     } catch (error) {
       db.close();
@@ -123,7 +139,28 @@ export class PatternStore {
   }
 }
 
+/** Opening for writing may change the file (WAL mode, migrations), so its kind is read first, read-only. */
+function checkKindBeforeWriting(path: string, kind: DatabaseKind): void {
+  if (path === ':memory:' || !existsSync(path)) return;
+  let probe: Database.Database | undefined;
+  let recorded: DatabaseKind | undefined;
+  try {
+    probe = new Database(path, { readonly: true, fileMustExist: true });
+    recorded = databaseKind(probe);
+  } catch {
+    return; // not readable as ours: openMorphDatabase reports why, without writing
+  } finally {
+    probe?.close();
+  }
+  if (recorded !== kind) requireDatabaseKind({ kind: recorded }, path, kind);
+}
+
+/** Loads in one read transaction, so a writer's commit between the pattern and the link queries is not seen. */
 function loadHierarchy(db: MorphDatabase, path: string): Hierarchy {
+  return inSnapshot(db, () => loadHierarchyRows(db, path));
+}
+
+function loadHierarchyRows(db: MorphDatabase, path: string): Hierarchy {
   const hierarchy = new Hierarchy();
   for (const row of loadPatternKeysAndStats(db)) {
     // The canonical key spells the whole pattern; the JSON body is read only if a key cannot be decoded.

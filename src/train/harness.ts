@@ -17,7 +17,9 @@ import { evaluationSettings, loadConfig, mergeConfig, saveConfig, type LearningC
 import { gamesPlayed, learnFromGame, seedIfNew, type LearningSummary } from '../learn/learner.ts';
 import { MorphPlayer } from '../player/morphPlayer.ts';
 import { NoisyPlayer } from '../engines/noisyPlayer.ts';
-import { finishRun, getMetaNumber, morphScore, recordGame, setMeta, startRun } from '../store/database.ts';
+import { finishRun, startRun } from '../store/runs.ts';
+import { getMetaNumber, setMeta } from '../store/meta.ts';
+import { morphScore, recordGame } from '../store/games.ts';
 import { openStoreForWriting } from '../store/location.ts';
 import { MorphError } from '../util/errors.ts';
 import { Random, freshSeed } from '../util/random.ts';

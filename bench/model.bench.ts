@@ -1,0 +1,56 @@
+/**
+ * Opponent model speed (issue 14): ms to rank a position's legal moves with a model (prediction), and ms per
+ * move of the model-guided player (each own move, the model's likeliest replies, each judged by the value
+ * database). The model is the cached benchmark hierarchy of the given size (bench/hierarchy.bench.ts: seeds
+ * and node-ordered subgraphs of real positions, weights spread over [0,1]) read as a model, scoring every
+ * matching pattern as models built by `morph model` do; the value database is the same file. Timing depends on
+ * the hierarchy's size and shape, not on what its weights mean. Run alone:
+ *   node bin/run-ts.js bench/model.bench.ts --size 10000
+ */
+import { pathToFileURL } from 'node:url';
+import { GameHistory } from '../src/chess/history.ts';
+import { DEFAULT_REPLIES, ModelGuidedPlayer } from '../src/model/modelGuidedPlayer.ts';
+import { OpponentModel } from '../src/model/opponentModel.ts';
+import { PatternStore } from '../src/store/patternStore.ts';
+import type { Figure } from './figures.ts';
+import { hierarchyDatabase } from './hierarchy.bench.ts';
+import { splitFens } from './positions.ts';
+
+function median(values: number[]): number {
+  const sorted = [...values].sort((a, b) => a - b);
+  return sorted[Math.floor(sorted.length / 2)];
+}
+
+export function benchModel(size: number): Figure[] {
+  const path = hierarchyDatabase(size);
+  const store = PatternStore.open(path, { readonly: true, quickCheck: false });
+  try {
+    const model = new OpponentModel(store, { checkmate: 5, draw: 0 }, 'all');
+    const positions = splitFens().test.slice(0, 60).map((fen) => new GameHistory(fen));
+    for (const history of positions.slice(0, 10)) model.rank(history); // compile patterns, warm the JIT
+    const rankTimes = positions.map((history) => {
+      const started = performance.now();
+      model.rank(history);
+      return performance.now() - started;
+    });
+    const guided = new ModelGuidedPlayer(store, model, { maturity: 0, seed: 1, replies: DEFAULT_REPLIES });
+    const moveTimes = positions.slice(0, 20).map((history) => {
+      const started = performance.now();
+      guided.rankMoves(history);
+      return performance.now() - started;
+    });
+    const label = `${size / 1000}k`;
+    return [
+      { name: `opponent model: rank a position's moves, ${label} (median)`, value: Number(median(rankTimes).toFixed(2)), unit: 'ms', target: '< 100' },
+      { name: `model-guided move, ${DEFAULT_REPLIES} replies, ${label} (median)`, value: Number(median(moveTimes).toFixed(1)), unit: 'ms', target: '< 2000', note: 'blitz: a few seconds a move' },
+    ];
+  } finally {
+    store.close();
+  }
+}
+
+if (import.meta.url === pathToFileURL(process.argv[1] ?? '').href) {
+  const sizeIndex = process.argv.indexOf('--size');
+  const size = Number(process.argv[sizeIndex + 1] ?? 10_000);
+  process.stdout.write(JSON.stringify(benchModel(size)) + '\n');
+}

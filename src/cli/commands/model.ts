@@ -1,0 +1,123 @@
+/**
+ * `morph model`: builds an opponent model database from one player's decisions, read from recorded games
+ * (--pgn FILE --player NAME) or watched as the player (any SPEC) plays a partner (--watch SPEC --partner SPEC).
+ * See src/model/modelBuilder.ts for what is learned and docs/opponent-models.md for the design.
+ */
+import type { Command } from 'commander';
+import { writeFileSync } from 'node:fs';
+import { formatOpponentSpec, parseOpponentSpec } from '../../engines/opponentSpec.ts';
+import { playerDecisions, readPgnText } from '../../model/decisions.ts';
+import { DEFAULT_OPENING_PLIES, playCollection } from '../../model/gameCollection.ts';
+import type { FeatureSet } from '../../model/opponentModel.ts';
+import { buildModel, checkNewModelPath, type BuildSummary } from '../../model/modelBuilder.ts';
+import { badInput } from '../../util/errors.ts';
+import { freshSeed } from '../../util/random.ts';
+import { parseIntegerOption, parseNumberOption, parseSeedOption } from '../options.ts';
+import { action, printLine } from '../run.ts';
+
+interface ModelOptions {
+  out: string;
+  pgn?: string;
+  player?: string;
+  watch?: string;
+  partner?: string;
+  games: string;
+  savePgn?: string;
+  seed?: string;
+  patternsPerDecision?: string;
+  passes?: string;
+  shrinkage?: string;
+  features: string;
+  json?: boolean;
+  progress: boolean;
+}
+
+function summaryText(s: BuildSummary, out: string): string {
+  return [
+    `model of "${s.player}" written to ${out}: ${s.patterns} patterns`,
+    `from ${s.games} games (${s.source}), ${s.decisions} decisions (${s.forced} forced); seed ${s.seed}`,
+    `fit: mean log-likelihood ${s.logLikelihood.toFixed(3)} per decision; ` +
+      `${s.seconds.patterns.toFixed(1)} s patterns, ${s.seconds.fitting.toFixed(1)} s fitting`,
+  ].join('\n');
+}
+
+export function registerModelCommand(program: Command): void {
+  program
+    .command('model')
+    .description("build an opponent model: which moves one player chooses, from its games or by watching it play")
+    .requiredOption('--out <file>', 'the model database to create (must not exist)')
+    .option('--pgn <file>', 'recorded games; only the moves of --player are learned')
+    .option('--player <name>', 'the player, as written in the White or Black tag')
+    .option('--watch <spec>', 'instead of --pgn: the player to watch (any opponent SPEC)')
+    .option('--partner <specs>', 'with --watch: the partner(s) it plays, separated by ";" (used in turn)')
+    .option('--games <n>', 'with --watch: games to watch (colours alternate; varied random openings)', '100')
+    .option('--save-pgn <file>', 'with --watch: also write the watched games to this PGN file')
+    .option('--seed <n>', 'seed of pattern induction, fitting and (with --watch) openings (default: fresh, reported)')
+    .option('--patterns-per-decision <n>', 'induced patterns per chosen position', '2')
+    .option('--passes <n>', 'fitting passes', '4')
+    .option('--shrinkage <x>', 'L2 pull of the scores towards indifference', '0.01')
+    .option('--features <set>', 'all (every matching pattern) or most-specific (only those, as Morph plays)', 'all')
+    .option('--json', 'print the summary as JSON')
+    .option('--no-progress', 'no progress lines on stderr')
+    .action(
+      action(async (opts: ModelOptions) => {
+        const seed = parseSeedOption(opts.seed) ?? freshSeed();
+        const settings = {
+          patternsPerDecision: parseIntegerOption('--patterns-per-decision', opts.patternsPerDecision ?? '2', 0, 50),
+          passes: parseIntegerOption('--passes', opts.passes ?? '4', 1, 100),
+          shrinkage: parseNumberOption('--shrinkage', opts.shrinkage ?? '0.01', 0),
+          features: parseFeatureSet(opts.features),
+        };
+        const progress = (message: string) => opts.progress && process.stderr.write(`morph: ${message}\n`);
+        checkNewModelPath(opts.out);
+        let text: string;
+        let player: string;
+        let source: string;
+        if (opts.pgn !== undefined) {
+          if (opts.watch !== undefined) throw badInput('give either --pgn or --watch, not both');
+          if (!opts.player) throw badInput('--pgn needs --player NAME (as written in the White or Black tag)');
+          text = readPgnText(opts.pgn);
+          player = opts.player;
+          source = opts.pgn;
+        } else if (opts.watch !== undefined) {
+          if (!opts.partner) throw badInput('--watch needs --partner SPEC');
+          player = formatOpponentSpec(parseOpponentSpec(opts.watch));
+          const partners = opts.partner.split(';').map((s) => s.trim()).filter(Boolean);
+          for (const partner of partners) parseOpponentSpec(partner);
+          const games = parseIntegerOption('--games', opts.games, 1);
+          if (opts.savePgn) checkWritable(opts.savePgn);
+          const pgns = await playCollection({
+            player: opts.watch,
+            partners,
+            games,
+            seed,
+            openingPlies: DEFAULT_OPENING_PLIES,
+            onGame: (_pgn, index) => {
+              if ((index + 1) % 10 === 0) progress(`watched ${index + 1}/${games} games`);
+            },
+          });
+          text = pgns.join('\n\n') + '\n';
+          if (opts.savePgn) writeFileSync(opts.savePgn, text);
+          source = `watched against ${partners.join(', ')}`;
+        } else {
+          throw badInput('give the games: --pgn FILE --player NAME, or --watch SPEC --partner SPEC --games N');
+        }
+        const { played, decisions } = playerDecisions(text, player, opts.pgn ?? 'the watched games');
+        const summary = buildModel({ out: opts.out, player, source, games: played, decisions, seed, settings, onProgress: progress });
+        printLine(opts.json ? JSON.stringify(summary) : summaryText(summary, opts.out));
+      }),
+    );
+}
+
+function parseFeatureSet(text: string): FeatureSet {
+  if (text !== 'all' && text !== 'most-specific') throw badInput(`--features must be all or most-specific, got "${text}"`);
+  return text;
+}
+
+function checkWritable(path: string): void {
+  try {
+    writeFileSync(path, '', { flag: 'a' });
+  } catch (error) {
+    throw badInput(`cannot write ${path}: ${(error as NodeJS.ErrnoException).code ?? (error as Error).message}`);
+  }
+}

@@ -1,0 +1,282 @@
+/**
+ * Building an opponent model from one player's decisions (see opponentModel.ts for how a model ranks moves).
+ *
+ * 1. Patterns. The seed patterns of a value database (one-node exact-square and two-node patterns) give every
+ *    position something to match. Then, as IAM induced its chunks from the adversary's own positions, each
+ *    position the player CHOSE gives node-ordered induced subgraphs grown from the piece it moved (the value
+ *    learner's forward creation), and every legal move's position gives its material pattern.
+ * 2. Weights. With the hierarchy fixed, the scores are fitted to the choices: a conditional logit (softmax over
+ *    each position's legal moves), maximising the likelihood of the chosen move against its alternatives, by
+ *    AdaGrad over a few seeded passes, with an L2 pull towards indifference (score 0, weight .5) as evidence
+ *    shrinkage: a pattern seen in few decisions keeps a weight near .5. A pattern found after every legal move
+ *    of a position says nothing about the choice there and is left out of that decision. A pattern's `updates`
+ *    is the number of decisions it took part in.
+ *
+ * The model is built in memory and written to its file only at the end (a new file, renamed into place), so a
+ * failure leaves no file behind.
+ */
+import { existsSync, renameSync, rmSync, writeFileSync } from 'node:fs';
+import { dirname } from 'node:path';
+import { applyMove, cloneBoard, parseUciMove } from '../chess/board.ts';
+import { GameHistory } from '../chess/history.ts';
+import { generateLegalMoves } from '../chess/movegen.ts';
+import { buildPositionGraph, PositionGraph } from '../graph/positionGraph.ts';
+import { nodeAtSquare } from '../learn/learningGame.ts';
+import { orderedSubpattern } from '../learn/nodeOrder.ts';
+import { allSeedPatterns } from '../learn/seeding.ts';
+import { materialPattern } from '../pattern/pattern.ts';
+import { setMeta } from '../store/meta.ts';
+import { PatternStore } from '../store/patternStore.ts';
+import { badInput } from '../util/errors.ts';
+import { Random } from '../util/random.ts';
+import { recordDatabaseKind } from '../store/databaseKind.ts';
+import type { Decision } from './decisions.ts';
+import {
+  successorsOf, TERMINAL_SCORES_KEY, weightOfScore, type FeatureSet, type ModelInfo, type TerminalScores,
+} from './opponentModel.ts';
+
+export interface ModelSettings {
+  /** Induced patterns per chosen position. */
+  patternsPerDecision: number;
+  /** Induced patterns have 2..maxSize nodes. */
+  maxSize: number;
+  /** Passes of the fitting. */
+  passes: number;
+  learningRate: number;
+  /** L2 pull towards score 0 (per decision a pattern takes part in). */
+  shrinkage: number;
+  /** Which of a position's matching patterns score its move. */
+  features: FeatureSet;
+}
+
+export const DEFAULT_MODEL_SETTINGS: ModelSettings = {
+  patternsPerDecision: 2,
+  maxSize: 5,
+  passes: 4,
+  learningRate: 0.3,
+  shrinkage: 0.01,
+  features: 'all',
+};
+
+export interface BuildSummary extends ModelInfo {
+  patterns: number;
+  /** Decisions with a single legal move (nothing to learn). */
+  forced: number;
+  /** Mean log-likelihood per decision after fitting (0 is perfect; -log(legal) is random). */
+  logLikelihood: number;
+  seconds: { patterns: number; fitting: number };
+  settings: ModelSettings;
+}
+
+/** Replays decisions in order, reusing one history while they follow each other within a game. */
+export function* decisionHistories(decisions: readonly Decision[]): Generator<[Decision, GameHistory]> {
+  let history: GameHistory | null = null;
+  let game = -1;
+  let played = 0;
+  let startFen = '';
+  for (const decision of decisions) {
+    if (history === null || decision.game !== game || decision.startFen !== startFen || decision.before.length < played) {
+      history = new GameHistory(decision.startFen);
+      game = decision.game;
+      startFen = decision.startFen;
+      played = 0;
+    }
+    for (; played < decision.before.length; played++) history.play(decision.before[played]);
+    yield [decision, history];
+  }
+}
+
+/** Refuses an output path that exists or cannot be created, before any work is done. */
+export function checkNewModelPath(path: string): void {
+  if (existsSync(path)) throw badInput(`${path} already exists: choose a new file for the model (or remove it)`);
+  if (!existsSync(dirname(path) || '.')) throw badInput(`cannot create ${path}: no directory ${dirname(path)}`);
+}
+
+function inducePatterns(store: PatternStore, decisions: readonly Decision[], settings: ModelSettings, rng: Random): void {
+  store.transaction(() => {
+    for (const pattern of allSeedPatterns()) store.insert(pattern, 'seed', 0);
+  });
+  const graph = new PositionGraph();
+  store.transaction(() => {
+    for (const [decision, history] of decisionHistories(decisions)) {
+      const board = history.board;
+      const next = cloneBoard(board);
+      for (const move of generateLegalMoves(board)) {
+        applyMove(board, move, next);
+        store.insert(materialPattern(buildPositionGraph(next, graph).material), 'material', 0);
+      }
+      const chosen = parseUciMove(decision.chosen)!;
+      applyMove(board, chosen, next);
+      buildPositionGraph(next, graph);
+      const start = nodeAtSquare(graph, chosen.to);
+      if (start < 0) continue;
+      for (let i = 0; i < settings.patternsPerDecision; i++) {
+        const size = 2 + rng.int(settings.maxSize - 1);
+        const pattern = orderedSubpattern(graph, start, size, rng);
+        if (pattern.labels.length >= 2) store.insert(pattern, 'forward', 0);
+      }
+    }
+  });
+}
+
+const CHECKMATE_FEATURE = 0;
+const DRAW_FEATURE = 1;
+/** Pattern ids are shifted past the two terminal features. */
+const FIRST_PATTERN_FEATURE = 2;
+
+/** One decision as the fitting sees it: each successor's features (those not shared by all), and the choice. */
+interface FittingCase {
+  offsets: Int32Array;
+  features: Int32Array;
+  chosen: number;
+}
+
+function fittingCases(store: PatternStore, decisions: readonly Decision[], featureSet: FeatureSet): { cases: FittingCase[]; forced: number } {
+  const cases: FittingCase[] = [];
+  let forced = 0;
+  const graph = new PositionGraph();
+  const counts = new Map<number, number>();
+  for (const [decision, history] of decisionHistories(decisions)) {
+    const successors = successorsOf(store, history, graph, featureSet);
+    if (successors.length < 2) {
+      forced++;
+      continue;
+    }
+    const lists = successors.map((s) =>
+      s.kind === 'checkmate' ? [CHECKMATE_FEATURE] : s.kind === 'draw' ? [DRAW_FEATURE] : s.patterns.map((r) => r.id + FIRST_PATTERN_FEATURE),
+    );
+    counts.clear();
+    for (const list of lists) for (const f of list) counts.set(f, (counts.get(f) ?? 0) + 1);
+    const kept = lists.map((list) => list.filter((f) => counts.get(f)! < successors.length));
+    const offsets = new Int32Array(kept.length + 1);
+    kept.forEach((list, i) => (offsets[i + 1] = offsets[i] + list.length));
+    const features = new Int32Array(offsets[kept.length]);
+    kept.forEach((list, i) => features.set(list, offsets[i]));
+    const chosen = successors.findIndex((s) => s.move === decision.chosen);
+    if (chosen < 0) throw badInput(`game ${decision.game}: ${decision.chosen} is not legal in the replayed position`);
+    cases.push({ offsets, features, chosen });
+  }
+  return { cases, forced };
+}
+
+/** AdaGrad on the conditional logit; returns the scores by feature and the final mean log-likelihood. */
+function fitScores(cases: FittingCase[], featureCount: number, settings: ModelSettings, rng: Random): { scores: Float64Array; uses: Int32Array; logLikelihood: number } {
+  const scores = new Float64Array(featureCount);
+  const squares = new Float64Array(featureCount);
+  const gradient = new Float64Array(featureCount);
+  const uses = new Int32Array(featureCount);
+  const stamp = new Int32Array(featureCount);
+  let stampNow = 0;
+  for (const c of cases) {
+    const seen = new Set<number>(c.features);
+    for (const f of seen) uses[f]++;
+  }
+  const order = cases.map((_, i) => i);
+  let logLikelihood = 0;
+  for (let pass = 0; pass < settings.passes; pass++) {
+    for (let i = order.length - 1; i > 0; i--) {
+      const j = rng.int(i + 1);
+      [order[i], order[j]] = [order[j], order[i]];
+    }
+    logLikelihood = 0;
+    for (const index of order) {
+      const { offsets, features, chosen } = cases[index];
+      const n = offsets.length - 1;
+      const values = new Float64Array(n);
+      let top = -Infinity;
+      for (let s = 0; s < n; s++) {
+        let v = 0;
+        for (let k = offsets[s]; k < offsets[s + 1]; k++) v += scores[features[k]];
+        values[s] = v;
+        if (v > top) top = v;
+      }
+      let total = 0;
+      for (let s = 0; s < n; s++) total += (values[s] = Math.exp(values[s] - top));
+      logLikelihood += Math.log(values[chosen] / total);
+      for (let s = 0; s < n; s++) {
+        const p = values[s] / total;
+        const target = s === chosen ? 1 : 0;
+        for (let k = offsets[s]; k < offsets[s + 1]; k++) gradient[features[k]] += target - p;
+      }
+      stampNow++;
+      for (let k = 0; k < features.length; k++) {
+        const f = features[k];
+        if (stamp[f] === stampNow) continue; // a feature of several successors is stepped once
+        stamp[f] = stampNow;
+        const g = gradient[f];
+        gradient[f] = 0;
+        const step = g - settings.shrinkage * scores[f];
+        squares[f] += step * step;
+        if (squares[f] > 0) scores[f] += (settings.learningRate * step) / Math.sqrt(squares[f]);
+      }
+    }
+  }
+  return { scores, uses, logLikelihood: cases.length ? logLikelihood / cases.length : 0 };
+}
+
+export interface BuildRequest {
+  out: string;
+  player: string;
+  /** What the decisions came from (a PGN file, or the watched specs). */
+  source: string;
+  games: number;
+  decisions: readonly Decision[];
+  seed: number;
+  settings?: Partial<ModelSettings>;
+  onProgress?: (message: string) => void;
+}
+
+export function buildModel(request: BuildRequest): BuildSummary {
+  const settings = { ...DEFAULT_MODEL_SETTINGS, ...request.settings };
+  checkNewModelPath(request.out);
+  const rng = new Random(request.seed);
+  const store = PatternStore.open(':memory:');
+  const temporary = `${request.out}.partial-${process.pid}`;
+  try {
+    const started = performance.now();
+    inducePatterns(store, request.decisions, settings, rng);
+    const induced = performance.now();
+    request.onProgress?.(`${store.size} patterns in ${((induced - started) / 1000).toFixed(1)} s; fitting`);
+    const { cases, forced } = fittingCases(store, request.decisions, settings.features);
+    let maxId = 0;
+    for (const record of store.hierarchy.byId.values()) maxId = Math.max(maxId, record.id);
+    const { scores, uses, logLikelihood } = fitScores(cases, maxId + FIRST_PATTERN_FEATURE + 1, settings, rng);
+    const terminal: TerminalScores = { checkmate: scores[CHECKMATE_FEATURE], draw: scores[DRAW_FEATURE] };
+    const info: ModelInfo = {
+      player: request.player,
+      source: request.source,
+      games: request.games,
+      decisions: request.decisions.length,
+      seed: request.seed,
+    };
+    store.transaction(() => {
+      for (const record of store.hierarchy.byId.values()) {
+        const f = record.id + FIRST_PATTERN_FEATURE;
+        if (uses[f] === 0) continue;
+        record.weight = weightOfScore(scores[f]);
+        record.updates = uses[f];
+        store.saveStats(record);
+      }
+      recordDatabaseKind(store.db, 'opponent-model');
+      setMeta(store.db, TERMINAL_SCORES_KEY, terminal);
+      setMeta(store.db, 'model_info', info);
+      setMeta(store.db, 'model_settings', settings);
+      setMeta(store.db, 'seed', request.seed);
+      setMeta(store.db, 'created_at', new Date().toISOString());
+    });
+    const fitted = performance.now();
+    writeFileSync(temporary, store.db.serialize());
+    renameSync(temporary, request.out);
+    return {
+      ...info,
+      patterns: store.size,
+      forced,
+      logLikelihood,
+      seconds: { patterns: (induced - started) / 1000, fitting: (fitted - induced) / 1000 },
+      settings,
+    };
+  } finally {
+    store.close();
+    rmSync(temporary, { force: true });
+  }
+}

@@ -1,0 +1,150 @@
+/**
+ * Measuring move prediction: over one player's decisions, how often each ranker's top 1, top 4 and top third
+ * of the legal moves hold the move the player chose (the SYLPH filters of src/agree/metrics.ts, with ties
+ * valued at their expectation: a ranker that ties everything scores exactly as random).
+ *
+ * Players that break ties at random (greedy, ab:D) cannot be predicted beyond their tie: for them a label
+ * ranker (`labels`) gives the player's own equally best moves, and a prediction counts as right when it is any
+ * of them (the ranker's best-placed one is scored).
+ *
+ * Intervals: 95%, from the standard error of a mean over games (moves of one game are not independent), so a
+ * share is mean ± 1.96·SE with SE² = G/(G-1) · Σ_g (S_g - p·n_g)² / n², S_g and n_g a game's sum and count.
+ */
+import type { GameHistory } from '../chess/history.ts';
+import { boardToFen } from '../chess/board.ts';
+import { positionAgreement, TIE_TOLERANCE, type AgreementShares } from '../agree/metrics.ts';
+import type { MoveScore } from '../agree/rankers.ts';
+import type { Decision } from './decisions.ts';
+import { decisionHistories } from './modelBuilder.ts';
+
+export type Phase = 'opening' | 'middlegame' | 'endgame';
+export const PHASES: readonly Phase[] = ['opening', 'middlegame', 'endgame'];
+
+/** Piece values for the phase only (not given to any player). */
+const PHASE_POINTS = [0, 0, 3, 3, 5, 9, 0];
+/** Endgame: both sides' pieces (pawns and kings aside) worth at most this much together, e.g. R+B each. */
+const ENDGAME_MATERIAL = 16;
+/** Opening: up to this full move number, unless already an endgame. */
+const OPENING_LAST_MOVE = 15;
+
+export function phaseOf(history: GameHistory): Phase {
+  const board = history.board;
+  let material = 0;
+  for (const piece of board.squares) material += PHASE_POINTS[piece < 0 ? -piece : piece];
+  if (material <= ENDGAME_MATERIAL) return 'endgame';
+  return board.fullmoveNumber <= OPENING_LAST_MOVE ? 'opening' : 'middlegame';
+}
+
+export interface PredictionRanker {
+  readonly name: string;
+  score(history: GameHistory, fen: string): MoveScore[];
+  close(): void;
+}
+
+export interface Share {
+  value: number;
+  low: number;
+  high: number;
+}
+
+export interface ShareSet {
+  moves: number;
+  top1: Share;
+  top4: Share;
+  topThird: Share;
+}
+
+export interface RankerPrediction extends ShareSet {
+  ranker: string;
+  byPhase: Partial<Record<Phase, ShareSet>>;
+}
+
+export interface PredictionReport {
+  player: string;
+  games: number;
+  moves: number;
+  meanLegal: number;
+  /** The label ranker, when the player's equally best moves all count. */
+  labels: string | null;
+  rankers: RankerPrediction[];
+}
+
+interface Row extends AgreementShares {
+  game: number;
+  phase: Phase;
+}
+
+function share(rows: readonly Row[], key: keyof AgreementShares): Share {
+  const n = rows.length;
+  const mean = rows.reduce((sum, r) => sum + r[key], 0) / n;
+  const games = new Map<number, { sum: number; count: number }>();
+  for (const r of rows) {
+    const g = games.get(r.game) ?? { sum: 0, count: 0 };
+    g.sum += r[key];
+    g.count++;
+    games.set(r.game, g);
+  }
+  const G = games.size;
+  let squares = 0;
+  for (const g of games.values()) squares += (g.sum - mean * g.count) ** 2;
+  const se = G > 1 ? Math.sqrt((G / (G - 1)) * squares) / n : 0;
+  return { value: mean, low: Math.max(0, mean - 1.96 * se), high: Math.min(1, mean + 1.96 * se) };
+}
+
+function shareSet(rows: readonly Row[]): ShareSet {
+  return { moves: rows.length, top1: share(rows, 'top1'), top4: share(rows, 'top4'), topThird: share(rows, 'topThird') };
+}
+
+/** The label to score: the chosen move, or with a label ranker the ranker's best-placed of the player's equal best. */
+function labelFor(scores: readonly MoveScore[], chosen: string, equalBest: readonly string[] | null): string {
+  if (equalBest === null || !equalBest.includes(chosen)) return chosen;
+  const value = new Map(scores.map((s) => [s.move, s.value]));
+  let best = chosen;
+  for (const move of equalBest) if (value.get(move)! > value.get(best)! + TIE_TOLERANCE) best = move;
+  return best;
+}
+
+/** The moves a label ranker values equal best. */
+export function equalBestMoves(scores: readonly MoveScore[]): string[] {
+  const top = Math.max(...scores.map((s) => s.value));
+  return scores.filter((s) => s.value >= top - TIE_TOLERANCE).map((s) => s.move);
+}
+
+export function measurePrediction(
+  player: string,
+  games: number,
+  decisions: readonly Decision[],
+  rankers: readonly PredictionRanker[],
+  labels: PredictionRanker | null = null,
+): PredictionReport {
+  const rows: Row[][] = rankers.map(() => []);
+  let legal = 0;
+  let moves = 0;
+  for (const [decision, history] of decisionHistories(decisions)) {
+    const fen = boardToFen(history.board);
+    const phase = phaseOf(history);
+    const equalBest = labels ? equalBestMoves(labels.score(history, fen)) : null;
+    rankers.forEach((ranker, i) => {
+      const scores = ranker.score(history, fen);
+      const agreement = positionAgreement(scores, labelFor(scores, decision.chosen, equalBest));
+      rows[i].push({ game: decision.game, phase, top1: agreement.top1, top4: agreement.top4, topThird: agreement.topThird });
+      if (i === 0) legal += agreement.legal;
+    });
+    moves++;
+  }
+  return {
+    player,
+    games,
+    moves,
+    meanLegal: moves ? legal / moves : 0,
+    labels: labels?.name ?? null,
+    rankers: rankers.map((ranker, i) => {
+      const byPhase: Partial<Record<Phase, ShareSet>> = {};
+      for (const phase of PHASES) {
+        const inPhase = rows[i].filter((r) => r.phase === phase);
+        if (inPhase.length) byPhase[phase] = shareSet(inPhase);
+      }
+      return { ranker: ranker.name, ...shareSet(rows[i]), byPhase };
+    }),
+  };
+}

@@ -1,0 +1,198 @@
+/** Opponent models (issue 14): reading one player's decisions, building and measuring a model, bad input. */
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { execFile } from 'node:child_process';
+import { existsSync, mkdtempSync, readFileSync, rmSync, statSync, writeFileSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { join, resolve } from 'node:path';
+import { fileURLToPath } from 'node:url';
+import { Chess } from 'chess.js';
+import { GreedyPlayer, RandomPlayer } from '../src/engines/simplePlayers.ts';
+import { gamePgn, playGame } from '../src/game/playGame.ts';
+import { playerDecisions } from '../src/model/decisions.ts';
+import { randomOpening } from '../src/model/gameCollection.ts';
+import { OpponentModel } from '../src/model/opponentModel.ts';
+import { ModelGuidedPlayer } from '../src/model/modelGuidedPlayer.ts';
+import { GameHistory } from '../src/chess/history.ts';
+import { PatternStore } from '../src/store/patternStore.ts';
+import { MorphError } from '../src/util/errors.ts';
+import { Random } from '../src/util/random.ts';
+
+const ROOT = resolve(fileURLToPath(import.meta.url), '..', '..');
+
+function morph(...args: string[]): Promise<{ status: number | null; stdout: string; stderr: string }> {
+  return new Promise((done, fail) => {
+    execFile(process.execPath, [join(ROOT, 'bin', 'morph.js'), ...args], { timeout: 120_000 }, (error, stdout, stderr) => {
+      const status = error ? (typeof error.code === 'number' ? error.code : null) : 0;
+      if (error && status === null) fail(error);
+      else done({ status, stdout, stderr });
+    });
+  });
+}
+
+/** Games of greedy (seeded tie-breaks) against random, colours alternating, from varied openings. */
+async function greedyGames(count: number, seed: number): Promise<string> {
+  const pgns: string[] = [];
+  for (let i = 0; i < count; i++) {
+    const greedy = new GreedyPlayer(seed * 100 + i);
+    const random = new RandomPlayer(seed * 100 + i + 50);
+    const [white, black] = i % 2 === 0 ? [greedy, random] : [random, greedy];
+    const startFen = randomOpening(new Random(seed * 1000 + i));
+    const game = (await playGame({ white, black, startFen, maxPlies: 60 }))!;
+    pgns.push(gamePgn(game, { white: white.name, black: black.name, round: i + 1 }));
+  }
+  return pgns.join('\n\n') + '\n';
+}
+
+let dir: string;
+let train: string;
+let heldOut: string;
+let model: string;
+let valueDb: string;
+
+beforeAll(async () => {
+  dir = mkdtempSync(join(tmpdir(), 'morph-model-'));
+  train = join(dir, 'greedy.train.pgn');
+  heldOut = join(dir, 'greedy.heldout.pgn');
+  writeFileSync(train, await greedyGames(16, 1));
+  writeFileSync(heldOut, await greedyGames(6, 2));
+  model = join(dir, 'greedy.model.db');
+  const built = await morph('model', '--out', model, '--pgn', train, '--player', 'greedy', '--seed', '3', '--json', '--no-progress');
+  expect(built.stderr).toBe('');
+  expect(built.status).toBe(0);
+  valueDb = join(dir, 'value.db');
+  PatternStore.open(valueDb).close();
+}, 180_000);
+
+afterAll(() => rmSync(dir, { recursive: true, force: true }));
+
+describe('playerDecisions', () => {
+  it("takes exactly the named player's moves, checked against chess.js", async () => {
+    const text = readFileSync(train, 'utf8');
+    const { decisions, played, games } = playerDecisions(text, 'greedy', 'train');
+    expect(games).toBe(16);
+    expect(played).toBe(16);
+    // Independently: replay each game in chess.js and count the plies of the side whose tag says greedy.
+    let expected = 0;
+    for (const game of text.split(/\n\n(?=\[Event)/)) {
+      const chess = new Chess();
+      chess.loadPgn(game);
+      const side = chess.getHeaders().White === 'greedy' ? 'w' : 'b';
+      const replay = new Chess(chess.getHeaders().FEN);
+      for (const move of chess.history()) {
+        if (replay.turn() === side) expected++;
+        replay.move(move);
+      }
+    }
+    expect(decisions.length).toBe(expected);
+    // Every decision's move is legal where it was played (chess.js replays the moves before it).
+    for (const d of decisions.slice(0, 50)) {
+      const chess = new Chess(d.startFen);
+      for (const m of d.before) chess.move({ from: m.slice(0, 2), to: m.slice(2, 4), promotion: m[4] });
+      expect(chess.moves({ verbose: true }).map((m) => m.lan)).toContain(d.chosen);
+    }
+  });
+
+  it('refuses a file without the player, and a game of another variant, with exit code 2', () => {
+    const text = readFileSync(train, 'utf8');
+    expect(() => playerDecisions(text, 'nobody', 'train')).toThrow(/no game in train has "nobody"/);
+    try {
+      playerDecisions(text, 'nobody', 'train');
+    } catch (error) {
+      expect((error as MorphError).exitCode).toBe(2);
+    }
+    const variant = '[White "x"]\n[Black "y"]\n[Variant "Chess960"]\n[Result "*"]\n\n1. e4 e5 *\n';
+    expect(() => playerDecisions(variant, 'x', 'v')).toThrow(/not standard chess/);
+  });
+});
+
+describe('morph model and morph predict', () => {
+  it('predicts greedy far better than random, counting its equally best moves', async () => {
+    const run = await morph('predict', '--model', model, '--pgn', heldOut, '--player', 'greedy', '--labels', 'greedy', '--json');
+    expect(run.stderr).toBe('');
+    const report = JSON.parse(run.stdout);
+    const [ours, random] = report.rankers;
+    expect(random.ranker).toBe('random');
+    // Random's top-1 is exactly the mean of 1/legal; greedy's own ties make the label easy only for a model that learned it.
+    expect(ours.top1.value).toBeGreaterThan(random.top1.value + 0.15);
+    expect(ours.top1.low).toBeLessThanOrEqual(ours.top1.value);
+    expect(ours.top1.high).toBeGreaterThanOrEqual(ours.top1.value);
+    expect(Object.keys(ours.byPhase).length).toBeGreaterThan(0);
+  }, 120_000);
+
+  it('a model ranks every legal move, probabilities summing to one', () => {
+    const opened = OpponentModel.open(model);
+    try {
+      const ranking = opened.rank(new GameHistory('rnbqkbnr/pppppppp/8/8/4P3/8/PPPP1PPP/RNBQKBNR b KQkq - 0 1'));
+      expect(ranking.length).toBe(20);
+      expect(ranking.reduce((sum, m) => sum + m.probability, 0)).toBeCloseTo(1, 9);
+      expect(opened.info.player).toBe('greedy');
+    } finally {
+      opened.close();
+    }
+  });
+
+  it('refuses a PGN without the player: one line, exit 2, no model file', async () => {
+    const out = join(dir, 'none.db');
+    const run = await morph('model', '--out', out, '--pgn', train, '--player', 'nobody');
+    expect(run.status).toBe(2);
+    expect(run.stderr.trim().split('\n')).toHaveLength(1);
+    expect(existsSync(out)).toBe(false);
+  });
+
+  it('refuses a start position it cannot replay: one line, exit 2, no model file', async () => {
+    const pgn = join(dir, 'bad-start.pgn');
+    writeFileSync(pgn, '[White "x"]\n[Black "y"]\n[SetUp "1"]\n[FEN "8/8/8/8/8/8/8/8 w - - 0 1"]\n[Result "*"]\n\n*\n');
+    const out = join(dir, 'bad-start.db');
+    const run = await morph('model', '--out', out, '--pgn', pgn, '--player', 'x');
+    expect(run.status).toBe(2);
+    expect(run.stderr.trim().split('\n')).toHaveLength(1);
+    expect(existsSync(out)).toBe(false);
+  });
+
+  it('never replaces an existing file', async () => {
+    const before = statSync(valueDb).mtimeMs;
+    const bytes = readFileSync(valueDb);
+    const run = await morph('model', '--out', valueDb, '--pgn', train, '--player', 'greedy');
+    expect(run.status).toBe(2);
+    expect(run.stderr).toMatch(/already exists/);
+    expect(statSync(valueDb).mtimeMs).toBe(before);
+    expect(readFileSync(valueDb).equals(bytes)).toBe(true);
+  });
+
+  it('keeps the two database kinds apart: one line, exit 2, files unchanged', async () => {
+    const modelBytes = readFileSync(model);
+    const valueBytes = readFileSync(valueDb);
+    const asModel = await morph('predict', '--model', valueDb, '--pgn', heldOut, '--player', 'greedy');
+    expect(asModel.status).toBe(2);
+    expect(asModel.stderr).toMatch(/is a value database, not an opponent model/);
+    expect(asModel.stderr.trim().split('\n')).toHaveLength(1);
+    const asValue = await morph('predict', '--model', model, '--db', model, '--pgn', heldOut, '--player', 'greedy');
+    expect(asValue.status).toBe(2);
+    expect(asValue.stderr).toMatch(/is an opponent model, not a value database/);
+    // Writers too: training on a model is refused before the file is opened for writing.
+    const train = await morph('train', '--db', model, '--games', '1');
+    expect(train.status).toBe(2);
+    expect(train.stderr.trim().split('\n')).toHaveLength(1);
+    expect(existsSync(`${model}-wal`)).toBe(false);
+    expect(readFileSync(model).equals(modelBytes)).toBe(true);
+    expect(readFileSync(valueDb).equals(valueBytes)).toBe(true);
+  }, 90_000);
+});
+
+describe('ModelGuidedPlayer', () => {
+  it('plays legal moves and takes a mate in one', async () => {
+    const values = PatternStore.open(':memory:');
+    const opened = OpponentModel.open(model);
+    try {
+      const player = new ModelGuidedPlayer(values, opened, { maturity: 0, seed: 1, replies: 3 });
+      // Fool's mate pattern: Black mates with Qh4.
+      const fen = 'rnbqkbnr/pppp1ppp/8/4p3/6P1/5P2/PPPPP2P/RNBQKBNR b KQkq - 0 2';
+      expect(await player.chooseMove({ startFen: fen, moves: [], fen })).toBe('d8h4');
+      const ranking = player.rankMoves(new GameHistory(fen));
+      expect(ranking.length).toBe(new Chess(fen).moves().length);
+    } finally {
+      opened.close();
+      values.close();
+    }
+  });
+});

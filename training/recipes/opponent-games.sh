@@ -1,0 +1,29 @@
+#!/usr/bin/env bash
+# Game collections of the opponents Morph models (issue 14), each split by game into training and held-out
+# PGN files (every 5th game held out): OUT/NAME.train.pgn and OUT/NAME.heldout.pgn. Each opponent plays its
+# partners in turn, colours alternating, from varied random openings (seeded).
+#
+#   training/recipes/opponent-games.sh            (GAMES=400 OUT=tmp/opponents SEED=1 by default)
+#   ONLY=sf20 training/recipes/opponent-games.sh  (one collection)
+#
+# Debian engines join when installed: gnuchess (gnuchess:depth=2), phalanx and fairymax through uci:/xboard
+# adapters are not wired here; gnuchess is.
+set -euo pipefail
+cd "$(dirname "$0")/../.."
+GAMES=${GAMES:-400}
+OUT=${OUT:-tmp/opponents}
+SEED=${SEED:-1}
+ONLY=${ONLY:-}
+PARTNERS='stockfish:skill=5,depth=3;ab:2;stockfish:skill=10,depth=2;greedy'
+
+collect() {
+  local name=$1 player=$2
+  [[ -n "$ONLY" && "$ONLY" != "$name" ]] && return 0
+  nice -n 10 node bin/run-ts.js training/opponent-games.ts --player "$player" --partners "$PARTNERS" \
+    --games "$GAMES" --held-out-every 5 --seed "$SEED" --out "$OUT/$name"
+}
+
+collect sf20 'stockfish:skill=20,depth=1'
+collect sf8 'stockfish:skill=8,depth=4'
+collect ab2 'ab:2'
+if command -v gnuchess > /dev/null; then collect gnuchess 'gnuchess:depth=2'; fi
