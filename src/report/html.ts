@@ -164,6 +164,8 @@ export function reportHtml(data: ReportData, charts: RenderedChart[], options: {
 
   // LEARNING-CURVE CHECKPOINTS: shown when the strength tooling has written a checkpoint table (see checkpoints.ts).
   out.push('<section id="checkpoints">', '<h2>Learning-curve checkpoints</h2>');
+  // The curve recipe's measurements (train/checkpointResults.ts) drawn against games of training.
+  out.push(chart('chart-curve-elo'), chart('chart-curve-blunder'));
   if (!data.checkpoints.length) {
     out.push('<p class="note">No checkpoints in this database (no table named like "checkpoint"): strength measured during training would show here.</p>');
   }

@@ -15,6 +15,7 @@ import { rollingByOpponent, type OpponentRolling } from './rolling.ts';
 import { readOutcomes, type OutcomeTable } from './outcomes.ts';
 import { patternGrowth, type GrowthSeries } from './patternGrowth.ts';
 import { readCheckpoints, type CheckpointTable } from './checkpoints.ts';
+import { readCheckpointResults, type CheckpointResult } from '../train/checkpointResults.ts';
 import { distinctPatterns } from './distinctPatterns.ts';
 
 export interface ReportOptions {
@@ -51,6 +52,8 @@ export interface ReportData {
   rolling: OpponentRolling[];
   outcomes: OutcomeTable[];
   checkpoints: CheckpointTable[];
+  /** Strength measured at training checkpoints (the learning curve), when the curve recipe recorded any. */
+  curve: CheckpointResult[];
   growth: { byOrigin: GrowthSeries[]; bySize: GrowthSeries[] };
   material: MaterialRow[];
   materialOrder: MaterialOrderReport;
@@ -75,6 +78,7 @@ export function readReportData(db: MorphDatabase, path: string, options: ReportO
     rolling: rollingByOpponent(db),
     outcomes: readOutcomes(db),
     checkpoints: readCheckpoints(db),
+    curve: readCheckpointResults(db),
     growth: patternGrowth(db),
     material: readMaterialTable(db),
     materialOrder: materialOrderReport(db),
