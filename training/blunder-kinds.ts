@@ -6,6 +6,7 @@
  *     undefended or worth more than the capturing piece (P1 N3 B3 R5 Q9);
  *   - "misses a capture": the position offered such a capture to the mover and the move does not make one;
  *   - other.
+ * For comparison it also gives how often the ranker's other (non-blunder) chosen moves leave a piece en prise.
  *
  *   node bin/run-ts.js training/blunder-kinds.ts --positions test/fixtures/move-scores.jsonl --db FILE [--ranker SPEC]
  */
@@ -51,6 +52,9 @@ const ranker = opts.db
   : createRanker(opts.ranker ?? 'greedy');
 const kinds = { enPrise: 0, missedCapture: 0, other: 0 };
 let blunders = 0;
+// For comparison: how often a chosen move that is NOT a blunder also leaves a piece en prise.
+let fine = 0;
+let fineEnPrise = 0;
 let scored = 0;
 for (const position of positions) {
   if (!position.scores) continue;
@@ -62,12 +66,16 @@ for (const position of positions) {
   const bestScore = Math.max(...position.scores.values());
   const offered = winningCaptures(board).map(uciMove);
   for (const { move } of chosen) {
-    if (winChanceLoss(bestScore, position.scores.get(move)!) < BLUNDER) continue;
     const weight = 1 / chosen.length;
-    blunders += weight;
     const compact = generateLegalMoves(board).find((m) => uciMove(m) === move)!;
     const after = cloneBoard(board);
     applyMove(board, compact, after);
+    if (winChanceLoss(bestScore, position.scores.get(move)!) < BLUNDER) {
+      fine += weight;
+      if (winningCaptures(after).length > 0) fineEnPrise += weight;
+      continue;
+    }
+    blunders += weight;
     if (winningCaptures(after).length > 0) kinds.enPrise += weight;
     else if (offered.length > 0 && !offered.includes(move)) kinds.missedCapture += weight;
     else kinds.other += weight;
@@ -78,4 +86,5 @@ const share = (x: number) => (blunders > 0 ? x / blunders : 0);
 console.log(JSON.stringify({
   ranker: ranker.name, positions: scored, blunders: Number(blunders.toFixed(2)), blunderShare: blunders / scored,
   enPrise: share(kinds.enPrise), missedCapture: share(kinds.missedCapture), other: share(kinds.other),
+  enPriseAfterOtherMoves: fine > 0 ? fineEnPrise / fine : 0,
 }));
