@@ -21,6 +21,7 @@ import { patternFromJson, patternSize, patternToJson, type GraphPattern, type Pa
 import { subpatternMapping } from '../pattern/subpattern.ts';
 import type { PositionGraph } from '../graph/positionGraph.ts';
 import { MorphError } from '../util/errors.ts';
+import { getMetaNumber } from './meta.ts';
 import { databaseKind, requireDatabaseKind, type DatabaseKind } from './databaseKind.ts';
 import Database from 'better-sqlite3';
 import { existsSync } from 'node:fs';
@@ -49,6 +50,25 @@ export class PatternStore {
     try {
       requireDatabaseKind(db, path, kind);
       return new PatternStore(db, loadHierarchy(db, path), path, options.readonly ?? false);
+    } catch (error) {
+      db.close();
+      throw error;
+    }
+  }
+
+  /**
+   * Opens a read-only snapshot of the database for a game worker (`morph train --jobs N`), with the number of
+   * games learned in what was loaded, read in the same read transaction (so it names the weights exactly).
+   */
+  static openSnapshot(path: string): { store: PatternStore; gamesLearned: number } {
+    const db = openMorphDatabase(path, { readonly: true, quickCheck: false });
+    try {
+      requireDatabaseKind(db, path, 'value');
+      const { hierarchy, gamesLearned } = inSnapshot(db, () => ({
+        hierarchy: loadHierarchyRows(db, path),
+        gamesLearned: getMetaNumber(db, 'games_played') ?? 0,
+      }));
+      return { store: new PatternStore(db, hierarchy, path, true), gamesLearned };
     } catch (error) {
       db.close();
       throw error;
