@@ -42,9 +42,9 @@ function summaryText(s: TrainingSummary): string {
   const score = s.games ? ((s.wins + s.draws / 2) / s.games).toFixed(3) : '-';
   const perHour = s.seconds > 0 ? Math.round((s.games / s.seconds) * 3600) : 0;
   return [
-    `trained games ${s.firstGame}-${s.lastGame} (${s.games} games, ${s.stopReason}), seed ${s.seed}, ${s.jobs} job${s.jobs === 1 ? '' : 's'}`,
+    `trained games ${s.firstGame}-${s.lastGame} (${s.games} games, ${s.stopReason}), seed ${s.seed}`,
     `W/D/L ${s.wins}/${s.draws}/${s.losses}, score ${score}, ${s.failures} discarded`,
-    `patterns ${s.patterns}; ${s.seconds.toFixed(1)} s (${perHour} games/hour): ` +
+    `patterns ${s.patterns}; ${s.seconds.toFixed(1)} s (${perHour} games/hour, ${s.jobs} job${s.jobs === 1 ? '' : 's'}): ` +
       `Morph ${s.time.morph.toFixed(1)} s, opponent ${s.time.opponent.toFixed(1)} s, learning ${s.time.learning.toFixed(1)} s`,
   ].join('\n');
 }
