@@ -6,6 +6,7 @@
  * is gone.
  */
 import { EngineError } from '../engines/uciClient.ts';
+import { MorphError } from '../util/errors.ts';
 import { PatternStore } from '../store/patternStore.ts';
 import { GameActor, type ActorOptions, type FinishedGame, type GameTask } from './gameActor.ts';
 
@@ -20,7 +21,9 @@ export type ToWorker = { type: 'setup'; setup: WorkerSetup } | { type: 'play'; t
 export type FromWorker =
   | { type: 'ready' }
   | { type: 'played'; game: FinishedGame }
-  | { type: 'failed'; gameNumber: number; message: string };
+  | { type: 'failed'; gameNumber: number; message: string }
+  /** A problem no retry can fix (a bad engine option): the run ends with this one-line error. */
+  | { type: 'fatal'; message: string; exitCode: number };
 
 export async function runTrainWorker(): Promise<void> {
   if (!process.send) throw new Error('train-worker runs only as a child of `morph train --jobs N`');
@@ -59,6 +62,10 @@ export async function runTrainWorker(): Promise<void> {
       const game = await actor.play(snapshot.store, snapshot.gamesLearned, task, () => stopping);
       if (game) send({ type: 'played', game });
     } catch (error) {
+      if (error instanceof MorphError && !(error instanceof EngineError)) {
+        send({ type: 'fatal', message: error.message, exitCode: error.exitCode });
+        return;
+      }
       // An engine failure, or anything else (the snapshot unreadable, a bug): the learner discards this game.
       if (!(error instanceof EngineError)) {
         snapshot?.store.close();

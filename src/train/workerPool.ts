@@ -9,6 +9,7 @@ import { fileURLToPath } from 'node:url';
 import { setTimeout as sleep } from 'node:timers/promises';
 import type { FinishedGame, GameTask } from './gameActor.ts';
 import type { FromWorker, ToWorker, WorkerSetup } from './trainWorker.ts';
+import { MorphError } from '../util/errors.ts';
 
 /** The `morph` command (bin/morph.js); this module sits two levels below the checkout, in src/ and in build/. */
 const MORPH_BIN = fileURLToPath(new URL('../../bin/morph.js', import.meta.url));
@@ -48,11 +49,13 @@ export async function runWorkerPool(options: PoolOptions): Promise<boolean> {
   let nextToApply = options.firstGame;
   let gaveUp = false;
   let stopping = false;
+  let fatal: MorphError | null = null;
   let wake: () => void = () => undefined;
 
   const discard = (task: GameTask, message: string) => {
     retry.push(task);
     retry.sort((a, b) => a.gameNumber - b.gameNumber);
+    if (gaveUp || stopping || fatal) return; // the run is ending anyway
     if (!options.failed(task.gameNumber, message)) gaveUp = true;
   };
 
@@ -69,6 +72,8 @@ export async function runWorkerPool(options: PoolOptions): Promise<boolean> {
         const task = worker.task;
         worker.task = null;
         discard(task, message.message);
+      } else if (message.type === 'fatal') {
+        fatal ??= new MorphError(message.message, message.exitCode);
       }
       wake();
     });
@@ -78,7 +83,7 @@ export async function runWorkerPool(options: PoolOptions): Promise<boolean> {
       workers.delete(worker);
       const why = `game worker ${child.pid} died (${signal ?? `exit code ${code}`})`;
       if (worker.task) discard(worker.task, why);
-      else if (!stopping && !options.failed(null, why)) gaveUp = true;
+      else if (!stopping && !gaveUp && !fatal && !options.failed(null, why)) gaveUp = true;
       worker.task = null;
       wake();
     });
@@ -93,7 +98,7 @@ export async function runWorkerPool(options: PoolOptions): Promise<boolean> {
         nextToApply++;
         await options.apply(game);
       }
-      if (options.interrupted() || gaveUp) break;
+      if (options.interrupted() || gaveUp || fatal) break;
       for (const worker of workers) {
         if (!worker.ready || worker.task || worker.exited) continue;
         const task = retry.shift() ?? options.nextTask();
@@ -115,6 +120,7 @@ export async function runWorkerPool(options: PoolOptions): Promise<boolean> {
     stopping = true;
     await stopAll(workers);
   }
+  if (fatal) throw fatal;
   return !gaveUp;
 }
 
