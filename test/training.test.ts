@@ -45,9 +45,12 @@ interface Finished {
   stderr: string;
 }
 
-/** Starts `morph train ARGS`; `ownGroup` puts it in a process group of its own, as a terminal would. */
+/**
+ * Starts `morph train ARGS` with one job (games on the live database; test/trainingJobs.test.ts covers game
+ * workers); `ownGroup` puts it in a process group of its own, as a terminal would.
+ */
 function startTrain(args: string[], ownGroup = false): { child: ChildProcess; done: Promise<Finished> } {
-  const child = spawn(process.execPath, [MORPH_BIN, 'train', ...args], { detached: ownGroup });
+  const child = spawn(process.execPath, [MORPH_BIN, 'train', '--jobs', '1', ...args], { detached: ownGroup });
   running.set(child, { ownGroup });
   let stdout = '';
   let stderr = '';

@@ -46,7 +46,7 @@ export interface TrainingOptions {
   engineTimeoutMs?: number;
   /** Keep a consistent copy of the database after every game number divisible by this (checkpointPath). */
   checkpointEvery?: number;
-  /** Game workers (default: defaultJobs()); 1 plays in this process on the live database. */
+  /** Game workers (default 1; `morph train` defaults to defaultJobs()); 1 plays in this process on the live database. */
   jobs?: number;
   /** With jobs > 1: games a worker plays on one snapshot of the weights before it loads a fresh one. */
   snapshotEvery?: number;
@@ -148,7 +148,7 @@ export async function runTraining(options: TrainingOptions): Promise<TrainingSum
     });
     seedIfNew(store, config);
     const firstGame = gamesPlayed(store) + 1;
-    const jobs = options.jobs ?? defaultJobs();
+    const jobs = options.jobs ?? 1;
     // The canonical spec (defaults filled in), as the games record it, so the run can be replayed exactly.
     runId = startRun(store.db, { opponent: formatOpponentSpec(spec), seed: runSeed, config, firstGame });
     const timeouts = options.engineTimeoutMs

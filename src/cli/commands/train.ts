@@ -112,7 +112,7 @@ export function registerTrainCommand(program: Command): void {
           maxFailures: parseIntegerOption('--max-failures', opts.maxFailures, 1),
           engineTimeoutMs: opts.engineTimeout ? parseIntegerOption('--engine-timeout', opts.engineTimeout, 1) : undefined,
           checkpointEvery: opts.checkpointEvery ? parseIntegerOption('--checkpoint-every', opts.checkpointEvery, 1) : undefined,
-          jobs: opts.jobs ? parseIntegerOption('--jobs', opts.jobs, 1) : undefined,
+          jobs: opts.jobs ? parseIntegerOption('--jobs', opts.jobs, 1) : defaultJobs(),
           snapshotEvery: opts.snapshotEvery ? parseIntegerOption('--snapshot-every', opts.snapshotEvery, 1) : undefined,
         });
         printLine(opts.json ? JSON.stringify(summary) : summaryText(summary));
