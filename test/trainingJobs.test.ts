@@ -5,7 +5,7 @@
  * learner costing only the games in flight.
  */
 import { execFileSync, spawn, type ChildProcess } from 'node:child_process';
-import { existsSync, mkdtempSync, rmSync } from 'node:fs';
+import { chmodSync, existsSync, mkdtempSync, rmSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { fileURLToPath } from 'node:url';
@@ -16,6 +16,7 @@ import { openMorphDatabase } from '../src/store/database.ts';
 import { gameSeed } from '../src/train/harness.ts';
 
 const MORPH_BIN = fileURLToPath(new URL('../bin/morph.js', import.meta.url));
+const FAKE_ENGINE = fileURLToPath(new URL('./fixtures/fake-engine.mjs', import.meta.url));
 const tempDir = mkdtempSync(join(tmpdir(), 'morph-jobs-'));
 let fileCount = 0;
 const tempPath = (name: string) => join(tempDir, `${fileCount++}-${name}`);
@@ -113,6 +114,15 @@ const alive = (pid: number) => {
   }
 };
 
+/** An executable running the fake UCI engine in `mode` (`uci:PATH` starts engines without arguments). */
+function fakeEngine(name: string, args: string[]): string {
+  const path = tempPath(`${name}.sh`);
+  const quoted = [process.execPath, FAKE_ENGINE, ...args].map((word) => `'${word}'`).join(' ');
+  writeFileSync(path, `#!/bin/sh\nexec ${quoted}\n`);
+  chmodSync(path, 0o755);
+  return path;
+}
+
 const moveText = (pgn: string) => pgn.split('\n').filter((line) => !line.startsWith('[')).join('\n').trim();
 
 /** Game numbers 1..n without gaps, each with its seed, a PGN that replays, and a snapshot before the game. */
@@ -193,5 +203,25 @@ describe('morph train --jobs N', () => {
     const rows = gameRows(db);
     expect(rows).toHaveLength(before + 3);
     expectOrderedGames(rows, 9);
+  });
+
+  it('discards the game of an engine that crashes, and the run goes on; a bad engine option ends it in one line', async () => {
+    const crashOnce = fakeEngine('crash-once', ['crash', '--once', tempPath('crash.marker')]);
+    const good = fakeEngine('good', ['good']);
+    const crashDb = tempPath('engine-crash.db');
+    const badDb = tempPath('bad-option.db');
+    const common = ['--jobs', '2', '--max-plies', '30', '--seed', '4'];
+    const [crashed, bad] = await Promise.all([
+      startTrain(['--db', crashDb, '--games', '4', '--opponent', `uci:${crashOnce}`, '--json', ...common]).done,
+      startTrain(['--db', badDb, '--games', '2', '--opponent', `uci:${good}:Bogus=1`, ...common]).done,
+    ]);
+    expect(crashed.code).toBe(0);
+    expect(crashed.stderr).toMatch(/^\[train\] game \d+ discarded: engine "uci:.*" exited with code 3/);
+    expect(JSON.parse(crashed.stdout)).toMatchObject({ games: 4, failures: 1, stopReason: 'games-done' });
+    expectOrderedGames(gameRows(crashDb), 4);
+
+    expect(bad.code).toBe(2);
+    expect(bad.stderr).toMatch(/^morph: engine "uci:.*" has no option "Bogus" \(it has: Hash, Skill Level\)\n$/);
+    expect(gameRows(badDb)).toEqual([]);
   });
 });
