@@ -23,6 +23,7 @@ import { gameFromPgn } from '../src/learn/learningGame.ts';
 import { gamesPlayed, learnFromGame } from '../src/learn/learner.ts';
 import { orderedSubpattern } from '../src/learn/nodeOrder.ts';
 import { PatternStore } from '../src/store/patternStore.ts';
+import { openMorphDatabase } from '../src/store/database.ts';
 import { Random } from '../src/util/random.ts';
 import { type Figure, percentile } from './figures.ts';
 import { benchStoreFile } from './hierarchy.bench.ts';
@@ -48,6 +49,7 @@ async function snapshotOf(path: string, dir: string): Promise<string> {
   } finally {
     source.close();
   }
+  openMorphDatabase(copy).close(); // brings a database grown by an older build to this schema
   return copy;
 }
 
