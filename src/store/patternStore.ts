@@ -13,7 +13,7 @@ import {
   updatePatternStats,
   type PatternOrigin,
 } from './patternRows.ts';
-import { inSnapshot, openMorphDatabase, type MorphDatabase, type OpenOptions } from './database.ts';
+import { closeMorphDatabase, inSnapshot, openMorphDatabase, type MorphDatabase, type OpenOptions } from './database.ts';
 import { Hierarchy, PatternRecord, type LinkChanges, type PatternStats } from './hierarchy.ts';
 import { mostSpecificMatches, type Retrieval } from './retrieval.ts';
 import { canonicalKey, patternFromKey } from '../pattern/canonical.ts';
@@ -51,7 +51,7 @@ export class PatternStore {
       requireDatabaseKind(db, path, kind);
       return new PatternStore(db, loadHierarchy(db, path), path, options.readonly ?? false);
     } catch (error) {
-      db.close();
+      closeMorphDatabase(db);
       throw error;
     }
   }
@@ -76,7 +76,7 @@ export class PatternStore {
   }
 
   close(): void {
-    if (this.db.open) this.db.close();
+    closeMorphDatabase(this.db);
   }
 
   get size(): number {

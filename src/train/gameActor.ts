@@ -42,7 +42,8 @@ export interface ActorOptions {
   engineTimeouts?: { searchTimeoutMs: number; handshakeTimeoutMs: number };
 }
 
-const BUILT_IN = new Set(['random', 'greedy', 'ab', 'self']);
+/** Opponents made afresh for every game (in-process, cheap); the others live for the whole run. */
+export const BUILT_IN_OPPONENTS = new Set(['random', 'greedy', 'ab', 'self']);
 
 /** The opponent's seed for a game: derived from the game's seed, so each side has its own stream. */
 export function opponentSeedOf(seed: number): number {
@@ -71,11 +72,11 @@ export function yieldingBeforeMoves(player: GamePlayer): GamePlayer {
  * built-in players). Throws EngineError when the opponent fails; the caller discards that game.
  */
 export class GameActor {
-  private opponent: GamePlayer | null = null;
   private readonly perGameOpponent: boolean;
 
-  constructor(private readonly options: ActorOptions) {
-    this.perGameOpponent = BUILT_IN.has(parseOpponentSpec(options.opponent).kind);
+  /** `opponent`: one already started (and checked) by the caller, used for the first game. */
+  constructor(private readonly options: ActorOptions, private opponent: GamePlayer | null = null) {
+    this.perGameOpponent = BUILT_IN_OPPONENTS.has(parseOpponentSpec(options.opponent).kind);
   }
 
   /** Plays `task` with the weights of `store` (learned from `snapshot` games); null when stopped early. */

@@ -13,6 +13,8 @@ import { basename, dirname, join } from 'node:path';
 import { availableParallelism } from 'node:os';
 import { ADAPTIVE_START_PROBABILITY, formatOpponentSpec, parseOpponentSpec, type OpponentSpec } from '../engines/opponentSpec.ts';
 import { EngineError } from '../engines/uciClient.ts';
+import { createPlayer } from '../engines/playerFromSpec.ts';
+import type { GamePlayer } from '../engines/gamePlayer.ts';
 import { gamePgn, materialBalance } from '../game/playGame.ts';
 import { boardFromFen } from '../chess/board.ts';
 import { loadConfig, mergeConfig, saveConfig, type LearningConfig } from '../learn/config.ts';
@@ -22,10 +24,12 @@ import { finishRun, startRun } from '../store/runs.ts';
 import { getMetaNumber, setMeta } from '../store/meta.ts';
 import { morphScore, recordGame } from '../store/games.ts';
 import { openStoreForWriting } from '../store/location.ts';
-import { MorphError } from '../util/errors.ts';
+import { MorphError, badInput, fileProblem } from '../util/errors.ts';
+import { toMorphError } from '../store/database.ts';
+import type { PatternStore } from '../store/patternStore.ts';
 import { Random, freshSeed } from '../util/random.ts';
 import { TrainingProgress, type ProgressMode } from './progress.ts';
-import { GameActor, type FinishedGame, type GameTask } from './gameActor.ts';
+import { BUILT_IN_OPPONENTS, GameActor, type FinishedGame, type GameTask } from './gameActor.ts';
 import { runWorkerPool } from './workerPool.ts';
 
 export interface TrainingOptions {
@@ -127,19 +131,67 @@ export function gameSeed(runSeed: number, gameNumber: number): number {
  */
 const HANDSHAKE_TIMEOUT_FLOOR_MS = 10_000;
 
+function usesMorphDatabase(spec: OpponentSpec): boolean {
+  return spec.kind === 'morph' || (spec.kind === 'noisy' && usesMorphDatabase(spec.inner));
+}
+
+/** Appends to a file the user named (--pgn, --json-log); a full disk or a bad path is a one-line error naming it. */
+function appendToLog(path: string, text: string): void {
+  try {
+    appendFileSync(path, text);
+  } catch (error) {
+    throw badInput(`cannot write ${path}: ${fileProblem(error) ?? (error as Error).message}`);
+  }
+}
+
 export async function runTraining(options: TrainingOptions): Promise<TrainingSummary> {
   const spec = parseOpponentSpec(options.opponent);
-  const store = openStoreForWriting(options.db);
+  if (options.hours !== undefined && !(options.hours > 0)) throw badInput(`--hours must be more than 0`);
+  const timeouts = options.engineTimeoutMs
+    ? {
+        searchTimeoutMs: options.engineTimeoutMs,
+        handshakeTimeoutMs: Math.max(options.engineTimeoutMs, HANDSHAKE_TIMEOUT_FLOOR_MS),
+      }
+    : undefined;
   let stopRequested = false;
+  let opponent: GamePlayer | null = null;
+  let actor: GameActor | null = null;
+  // A stop ends the opponent at once: a search in progress fails (the game is discarded) instead of running on
+  // to the engine timeout, so Ctrl-C or SIGTERM stops the run within a second even while the engine hangs.
   const onSignal = () => {
     stopRequested = true;
+    opponent?.close().catch(() => {});
+    actor?.restartOpponent().catch(() => {});
   };
   process.on('SIGINT', onSignal);
   process.on('SIGTERM', onSignal);
-  let actor: GameActor | null = null;
+  let openedStore: PatternStore | null = null;
   let progress: TrainingProgress | null = null;
   let runId: number | null = null;
   try {
+    // An opponent that lives for the whole run (an engine process, a morph: database) is started once before the
+    // training database is touched, so a bad engine path, engine option or database is refused with nothing
+    // written. A morph: opponent is made again with the run's seed; game workers (--jobs N) start their own.
+    // An engine that merely fails to start in time (a busy machine) is not bad input: it is dropped here and
+    // retried by the game loop, which discards the game and counts the failure as it does for any engine fault.
+    if (!BUILT_IN_OPPONENTS.has(spec.kind)) {
+      opponent = await createPlayer(options.opponent, { seed: 0, engineTimeouts: timeouts });
+      try {
+        await opponent.newGame();
+      } catch (error) {
+        if (stopRequested) throw new MorphError('training stopped before its first game; nothing was written');
+        if (!(error instanceof EngineError)) throw error;
+        await opponent.close();
+        opponent = null;
+      }
+      if (opponent && usesMorphDatabase(spec)) {
+        await opponent.close();
+        opponent = null;
+      }
+    }
+    if (stopRequested) throw new MorphError('training stopped before its first game; nothing was written');
+    const store = openStoreForWriting(options.db);
+    openedStore = store;
     const config = mergeConfig(loadConfig(store.db), options.config ?? {});
     const runSeed = options.seed ?? getMetaNumber(store.db, 'seed') ?? freshSeed();
     store.transaction(() => {
@@ -151,12 +203,6 @@ export async function runTraining(options: TrainingOptions): Promise<TrainingSum
     const jobs = options.jobs ?? 1;
     // The canonical spec (defaults filled in), as the games record it, so the run can be replayed exactly.
     runId = startRun(store.db, { opponent: formatOpponentSpec(spec), seed: runSeed, config, firstGame });
-    const timeouts = options.engineTimeoutMs
-      ? {
-          searchTimeoutMs: options.engineTimeoutMs,
-          handshakeTimeoutMs: Math.max(options.engineTimeoutMs, HANDSHAKE_TIMEOUT_FLOOR_MS),
-        }
-      : undefined;
     const summary: TrainingSummary = {
       games: 0, wins: 0, draws: 0, losses: 0, failures: 0, stopReason: 'games-done', patterns: store.size, seconds: 0,
       time: { morph: 0, opponent: 0, learning: 0 }, firstGame, lastGame: firstGame - 1, seed: runSeed, checkpoints: [],
@@ -267,12 +313,15 @@ export async function runTraining(options: TrainingOptions): Promise<TrainingSum
         summary.checkpoints.push(path);
         progress!.log(`checkpoint after game ${gameNumber}: ${path}`);
       }
-      if (options.pgn) appendFileSync(options.pgn, pgn + '\n\n');
-      if (options.jsonLog) appendFileSync(options.jsonLog, JSON.stringify(entry) + '\n');
+      if (options.pgn) appendToLog(options.pgn, pgn + '\n\n');
+      if (options.jsonLog) appendToLog(options.jsonLog, JSON.stringify(entry) + '\n');
       progress!.update(summary, cumulativeMaterial / summary.games, started);
     };
 
     if (jobs > 1) {
+      // The workers start their own opponents; the one started above only checked the spec.
+      await opponent?.close();
+      opponent = null;
       await runWorkerPool({
         jobs,
         setup: {
@@ -287,7 +336,8 @@ export async function runTraining(options: TrainingOptions): Promise<TrainingSum
       });
       if (stopRequested && summary.stopReason !== 'too-many-failures') summary.stopReason = 'interrupted';
     } else {
-      actor = new GameActor({ opponent: options.opponent, maxPlies: options.maxPlies, engineTimeouts: timeouts });
+      actor = new GameActor({ opponent: options.opponent, maxPlies: options.maxPlies, engineTimeouts: timeouts }, opponent);
+      opponent = null; // the actor's now
       let retry: GameTask | null = null;
       while (true) {
         const task: GameTask | null = retry ?? nextTask();
@@ -323,21 +373,22 @@ export async function runTraining(options: TrainingOptions): Promise<TrainingSum
     return summary;
   } catch (error) {
     // Mark the run as ended, so it does not look like one still going (or killed) in `morph inspect`.
-    if (runId !== null) {
+    if (runId !== null && openedStore !== null) {
       try {
-        finishRun(store.db, runId, { stopReason: 'error' });
+        finishRun(openedStore.db, runId, { stopReason: 'error' });
       } catch {
         // the database itself may be what failed; the original error matters more
       }
     }
-    throw error;
+    throw openedStore ? toMorphError(openedStore.path, error) : error;
   } finally {
     // A bar left running keeps its redraw timer alive, and the process would never exit after an error.
     progress?.stop();
     process.off('SIGINT', onSignal);
     process.off('SIGTERM', onSignal);
+    await opponent?.close();
     await actor?.close();
-    store.close();
+    openedStore?.close();
   }
 }
 

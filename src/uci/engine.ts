@@ -23,6 +23,7 @@ import { GameHistory } from '../chess/history.ts';
 import { gameStatus, generateLegalMoves } from '../chess/movegen.ts';
 import { MorphPlayer, type RankedMove } from '../player/morphPlayer.ts';
 import { PatternStore } from '../store/patternStore.ts';
+import { oneLineMessage } from '../util/errors.ts';
 
 export const ENGINE_NAME = 'Morph';
 export const ENGINE_VERSION: string = packageJson.version;
@@ -333,8 +334,9 @@ export class UciEngine {
     }
   }
 
+  /** Bad input may be repeated in the text: it is cut to one bounded line, escaped, so a GUI's log stays readable. */
   private info(text: string): void {
-    this.config.write(`info string ${text}`);
+    this.config.write(`info string ${oneLineMessage(text)}`);
   }
 }
 
