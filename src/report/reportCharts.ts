@@ -73,6 +73,20 @@ export function chartsFor(data: ReportData): LineChart[] {
       series: rolling('elo', 'hours'),
     },
     {
+      id: 'chart-checkpoints',
+      title: `Learning curve from checkpoints: Elo against each opponent by games trained (${band})`,
+      xTitle: 'games trained',
+      yTitle: 'Elo',
+      rule: 0,
+      series: [...new Set(data.checkpoints.matches.map((m) => m.opponent))].map((opponent, i) => ({
+        name: `vs ${opponent}`,
+        color: PALETTE[i % PALETTE.length],
+        points: data.checkpoints.matches
+          .filter((m) => m.opponent === opponent)
+          .map((m) => ({ x: m.trainedGames, y: m.elo, low: m.eloLow, high: m.eloHigh })),
+      })),
+    },
+    {
       id: 'chart-material',
       title: "Learning curve: final material per game, from Morph's side (pawns; P1 N3 B3 R5 Q9)",
       xTitle: 'game',

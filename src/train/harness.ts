@@ -208,7 +208,7 @@ export async function runTraining(options: TrainingOptions): Promise<TrainingSum
       time: { morph: 0, opponent: 0, learning: 0 }, firstGame, lastGame: firstGame - 1, seed: runSeed, checkpoints: [],
       jobs,
     };
-    progress = new TrainingProgress(options.progress, { games: options.games, hours: options.hours });
+    progress = new TrainingProgress(options.progress, { games: options.games, hours: options.hours, opponent: formatOpponentSpec(spec) });
     const started = Date.now();
     const deadline = options.hours ? started + options.hours * 3600_000 : Infinity;
     let consecutiveFailures = 0;
