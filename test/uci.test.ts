@@ -140,6 +140,18 @@ describe('UciEngine (the protocol state machine)', () => {
     expect(send('joho isready')).toEqual(['readyok']);
   });
 
+  it('repeats only a bounded, escaped piece of bad input in its info strings', () => {
+    const { send } = engineUnderTest();
+    const huge = `${'X'.repeat(1_000_000)}\x1b[2J`;
+    const lines = [...send(`setoption name ${huge} value 1`), ...send(`position fen ${huge}`)];
+    expect(lines).toHaveLength(2);
+    for (const line of lines) {
+      expect(line).toMatch(/^info string .*… \(\d+ more characters\)$/);
+      expect(line.length).toBeLessThan(600);
+      expect(line).not.toMatch(/[\x00-\x1f]/);
+    }
+  });
+
   it('answers go with an info line and a legal bestmove, whatever the time control', () => {
     const { send } = engineUnderTest();
     send('position startpos moves e2e4 e7e5');

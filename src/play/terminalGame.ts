@@ -10,6 +10,7 @@ import { START_FEN } from '../chess/fen.ts';
 import { GameHistory } from '../chess/history.ts';
 import type { GameEnd } from '../chess/gameEnd.ts';
 import type { MorphPlayer } from '../player/morphPlayer.ts';
+import { explainMove, explanationText } from '../player/explain.ts';
 
 export type Side = 'white' | 'black';
 export type GameResult = '1-0' | '0-1' | '1/2-1/2' | '*';
@@ -51,6 +52,8 @@ const HELP = [
   'Commands:',
   '  board       show the board again',
   '  moves       list your legal moves',
+  '  hint        the moves Morph likes best for you, with their values',
+  '  explain [M] why Morph values its last move (or move M, yours to play) as it does: the patterns behind it',
   '  undo        take back your last move (and Morph\'s reply)',
   '  resign      give up the game',
   '  pgn         print the game as PGN',
@@ -145,6 +148,10 @@ export class TerminalGame {
         if (rest.length === 0) return this.write('save needs a file name: save FILE');
         this.save(argument);
         return;
+      case 'hint':
+        return this.hint();
+      case 'explain':
+        return this.explain(argument);
       case 'undo':
         return this.undo();
       case 'resign':
@@ -233,6 +240,45 @@ export class TerminalGame {
     const label = moveLabel(this.chess);
     const move = this.play({ from: chosen.move.slice(0, 2), to: chosen.move.slice(2, 4), promotion: chosen.move[4] });
     this.write(`${this.morphName} plays ${label}${move.san}  (value ${chosen.value.toFixed(3)})`);
+  }
+
+  /** Morph's three best moves for the person, by its own values (the same 1-ply ranking it plays by). */
+  private hint(): void {
+    if (this.state !== 'playing') return this.write('The game is over.');
+    const ranking = this.config.player.rankMoves(new GameHistory(this.startFen, this.moves));
+    const sans = this.sanByUci(this.chess.fen());
+    const best = ranking.slice(0, 3).map((r) => `${sans.get(r.move) ?? r.move} (${r.value.toFixed(3)})`);
+    this.write(`${this.morphName} would play ${best.join(', then ')}${ranking.length > 3 ? ` (of ${ranking.length} moves)` : ''}.`);
+  }
+
+  /**
+   * Why a move is worth what Morph says: with no argument, Morph's last move (in the position it was played
+   * from); with a move, that move for the side to move now.
+   */
+  private explain(argument: string): void {
+    let moves = this.moves;
+    let target: string | undefined;
+    if (argument) {
+      if (this.state !== 'playing') return this.write('The game is over: explain without a move explains Morph\'s last one.');
+      const parsed = this.parseMove(argument);
+      if (typeof parsed === 'string') return this.write(parsed);
+      target = parsed.lan;
+    } else {
+      const last = this.played.map((move, i) => ({ move, i })).filter(({ move }) => move.color !== this.human).at(-1);
+      if (!last) return this.write(`${this.morphName} has not moved yet: explain MOVE explains one of yours, e.g. explain e4.`);
+      moves = this.moves.slice(0, last.i);
+      target = last.move.lan;
+    }
+    const history = new GameHistory(this.startFen, moves);
+    const ranked = this.config.player.rankMoves(history, true).find((r) => r.move === target)!;
+    const before = new Chess(this.startFen);
+    for (const move of this.played.slice(0, moves.length)) before.move(move.san);
+    const san = this.sanByUci(before.fen()).get(target) ?? target;
+    this.write(explanationText(explainMove(ranked, san, this.config.player.options.maturity, this.config.player.evaluation)));
+  }
+
+  private sanByUci(fen: string): Map<string, string> {
+    return new Map(new Chess(fen).moves({ verbose: true }).map((m) => [m.lan, m.san]));
   }
 
   /** Reports the end of the game, if it has ended, and saves it when asked to. */

@@ -24,6 +24,7 @@ import { GameHistory } from '../chess/history.ts';
 import { gameStatus, generateLegalMoves } from '../chess/movegen.ts';
 import { MorphPlayer, playingMaturity, type RankedMove } from '../player/morphPlayer.ts';
 import { PatternStore } from '../store/patternStore.ts';
+import { oneLineMessage } from '../util/errors.ts';
 
 export const ENGINE_NAME = 'Morph';
 export const ENGINE_VERSION: string = packageJson.version;
@@ -46,7 +47,10 @@ export interface UciEngineConfig {
   databasePath: string;
   /** Opens a database read-only for `setoption name Database value X` ('' = the default); throws on failure. */
   openDatabase: (path: string) => PatternStore;
+  /** Overrides the database's stored maturity (morph uci --maturity). */
   maturity?: number;
+  /** The stored maturity of the database at start-up, shown as the Maturity option's default without opening it. */
+  databaseMaturity?: number;
   seed?: number;
   /** Receives every output line (without the newline). */
   write: (line: string) => void;
@@ -88,7 +92,7 @@ export function scoreText(move: RankedMove, showWdl = false): string {
 export class UciEngine {
   private loadedStore: PatternStore | null;
   private loadedPlayer: MorphPlayer | null = null;
-  /** Set by --maturity or `setoption name Maturity`; otherwise the database's own setting is used. */
+  /** Set by --maturity or `setoption name Maturity`; otherwise each database's own setting is used. */
   private maturity: number | undefined;
   private seed: number;
   private multiPv = 1;
@@ -121,8 +125,11 @@ export class UciEngine {
   }
 
   private get player(): MorphPlayer {
-    const maturity = playingMaturity(this.store, this.maturity);
-    this.loadedPlayer ??= new MorphPlayer(this.store, { maturity, seed: this.seed }, ENGINE_NAME);
+    this.loadedPlayer ??= new MorphPlayer(
+      this.store,
+      { maturity: playingMaturity(this.store, this.maturity), seed: this.seed },
+      ENGINE_NAME,
+    );
     return this.loadedPlayer;
   }
 
@@ -184,8 +191,10 @@ export class UciEngine {
     write(`id name ${ENGINE_NAME} ${ENGINE_VERSION}`);
     write(`id author ${ENGINE_AUTHOR}`);
     write(`option name Database type string default ${this.config.databasePath}`);
-    // The defaults shown are the values the engine was started with (morph uci --maturity/--seed).
-    write(`option name Maturity type spin default ${this.config.maturity ?? 0} min 0 max ${MAX_MATURITY}`);
+    // The defaults shown are the values the engine was started with (morph uci --maturity/--seed); without
+    // --maturity, the database's own setting, so a GUI that sends every default back changes nothing.
+    const maturity = this.config.maturity ?? this.config.databaseMaturity ?? 0;
+    write(`option name Maturity type spin default ${maturity} min 0 max ${MAX_MATURITY}`);
     write(`option name Seed type spin default ${this.config.seed ?? 1} min 0 max ${MAX_SEED}`);
     write(`option name MultiPV type spin default 1 min 1 max ${MAX_MULTIPV}`);
     write('option name UCI_ShowWDL type check default false');
@@ -342,8 +351,9 @@ export class UciEngine {
     }
   }
 
+  /** Bad input may be repeated in the text: it is cut to one bounded line, escaped, so a GUI's log stays readable. */
   private info(text: string): void {
-    this.config.write(`info string ${text}`);
+    this.config.write(`info string ${oneLineMessage(text)}`);
   }
 }
 

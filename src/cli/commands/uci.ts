@@ -8,6 +8,7 @@ import type { PatternStore } from '../../store/patternStore.ts';
 import { MAX_MATURITY, MAX_SEED, UciEngine } from '../../uci/engine.ts';
 import { action } from '../run.ts';
 import { parseIntegerOption } from '../options.ts';
+import { loadConfig } from '../../learn/config.ts';
 
 interface UciOptions {
   db?: string;
@@ -29,8 +30,15 @@ export function registerUciCommand(program: Command): void {
         // A bad --db fails here, as a one-line error, before any protocol is spoken: the file is checked (header
         // and schema, quickly), while the patterns are loaded only at `isready`, so `uci` is answered at once.
         const fresh = opts.db === undefined && !existsSync(defaultDatabasePath());
-        if (!fresh) openMorphDatabase(opts.db ?? defaultDatabasePath(), { readonly: true, quickCheck: false }).close();
-        await runUciEngine({ store: () => openStoreForReading(opts.db).store, fresh, dbOption: opts.db, maturity, seed });
+        let databaseMaturity: number | undefined;
+        if (!fresh) {
+          const db = openMorphDatabase(opts.db ?? defaultDatabasePath(), { readonly: true, quickCheck: false });
+          databaseMaturity = loadConfig(db).maturity;
+          db.close();
+        }
+        await runUciEngine({
+          store: () => openStoreForReading(opts.db).store, fresh, dbOption: opts.db, maturity, databaseMaturity, seed,
+        });
       }),
     );
 }
@@ -40,6 +48,7 @@ async function runUciEngine(setup: {
   fresh: boolean;
   dbOption: string | undefined;
   maturity: number | undefined;
+  databaseMaturity: number | undefined;
   seed: number;
 }): Promise<void> {
   // A GUI that goes away closes our stdout; that must end the engine quietly, not with an EPIPE stack trace.
@@ -58,6 +67,7 @@ async function runUciEngine(setup: {
       // An empty value means the database the engine was started with (or the default one).
       openDatabase: (path) => openStoreForReading(path === '' ? setup.dbOption : path).store,
       maturity: setup.maturity,
+      databaseMaturity: setup.databaseMaturity,
       seed: setup.seed,
       write,
       notice: setup.fresh ? `no database at ${defaultDatabasePath()} yet: every move values 0.5` : undefined,
