@@ -6,6 +6,14 @@
  */
 import type { GraphPattern, Pattern } from './pattern.ts';
 
+/** Complete node orders encoded by the last graph key's search: its cost, which symmetric patterns could blow up. */
+let searchLeaves = 0;
+
+/** How many node orders the last canonicalKey of a graph pattern encoded (1 when refinement alone sufficed). */
+export function lastKeySearchLeaves(): number {
+  return searchLeaves;
+}
+
 export function canonicalKey(pattern: Pattern): string {
   return pattern.kind === 'material' ? materialKey(pattern.diff) : graphKey(pattern);
 }
@@ -31,6 +39,7 @@ function graphKey(pattern: GraphPattern): string {
   }
   const initial = pattern.labels.map((label, v) => `${label}.${pattern.desigs[v]}`);
   const colours = refine(rankStrings(initial), adjacency);
+  searchLeaves = 0;
   return 'G:' + (search(pattern, adjacency, colours) ?? '');
 }
 
@@ -67,7 +76,10 @@ function search(pattern: GraphPattern, adjacency: Adjacency, colours: number[]):
       break;
     }
   }
-  if (ambiguous < 0) return encode(pattern, colours);
+  if (ambiguous < 0) {
+    searchLeaves++;
+    return encode(pattern, colours);
+  }
   let best: string | null = null;
   const tried: number[] = [];
   for (let v = 0; v < n; v++) {
