@@ -9,6 +9,7 @@ import { isSubpattern } from '../src/pattern/subpattern.ts';
 import { matches } from '../src/pattern/matcher.ts';
 import type { GraphPattern } from '../src/pattern/pattern.ts';
 import { Random } from '../src/util/random.ts';
+import { seedPatterns } from '../src/learn/seeding.ts';
 import { fixturePositions, graphOf, samplePattern } from './helpers/patternSamples.ts';
 import { actualLinks, checkHierarchyInvariants } from './helpers/hierarchyInvariants.ts';
 
@@ -64,19 +65,16 @@ describe('pattern hierarchy', () => {
 });
 
 describe('retrieval', () => {
-  it('equals brute force (test everything, keep the most specific) on hundreds of real positions', () => {
+  it('equals brute force (test everything, keep the most specific) with seeds, after deletes and after reload', () => {
     const fens = fixturePositions();
     const rng = new Random(5);
     const dir = mkdtempSync(join(tmpdir(), 'morph-retrieval-'));
-    try {
-      const store = PatternStore.open(join(dir, 'r.db'));
-      store.transaction(() => {
-        for (let i = 0; i < 1500; i++) store.insert(samplePattern(graphOf(rng.pick(fens)), rng, 5), 'manual', 0);
-      });
-      const graphRecords = [...store.hierarchy.byId.values()];
+    const positions = fens.filter((_, i) => i % 6 === 0).slice(0, 80);
+    const checkAgainstBruteForce = (store: PatternStore): void => {
+      const graphRecords = [...store.hierarchy.byId.values()].filter((r) => r.kind === 'graph');
       let totalTested = 0;
       let totalMatches = 0;
-      for (const fen of fens.filter((_, i) => i % 6 === 0).slice(0, 300)) {
+      for (const fen of positions) {
         const graph = graphOf(fen);
         const { matches: found, tested } = store.retrieve(graph);
         const matched = graphRecords.filter((r) => matches(r.pattern as GraphPattern, graph));
@@ -85,9 +83,24 @@ describe('retrieval', () => {
         totalTested += tested;
         totalMatches += found.length;
       }
-      expect(totalMatches).toBeGreaterThan(300); // not vacuous: positions do match patterns
-      expect(totalTested).toBeLessThan(300 * graphRecords.length); // and the hierarchy prunes
+      expect(totalMatches).toBeGreaterThan(positions.length); // not vacuous: positions do match patterns
+      expect(totalTested).toBeLessThan(positions.length * graphRecords.length); // and the hierarchy prunes
+    };
+    try {
+      const path = join(dir, 'r.db');
+      const store = PatternStore.open(path);
+      store.transaction(() => {
+        for (const seed of seedPatterns()) store.insert(seed, 'seed', 0);
+        for (let i = 0; i < 700; i++) store.insert(samplePattern(graphOf(rng.pick(fens)), rng, 5), 'manual', 0);
+      });
+      checkAgainstBruteForce(store);
+      const victims = [...store.hierarchy.byId.values()].filter(() => rng.next() < 0.25);
+      store.transaction(() => victims.forEach((record) => store.delete(record)));
+      checkAgainstBruteForce(store);
       store.close();
+      const reopened = PatternStore.open(path, { readonly: true });
+      checkAgainstBruteForce(reopened);
+      reopened.close();
     } finally {
       rmSync(dir, { recursive: true, force: true });
     }

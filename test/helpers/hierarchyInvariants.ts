@@ -37,8 +37,22 @@ export function actualLinks(hierarchy: Hierarchy): Set<string> {
 export function checkHierarchyInvariants(hierarchy: Hierarchy): void {
   const records = [...hierarchy.byId.values()].filter((r) => r.kind === 'graph');
   expect(actualLinks(hierarchy)).toEqual(bruteForceLinks(records));
+  const triggeredBy = new Map<PatternRecord, PatternRecord[]>();
   for (const record of records) {
     expect(hierarchy.roots.has(record)).toBe(record.parents.length === 0);
     for (const child of record.children) expect(child.parents).toContain(record);
+    // Depth: retrieval tests in order of depth, so every parent must come strictly before its children.
+    for (const parent of record.parents) expect(record.depth).toBeGreaterThan(parent.depth);
+    for (const child of record.triggers) triggeredBy.set(child, [...(triggeredBy.get(child) ?? []), record]);
+  }
+  // Triggers: a pattern with parents is put up for testing by exactly one of them, its trigger; a root by none.
+  for (const record of records) {
+    if (record.parents.length === 0) {
+      expect(record.trigger).toBeNull();
+      expect(triggeredBy.get(record)).toBeUndefined();
+    } else {
+      expect(record.parents).toContain(record.trigger);
+      expect(triggeredBy.get(record)).toEqual([record.trigger]);
+    }
   }
 }
