@@ -13,6 +13,8 @@ import { DESIG_NONE } from '../src/pattern/designation.ts';
 import { canonicalKey } from '../src/pattern/canonical.ts';
 import type { GraphPattern } from '../src/pattern/pattern.ts';
 import { PatternStore } from '../src/store/patternStore.ts';
+import { MORPH_APPLICATION_ID } from '../src/store/database.ts';
+import { listMigrations, SCHEMA_VERSION } from '../src/store/migrations.ts';
 import { MorphError } from '../src/util/errors.ts';
 import { runMorph } from './helpers/cli.ts';
 
@@ -89,13 +91,22 @@ describe('links store no mappings', () => {
     expect(count('SELECT count(*) FROM links WHERE mapping IS NOT NULL')).toBe(0);
     store.close();
 
-    // A v1 database with a (stale) mapping is upgraded on its next opening for writing.
-    const raw = new Database(path);
-    raw.prepare("UPDATE links SET mapping = '[1]'").run();
+    // A v1 database whose link has a (stale) mapping is upgraded on its next opening for writing.
+    const v1 = join(dir, 'v1.db');
+    const raw = new Database(v1);
+    raw.pragma(`application_id = ${MORPH_APPLICATION_ID}`);
+    raw.exec(listMigrations()[0].sql);
     raw.pragma('user_version = 1');
+    const insert = raw.prepare(
+      "INSERT INTO patterns (id, kind, key, body, size, origin, created_game) VALUES (?, 'graph', ?, '{}', ?, 'manual', 0)",
+    );
+    insert.run(1, canonicalKey(pawn), 1);
+    insert.run(2, canonicalKey(knightAttacksPawn), 2);
+    raw.prepare("INSERT INTO links (parent, child, mapping) VALUES (1, 2, '[1]')").run();
     raw.close();
-    const upgraded = PatternStore.open(path);
-    expect(upgraded.db.pragma('user_version', { simple: true })).toBe(2);
+    const upgraded = PatternStore.open(v1);
+    expect(upgraded.db.pragma('user_version', { simple: true })).toBe(SCHEMA_VERSION);
+    expect(upgraded.db.prepare('SELECT count(*) FROM links').pluck().get()).toBe(1);
     expect(upgraded.db.prepare('SELECT count(*) FROM links WHERE mapping IS NOT NULL').pluck().get()).toBe(0);
     expect(upgraded.size).toBe(2);
     upgraded.close();
