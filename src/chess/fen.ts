@@ -21,7 +21,7 @@ export function checkFen(fen: string): string {
   const trimmed = fen.trim().replace(/\s+/g, ' ');
   const fields = trimmed.split(' ');
   const full = fields.length === 4 ? `${trimmed} 0 1` : trimmed;
-  const shown = fen.trim().slice(0, 100);
+  const shown = fen.trim();
   const verdict = validateFen(full);
   if (!verdict.ok) throw badInput(`bad FEN "${shown}": ${(verdict.error ?? 'invalid').replace(/^Invalid FEN: /, '')}`);
   if (!CASTLING_FIELD.test(fields[2])) throw badInput(`bad FEN "${shown}": castling field "${fields[2]}" is not one of K, Q, k, q in that order, or -`);
