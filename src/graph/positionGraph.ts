@@ -17,6 +17,15 @@ import {
 import { mirrorSquare } from './normalForm.ts';
 import { EDGE_DIRECT, EDGE_DISCOVERED, EDGE_INDIRECT, LABEL_COUNT, SQUARE_LABEL } from './labels.ts';
 
+/**
+ * The order the graph walks directions in (indices into chess/geometry.ts's rays): it fixes the order of each
+ * node's out-edges, which pattern extraction samples from, so it is kept as it was when the graph had its own
+ * tables (changing it changes what a seeded training run learns). Rooks take the first four, bishops the rest.
+ */
+const SLIDER_DIRECTIONS = [2, 3, 0, 1, 4, 5, 6, 7];
+/** King steps: east, north-east, north, north-west, west, south-west, south, south-east. */
+const KING_DIRECTIONS = [2, 4, 0, 6, 3, 7, 1, 5];
+
 /** 32 pieces plus at most 16 empty squares around the two kings. */
 export const MAX_NODES = 48;
 
@@ -176,11 +185,14 @@ function addEdges(graph: PositionGraph): void {
     } else if (type === KNIGHT) {
       for (let i = sq * 8, end = i + KNIGHT_COUNT[sq]; i < end; i++) addEdge(graph, node, KNIGHT_TARGETS[i], EDGE_DIRECT);
     } else if (type === KING) {
-      for (let i = sq * 8, end = i + KING_COUNT[sq]; i < end; i++) addEdge(graph, node, KING_TARGETS[i], EDGE_DIRECT);
+      for (const d of KING_DIRECTIONS) if (RAY_LENGTH[sq * 8 + d] > 0) addEdge(graph, node, RAY_SQUARES[(sq * 8 + d) * 7], EDGE_DIRECT);
     } else {
       const first = type === BISHOP ? DIAGONAL_FIRST : ORTHOGONAL_FIRST;
       const last = type === ROOK ? DIAGONAL_FIRST : DIRECTION_END;
-      for (let d = first; d < last; d++) addRay(graph, node, piece, (sq * 8 + d) * 7, RAY_LENGTH[sq * 8 + d]);
+      for (let i = first; i < last; i++) {
+        const d = SLIDER_DIRECTIONS[i];
+        addRay(graph, node, piece, (sq * 8 + d) * 7, RAY_LENGTH[sq * 8 + d]);
+      }
     }
   }
 }
