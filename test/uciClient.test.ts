@@ -288,7 +288,7 @@ describe('UciClient with misbehaving engines', () => {
   });
 
   it('restarts cleanly after a failed handshake', async () => {
-    const client = fakeEngine('noStart', { handshakeTimeoutMs: 400 }, true);
+    const client = fakeEngine('noStart', { handshakeTimeoutMs: 2_000 }, true);
     expect((await engineFailure(() => client.start())).error.kind).toBe('timeout');
     await client.restart();
     expect(await client.bestMove('startpos', [], { depth: 1 })).toBe('a2a3');
