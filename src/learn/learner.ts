@@ -13,7 +13,7 @@ import { incrementCounter } from '../store/counters.ts';
 import type { PatternRecord } from '../store/hierarchy.ts';
 import type { PatternStore } from '../store/patternStore.ts';
 import type { Random } from '../util/random.ts';
-import { annealedWeight, jointWeight, parseTemperatureSchedule, temperatureAt } from './annealing.ts';
+import { annealedWeight, annealingStep, jointWeight, parseTemperatureSchedule, temperatureAt } from './annealing.ts';
 import { evaluationSettings, type LearningConfig } from './config.ts';
 import {
   generalisationProposals, nodeOrderedProposals, regressionProposals, specialisationProposals, type Proposal,
@@ -116,10 +116,17 @@ export function learnFromGame(
       const matchesAt = matchesOf[s];
       const counted = (t: number) => matchesAt[t].filter((r) => r.updates >= config.targetMaturity);
       const evaluate = (t: number) => targetValue(counted(t), settings, config.beta);
-      // Joint learning fits the combined value: each position's error is taken against its value before the game.
+      // Joint learning fits the combined value: each position's error is taken against its value before the game,
+      // and shared among the position's patterns in proportion to their annealing steps (normalised least mean
+      // squares): when the steps add up to more than 1, each is divided by their sum, so that the position's
+      // combined log-odds move by at most 4·error however many patterns match it. Without this, twenty fresh
+      // patterns that each take a full step drive every weight to the log-odds limit within a hundred games.
       const valueBefore = joint ? positions.map((_, t) => positionValue(counted(t), settings)) : [];
-      /** What moves a pattern at position t: the target itself, or for joint learning the combined value's error. */
-      const signal = (t: number, target: number) => (joint ? target - valueBefore[t] : target);
+      const stepSum = joint
+        ? matchesAt.map((records) => records.reduce((sum, r) => sum + annealingStep(r.updates, temperature), 0))
+        : [];
+      /** What moves a pattern at position t: the target itself, or for joint learning its share of the error. */
+      const signal = (t: number, target: number) => (joint ? (target - valueBefore[t]) / Math.max(1, stepSum[t]) : target);
       const applyUpdate = (record: PatternRecord, movedBy: number, position: LearnedPosition) => {
         const before = record.weight;
         record.weight = joint
