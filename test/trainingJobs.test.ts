@@ -42,8 +42,9 @@ interface Finished {
   stderr: string;
 }
 
-function startTrain(args: string[]): { child: ChildProcess; done: Promise<Finished> } {
-  const child = spawn(process.execPath, [MORPH_BIN, 'train', '--progress', 'none', ...args]);
+/** Starts `morph train ARGS`; `ownGroup` puts it in a process group of its own, as a terminal would. */
+function startTrain(args: string[], ownGroup = false): { child: ChildProcess; done: Promise<Finished> } {
+  const child = spawn(process.execPath, [MORPH_BIN, 'train', '--progress', 'none', ...args], { detached: ownGroup });
   running.add(child);
   let stdout = '';
   let stderr = '';
@@ -230,5 +231,21 @@ describe('morph train --jobs N', () => {
     expect(bad.code).toBe(2);
     expect(bad.stderr).toMatch(/^morph: engine "uci:.*" has no option "Bogus" \(it has: Hash, Skill Level\)\n$/);
     expect(gameRows(badDb)).toEqual([]);
+  });
+
+  it('stops cleanly on Ctrl-C to the whole process group: workers and engines end, nothing is discarded', async () => {
+    const db = tempPath('interrupted.db');
+    const engine = fakeEngine('good', ['good']);
+    const run = startTrain(['--db', db, '--jobs', '2', '--games', '1000', '--opponent', `uci:${engine}`, '--max-plies', '30'], true);
+    await waitForGames(db, 2);
+    const workers = workerPids(run.child.pid!);
+    process.kill(-run.child.pid!, 'SIGINT');
+    const stopped = await Promise.race([run.done, sleep(15_000).then(() => null)]);
+    expect(stopped, 'the run should stop within 15 s of SIGINT').not.toBeNull();
+    expect(stopped!.code).toBe(0);
+    expect(stopped!.stderr).toBe('');
+    expect(stopped!.stdout).toMatch(/^trained games 1-(\d+) \(\1 games, interrupted\)/);
+    expect(workers.filter(alive)).toEqual([]);
+    expect(gameRows(db).length).toBeGreaterThanOrEqual(2);
   });
 });
