@@ -1,4 +1,4 @@
-import { existsSync, mkdtempSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
+import { existsSync, mkdirSync, mkdtempSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { pathToFileURL } from 'node:url';
@@ -23,6 +23,11 @@ let sample: SampleDatabase;
 let played: PlayedRun[];
 let report: ReportResult;
 let html: string;
+const CURVE = [
+  { db: 'x/games-000200.db', trainedGames: 200, opponent: 'ab:1', games: 40, wins: 2, draws: 10, losses: 28, score: 0.175, elo: -269, eloLow: -360, eloHigh: -190 },
+  { db: 'x/games-000100.db', trainedGames: 100, opponent: 'ab:1', games: 40, wins: 2, draws: 4, losses: 34, score: 0.1, elo: -410, eloLow: -560, eloHigh: -300 },
+  { db: 'x/games-000100.db', trainedGames: 100, ranker: 'agree', top1: 0.11, top4: 0.33, intervals: { top1: [0.08, 0.14], top4: [0.29, 0.38] } },
+];
 /** Copies of the hand-made pattern on other squares: one idea, so one drawing. */
 const COPIES = 3;
 
@@ -49,6 +54,9 @@ beforeAll(async () => {
   } finally {
     db.close();
   }
+  // A learning curve as training/recipes/curve.sh writes it beside the database, with one line it cannot use.
+  mkdirSync(join(tempDir, 'sample.checkpoints'));
+  writeFileSync(join(tempDir, 'sample.checkpoints', 'curve.jsonl'), [...CURVE.map((line) => JSON.stringify(line)), 'not json', ''].join('\n'));
   const result = morph(['report', '--db', sample.path, '--out', join(tempDir, 'report'), '--json']);
   expect(result.stderr).toBe('');
   expect(result.status).toBe(0);
@@ -165,7 +173,7 @@ describe('morph report', () => {
     const ids = report.charts.map((c) => c.id);
     expect(ids).toEqual([
       'chart-score', 'chart-rolling-score', 'chart-rolling-elo', 'chart-rolling-score-hours', 'chart-rolling-elo-hours',
-      'chart-material', 'chart-patterns', 'chart-growth-origin', 'chart-growth-size',
+      'chart-checkpoints', 'chart-material', 'chart-patterns', 'chart-growth-origin', 'chart-growth-size',
     ]);
     const points = (id: string) => report.charts.find((c) => c.id === id)!.points;
     expect(points('chart-score')).toEqual([report.games, report.games]);
@@ -212,6 +220,14 @@ describe('morph report', () => {
     const endings = new Map<string, number>();
     for (const g of allPlayed()) endings.set(g.reason, (endings.get(g.reason) ?? 0) + 1);
     for (const [reason] of endings) expect(text).toContain(`ended by ${reason}`);
+  });
+
+  it('shows the learning-curve checkpoints measured beside the database, in order of games trained', () => {
+    expect(report.charts.find((c) => c.id === 'chart-checkpoints')!.points).toEqual([2]);
+    const rows = [...html.matchAll(/<tr class="checkpoint">([\s\S]*?)<\/tr>/g)].map((m) => m[1].replace(/<[^>]+>/g, ' ').replace(/\s+/g, ' ').trim());
+    expect(rows).toEqual(['100 ab:1 40 2 / 4 / 34 0.100 -410 [-560, -300]', '200 ab:1 40 2 / 10 / 28 0.175 -269 [-360, -190]']);
+    expect(html).toMatch(/<tr class="checkpoint-agreement"><td class="text">100<\/td><td>0\.110 \[0\.080, 0\.140\]<\/td>/);
+    expect(html).toContain('(1 unreadable lines skipped)');
   });
 
   it('gives the material-order verdict and the last games with their PGN', () => {

@@ -11,8 +11,7 @@ import { AlphaBetaPlayer, parseAlphaBetaSpec } from '../engines/alphabeta.ts';
 import { createOpponent, type CreateOpponentOptions } from '../engines/opponentFactory.ts';
 import { formatOpponentSpec, parseOpponentSpec, type OpponentSpec } from '../engines/opponentSpec.ts';
 import type { GamePlayer } from '../engines/gamePlayer.ts';
-import { loadConfig } from '../learn/config.ts';
-import { MorphPlayer } from '../player/morphPlayer.ts';
+import { MorphPlayer, playingMaturity } from '../player/morphPlayer.ts';
 import { PatternStore } from '../store/patternStore.ts';
 
 export interface ContestantOptions {
@@ -76,7 +75,7 @@ export class Contestant {
       morphFactory: (morph, context) => {
         // Read-only: a match never changes what Morph knows.
         this.store ??= PatternStore.open(morph.dbPath, { readonly: true });
-        const maturity = this.options.maturity ?? loadConfig(this.store.db).maturity;
+        const maturity = playingMaturity(this.store, this.options.maturity);
         return new MorphPlayer(this.store, { maturity, seed: context.seed }, context.name);
       },
       alphaBetaFactory: (ab, context) => new AlphaBetaPlayer(parseAlphaBetaSpec(ab.body, context.seed)),

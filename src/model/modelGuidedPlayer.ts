@@ -9,7 +9,8 @@
  * played, ties broken by a seeded random choice.
  */
 import { applyMove, cloneBoard, parseUciMove, uciMove, type Board } from '../chess/board.ts';
-import { GameHistory, repetitionKey } from '../chess/history.ts';
+import { GameHistory } from '../chess/history.ts';
+import { positionKey } from '../chess/positionKey.ts';
 import { gameStatus, generateLegalMoves, isInsufficientMaterial } from '../chess/movegen.ts';
 import { buildPositionGraph, PositionGraph } from '../graph/positionGraph.ts';
 import type { GamePlayer, GamePosition } from '../engines/gamePlayer.ts';
@@ -35,8 +36,8 @@ export interface GuidedMove {
 
 /** A position after one more move, seen through the game's repetition counts. */
 function extendedHistory(history: PositionHistory, board: Board): PositionHistory {
-  const key = repetitionKey(board);
-  return { board, occurrences: (b) => history.occurrences(b) + (repetitionKey(b) === key ? 1 : 0) };
+  const key = positionKey(board);
+  return { board, occurrences: (b) => history.occurrences(b) + (positionKey(b) === key ? 1 : 0) };
 }
 
 function isDrawByRule(history: PositionHistory, board: Board): boolean {

@@ -162,16 +162,29 @@ export function reportHtml(data: ReportData, charts: RenderedChart[], options: {
   }
   out.push('</section>');
 
-  // LEARNING-CURVE CHECKPOINTS: shown when the strength tooling has written a checkpoint table (see checkpoints.ts).
+  // LEARNING-CURVE CHECKPOINTS: shown when training/recipes/curve.sh has measured checkpoints (see checkpoints.ts).
+  const curve = data.checkpoints;
   out.push('<section id="checkpoints">', '<h2>Learning-curve checkpoints</h2>');
-  // The curve recipe's measurements (train/checkpointResults.ts) drawn against games of training.
-  out.push(chart('chart-curve-elo'), chart('chart-curve-blunder'));
-  if (!data.checkpoints.length) {
-    out.push('<p class="note">No checkpoints in this database (no table named like "checkpoint"): strength measured during training would show here.</p>');
-  }
-  for (const checkpoints of data.checkpoints) {
-    out.push(`<h3>${escapeHtml(checkpoints.table)} (${checkpoints.total} rows${checkpoints.rows.length < checkpoints.total ? `, the last ${checkpoints.rows.length} shown` : ''})</h3>`);
-    out.push(table(checkpoints.columns.map(escapeHtml), checkpoints.rows.map((row) => row.map((cell, i) => td(cell ?? '-', i === 0 ? 'text' : ''))), ' class="checkpoint"'));
+  if (!curve.file) {
+    out.push(
+      '<p class="note">No checkpoints measured for this database. <code>morph train --checkpoint-every N</code> keeps copies, ' +
+        'and <code>training/recipes/curve.sh</code> measures them (matches over varied openings and move agreement).</p>',
+    );
+  } else {
+    out.push(`<p class="note">From <code>${escapeHtml(curve.file)}</code>${curve.skipped ? ` (${curve.skipped} unreadable lines skipped)` : ''}.</p>`);
+    out.push(chart('chart-checkpoints'));
+    if (curve.matches.length) {
+      out.push(table(['trained games', 'opponent', 'games', 'W / D / L', 'score', 'Elo [95%]'], curve.matches.map((m) => [
+        td(m.trainedGames, 'text'), td(m.opponent, 'text'), td(m.games), td(wdl(m)), td(m.score.toFixed(3)),
+        td(`${signedFixed(m.elo)} [${signedFixed(m.eloLow)}, ${signedFixed(m.eloHigh)}]`),
+      ]), ' class="checkpoint"'));
+    }
+    if (curve.agreement.length) {
+      const share = (v: number, i: [number, number] | null) => `${v.toFixed(3)}${i ? ` [${i[0].toFixed(3)}, ${i[1].toFixed(3)}]` : ''}`;
+      out.push(table(['trained games', 'top-1 agreement [95%]', 'top-4 agreement [95%]'], curve.agreement.map((a) => [
+        td(a.trainedGames, 'text'), td(share(a.top1, a.top1Interval)), td(share(a.top4, a.top4Interval)),
+      ]), ' class="checkpoint-agreement"'));
+    }
   }
   out.push('</section>');
 

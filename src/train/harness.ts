@@ -8,7 +8,7 @@ import { appendFileSync, mkdirSync } from 'node:fs';
 import { basename, dirname, join } from 'node:path';
 import { setImmediate as eventLoopTurn } from 'node:timers/promises';
 import { createPlayer } from '../engines/playerFromSpec.ts';
-import { formatOpponentSpec, parseOpponentSpec } from '../engines/opponentSpec.ts';
+import { formatOpponentSpec, parseOpponentSpec, type OpponentSpec } from '../engines/opponentSpec.ts';
 import type { GamePlayer } from '../engines/gamePlayer.ts';
 import { EngineError } from '../engines/uciClient.ts';
 import { gamePgn, materialBalance, playGame, type PlayedGame } from '../game/playGame.ts';
@@ -21,7 +21,9 @@ import { finishRun, startRun } from '../store/runs.ts';
 import { getMetaNumber, setMeta } from '../store/meta.ts';
 import { morphScore, recordGame } from '../store/games.ts';
 import { openStoreForWriting } from '../store/location.ts';
-import { MorphError } from '../util/errors.ts';
+import { MorphError, badInput, fileProblem } from '../util/errors.ts';
+import { toMorphError } from '../store/database.ts';
+import type { PatternStore } from '../store/patternStore.ts';
 import { Random, freshSeed } from '../util/random.ts';
 import { TrainingProgress, type ProgressMode } from './progress.ts';
 
@@ -127,19 +129,65 @@ function yieldingBeforeMoves(player: GamePlayer): GamePlayer {
   };
 }
 
+function usesMorphDatabase(spec: OpponentSpec): boolean {
+  return spec.kind === 'morph' || (spec.kind === 'noisy' && usesMorphDatabase(spec.inner));
+}
+
+/** Appends to a file the user named (--pgn, --json-log); a full disk or a bad path is a one-line error naming it. */
+function appendToLog(path: string, text: string): void {
+  try {
+    appendFileSync(path, text);
+  } catch (error) {
+    throw badInput(`cannot write ${path}: ${fileProblem(error) ?? (error as Error).message}`);
+  }
+}
+
 export async function runTraining(options: TrainingOptions): Promise<TrainingSummary> {
   const spec = parseOpponentSpec(options.opponent);
-  const store = openStoreForWriting(options.db);
+  if (options.hours !== undefined && !(options.hours > 0)) throw badInput(`--hours must be more than 0`);
+  const timeouts = options.engineTimeoutMs
+    ? {
+        searchTimeoutMs: options.engineTimeoutMs,
+        handshakeTimeoutMs: Math.max(options.engineTimeoutMs, HANDSHAKE_TIMEOUT_FLOOR_MS),
+      }
+    : undefined;
   let stopRequested = false;
+  let opponent: GamePlayer | null = null;
+  // A stop ends the opponent at once: a search in progress fails (the game is discarded) instead of running on
+  // to the engine timeout, so Ctrl-C or SIGTERM stops the run within a second even while the engine hangs.
   const onSignal = () => {
     stopRequested = true;
+    opponent?.close().catch(() => {});
   };
   process.on('SIGINT', onSignal);
   process.on('SIGTERM', onSignal);
-  let opponent: GamePlayer | null = null;
+  let openedStore: PatternStore | null = null;
   let progress: TrainingProgress | null = null;
   let runId: number | null = null;
   try {
+    // An opponent that lives for the whole run (an engine process, a morph: database) is started once before the
+    // training database is touched, so a bad engine path, engine option or database is refused with nothing
+    // written. A morph: opponent is made again below with the run's seed.
+    // An engine that merely fails to start in time (a busy machine) is not bad input: it is dropped here and
+    // retried by the game loop, which discards the game and counts the failure as it does for any engine fault.
+    if (!BUILT_IN.has(spec.kind)) {
+      opponent = await createPlayer(options.opponent, { seed: 0, engineTimeouts: timeouts });
+      try {
+        await opponent.newGame();
+      } catch (error) {
+        if (stopRequested) throw new MorphError('training stopped before its first game; nothing was written');
+        if (!(error instanceof EngineError)) throw error;
+        await opponent.close();
+        opponent = null;
+      }
+      if (opponent && usesMorphDatabase(spec)) {
+        await opponent.close();
+        opponent = null;
+      }
+    }
+    if (stopRequested) throw new MorphError('training stopped before its first game; nothing was written');
+    const store = openStoreForWriting(options.db);
+    openedStore = store;
     const config = mergeConfig(loadConfig(store.db), options.config ?? {});
     const runSeed = options.seed ?? getMetaNumber(store.db, 'seed') ?? freshSeed();
     store.transaction(() => {
@@ -151,17 +199,11 @@ export async function runTraining(options: TrainingOptions): Promise<TrainingSum
     // The canonical spec (defaults filled in), as the games record it, so the run can be replayed exactly.
     runId = startRun(store.db, { opponent: formatOpponentSpec(spec), seed: runSeed, config, firstGame });
     const perGameOpponent = BUILT_IN.has(spec.kind);
-    const timeouts = options.engineTimeoutMs
-      ? {
-          searchTimeoutMs: options.engineTimeoutMs,
-          handshakeTimeoutMs: Math.max(options.engineTimeoutMs, HANDSHAKE_TIMEOUT_FLOOR_MS),
-        }
-      : undefined;
     const summary: TrainingSummary = {
       games: 0, wins: 0, draws: 0, losses: 0, failures: 0, stopReason: 'games-done', patterns: store.size, seconds: 0,
       time: { morph: 0, opponent: 0, learning: 0 }, firstGame, lastGame: firstGame - 1, seed: runSeed, checkpoints: [],
     };
-    progress = new TrainingProgress(options.progress, { games: options.games, hours: options.hours });
+    progress = new TrainingProgress(options.progress, { games: options.games, hours: options.hours, opponent: formatOpponentSpec(spec) });
     const started = Date.now();
     const deadline = options.hours ? started + options.hours * 3600_000 : Infinity;
     let consecutiveFailures = 0;
@@ -290,8 +332,8 @@ export async function runTraining(options: TrainingOptions): Promise<TrainingSum
         summary.checkpoints.push(path);
         progress.log(`checkpoint after game ${gameNumber}: ${path}`);
       }
-      if (options.pgn) appendFileSync(options.pgn, pgn + '\n\n');
-      if (options.jsonLog) appendFileSync(options.jsonLog, JSON.stringify(entry) + '\n');
+      if (options.pgn) appendToLog(options.pgn, pgn + '\n\n');
+      if (options.jsonLog) appendToLog(options.jsonLog, JSON.stringify(entry) + '\n');
       progress.update(summary, cumulativeMaterial / summary.games, started);
     }
     summary.seconds = (Date.now() - started) / 1000;
@@ -303,20 +345,20 @@ export async function runTraining(options: TrainingOptions): Promise<TrainingSum
     return summary;
   } catch (error) {
     // Mark the run as ended, so it does not look like one still going (or killed) in `morph inspect`.
-    if (runId !== null) {
+    if (runId !== null && openedStore !== null) {
       try {
-        finishRun(store.db, runId, { stopReason: 'error' });
+        finishRun(openedStore.db, runId, { stopReason: 'error' });
       } catch {
         // the database itself may be what failed; the original error matters more
       }
     }
-    throw error;
+    throw openedStore ? toMorphError(openedStore.path, error) : error;
   } finally {
     // A bar left running keeps its redraw timer alive, and the process would never exit after an error.
     progress?.stop();
     process.off('SIGINT', onSignal);
     process.off('SIGTERM', onSignal);
     await opponent?.close();
-    store.close();
+    openedStore?.close();
   }
 }

@@ -4,7 +4,7 @@ import { runTraining, type TrainingSummary } from '../../train/harness.ts';
 import type { ProgressMode } from '../../train/progress.ts';
 import { badInput } from '../../util/errors.ts';
 import { action, printLine } from '../run.ts';
-import { parseIntegerOption, parseNumberOption, parseSeedOption } from '../options.ts';
+import { parseIntegerOption, parseNumberOption, parsePositiveNumberOption, parseSeedOption } from '../options.ts';
 import type { LearningConfig } from '../../learn/config.ts';
 
 interface TrainOptions {
@@ -35,11 +35,12 @@ interface TrainOptions {
 
 const DEFAULT_GAMES = 20;
 
-function summaryText(s: TrainingSummary): string {
+export function trainingSummaryText(s: TrainingSummary): string {
   const score = s.games ? ((s.wins + s.draws / 2) / s.games).toFixed(3) : '-';
   const perHour = s.seconds > 0 ? Math.round((s.games / s.seconds) * 3600) : 0;
+  const trained = s.games > 0 ? `trained games ${s.firstGame}-${s.lastGame} (${s.games} games, ` : `trained no games (`;
   return [
-    `trained games ${s.firstGame}-${s.lastGame} (${s.games} games, ${s.stopReason}), seed ${s.seed}`,
+    `${trained}${s.stopReason}), seed ${s.seed}`,
     `W/D/L ${s.wins}/${s.draws}/${s.losses}, score ${score}, ${s.failures} discarded`,
     `patterns ${s.patterns}; ${s.seconds.toFixed(1)} s (${perHour} games/hour): ` +
       `Morph ${s.time.morph.toFixed(1)} s, opponent ${s.time.opponent.toFixed(1)} s, learning ${s.time.learning.toFixed(1)} s`,
@@ -75,7 +76,7 @@ export function registerTrainCommand(program: Command): void {
     .option('--json', 'print the run summary as JSON')
     .action(
       action(async (opts: TrainOptions) => {
-        if (opts.games && opts.hours) throw badInput('give --games or --hours, not both');
+        if (opts.games !== undefined && opts.hours !== undefined) throw badInput('give --games or --hours, not both');
         if (!['auto', 'bar', 'lines', 'none'].includes(opts.progress)) throw badInput(`--progress must be auto, bar, lines or none`);
         const config: Partial<LearningConfig> = {};
         if (opts.maturity !== undefined) config.maturity = parseIntegerOption('--maturity', opts.maturity, 0);
@@ -95,8 +96,8 @@ export function registerTrainCommand(program: Command): void {
         if (opts.prior !== undefined) config.prior = parseNumberOption('--prior', opts.prior, 0, 1e6);
         const summary = await runTraining({
           db: opts.db,
-          games: opts.hours ? undefined : opts.games ? parseIntegerOption('--games', opts.games, 1) : DEFAULT_GAMES,
-          hours: opts.hours ? parseNumberOption('--hours', opts.hours, 0) : undefined,
+          games: opts.hours !== undefined ? undefined : opts.games ? parseIntegerOption('--games', opts.games, 1) : DEFAULT_GAMES,
+          hours: opts.hours !== undefined ? parsePositiveNumberOption('--hours', opts.hours) : undefined,
           opponent: opts.opponent,
           seed: parseSeedOption(opts.seed),
           pgn: opts.pgn,
@@ -108,7 +109,7 @@ export function registerTrainCommand(program: Command): void {
           engineTimeoutMs: opts.engineTimeout ? parseIntegerOption('--engine-timeout', opts.engineTimeout, 1) : undefined,
           checkpointEvery: opts.checkpointEvery ? parseIntegerOption('--checkpoint-every', opts.checkpointEvery, 1) : undefined,
         });
-        printLine(opts.json ? JSON.stringify(summary) : summaryText(summary));
+        printLine(opts.json ? JSON.stringify(summary) : trainingSummaryText(summary));
       }),
     );
 }

@@ -8,10 +8,11 @@ import type { PatternStore } from '../../store/patternStore.ts';
 import { MAX_MATURITY, MAX_SEED, UciEngine } from '../../uci/engine.ts';
 import { action } from '../run.ts';
 import { parseIntegerOption } from '../options.ts';
+import { loadConfig } from '../../learn/config.ts';
 
 interface UciOptions {
   db?: string;
-  maturity: string;
+  maturity?: string;
   seed: string;
 }
 
@@ -20,17 +21,24 @@ export function registerUciCommand(program: Command): void {
     .command('uci')
     .description('run Morph as a UCI engine (for chess GUIs): reads commands on stdin, answers on stdout')
     .option('--db <file>', 'pattern database (default: data/morph.db in the checkout, or $MORPH_DB)')
-    .option('--maturity <n>', 'ignore patterns with fewer updates than this (UCI option Maturity)', '0')
+    .option('--maturity <n>', "ignore patterns with fewer updates than this (UCI option Maturity; default: the database's)")
     .option('--seed <n>', 'seed for the random tie-break (UCI option Seed)', '1')
     .action(
       action(async (opts: UciOptions) => {
-        const maturity = parseIntegerOption('--maturity', opts.maturity, 0, MAX_MATURITY);
+        const maturity = opts.maturity === undefined ? undefined : parseIntegerOption('--maturity', opts.maturity, 0, MAX_MATURITY);
         const seed = parseIntegerOption('--seed', opts.seed, 0, MAX_SEED);
         // A bad --db fails here, as a one-line error, before any protocol is spoken: the file is checked (header
         // and schema, quickly), while the patterns are loaded only at `isready`, so `uci` is answered at once.
         const fresh = opts.db === undefined && !existsSync(defaultDatabasePath());
-        if (!fresh) openMorphDatabase(opts.db ?? defaultDatabasePath(), { readonly: true, quickCheck: false }).close();
-        await runUciEngine({ store: () => openStoreForReading(opts.db).store, fresh, dbOption: opts.db, maturity, seed });
+        let databaseMaturity: number | undefined;
+        if (!fresh) {
+          const db = openMorphDatabase(opts.db ?? defaultDatabasePath(), { readonly: true, quickCheck: false });
+          databaseMaturity = loadConfig(db).maturity;
+          db.close();
+        }
+        await runUciEngine({
+          store: () => openStoreForReading(opts.db).store, fresh, dbOption: opts.db, maturity, databaseMaturity, seed,
+        });
       }),
     );
 }
@@ -39,7 +47,8 @@ async function runUciEngine(setup: {
   store: () => PatternStore;
   fresh: boolean;
   dbOption: string | undefined;
-  maturity: number;
+  maturity: number | undefined;
+  databaseMaturity: number | undefined;
   seed: number;
 }): Promise<void> {
   // A GUI that goes away closes our stdout; that must end the engine quietly, not with an EPIPE stack trace.
@@ -58,6 +67,7 @@ async function runUciEngine(setup: {
       // An empty value means the database the engine was started with (or the default one).
       openDatabase: (path) => openStoreForReading(path === '' ? setup.dbOption : path).store,
       maturity: setup.maturity,
+      databaseMaturity: setup.databaseMaturity,
       seed: setup.seed,
       write,
       notice: setup.fresh ? `no database at ${defaultDatabasePath()} yet: every move values 0.5` : undefined,
