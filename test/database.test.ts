@@ -117,7 +117,7 @@ describe('openMorphDatabase', () => {
     expect(names).toEqual(
       [
         'games', 'games_by_run', 'learning_counters', 'links', 'links_by_child', 'meta', 'pattern_positions',
-        'pattern_positions_by_pattern', 'pattern_stats', 'patterns', 'runs',
+        'pattern_positions_by_pattern', 'pattern_stats', 'patterns', 'runs', 'checkpoint_results',
       ].sort(),
     );
     expect(db.pragma('journal_mode', { simple: true })).toBe('wal');

@@ -14,6 +14,7 @@ import { exactDesig } from '../src/pattern/designation.ts';
 import type { GraphPattern } from '../src/pattern/pattern.ts';
 import { HAND_MADE, TABLE_1, buildSampleDatabase, morph, type SampleDatabase } from './helpers/sampleDatabase.ts';
 import { recordPlayedRun, type PlayedRun } from './helpers/playedGames.ts';
+import { recordCheckpointResult, type CheckpointResult } from '../src/train/checkpointResults.ts';
 
 const CHROMIUM = '/usr/bin/chromium';
 /** The sample's own run (no PGN, no times), then two runs of real games, one minute each. */
@@ -23,10 +24,11 @@ let sample: SampleDatabase;
 let played: PlayedRun[];
 let report: ReportResult;
 let html: string;
-const CURVE = [
-  { db: 'x/games-000200.db', trainedGames: 200, opponent: 'ab:1', games: 40, wins: 2, draws: 10, losses: 28, score: 0.175, elo: -269, eloLow: -360, eloHigh: -190 },
-  { db: 'x/games-000100.db', trainedGames: 100, opponent: 'ab:1', games: 40, wins: 2, draws: 4, losses: 34, score: 0.1, elo: -410, eloLow: -560, eloHigh: -300 },
-  { db: 'x/games-000100.db', trainedGames: 100, ranker: 'agree', top1: 0.11, top4: 0.33, intervals: { top1: [0.08, 0.14], top4: [0.29, 0.38] } },
+/** Strength at two checkpoints, as training/recipes/curve.sh records it (train/checkpointResults.ts), out of order. */
+const CURVE: CheckpointResult[] = [
+  { trainedGames: 200, measure: 'match', against: 'ab:1', samples: 40, score: 0.175, elo: -269, eloLow: -360, eloHigh: -190, checkpoint: 'x/games-000200.db' },
+  { trainedGames: 100, measure: 'match', against: 'ab:1', samples: 40, score: 0.1, elo: -410, eloLow: -560, eloHigh: -300, checkpoint: 'x/games-000100.db' },
+  { trainedGames: 100, measure: 'quality', against: 'move-scores.jsonl', samples: 400, meanLoss: 12.5, lossLow: 11, lossHigh: 14, blunder: 0.16, blunderLow: 0.13, blunderHigh: 0.2, top4: 0.37, checkpoint: 'x/games-000100.db' },
 ];
 /** Copies of the hand-made pattern on other squares: one idea, so one drawing. */
 const COPIES = 3;
@@ -51,12 +53,10 @@ beforeAll(async () => {
       await recordPlayedRun(db, { opponent: 'ab:1', games: 6, seed: 21, startedAt: new Date('2026-01-02T10:00:00Z'), firstGame: 26 }),
       await recordPlayedRun(db, { opponent: 'random', morph: 'ab:1', games: 6, seed: 22, startedAt: new Date('2026-01-03T10:00:00Z'), firstGame: 32 }),
     ];
+    for (const result of CURVE) recordCheckpointResult(db, result);
   } finally {
     db.close();
   }
-  // A learning curve as training/recipes/curve.sh writes it beside the database, with one line it cannot use.
-  mkdirSync(join(tempDir, 'sample.checkpoints'));
-  writeFileSync(join(tempDir, 'sample.checkpoints', 'curve.jsonl'), [...CURVE.map((line) => JSON.stringify(line)), 'not json', ''].join('\n'));
   const result = morph(['report', '--db', sample.path, '--out', join(tempDir, 'report'), '--json']);
   expect(result.stderr).toBe('');
   expect(result.status).toBe(0);
@@ -172,8 +172,9 @@ describe('morph report', () => {
     expect(html.match(/<tr data-pattern-id=/g)).toHaveLength(TABLE_1.length);
     const ids = report.charts.map((c) => c.id);
     expect(ids).toEqual([
+      'chart-curve-elo', 'chart-curve-blunder',
       'chart-score', 'chart-rolling-score', 'chart-rolling-elo', 'chart-rolling-score-hours', 'chart-rolling-elo-hours',
-      'chart-checkpoints', 'chart-material', 'chart-patterns', 'chart-growth-origin', 'chart-growth-size',
+      'chart-material', 'chart-patterns', 'chart-growth-origin', 'chart-growth-size',
     ]);
     const points = (id: string) => report.charts.find((c) => c.id === id)!.points;
     expect(points('chart-score')).toEqual([report.games, report.games]);
@@ -222,12 +223,19 @@ describe('morph report', () => {
     for (const [reason] of endings) expect(text).toContain(`ended by ${reason}`);
   });
 
-  it('shows the learning-curve checkpoints measured beside the database, in order of games trained', () => {
-    expect(report.charts.find((c) => c.id === 'chart-checkpoints')!.points).toEqual([2]);
+  it('draws the learning curve from the checkpoints measured, in order of games trained', () => {
+    const chart = (id: string) => report.charts.find((c) => c.id === id)!;
+    // One opponent, two checkpoints; one move-quality measurement.
+    expect(chart('chart-curve-elo').points).toEqual([2]);
+    expect(chart('chart-curve-blunder').points).toEqual([1]);
     const rows = [...html.matchAll(/<tr class="checkpoint">([\s\S]*?)<\/tr>/g)].map((m) => m[1].replace(/<[^>]+>/g, ' ').replace(/\s+/g, ' ').trim());
-    expect(rows).toEqual(['100 ab:1 40 2 / 4 / 34 0.100 -410 [-560, -300]', '200 ab:1 40 2 / 10 / 28 0.175 -269 [-360, -190]']);
-    expect(html).toMatch(/<tr class="checkpoint-agreement"><td class="text">100<\/td><td>0\.110 \[0\.080, 0\.140\]<\/td>/);
-    expect(html).toContain('(1 unreadable lines skipped)');
+    expect(rows).toHaveLength(CURVE.length);
+    // Ordered by games trained: the 100-game match, the 100-game move quality, then the 200-game match.
+    expect(rows).toEqual([
+      '100 match ab:1 40 0.100 -410 [-560, -300] - - -',
+      '100 quality move-scores.jsonl 400 - - 12.5 [11.0, 14.0] 0.160 [0.130, 0.200] 0.370',
+      '200 match ab:1 40 0.175 -269 [-360, -190] - - -',
+    ]);
   });
 
   it('gives the material-order verdict and the last games with their PGN', () => {

@@ -46,9 +46,12 @@ interface Finished {
   stderr: string;
 }
 
-/** Starts `morph train ARGS`; `ownGroup` puts it in a process group of its own, as a terminal would. */
+/**
+ * Starts `morph train ARGS` with one job (games on the live database; test/trainingJobs.test.ts covers game
+ * workers); `ownGroup` puts it in a process group of its own, as a terminal would.
+ */
 function startTrain(args: string[], ownGroup = false): { child: ChildProcess; done: Promise<Finished> } {
-  const child = spawn(process.execPath, [MORPH_BIN, 'train', ...args], { detached: ownGroup });
+  const child = spawn(process.execPath, [MORPH_BIN, 'train', '--jobs', '1', ...args], { detached: ownGroup });
   running.set(child, { ownGroup });
   let stdout = '';
   let stderr = '';
@@ -559,7 +562,7 @@ describe('morph train refuses what it cannot do, and stops when told', () => {
 describe('the training summary', () => {
   const summary: TrainingSummary = {
     games: 0, wins: 0, draws: 0, losses: 0, failures: 0, stopReason: 'interrupted', patterns: 1200, seconds: 0.5,
-    time: { morph: 0, opponent: 0, learning: 0 }, firstGame: 88, lastGame: 87, seed: 42, checkpoints: [],
+    time: { morph: 0, opponent: 0, learning: 0 }, firstGame: 88, lastGame: 87, seed: 42, checkpoints: [], jobs: 1,
   };
 
   it('says no games were trained rather than "games 88-87"', () => {

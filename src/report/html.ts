@@ -162,29 +162,30 @@ export function reportHtml(data: ReportData, charts: RenderedChart[], options: {
   }
   out.push('</section>');
 
-  // LEARNING-CURVE CHECKPOINTS: shown when training/recipes/curve.sh has measured checkpoints (see checkpoints.ts).
-  const curve = data.checkpoints;
+  // LEARNING-CURVE CHECKPOINTS: what training/recipes/curve.sh measured (train/checkpointResults.ts).
   out.push('<section id="checkpoints">', '<h2>Learning-curve checkpoints</h2>');
-  if (!curve.file) {
+  out.push(chart('chart-curve-elo'), chart('chart-curve-blunder'));
+  if (!data.curve.length) {
     out.push(
       '<p class="note">No checkpoints measured for this database. <code>morph train --checkpoint-every N</code> keeps copies, ' +
-        'and <code>training/recipes/curve.sh</code> measures them (matches over varied openings and move agreement).</p>',
+        'and <code>training/recipes/curve.sh</code> measures them (matches over varied openings and move quality).</p>',
     );
   } else {
-    out.push(`<p class="note">From <code>${escapeHtml(curve.file)}</code>${curve.skipped ? ` (${curve.skipped} unreadable lines skipped)` : ''}.</p>`);
-    out.push(chart('chart-checkpoints'));
-    if (curve.matches.length) {
-      out.push(table(['trained games', 'opponent', 'games', 'W / D / L', 'score', 'Elo [95%]'], curve.matches.map((m) => [
-        td(m.trainedGames, 'text'), td(m.opponent, 'text'), td(m.games), td(wdl(m)), td(m.score.toFixed(3)),
-        td(`${signedFixed(m.elo)} [${signedFixed(m.eloLow)}, ${signedFixed(m.eloHigh)}]`),
-      ]), ' class="checkpoint"'));
-    }
-    if (curve.agreement.length) {
-      const share = (v: number, i: [number, number] | null) => `${v.toFixed(3)}${i ? ` [${i[0].toFixed(3)}, ${i[1].toFixed(3)}]` : ''}`;
-      out.push(table(['trained games', 'top-1 agreement [95%]', 'top-4 agreement [95%]'], curve.agreement.map((a) => [
-        td(a.trainedGames, 'text'), td(share(a.top1, a.top1Interval)), td(share(a.top4, a.top4Interval)),
-      ]), ' class="checkpoint-agreement"'));
-    }
+    const interval = (value: number | undefined, low: number | undefined, high: number | undefined, show: (n: number) => string) =>
+      value === undefined ? '-' : `${show(value)}${low !== undefined && high !== undefined ? ` [${show(low)}, ${show(high)}]` : ''}`;
+    const fixed = (digits: number) => (n: number) => n.toFixed(digits);
+    out.push(table(
+      ['trained games', 'measure', 'against', 'games or positions', 'score', 'Elo [95%]', 'mean loss [95%]', 'blunders [95%]', 'top-4'],
+      data.curve.map((r) => [
+        td(r.trainedGames, 'text'), td(r.measure, 'text'), td(r.against, 'text'), td(r.samples),
+        td(r.score === undefined ? '-' : r.score.toFixed(3)),
+        td(interval(r.elo, r.eloLow, r.eloHigh, (n) => signedFixed(n))),
+        td(interval(r.meanLoss, r.lossLow, r.lossHigh, fixed(1))),
+        td(interval(r.blunder, r.blunderLow, r.blunderHigh, fixed(3))),
+        td(r.top4 === undefined ? '-' : r.top4.toFixed(3)),
+      ]),
+      ' class="checkpoint"',
+    ));
   }
   out.push('</section>');
 

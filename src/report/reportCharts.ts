@@ -25,7 +25,35 @@ export function chartsFor(data: ReportData): LineChart[] {
   const growth = (list: typeof data.growth.byOrigin): ChartSeries[] =>
     list.map((s, i) => ({ name: s.name, color: PALETTE[i % PALETTE.length], points: byGame(s.points) }));
   const band = 'shaded: 95% interval';
+  const matches = data.curve.filter((r) => r.measure === 'match' && r.elo !== undefined);
+  const opponents = [...new Set(matches.map((r) => r.against))];
+  const quality = data.curve.filter((r) => r.measure === 'quality' && r.blunder !== undefined);
   return [
+    {
+      id: 'chart-curve-elo',
+      title: `Learning curve at checkpoints: Elo difference (Morph minus opponent) by games of training (${band})`,
+      xTitle: 'games of training (log scale)',
+      yTitle: 'Elo',
+      xLog: true,
+      rule: 0,
+      series: opponents.map((opponent, i) => ({
+        name: `vs ${opponent}`,
+        color: PALETTE[i % PALETTE.length],
+        points: matches.filter((r) => r.against === opponent).map((r) => ({ x: r.trainedGames, y: r.elo!, low: r.eloLow, high: r.eloHigh })),
+      })),
+    },
+    {
+      id: 'chart-curve-blunder',
+      title: `Learning curve at checkpoints: share of blunders (>= 30 win-chance points lost) on labelled positions (${band})`,
+      xTitle: 'games of training (log scale)',
+      yTitle: 'blunder share',
+      xLog: true,
+      series: [{
+        name: 'blunder share',
+        color: '#d62728',
+        points: quality.map((r) => ({ x: r.trainedGames, y: r.blunder!, low: r.blunderLow, high: r.blunderHigh })),
+      }],
+    },
     {
       id: 'chart-score',
       title: "Learning curve: Morph's score per game (1 win, .5 draw, 0 loss), all opponents",
@@ -71,20 +99,6 @@ export function chartsFor(data: ReportData): LineChart[] {
       yTitle: 'Elo',
       rule: 0,
       series: rolling('elo', 'hours'),
-    },
-    {
-      id: 'chart-checkpoints',
-      title: `Learning curve from checkpoints: Elo against each opponent by games trained (${band})`,
-      xTitle: 'games trained',
-      yTitle: 'Elo',
-      rule: 0,
-      series: [...new Set(data.checkpoints.matches.map((m) => m.opponent))].map((opponent, i) => ({
-        name: `vs ${opponent}`,
-        color: PALETTE[i % PALETTE.length],
-        points: data.checkpoints.matches
-          .filter((m) => m.opponent === opponent)
-          .map((m) => ({ x: m.trainedGames, y: m.elo, low: m.eloLow, high: m.eloHigh })),
-      })),
     },
     {
       id: 'chart-material',

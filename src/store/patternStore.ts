@@ -20,6 +20,7 @@ import { canonicalKey, patternFromKey } from '../pattern/canonical.ts';
 import { patternSize, patternToJson, validatePattern, type Pattern } from '../pattern/pattern.ts';
 import type { PositionGraph } from '../graph/positionGraph.ts';
 import { BAD_INPUT, MorphError } from '../util/errors.ts';
+import { getMetaNumber } from './meta.ts';
 import { databaseKind, requireDatabaseKind, type DatabaseKind } from './databaseKind.ts';
 import Database from 'better-sqlite3';
 import { existsSync } from 'node:fs';
@@ -48,6 +49,25 @@ export class PatternStore {
     try {
       requireDatabaseKind(db, path, kind);
       return new PatternStore(db, loadHierarchy(db, path), path, options.readonly ?? false);
+    } catch (error) {
+      closeMorphDatabase(db);
+      throw error;
+    }
+  }
+
+  /**
+   * Opens a read-only snapshot of the database for a game worker (`morph train --jobs N`), with the number of
+   * games learned in what was loaded, read in the same read transaction (so it names the weights exactly).
+   */
+  static openSnapshot(path: string): { store: PatternStore; gamesLearned: number } {
+    const db = openMorphDatabase(path, { readonly: true, quickCheck: false });
+    try {
+      requireDatabaseKind(db, path, 'value');
+      const { hierarchy, gamesLearned } = inSnapshot(db, () => ({
+        hierarchy: loadHierarchyRows(db, path),
+        gamesLearned: getMetaNumber(db, 'games_played') ?? 0,
+      }));
+      return { store: new PatternStore(db, hierarchy, path, true), gamesLearned };
     } catch (error) {
       closeMorphDatabase(db);
       throw error;

@@ -1,6 +1,7 @@
 /** `morph train`: an unattended training run against a sparring opponent (src/train/harness.ts). */
 import type { Command } from 'commander';
-import { runTraining, type TrainingSummary } from '../../train/harness.ts';
+import { DEFAULT_SNAPSHOT_EVERY, defaultJobs, runTraining, type TrainingSummary } from '../../train/harness.ts';
+import { runTrainWorker } from '../../train/trainWorker.ts';
 import type { ProgressMode } from '../../train/progress.ts';
 import { badInput } from '../../util/errors.ts';
 import { action, printLine } from '../run.ts';
@@ -23,6 +24,8 @@ interface TrainOptions {
   evaluation?: string;
   prior?: string;
   checkpointEvery?: string;
+  jobs?: string;
+  snapshotEvery?: string;
   lambda?: string;
   targetMaturity?: string;
   learnFrom?: string;
@@ -42,7 +45,7 @@ export function trainingSummaryText(s: TrainingSummary): string {
   return [
     `${trained}${s.stopReason}), seed ${s.seed}`,
     `W/D/L ${s.wins}/${s.draws}/${s.losses}, score ${score}, ${s.failures} discarded`,
-    `patterns ${s.patterns}; ${s.seconds.toFixed(1)} s (${perHour} games/hour): ` +
+    `patterns ${s.patterns}; ${s.seconds.toFixed(1)} s (${perHour} games/hour, ${s.jobs} job${s.jobs === 1 ? '' : 's'}): ` +
       `Morph ${s.time.morph.toFixed(1)} s, opponent ${s.time.opponent.toFixed(1)} s, learning ${s.time.learning.toFixed(1)} s`,
   ].join('\n');
 }
@@ -70,6 +73,8 @@ export function registerTrainCommand(program: Command): void {
     .option('--prior <n>', 'pseudo-counts of a draw shrinking each weight, for shrunk and logodds (saved)')
     .option('--temperature <schedule>', 'constant:K | linear:K0->K1@G | exp:K0,HALF,KMIN (saved in the database)')
     .option('--checkpoint-every <n>', 'keep a copy of the database every N games in DB.checkpoints/ (SQLite backup)')
+    .option('--jobs <n>', `game workers playing at once on snapshots of the weights; 1 plays on the live database (default: the cores, here ${defaultJobs()})`)
+    .option('--snapshot-every <n>', `with --jobs > 1, games a worker plays before loading fresh weights (default ${DEFAULT_SNAPSHOT_EVERY})`)
     .option('--progress <mode>', 'auto | bar | lines | none', 'auto')
     .option('--max-failures <n>', 'stop after this many discarded games in a row', '5')
     .option('--engine-timeout <ms>', 'per-move timeout for external engines')
@@ -108,8 +113,12 @@ export function registerTrainCommand(program: Command): void {
           maxFailures: parseIntegerOption('--max-failures', opts.maxFailures, 1),
           engineTimeoutMs: opts.engineTimeout ? parseIntegerOption('--engine-timeout', opts.engineTimeout, 1) : undefined,
           checkpointEvery: opts.checkpointEvery ? parseIntegerOption('--checkpoint-every', opts.checkpointEvery, 1) : undefined,
+          jobs: opts.jobs ? parseIntegerOption('--jobs', opts.jobs, 1) : defaultJobs(),
+          snapshotEvery: opts.snapshotEvery ? parseIntegerOption('--snapshot-every', opts.snapshotEvery, 1) : undefined,
         });
         printLine(opts.json ? JSON.stringify(summary) : trainingSummaryText(summary));
       }),
     );
+  // The game workers of `morph train --jobs N` (src/train/trainWorker.ts); started by the learner, not by users.
+  program.command('train-worker', { hidden: true }).action(() => runTrainWorker());
 }
