@@ -88,7 +88,7 @@ export class ModelGuidedPlayer implements GamePlayer {
     if (gameStatus(next) === 'checkmate') return 1;
     if (isDrawByRule(history, next)) return 0.5;
     const afterMove = extendedHistory(history, next);
-    const replies = scoreSuccessors(this.model.successors(afterMove), this.model.terminal).slice(0, this.options.replies);
+    const replies = scoreSuccessors(this.model.successors(afterMove), this.model.terminal, this.model.scoreOf).slice(0, this.options.replies);
     const after = cloneBoard(next);
     let total = 0;
     let weighted = 0;

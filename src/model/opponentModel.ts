@@ -64,16 +64,28 @@ export interface PositionHistory {
  */
 export type FeatureSet = 'most-specific' | 'all';
 
+/** Visit stamps by pattern id (hot path: no Set per position). */
+let visited = new Int32Array(1 << 12);
+let visitEpoch = 0;
+const pending: PatternRecord[] = [];
+
 function withAncestors(matches: readonly PatternRecord[]): PatternRecord[] {
-  const seen = new Set<PatternRecord>();
-  const stack = [...matches];
-  while (stack.length > 0) {
-    const record = stack.pop()!;
-    if (seen.has(record)) continue;
-    seen.add(record);
-    for (const parent of record.parents) stack.push(parent);
+  const epoch = ++visitEpoch;
+  const result: PatternRecord[] = [];
+  for (const record of matches) pending.push(record);
+  while (pending.length > 0) {
+    const record = pending.pop()!;
+    if (record.id >= visited.length) {
+      const grown = new Int32Array(Math.max(record.id + 1, visited.length * 2));
+      grown.set(visited);
+      visited = grown;
+    }
+    if (visited[record.id] === epoch) continue;
+    visited[record.id] = epoch;
+    result.push(record);
+    for (const parent of record.parents) pending.push(parent);
   }
-  return [...seen];
+  return result;
 }
 
 /** The successors of a position: each legal move and what the model sees after it. */
@@ -108,12 +120,16 @@ export function successorsOf(
 }
 
 /** Scores and softmax probabilities of successors, best first (ties in move order). */
-export function scoreSuccessors(successors: readonly Successor[], terminal: TerminalScores): ScoredMove[] {
+export function scoreSuccessors(
+  successors: readonly Successor[],
+  terminal: TerminalScores,
+  scoreOf: (record: PatternRecord) => number = (record) => scoreOfWeight(record.weight),
+): ScoredMove[] {
   const scored = successors.map((s) => {
     let score = 0;
     if (s.kind === 'checkmate') score = terminal.checkmate;
     else if (s.kind === 'draw') score = terminal.draw;
-    else for (const record of s.patterns) score += scoreOfWeight(record.weight);
+    else for (const record of s.patterns) score += scoreOf(record);
     return { move: s.move, score, probability: 0 };
   });
   const top = Math.max(...scored.map((s) => s.score));
@@ -133,12 +149,22 @@ export interface ModelInfo {
 
 export class OpponentModel {
   private readonly graph = new PositionGraph();
+  /** Preference scores by pattern id, computed once (a model is read-only). */
+  private readonly scores: Float64Array;
+  readonly scoreOf = (record: PatternRecord): number => this.scores[record.id];
 
   constructor(
     readonly store: PatternStore,
     readonly terminal: TerminalScores,
     readonly features: FeatureSet = 'most-specific',
-  ) {}
+  ) {
+    let maxId = 0;
+    for (const record of store.hierarchy.byId.values()) maxId = Math.max(maxId, record.id);
+    for (const record of store.hierarchy.material.values()) maxId = Math.max(maxId, record.id);
+    this.scores = new Float64Array(maxId + 1);
+    for (const record of store.hierarchy.byId.values()) this.scores[record.id] = scoreOfWeight(record.weight);
+    for (const record of store.hierarchy.material.values()) this.scores[record.id] = scoreOfWeight(record.weight);
+  }
 
   /** Opens a model database read-only; a value database (or anything else) is refused in one line. */
   static open(path: string): OpponentModel {
@@ -159,7 +185,7 @@ export class OpponentModel {
 
   /** The legal moves of the position at the end of `history`, likeliest first. */
   rank(history: PositionHistory): ScoredMove[] {
-    return scoreSuccessors(this.successors(history), this.terminal);
+    return scoreSuccessors(this.successors(history), this.terminal, this.scoreOf);
   }
 
   successors(history: PositionHistory): Successor[] {
