@@ -12,6 +12,7 @@ import { playerDecisions } from '../src/model/decisions.ts';
 import { randomOpening } from '../src/model/gameCollection.ts';
 import { OpponentModel } from '../src/model/opponentModel.ts';
 import { ModelGuidedPlayer } from '../src/model/modelGuidedPlayer.ts';
+import { setShare } from '../src/model/prediction.ts';
 import { GameHistory } from '../src/chess/history.ts';
 import { PatternStore } from '../src/store/patternStore.ts';
 import { MorphError } from '../src/util/errors.ts';
@@ -193,6 +194,28 @@ describe('ModelGuidedPlayer', () => {
     } finally {
       opened.close();
       values.close();
+    }
+  });
+});
+
+describe('setShare', () => {
+  /** Brute force: every order of the moves that sorts them by value, equally likely. */
+  function bruteShare(values: number[], labels: Set<number>, m: number): number {
+    const permutations = (items: number[]): number[][] =>
+      items.length <= 1 ? [items] : items.flatMap((x, i) => permutations([...items.slice(0, i), ...items.slice(i + 1)]).map((rest) => [x, ...rest]));
+    const sorted = permutations(values.map((_, i) => i)).filter((order) => order.every((v, i) => i === 0 || values[order[i - 1]] >= values[v]));
+    return sorted.filter((order) => order.slice(0, m).some((i) => labels.has(i))).length / sorted.length;
+  }
+
+  it('matches brute-force enumeration of tie orders', () => {
+    const rng = new Random(5);
+    for (let trial = 0; trial < 60; trial++) {
+      const n = 2 + rng.int(5);
+      const values = Array.from({ length: n }, () => rng.int(3));
+      const labels = new Set(Array.from({ length: 1 + rng.int(n) }, () => rng.int(n)));
+      const scores = values.map((value, i) => ({ move: `m${i}`, value }));
+      const labelMoves = new Set([...labels].map((i) => `m${i}`));
+      for (const m of [1, 2, 4]) expect(setShare(scores, labelMoves, m)).toBeCloseTo(bruteShare(values, labels, m), 12);
     }
   });
 });
