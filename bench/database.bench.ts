@@ -7,14 +7,8 @@ import { mkdtempSync, rmSync, statSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join, resolve } from 'node:path';
 import { pathToFileURL } from 'node:url';
-import {
-  insertLink,
-  insertPatternRow,
-  loadLinkPairs,
-  loadPatternKeysAndStats,
-  openMorphDatabase,
-  type NewPatternRow,
-} from '../src/store/database.ts';
+import { insertLink, insertPatternRow, loadLinkPairs, loadPatternKeysAndStats, type NewPatternRow } from '../src/store/patternRows.ts';
+import { openMorphDatabase } from '../src/store/database.ts';
 import { Random } from '../src/util/random.ts';
 
 const PATTERN_COUNT = 100_000;

@@ -4,7 +4,7 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { Chess } from 'chess.js';
-import { measureAgreement, topShare } from '../src/agree/metrics.ts';
+import { measureAgreement, positionQuality, shareWithInterval, topShare } from '../src/agree/metrics.ts';
 import { parseLabelledPositions } from '../src/agree/positions.ts';
 import { alphaBetaRanker, greedyRanker } from '../src/agree/rankers.ts';
 import { PatternStore } from '../src/store/patternStore.ts';
@@ -143,14 +143,105 @@ describe('morph agree', () => {
     expect(JSON.parse(stdout)).toMatchObject({ positions: 2, skipped: 6, top1: (1 / 20 + 1) / 2 });
     const errors = stderr.trim().split('\n');
     expect(errors.map((line) => /^morph: line (\d+): /.exec(line)?.[1])).toEqual(['2', '3', '4', '5', '6', '7']);
-    expect(errors[1]).toMatch(/"best" is missing/);
+    expect(errors[1]).toMatch(/no best move/);
     expect(errors[3]).toMatch(/best move "e2e5" is not legal/);
     expect(errors[4]).toMatch(/no legal move/);
   });
 
-  it('needs exactly one of --db and --ranker', async () => {
-    const both = await runMorph(['agree', '--positions', FIXTURE, '--ranker', 'random', '--db', 'x.db']);
-    expect(both.code).toBe(2);
-    expect(both.stderr).toBe('morph: give exactly one of --db FILE or --ranker SPEC\n');
+  it('needs --db or --ranker, and checks every ranker spec before measuring', async () => {
+    const neither = await runMorph(['agree', '--positions', FIXTURE]);
+    expect(neither.code).toBe(2);
+    expect(neither.stderr).toBe('morph: give --db FILE or --ranker SPEC (or both)\n');
+    const bad = await runMorph(['agree', '--positions', FIXTURE, '--ranker', 'greedy', '--ranker', 'ab:x']);
+    expect(bad.code).toBe(2);
+    expect(bad.stdout).toBe('');
+  });
+});
+
+const SCORED = fileURLToPath(new URL('./fixtures/move-scores.jsonl', import.meta.url));
+const scoredRows = () =>
+  readFileSync(SCORED, 'utf8')
+    .split('\n')
+    .filter((line) => line.trim() !== '')
+    .map((line) => JSON.parse(line) as { fen: string; best: string; scores: Record<string, number> });
+
+/** Lichess's win chance, written out here independently of src/agree/winChance.ts. */
+const lichessWinChance = (cp: number) => {
+  const clamped = Math.max(-1000, Math.min(1000, cp));
+  return 50 + 50 * (2 / (1 + Math.exp(-0.00368208 * clamped)) - 1);
+};
+
+describe('move quality on positions scored move by move', () => {
+  it('the fixture scores every legal move (chess.js) and names the top-scored move best', () => {
+    const rows = scoredRows();
+    expect(rows.length).toBeGreaterThanOrEqual(150);
+    for (const row of rows) {
+      const legal = new Chess(row.fen).moves({ verbose: true }).map((m) => m.from + m.to + (m.promotion ?? ''));
+      expect(Object.keys(row.scores).sort()).toEqual(legal.sort());
+      expect(row.scores[row.best]).toBe(Math.max(...Object.values(row.scores)));
+    }
+  });
+
+  it('random play loses exactly the mean over all legal moves; the shares count moves losing >= 10/20/30', async () => {
+    const rows = scoredRows();
+    const expected = { meanLoss: 0, inaccuracy: 0, mistake: 0, blunder: 0 };
+    for (const row of rows) {
+      const values = Object.values(row.scores);
+      const best = lichessWinChance(Math.max(...values));
+      const losses = values.map((cp) => best - lichessWinChance(cp));
+      expected.meanLoss += losses.reduce((a, b) => a + b, 0) / losses.length / rows.length;
+      expected.inaccuracy += losses.filter((l) => l >= 10).length / losses.length / rows.length;
+      expected.mistake += losses.filter((l) => l >= 20).length / losses.length / rows.length;
+      expected.blunder += losses.filter((l) => l >= 30).length / losses.length / rows.length;
+    }
+    const { code, stdout, stderr } = await runMorph(['agree', '--positions', SCORED, '--ranker', 'random', '--ranker', 'ab:2', '--json']);
+    expect(code, stderr).toBe(0);
+    const [random, alphaBeta] = stdout.trim().split('\n').map((line) => JSON.parse(line));
+    for (const key of ['meanLoss', 'inaccuracy', 'mistake', 'blunder'] as const) {
+      expect(random.quality[key], key).toBeCloseTo(expected[key], 9);
+      const [low, high] = random.quality.intervals[key];
+      expect(low).toBeLessThan(random.quality[key]);
+      expect(high).toBeGreaterThan(random.quality[key]);
+    }
+    expect(random.quality.positions).toBe(rows.length);
+    // Two plies of material search lose clearly less than a random move, beyond both intervals.
+    expect(alphaBeta.quality.intervals.meanLoss[1]).toBeLessThan(random.quality.intervals.meanLoss[0]);
+    expect(alphaBeta.quality.blunder).toBeLessThan(random.quality.blunder);
+  });
+
+  it('a share interval is Wilson\'s: never a point at 0 or 1', () => {
+    const zero = shareWithInterval(new Array(100).fill(0));
+    expect(zero.mean).toBe(0);
+    expect(zero.interval[0]).toBeCloseTo(0, 15);
+    expect(zero.interval[1]).toBeCloseTo(1.959963984540054 ** 2 / (100 + 1.959963984540054 ** 2), 12);
+    const half = shareWithInterval([0, 1, 0.5, 0.5]);
+    expect(half.mean).toBe(0.5);
+    expect(half.interval[0] + half.interval[1]).toBeCloseTo(1, 12);
+  });
+
+  it('scores ties as a random choice among the tied top moves', () => {
+    const scores = new Map([['a', 0], ['b', -300], ['c', 100]]);
+    const quality = positionQuality([{ move: 'a', value: 1 }, { move: 'b', value: 1 }, { move: 'c', value: 0 }], scores);
+    const lossA = lichessWinChance(100) - lichessWinChance(0);
+    const lossB = lichessWinChance(100) - lichessWinChance(-300);
+    expect(quality.meanLoss).toBeCloseTo((lossA + lossB) / 2, 12);
+    expect(quality.blunder).toBe(lossB >= 30 ? 0.5 : 0);
+    expect(quality.inaccuracy).toBe(0.5 + (lossA >= 10 ? 0.5 : 0));
+  });
+});
+
+describe('EPD input', () => {
+  it('reads bm in SAN or UCI, with or without the move counters, and reports a line without bm', () => {
+    const lines = [
+      '3r2k1/5pp1/7p/8/8/8/5PPP/3Q2K1 w - - bm Qxd8+; id "free rook";',
+      '4k3/8/8/3Q4/8/4n3/8/4K3 b - - 0 1 bm e3d5; id "loose queen";',
+      '4k3/8/8/8/2r1b3/3P4/8/4K3 w - - id "no best move";',
+    ];
+    const { positions, problems } = parseLabelledPositions(lines.map((text, i) => ({ number: i + 1, text })));
+    expect(positions.map((p) => [p.fen, p.best])).toEqual([
+      ['3r2k1/5pp1/7p/8/8/8/5PPP/3Q2K1 w - - 0 1', 'd1d8'],
+      ['4k3/8/8/3Q4/8/4n3/8/4K3 b - - 0 1', 'e3d5'],
+    ]);
+    expect(problems).toEqual([{ line: 3, message: 'no best move ("best" or EPD "bm")' }]);
   });
 });

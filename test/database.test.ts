@@ -16,33 +16,24 @@ import {
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { afterEach, beforeEach, describe, expect, it } from 'vitest';
+import { MORPH_APPLICATION_ID, openMorphDatabase, type MorphDatabase } from '../src/store/database.ts';
+import { SCHEMA_VERSION, listMigrations } from '../src/store/migrations.ts';
+import { addPatternPosition, getPatternPositions } from '../src/store/patternPositions.ts';
 import {
-  MORPH_APPLICATION_ID,
-  SCHEMA_VERSION,
-  addPatternPosition,
   countPatterns,
   deleteLink,
   deletePatternRow,
-  finishRun,
-  getCounters,
-  getMeta,
-  getMetaJson,
-  getMetaNumber,
-  getPatternPositions,
-  incrementCounter,
   insertLink,
   insertPatternRow,
-  listMigrations,
   loadAllLinks,
   loadAllPatternRows,
-  openMorphDatabase,
-  recordGame,
-  setMeta,
-  startRun,
   updatePatternStats,
-  type MorphDatabase,
   type NewPatternRow,
-} from '../src/store/database.ts';
+} from '../src/store/patternRows.ts';
+import { finishRun, startRun } from '../src/store/runs.ts';
+import { getCounters, incrementCounter } from '../src/store/counters.ts';
+import { getMeta, getMetaJson, getMetaNumber, setMeta } from '../src/store/meta.ts';
+import { recordGame } from '../src/store/games.ts';
 import { MorphError } from '../src/util/errors.ts';
 
 let dir: string;

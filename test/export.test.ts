@@ -1,3 +1,4 @@
+import { spawnSync } from 'node:child_process';
 import { mkdtempSync, readFileSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
@@ -10,6 +11,16 @@ import { readHierarchyGraph, writeHierarchy } from '../src/inspect/exportHierarc
 import { withSnapshot } from '../src/inspect/source.ts';
 import { openMorphDatabase } from '../src/store/database.ts';
 import { TABLE_1, buildSampleDatabase, morph, type SampleDatabase } from './helpers/sampleDatabase.ts';
+
+/** Debian's python3-networkx, an independent GEXF reader (installed by .ci/run). */
+const SYSTEM_PYTHON = '/usr/bin/python3';
+const networkxVersion = (() => {
+  const probe = spawnSync(SYSTEM_PYTHON, ['-c', 'import networkx; print(networkx.__version__)'], { encoding: 'utf8' });
+  return probe.status === 0 ? probe.stdout.trim() : null;
+})();
+if (!networkxVersion && !process.env.CI) {
+  console.warn(`export.test.ts: skipping the networkx check: ${SYSTEM_PYTHON} cannot import networkx (apt-get install python3-networkx)`);
+}
 
 const tempDir = mkdtempSync(join(tmpdir(), 'morph-export-'));
 let sample: SampleDatabase;
@@ -62,6 +73,45 @@ describe('morph export', () => {
     const materials = withSnapshot(sample.path, ({ db }) => readHierarchyGraph(db, 'material'));
     expect(materials.order).toBe(TABLE_1.length);
     expect(parseGexf(DirectedGraph, writeHierarchy(materials, 'gexf'), { respectInputGraphType: true }).order).toBe(TABLE_1.length);
+  });
+
+  // networkx is what many graph users load files with; its read_gexf rejects GEXF 1.3, so the default is 1.2.
+  // In CI a missing reader is a failure, not a skip: .ci/run installs it.
+  it.skipIf(!networkxVersion && !process.env.CI)('writes GEXF that networkx reads back with the stored nodes, links and weights', () => {
+    const file = join(tempDir, 'networkx.gexf');
+    expect(morph(['export', '--db', sample.path, '--format', 'gexf', '--out', file]).status).toBe(0);
+    expect(readFileSync(file, 'utf8')).toMatch(/<gexf version="1\.2"/);
+    const script = [
+      'import json, sys, networkx as nx',
+      'g = nx.read_gexf(sys.argv[1])',
+      'print(json.dumps({"directed": g.is_directed(),',
+      '  "nodes": {n: [d["weight"], d["updates"], d["kind"]] for n, d in g.nodes(data=True)},',
+      '  "edges": sorted([int(a), int(b)] for a, b in g.edges())}))',
+    ].join('\n');
+    const read = spawnSync(SYSTEM_PYTHON, ['-c', script, file], { encoding: 'utf8' });
+    expect(read.stderr).toBe('');
+    const graph = JSON.parse(read.stdout) as { directed: boolean; nodes: Record<string, [number, number, string]>; edges: [number, number][] };
+    // Expected values straight from the tables, not through the exporter's own reading code.
+    const db = openMorphDatabase(sample.path, { readonly: true });
+    try {
+      const rows = db.prepare("SELECT id, weight, updates FROM patterns WHERE kind = 'graph'").raw().all() as [number, number, number][];
+      expect(graph.directed).toBe(true);
+      expect(Object.keys(graph.nodes).sort()).toEqual(rows.map(([id]) => String(id)).sort());
+      for (const [id, weight, updates] of rows) expect(graph.nodes[String(id)]).toEqual([weight, updates, 'graph']);
+      expect(graph.edges).toEqual(db.prepare('SELECT parent, child FROM links ORDER BY parent, child').raw().all());
+    } finally {
+      db.close();
+    }
+  });
+
+  it('writes GEXF 1.3 on request, and rejects other versions in one line', () => {
+    const result = morph(['export', '--db', sample.path, '--format', 'gexf', '--gexf-version', '1.3']);
+    expect(result.status).toBe(0);
+    expect(parseGexf(DirectedGraph, result.stdout).order).toBe(sample.graphCount);
+    expect(result.stdout).toMatch(/<gexf version="1\.3"/);
+    const bad = morph(['export', '--db', sample.path, '--format', 'gexf', '--gexf-version', '1.1']);
+    expect(bad.status).toBe(2);
+    expect(bad.stderr).toBe('morph: --gexf-version must be one of 1.2, 1.3, got "1.1"\n');
   });
 
   it('rejects an unknown format in one line with exit code 2', () => {

@@ -4,8 +4,10 @@ import { existsSync, mkdtempSync, readFileSync, rmSync, writeFileSync } from 'no
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { openMorphDatabase, recordGame } from '../src/store/database.ts';
-import { inSnapshot, withSnapshot } from '../src/inspect/source.ts';
+import { openMorphDatabase } from '../src/store/database.ts';
+import { recordGame } from '../src/store/games.ts';
+import { withSnapshot } from '../src/inspect/source.ts';
+import { inSnapshot } from '../src/store/database.ts';
 import { readSummary, summaryText, type DatabaseSummary } from '../src/inspect/summary.ts';
 import { materialTableText, readMaterialTable, traditionalValue } from '../src/inspect/material.ts';
 import { listPatterns, parsePatternId, patternDetailText, patternListText, readPatternDetail } from '../src/inspect/patterns.ts';

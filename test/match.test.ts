@@ -5,10 +5,14 @@ import { join } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { Chess } from 'chess.js';
 import { eloEstimate, eloFromScoreFraction, Z_95 } from '../src/match/elo.ts';
-import { firstPlayerPoints, firstPlaysWhite, gameSeed, runMatch, type MatchGame } from '../src/match/match.ts';
+import { firstPlayerPoints, firstPlaysWhite, gameSeed, pentanomialOf, runMatch, type MatchGame } from '../src/match/match.ts';
+import { DEFAULT_OPENINGS, parseEpd, parsePgnOpenings, readOpenings, shuffleOpenings } from '../src/match/openings.ts';
+import { outcomeStatistics, pentanomial } from '../src/match/outcomes.ts';
+import { sprtLlr } from '../src/match/sprt.ts';
+import { START_FEN } from '../src/chess/fen.ts';
 import { PatternStore } from '../src/store/patternStore.ts';
 import { runMorph } from './helpers/cli.ts';
-import { getMeta } from '../src/store/database.ts';
+import { getMeta } from '../src/store/meta.ts';
 
 const FLAKY_ENGINE = fileURLToPath(new URL('./fixtures/flaky-engine.mjs', import.meta.url));
 
@@ -19,7 +23,8 @@ beforeAll(() => {
 afterAll(() => rmSync(tempDir, { recursive: true, force: true }));
 
 
-const baseOptions = { games: 4, swap: true, seed: 9, maxPlies: 60, maxFailures: 3 };
+const startOnly = [{ fen: START_FEN, moves: [], index: 1 }];
+const baseOptions = { games: 4, seed: 9, maxPlies: 60, maxFailures: 3, openings: startOnly, openingsSource: 'start' };
 const outcomes = (results: MatchGame[]) => results.map((r) => [r.white, r.black, r.result, r.reason, r.plies]);
 
 describe('the Elo estimate', () => {
@@ -78,9 +83,8 @@ describe('the Elo estimate', () => {
 });
 
 describe('match scheduling', () => {
-  it('alternates colours with --swap and scores from the first player', () => {
-    expect([0, 1, 2, 3].map((i) => firstPlaysWhite(i, true))).toEqual([true, false, true, false]);
-    expect([0, 1, 2].map((i) => firstPlaysWhite(i, false))).toEqual([true, true, true]);
+  it('reverses colours within each pair and scores from the first player', () => {
+    expect([0, 1, 2, 3].map((i) => firstPlaysWhite(i))).toEqual([true, false, true, false]);
     expect(firstPlayerPoints('1-0', true)).toBe(1);
     expect(firstPlayerPoints('1-0', false)).toBe(0);
     expect(firstPlayerPoints('0-1', false)).toBe(1);
@@ -112,10 +116,117 @@ describe('match scheduling', () => {
   });
 });
 
+describe('opening suites', () => {
+  it('reads EPD with move counters, and full FENs', () => {
+    const openings = parseEpd(
+      [
+        'rnbqkbnr/pppppppp/8/8/4P3/8/PPPP1PPP/RNBQKBNR b KQkq e3 hmvc 0; fmvn 1; ce 20; id "x";',
+        '',
+        'rnbqkbnr/pp1ppppp/8/2p5/4P3/5N2/PPPP1PPP/RNBQKB1R b KQkq - 1 2',
+      ].join('\n'),
+    );
+    expect(openings.map((o) => [o.fen, o.index])).toEqual([
+      ['rnbqkbnr/pppppppp/8/8/4P3/8/PPPP1PPP/RNBQKBNR b KQkq e3 0 1', 1],
+      ['rnbqkbnr/pp1ppppp/8/2p5/4P3/5N2/PPPP1PPP/RNBQKB1R b KQkq - 1 2', 3],
+    ]);
+  });
+
+  it('rejects a bad EPD line by number', () => {
+    expect(() => parseEpd('8/8/8/8/8/8/8/8 w - -\nnonsense', 'x.epd')).toThrow(/^x\.epd line 1: /);
+    expect(() => parseEpd('rnbqkbnr/pppppppp/8/8/8/8/PPPPPPPP/RNBQKBNR w KQkq -\nnonsense', 'x.epd')).toThrow(/x\.epd line 2/);
+  });
+
+  it('reads PGN openings through chess.js, from a FEN tag when there is one', () => {
+    const pgn = [
+      '[Event "a"]\n\n1. e4 c5 2. Nf3 *',
+      '[Event "b"]\n[SetUp "1"]\n[FEN "4k3/P7/8/8/8/8/8/4K3 w - - 0 1"]\n\n1. a8=Q+ Kd7 *',
+    ].join('\n\n');
+    const openings = parsePgnOpenings(pgn);
+    expect(openings).toEqual([
+      { fen: START_FEN, moves: ['e2e4', 'c7c5', 'g1f3'], index: 1 },
+      { fen: '4k3/P7/8/8/8/8/8/4K3 w - - 0 1', moves: ['a7a8q', 'e8d7'], index: 2 },
+    ]);
+    expect(() => parsePgnOpenings('[Event "a"]\n\n1. e4 e4 *', 'bad.pgn')).toThrow(/bad\.pgn game 1/);
+  });
+
+  it('ships a default suite of a few hundred balanced, distinct openings', () => {
+    const openings = readOpenings(DEFAULT_OPENINGS);
+    expect(openings.length).toBeGreaterThanOrEqual(200);
+    expect(new Set(openings.map((o) => o.fen)).size).toBe(openings.length);
+    // Every line records Stockfish's score; all are near equal.
+    const text = readFileSync(DEFAULT_OPENINGS, 'utf8').trim().split('\n');
+    for (const line of text) expect(Math.abs(Number(/ ce (-?\d+);/.exec(line)![1]))).toBeLessThanOrEqual(50);
+    for (const opening of openings.slice(0, 20)) expect(() => new Chess(opening.fen)).not.toThrow();
+  });
+
+  it('is shuffled by the seed, repeatably', () => {
+    const openings = readOpenings(DEFAULT_OPENINGS);
+    const a = shuffleOpenings(openings, 1).map((o) => o.index);
+    expect(shuffleOpenings(openings, 1).map((o) => o.index)).toEqual(a);
+    expect(shuffleOpenings(openings, 2).map((o) => o.index)).not.toEqual(a);
+    expect([...a].sort((x, y) => x - y)).toEqual(openings.map((o) => o.index));
+  });
+});
+
+describe('pairs, repeats, SPRT and concurrency', () => {
+  it('folds game results into pairs, leaving an incomplete pair out', () => {
+    // Pair 0: win + loss (1 point); pair 1: win + draw (1.5); game 4 alone.
+    const points = new Map([[0, 1], [1, 0], [2, 1], [3, 0.5], [4, 1]]);
+    expect(pentanomialOf(points)).toEqual([0, 0, 1, 1, 0]);
+  });
+
+  it('warns when deterministic players repeat games, and the suite keeps them apart', async () => {
+    const deterministic = 'stockfish:skill=20,depth=1';
+    const oneOpening = join(tempDir, 'one.epd');
+    writeFileSync(oneOpening, 'rnbqkbnr/pppppppp/8/8/4P3/8/PPPP1PPP/RNBQKBNR b KQkq - hmvc 0; fmvn 1;\n');
+    const repeated = await runMorph([
+      'match', '--white', deterministic, '--black', deterministic, '--games', '4', '--openings', oneOpening,
+      '--seed', '1', '--max-plies', '40', '--json', '--no-progress',
+    ]);
+    expect(repeated.code, repeated.stderr).toBe(0);
+    const summary = JSON.parse(repeated.stdout);
+    expect(summary.distinctGames).toBe(2);
+    expect(summary.warnings[0]).toMatch(/only 2 distinct games among 4/);
+    expect(repeated.stderr).toMatch(/warning: only 2 distinct games/);
+    // The same players over the default suite: every game differs.
+    const varied = await runMatch({
+      ...baseOptions, first: deterministic, second: deterministic, games: 6, maxPlies: 40,
+      openings: readOpenings(DEFAULT_OPENINGS), openingsSource: 'default',
+    });
+    expect(varied.distinctGames).toBe(6);
+  });
+
+  it('stops when the SPRT decides, with the LLR of the pairs played', async () => {
+    const summary = await runMatch({
+      ...baseOptions, first: 'greedy', second: 'random', games: 200, maxPlies: 120,
+      openings: readOpenings(DEFAULT_OPENINGS), openingsSource: 'default',
+      sprt: { elo0: 0, elo1: 150, alpha: 0.05, beta: 0.05, model: 'logistic' },
+    });
+    expect(summary.stopReason).toBe('sprt');
+    expect(summary.sprt!.decision).toBe('H1');
+    expect(summary.games).toBeLessThan(200);
+    expect(summary.sprt!.llr).toBeGreaterThanOrEqual(summary.sprt!.upper);
+    expect(summary.sprt!.llr).toBe(sprtLlr(pentanomial(summary.pentanomial), 0, 150, 'logistic'));
+    expect(summary.pairs).toEqual(outcomeStatistics(pentanomial(summary.pentanomial)));
+  });
+
+  it('plays the same games at any concurrency', async () => {
+    const options = {
+      ...baseOptions, first: 'ab:1,t=0.5', second: 'random', games: 6, seed: 5,
+      openings: readOpenings(DEFAULT_OPENINGS), openingsSource: 'default',
+    };
+    const one = await runMatch(options);
+    const three = await runMatch({ ...options, concurrency: 3 });
+    expect(three.concurrency).toBe(3);
+    expect(outcomes(three.results)).toEqual(outcomes(one.results));
+    expect(three.pentanomial).toEqual(one.pentanomial);
+  });
+});
+
 describe('morph match', () => {
   it('plays greedy against random: counts add up, colours alternate, the PGNs re-read', async () => {
     const { code, stdout, stderr } = await runMorph([
-      'match', '--white', 'greedy', '--black', 'random', '--games', '6', '--swap', '--json', '--seed', '4',
+      'match', '--white', 'greedy', '--black', 'random', '--games', '6', '--json', '--seed', '4',
     ]);
     expect(code, stderr).toBe(0);
     expect(stderr).toMatch(/game 6\/6/);
@@ -148,6 +259,22 @@ describe('morph match', () => {
     });
     expect(summary.averagePlies).toBeCloseTo(plies / 6, 9);
     expect(points).toBe(summary.points);
+    // Both games of a pair start from the same opening of the default suite; different pairs from different ones.
+    const fens = summary.pgn.map((pgn: string) => /\[FEN "([^"]+)"\]/.exec(pgn)![1]);
+    expect(fens[0]).toBe(fens[1]);
+    expect(fens[2]).toBe(fens[3]);
+    expect(new Set(fens).size).toBe(3);
+    expect(summary.openings).toMatchObject({ count: readOpenings(DEFAULT_OPENINGS).length, used: 3 });
+    // The pentanomial counts fold the pairs' results.
+    const pairPoints = [0, 2, 4].map(
+      (i) => firstPlayerPoints(summary.results[i].result, true) + firstPlayerPoints(summary.results[i + 1].result, false),
+    );
+    const expected = [0, 0, 0, 0, 0];
+    for (const p of pairPoints) expected[p * 2]++;
+    expect(summary.pentanomial).toEqual(expected);
+    expect(summary.completePairs).toBe(3);
+    expect(summary.distinctGames).toBe(6);
+    expect(summary.drawRatio).toBeCloseTo(summary.draws / 6, 12);
   });
 
   it('reads a Morph database without changing it', async () => {
@@ -164,7 +291,7 @@ describe('morph match', () => {
     const modified = statSync(dbPath).mtimeMs;
     const pgnPath = join(tempDir, 'morph.pgn');
     const { code, stdout, stderr } = await runMorph([
-      'match', '--white', `morph:${dbPath}`, '--black', 'greedy', '--games', '2', '--swap', '--max-plies', '40',
+      'match', '--white', `morph:${dbPath}`, '--black', 'greedy', '--games', '2', '--max-plies', '40',
       '--seed', '1', '--pgn', pgnPath, '--no-progress',
     ]);
     expect(code, stderr).toBe(0);

@@ -4,25 +4,56 @@ import { join } from 'node:path';
 import { pathToFileURL } from 'node:url';
 import { chromium } from 'playwright-core';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { Chess } from 'chess.js';
 import { learningSeries, movingWindow, thin, type GameRow } from '../src/report/series.ts';
 import { writeReport, type ReportResult } from '../src/report/report.ts';
-import { listPatterns } from '../src/inspect/patterns.ts';
-import { withSnapshot } from '../src/inspect/source.ts';
 import { openMorphDatabase } from '../src/store/database.ts';
-import { TABLE_1, buildSampleDatabase, morph, type SampleDatabase } from './helpers/sampleDatabase.ts';
+import { PatternStore } from '../src/store/patternStore.ts';
+import { parseSquare } from '../src/chess/board.ts';
+import { exactDesig } from '../src/pattern/designation.ts';
+import type { GraphPattern } from '../src/pattern/pattern.ts';
+import { HAND_MADE, TABLE_1, buildSampleDatabase, morph, type SampleDatabase } from './helpers/sampleDatabase.ts';
+import { recordPlayedRun, type PlayedRun } from './helpers/playedGames.ts';
 
 const CHROMIUM = '/usr/bin/chromium';
-const GAMES = 25;
+/** The sample's own run (no PGN, no times), then two runs of real games, one minute each. */
+const SAMPLE_GAMES = 25;
 const tempDir = mkdtempSync(join(tmpdir(), 'morph-report-'));
 let sample: SampleDatabase;
+let played: PlayedRun[];
 let report: ReportResult;
+let html: string;
+/** Copies of the hand-made pattern on other squares: one idea, so one drawing. */
+const COPIES = 3;
 
-beforeAll(() => {
-  sample = buildSampleDatabase(join(tempDir, 'sample.db'), GAMES);
+beforeAll(async () => {
+  sample = buildSampleDatabase(join(tempDir, 'sample.db'), SAMPLE_GAMES);
+  const store = PatternStore.open(sample.path);
+  try {
+    store.transaction(() => {
+      for (let i = 1; i <= COPIES; i++) {
+        // The whole pattern moved i files left: the same pieces in the same relations, on other squares.
+        const moved: GraphPattern = { ...HAND_MADE, desigs: HAND_MADE.desigs.map((desig, node) => (node === 0 ? exactDesig(parseSquare('f3') - i) : node === 4 || node === 5 ? desig - i : desig)) };
+        store.insert(moved, 'manual', 5, { weight: 0.88 - 0.01 * i, updates: 40 });
+      }
+    });
+  } finally {
+    store.close();
+  }
+  const db = openMorphDatabase(sample.path);
+  try {
+    played = [
+      await recordPlayedRun(db, { opponent: 'ab:1', games: 6, seed: 21, startedAt: new Date('2026-01-02T10:00:00Z'), firstGame: 26 }),
+      await recordPlayedRun(db, { opponent: 'random', morph: 'ab:1', games: 6, seed: 22, startedAt: new Date('2026-01-03T10:00:00Z'), firstGame: 32 }),
+    ];
+  } finally {
+    db.close();
+  }
   const result = morph(['report', '--db', sample.path, '--out', join(tempDir, 'report'), '--json']);
   expect(result.stderr).toBe('');
   expect(result.status).toBe(0);
   report = JSON.parse(result.stdout) as ReportResult;
+  html = readFileSync(report.file, 'utf8');
 });
 afterAll(() => rmSync(tempDir, { recursive: true, force: true }));
 
@@ -64,26 +95,138 @@ describe('learning series', () => {
   });
 });
 
-describe('morph report', () => {
-  it('writes one self-contained page with the three charts, the material table and the strongest patterns', () => {
-    expect(report.games).toBe(GAMES);
-    expect(report.charts).toEqual([
-      { id: 'chart-score', title: expect.stringContaining('score'), points: [GAMES, GAMES] },
-      { id: 'chart-material', title: expect.stringContaining('material'), points: [GAMES, GAMES] },
-      { id: 'chart-patterns', title: expect.stringContaining('patterns'), points: [GAMES] },
-    ]);
-    const expected = withSnapshot(sample.path, ({ db }) =>
-      listPatterns(db, { sort: 'extremeness', kind: 'graph', minUpdates: 10, minSize: 2, limit: 12 }).rows.map((r) => r.id),
-    );
-    expect(report.drawnPatterns).toEqual(expected);
-    expect(expected.length).toBeGreaterThan(3);
+/**
+ * Same idea, checked by brute force: a bijection between the nodes that keeps every label and every typed edge,
+ * squares ignored. Independent of the canonical keys the report uses.
+ */
+function sameIdea(a: GraphPattern, b: GraphPattern): boolean {
+  const n = a.labels.length;
+  if (n !== b.labels.length || a.edges.length !== b.edges.length) return false;
+  const edgesB = new Set(b.edges.map(([from, to, code]) => `${from}>${to}:${code}`));
+  const map: number[] = [];
+  const used = new Set<number>();
+  const extend = (i: number): boolean => {
+    if (i === n) return a.edges.every(([from, to, code]) => edgesB.has(`${map[from]}>${map[to]}:${code}`));
+    for (let j = 0; j < n; j++) {
+      if (used.has(j) || a.labels[i] !== b.labels[j]) continue;
+      map[i] = j;
+      used.add(j);
+      if (extend(i + 1)) return true;
+      used.delete(j);
+    }
+    return false;
+  };
+  return extend(0);
+}
 
-    const html = readFileSync(report.file, 'utf8');
-    for (const id of ['summary', 'learning', 'growth', 'material', 'patterns', 'config']) expect(html).toContain(`<section id="${id}">`);
+/** The first `limit` patterns of a different idea, in the report's order, found by brute force over the table. */
+function expectedDistinct(direction: 'strongest' | 'weakest', limit = 8): number[] {
+  const db = openMorphDatabase(sample.path, { readonly: true });
+  try {
+    const rows = db
+      .prepare(`SELECT id, body FROM patterns WHERE kind = 'graph' AND updates >= 10 AND size >= 2 ORDER BY weight ${direction === 'strongest' ? 'DESC' : 'ASC'}, id`)
+      .raw()
+      .all() as [number, string][];
+    const kept: { id: number; pattern: GraphPattern }[] = [];
+    for (const [id, body] of rows) {
+      // The stored body is graphology's serialised graph: read it directly.
+      const graph = JSON.parse(body) as { nodes: { key: string; attributes: { piece: string; side?: string } }[]; edges: { source: string; target: string; attributes: { type: string } }[] };
+      const index = new Map(graph.nodes.map((node, i) => [node.key, i]));
+      const pattern = {
+        labels: graph.nodes.map((node) => `${node.attributes.side ?? ''}${node.attributes.piece}`),
+        edges: graph.edges.map((edge) => [index.get(edge.source)!, index.get(edge.target)!, edge.attributes.type]),
+      } as unknown as GraphPattern;
+      if (kept.some((k) => sameIdea(k.pattern, pattern))) continue;
+      kept.push({ id, pattern });
+      if (kept.length === limit) break;
+    }
+    return kept.map((k) => k.id);
+  } finally {
+    db.close();
+  }
+}
+
+const allPlayed = () => played.flatMap((run) => run.games.map((game) => ({ ...game, run })));
+const morphScoreOf = (g: { morphColor: 'w' | 'b'; result: string }) =>
+  g.result === '1/2-1/2' ? 0.5 : (g.result === '1-0') === (g.morphColor === 'w') ? 1 : 0;
+/** The text of the page without tags, spaces collapsed. */
+const pageText = () => html.replace(/<[^>]+>/g, ' ').replace(/&amp;/g, '&').replace(/\s+/g, ' ');
+
+describe('morph report', () => {
+  it('writes one self-contained page with every section', () => {
+    expect(report.games).toBe(SAMPLE_GAMES + 12);
+    expect(report.runs).toBe(3);
+    for (const id of ['summary', 'runs', 'opponents', 'learning', 'outcomes', 'checkpoints', 'growth', 'material', 'patterns', 'games', 'config']) {
+      expect(html).toContain(`<section id="${id}">`);
+    }
     // Nothing to fetch and nothing to run: the page works offline and from a file.
     expect(html).not.toMatch(/<script|<link|<img|\ssrc=|@import|url\(http/i);
     expect(html.match(/<tr data-pattern-id=/g)).toHaveLength(TABLE_1.length);
-    expect(html.match(/<figure class="pattern"/g)).toHaveLength(expected.length);
+    const ids = report.charts.map((c) => c.id);
+    expect(ids).toEqual([
+      'chart-score', 'chart-rolling-score', 'chart-rolling-elo', 'chart-rolling-score-hours', 'chart-rolling-elo-hours',
+      'chart-material', 'chart-patterns', 'chart-growth-origin', 'chart-growth-size',
+    ]);
+    const points = (id: string) => report.charts.find((c) => c.id === id)!.points;
+    expect(points('chart-score')).toEqual([report.games, report.games]);
+    // One series per opponent, one point per game against it.
+    expect(points('chart-rolling-elo')).toEqual([SAMPLE_GAMES + 6, 6]);
+  });
+
+  it('draws the strongest and weakest patterns one per idea, as a brute-force search finds them', () => {
+    expect(report.strongestPatterns).toEqual(expectedDistinct('strongest'));
+    expect(report.weakestPatterns).toEqual(expectedDistinct('weakest'));
+    expect(report.strongestPatterns).toHaveLength(8);
+    // The hand-made pattern (weight .88) leads its idea; its copies on other squares are not drawn again.
+    expect(report.strongestPatterns).toContain(sample.handMadeId);
+    expect(html).toMatch(new RegExp(`<strong>#${sample.handMadeId}</strong>[^<]*· ${COPIES} more like it`));
+    expect(html.match(/<figure class="pattern"/g)).toHaveLength(report.strongestPatterns.length + report.weakestPatterns.length);
+  });
+
+  it('shows each run with its opponent, games, hours and games per hour, and Elo with its interval', () => {
+    const rows = [...html.matchAll(/<tr class="run">([\s\S]*?)<\/tr>/g)].map((m) => m[1].replace(/<[^>]+>/g, ' ').replace(/\s+/g, ' ').trim());
+    expect(rows).toHaveLength(3);
+    for (const [i, run] of played.entries()) {
+      const scores = run.games.map(morphScoreOf);
+      const [w, d, l] = [1, 0.5, 0].map((v) => scores.filter((s) => s === v).length);
+      const hours = run.games.length / 60; // one minute a game
+      const start = played[i].games.length ? (i === 0 ? '2026-01-02 10:00:00' : '2026-01-03 10:00:00') : '';
+      expect(rows[i + 1]).toContain(`${run.runId} ${run.opponent} ${start} ${run.games.length} ${hours.toFixed(2)} 60 ${w} / ${d} / ${l}`);
+      // Elo with its 95% interval, low end first.
+      const [, elo, low, high] = /([+-]?\d+) \[([+-]?\d+), ([+-]?\d+)\]/.exec(rows[i + 1])!.map(Number);
+      expect(low).toBeLessThanOrEqual(elo);
+      expect(high).toBeGreaterThanOrEqual(elo);
+      expect(high).toBeGreaterThan(low);
+    }
+  });
+
+  it('counts results by colour and by ending, per opponent', () => {
+    const text = pageText();
+    const abSection = text.slice(text.indexOf('Against ab:1 games'), text.indexOf('Learning-curve checkpoints'));
+    expect(abSection.length).toBeGreaterThan(0);
+    for (const color of ['w', 'b'] as const) {
+      const scores = played[0].games.filter((g) => g.morphColor === color).map(morphScoreOf);
+      const counts = [1, 0.5, 0].map((v) => scores.filter((s) => s === v).length).join(' / ');
+      expect(abSection).toContain(`Morph ${color === 'w' ? 'white' : 'black'} ${counts}`);
+    }
+    const endings = new Map<string, number>();
+    for (const g of allPlayed()) endings.set(g.reason, (endings.get(g.reason) ?? 0) + 1);
+    for (const [reason] of endings) expect(text).toContain(`ended by ${reason}`);
+  });
+
+  it('gives the material-order verdict and the last games with their PGN', () => {
+    expect(html).toContain('<h3 id="material-verdict">Verdict: not the textbook order (yet)</h3>');
+    // The sample has no "queen up" pattern, so that claim cannot hold.
+    expect(html).toMatch(/<li class="fails">fails: every advantage above \.5 \(not: Q R B\)<\/li>/);
+    const last = allPlayed().slice(-10).reverse();
+    expect(report.lastGames).toEqual(last.map((g) => g.id));
+    const pgns = [...html.matchAll(/<details class="game" data-game-id="(\d+)">[\s\S]*?<pre>([\s\S]*?)<\/pre>/g)];
+    expect(pgns.map((m) => Number(m[1]))).toEqual(last.map((g) => g.id));
+    pgns.forEach((match, i) => {
+      const chess = new Chess();
+      chess.loadPgn(match[2].replace(/&quot;/g, '"').replace(/&amp;/g, '&').replace(/&lt;/g, '<').replace(/&gt;/g, '>').replace(/&#39;/g, "'"));
+      expect(chess.history({ verbose: true }).map((m) => m.lan)).toEqual(last[i].moves);
+    });
   });
 
   it('still writes a page for a database without games', async () => {
@@ -112,7 +255,7 @@ describe('morph report', () => {
         '--no-sandbox', '--disable-gpu', '--disable-quic', '--no-first-run', '--disable-background-networking',
         '--disable-component-update', '--disable-sync',
       ],
-      viewport: { width: 1200, height: 900 },
+      viewport: { width: 1400, height: 900 },
     });
     try {
       const page = await context.newPage();
@@ -135,14 +278,20 @@ describe('morph report', () => {
           declared: figure.getAttribute('data-points'),
           vertices: [...figure.querySelectorAll('g.mark-line path')].map((path) => (path.getAttribute('d') ?? '').match(/[ML]/g)?.length ?? 0),
           width: figure.querySelector('svg')!.getBoundingClientRect().width,
+          bands: figure.querySelectorAll('g.mark-area path').length,
         })),
       );
-      expect(charts.map((c) => c.id)).toEqual(['chart-score', 'chart-material', 'chart-patterns']);
+      // The charts fill the page's column (the body, less its padding), not a third of it.
+      const column = await page.$eval('body', (body) => body.getBoundingClientRect().width - 48);
+      expect(column).toBeGreaterThan(1200);
+      expect(charts.map((c) => c.id).sort()).toEqual(report.charts.map((c) => c.id).sort());
       for (const chart of charts) {
         const expected = report.charts.find((c) => c.id === chart.id)!.points;
         expect(chart.vertices).toEqual(expected);
         expect(chart.declared).toBe(expected.join(','));
-        expect(chart.width).toBeGreaterThan(300);
+        expect(chart.width).toBeGreaterThan(0.95 * column);
+        // The rolling charts shade a 95% band for each opponent.
+        if (chart.id.startsWith('chart-rolling')) expect(chart.bands).toBe(expected.length);
       }
       const boards = await page.$$eval('figure.pattern', (figures) =>
         figures.map((figure) => ({
@@ -153,7 +302,7 @@ describe('morph report', () => {
           size: figure.querySelector('svg')!.getBoundingClientRect().width,
         })),
       );
-      expect(boards.map((b) => b.id)).toEqual(report.drawnPatterns);
+      expect(boards.map((b) => b.id)).toEqual([...report.strongestPatterns, ...report.weakestPatterns]);
       for (const board of boards) {
         expect(board.nodes).toBeGreaterThanOrEqual(2);
         // 64 squares and the frame, plus tinted ranks or files; none for a pattern tied to no square.
@@ -163,6 +312,13 @@ describe('morph report', () => {
       }
       expect(boards.filter((b) => !b.boardless).length).toBeGreaterThan(0);
       expect(await page.locator('table.material tbody tr').count()).toBe(TABLE_1.length);
+      expect(await page.locator('tr.run').count()).toBe(report.runs);
+      expect(await page.locator('tr.opponent').count()).toBe(2);
+      expect(await page.locator('details.game').count()).toBe(report.lastGames.length);
+      for (const heading of ['Training runs', 'Against each opponent', 'Results by colour and ending', 'Learning-curve checkpoints', 'Strongest and weakest patterns', 'Last games']) {
+        expect(await page.getByRole('heading', { name: heading }).isVisible()).toBe(true);
+      }
+      expect(await page.locator('#material-verdict').isVisible()).toBe(true);
 
       // Screenshot check: what the browser painted, read back pixel by pixel.
       const screenshot = await page.screenshot({ fullPage: true, path: join(tempDir, 'report.png') });
@@ -190,7 +346,7 @@ describe('morph report', () => {
           { data: png.toString('base64'), rgb },
         );
       const page1 = await pixels(screenshot, [0xb5, 0x88, 0x63]); // the boards' dark squares
-      expect(page1.width).toBe(1200);
+      expect(page1.width).toBe(1400);
       expect(page1.height).toBeGreaterThan(2000);
       expect(page1.nonWhite).toBeGreaterThan(0.05);
       expect(page1.matching).toBeGreaterThan(32 * 100); // the 32 dark squares of a board at least

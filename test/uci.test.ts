@@ -1,5 +1,5 @@
 import { spawn, type ChildProcessWithoutNullStreams } from 'node:child_process';
-import { mkdtempSync, rmSync } from 'node:fs';
+import { mkdtempSync, readFileSync, rmSync } from 'node:fs';
 import { createInterface } from 'node:readline';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
@@ -11,7 +11,7 @@ import { stockfishCommand } from '../src/engines/stockfish.ts';
 import { UciClient } from '../src/engines/uciClient.ts';
 import { materialPattern } from '../src/pattern/pattern.ts';
 import { PatternStore } from '../src/store/patternStore.ts';
-import { UciEngine, valueToCentipawns, type UciEngineConfig } from '../src/uci/engine.ts';
+import { UciEngine, valueToCentipawns, valueToWdl, type UciEngineConfig } from '../src/uci/engine.ts';
 
 const MORPH_BIN = fileURLToPath(new URL('../bin/morph.js', import.meta.url));
 const tempDir = mkdtempSync(join(tmpdir(), 'morph-uci-engine-'));
@@ -21,7 +21,8 @@ afterAll(() => rmSync(tempDir, { recursive: true, force: true }));
 const FOOLS_MATE = 'rnbqkbnr/pppp1ppp/8/4p3/6P1/5P2/PPPPP2P/RNBQKBNR b KQkq g3 0 2';
 /** Black to move and checkmated. */
 const BLACK_MATED = '7k/6Q1/6K1/8/8/8/8/8 b - - 0 1';
-const INFO_LINE = /^info depth 1 score (cp -?\d+|mate 1) nodes (\d+) pv ([a-h][1-8][a-h][1-8][qrbn]?)$/;
+const INFO_LINE = /^info depth 1 seldepth 1 multipv 1 score (cp -?\d+|mate 1) nodes (\d+) pv ([a-h][1-8][a-h][1-8][qrbn]?)$/;
+const VERSION = JSON.parse(readFileSync(new URL('../package.json', import.meta.url), 'utf8')).version;
 
 /** Legal moves (UCI) after `moves` from `fen`. */
 function legalMoves(fen: string, moves: string[] = []): string[] {
@@ -70,19 +71,65 @@ describe('valueToCentipawns', () => {
   });
 });
 
+describe('valueToWdl', () => {
+  it('splits the expected outcome as two independent half-games: W = E², D = 2E(1 − E), L = (1 − E)²', () => {
+    expect(valueToWdl(0.5)).toEqual([250, 500, 250]);
+    expect(valueToWdl(0.8)).toEqual([640, 320, 40]);
+    expect(valueToWdl(0.1)).toEqual([10, 180, 810]);
+    expect(valueToWdl(1)).toEqual([1000, 0, 0]);
+    for (const e of [0.03, 0.37, 0.5, 0.91]) {
+      const [w, d, l] = valueToWdl(e);
+      expect(w + d + l).toBe(1000);
+      expect((w + d / 2) / 1000).toBeCloseTo(e, 2);
+      // The centipawn score and the WDL tell the same expected outcome: E = 1/(1 + 10^(−cp/400)).
+      expect(1 / (1 + 10 ** (-valueToCentipawns(e) / 400))).toBeCloseTo(e, 2); // cp is rounded
+    }
+  });
+});
+
 describe('UciEngine (the protocol state machine)', () => {
   it('identifies itself with its options', () => {
     const { send } = engineUnderTest({ notice: 'fresh database' });
     expect(send('uci')).toEqual([
-      'id name Morph',
+      `id name Morph ${VERSION}`,
       'id author Morph team',
       'option name Database type string default /somewhere/morph.db',
       'option name Maturity type spin default 0 min 0 max 100000',
       'option name Seed type spin default 1 min 0 max 2147483647',
+      'option name MultiPV type spin default 1 min 1 max 256',
+      'option name UCI_ShowWDL type check default false',
       'info string fresh database',
       'uciok',
     ]);
     expect(send('isready')).toEqual(['readyok']);
+  });
+
+  it('opens its database at isready, not at uci, and plays on from an empty one when that fails', () => {
+    let opened = 0;
+    const { send } = engineUnderTest({
+      store: () => {
+        opened++;
+        return storeWithEqualMaterialPattern(0.8);
+      },
+    });
+    expect(send('uci').at(-1)).toBe('uciok');
+    expect(opened).toBe(0);
+    expect(send('isready')).toEqual(['readyok']);
+    expect(send('isready')).toEqual(['readyok']);
+    expect(opened).toBe(1);
+    send('position startpos');
+    expect(send('go')[0]).toMatch(/ score cp 241 /);
+
+    const broken = engineUnderTest({
+      store: () => {
+        throw new Error('not a SQLite database');
+      },
+    });
+    expect(broken.send('isready')).toEqual([
+      'info string cannot open the database: not a SQLite database; every move values 0.5',
+      'readyok',
+    ]);
+    expect(broken.send('go')[0]).toMatch(/ score cp 0 /);
   });
 
   it('ignores unknown commands, and unknown tokens before a known command', () => {
@@ -137,9 +184,9 @@ describe('UciEngine (the protocol state machine)', () => {
     const { send } = engineUnderTest();
     expect(send('position fen 6k1/5ppp/8/8/8/8/8/R5K1 w - -')).toEqual([]);
     const nodes = legalMoves('6k1/5ppp/8/8/8/8/8/R5K1 w - - 0 1').length;
-    expect(send('go')).toEqual([`info depth 1 score mate 1 nodes ${nodes} pv a1a8`, 'bestmove a1a8']);
+    expect(send('go')).toEqual([`info depth 1 seldepth 1 multipv 1 score mate 1 nodes ${nodes} pv a1a8`, 'bestmove a1a8']);
     expect(send('position fen rnbqkbnr/pppppppp/8/8/8/5P2/PPPPP1PP/RNBQKBNR b KQkq - 0 1 moves e7e5 g2g4')).toEqual([]);
-    expect(send('go movetime 10')).toEqual(['info depth 1 score mate 1 nodes 30 pv d8h4', 'bestmove d8h4']);
+    expect(send('go movetime 10')).toEqual(['info depth 1 seldepth 1 multipv 1 score mate 1 nodes 30 pv d8h4', 'bestmove d8h4']);
   });
 
   it('answers bestmove 0000 when there is no legal move', () => {
@@ -178,15 +225,44 @@ describe('UciEngine (the protocol state machine)', () => {
   it('values moves from its database, honours Maturity, and reports the value in centipawns', () => {
     const { send } = engineUnderTest({ store: storeWithEqualMaterialPattern(0.8) });
     send('position startpos');
-    expect(send('go')[0]).toMatch(/^info depth 1 score cp 241 nodes 20 pv /);
+    expect(send('go')[0]).toMatch(/^info depth 1 seldepth 1 multipv 1 score cp 241 nodes 20 pv /);
     expect(send('setoption name Maturity value 6')).toEqual([]); // the pattern has 5 updates: now too young
-    expect(send('go')[0]).toMatch(/^info depth 1 score cp 0 nodes 20 pv /);
+    expect(send('go')[0]).toMatch(/^info depth 1 seldepth 1 multipv 1 score cp 0 nodes 20 pv /);
     expect(send('setoption name maturity value 5')).toEqual([]);
     expect(send('go')[0]).toMatch(/ score cp 241 /);
     expect(send('setoption name Maturity value -1')[0]).toMatch(/^info string option Maturity needs a whole number/);
     expect(send('setoption name Maturity value lots')[0]).toMatch(/^info string option Maturity needs/);
     expect(send('setoption name Hash value 64')[0]).toMatch(/^info string unknown option "Hash"/);
     expect(send('go')[0]).toMatch(/ score cp 241 /);
+  });
+
+  it('prints the MultiPV best moves, best first, with WDL when UCI_ShowWDL is on', () => {
+    const { send } = engineUnderTest({ store: storeWithEqualMaterialPattern(0.8) });
+    expect(send('setoption name MultiPV value 40')).toEqual([]);
+    expect(send('setoption name UCI_ShowWDL value true')).toEqual([]);
+    send('position startpos moves e2e4 d7d5');
+    const legal = legalMoves(START_FEN, ['e2e4', 'd7d5']);
+    const output = send('go');
+    const best = output.pop()!;
+    expect(output).toHaveLength(legal.length); // fewer moves than MultiPV: every move once
+    const lines = output.map((line) => /^info depth 1 seldepth 1 multipv (\d+) (score .*) nodes \d+ pv (\S+)$/.exec(line)!);
+    expect(lines.map((line) => Number(line[1]))).toEqual(legal.map((_, i) => i + 1));
+    expect(lines.map((line) => line[3]).sort()).toEqual([...legal].sort());
+    expect(best).toBe(`bestmove ${lines[0][3]}`);
+    // The capture unbalances material (no pattern: .5); every other move keeps the .8 pattern.
+    expect(lines.at(-1)![3]).toBe('e4d5');
+    expect(lines.at(-1)![2]).toBe('score cp 0 wdl 250 500 250');
+    for (const line of lines.slice(0, -1)) expect(line[2]).toBe('score cp 241 wdl 640 320 40');
+    // MultiPV 2 and WDL off again; a mate leads.
+    send('setoption name MultiPV value 2');
+    send('setoption name UCI_ShowWDL value false');
+    send(`position fen ${FOOLS_MATE}`);
+    const [first, second, answer] = send('go');
+    expect(first).toMatch(/^info depth 1 seldepth 1 multipv 1 score mate 1 nodes 30 pv d8h4$/);
+    expect(second).toMatch(/^info depth 1 seldepth 1 multipv 2 score cp \d+ nodes 30 pv /);
+    expect(answer).toBe('bestmove d8h4');
+    expect(send('setoption name MultiPV value 0')[0]).toMatch(/^info string option MultiPV needs a whole number from 1/);
+    expect(send('setoption name UCI_ShowWDL value maybe')[0]).toMatch(/^info string option UCI_ShowWDL is true or false/);
   });
 
   it('switches database on setoption, and keeps the old one when the new one cannot be opened', () => {
@@ -309,7 +385,7 @@ describe('morph uci as a process', () => {
     const morph = startMorph();
     morph.send('uci');
     const handshake = await morph.readUntil(/^uciok$/);
-    expect(handshake.slice(0, 2)).toEqual(['id name Morph', 'id author Morph team']);
+    expect(handshake.slice(0, 2)).toEqual([`id name Morph ${VERSION}`, 'id author Morph team']);
     expect(handshake).toContain(`option name Database type string default ${join(tempDir, 'missing', 'morph.db')}`);
     expect(handshake.some((line) => /^info string no database at .* yet/.test(line))).toBe(true);
 
@@ -369,8 +445,8 @@ describe('morph uci against the embedded Stockfish', () => {
     const stockfish = new UciClient({ ...stockfishCommand(), label: 'stockfish', options: { 'Skill Level': 0 } });
     try {
       await Promise.all([morph.start(), stockfish.start()]);
-      expect(morph.engineId).toBe('Morph');
-      expect(morph.optionNames).toEqual(['Database', 'Maturity', 'Seed']);
+      expect(morph.engineId).toBe(`Morph ${VERSION}`);
+      expect(morph.optionNames).toEqual(['Database', 'Maturity', 'Seed', 'MultiPV', 'UCI_ShowWDL']);
       let morphMoves = 0;
       for (const morphIsWhite of [true, false]) {
         await Promise.all([morph.newGame(), stockfish.newGame()]);

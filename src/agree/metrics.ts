@@ -11,6 +11,8 @@
  */
 import type { LabelledPosition } from './positions.ts';
 import type { MoveRanker, MoveScore } from './rankers.ts';
+import { BLUNDER, INACCURACY, MISTAKE, winChanceLoss } from './winChance.ts';
+import { Z_95 } from '../match/elo.ts';
 
 /** Values closer than this are ties (Morph's values are sums of floats). */
 export const TIE_TOLERANCE = 1e-12;
@@ -51,9 +53,70 @@ export function positionAgreement(scores: readonly MoveScore[], best: string): P
   };
 }
 
+/** A 95% interval [low, high]. */
+export type Interval = [number, number];
+
+/**
+ * The mover's expected win-chance loss (lichess points) when a ranker plays its top move, a random one among
+ * tied top moves, and the expected shares of such moves losing at least 10 / 20 / 30 points.
+ */
+export interface MoveQuality {
+  meanLoss: number;
+  inaccuracy: number;
+  mistake: number;
+  blunder: number;
+}
+
+/** Move quality on one position from the ranker's values and the labelled centipawn score of every move. */
+export function positionQuality(values: readonly MoveScore[], scores: ReadonlyMap<string, number>): MoveQuality {
+  let top = -Infinity;
+  for (const { value } of values) if (value > top) top = value;
+  const chosen = values.filter((v) => v.value >= top - TIE_TOLERANCE);
+  let bestScore = -Infinity;
+  for (const score of scores.values()) if (score > bestScore) bestScore = score;
+  const quality = { meanLoss: 0, inaccuracy: 0, mistake: 0, blunder: 0 };
+  for (const { move } of chosen) {
+    const score = scores.get(move);
+    if (score === undefined) throw new Error(`move ${move} has no labelled score`);
+    const loss = winChanceLoss(bestScore, score);
+    quality.meanLoss += loss / chosen.length;
+    if (loss >= INACCURACY) quality.inaccuracy += 1 / chosen.length;
+    if (loss >= MISTAKE) quality.mistake += 1 / chosen.length;
+    if (loss >= BLUNDER) quality.blunder += 1 / chosen.length;
+  }
+  return quality;
+}
+
+/** The mean of per-position values with a 95% interval by the normal approximation (mean ± 1.96 standard errors). */
+export function meanWithInterval(values: readonly number[]): { mean: number; interval: Interval } {
+  const n = values.length;
+  const mean = values.reduce((sum, v) => sum + v, 0) / n;
+  const variance = n > 1 ? values.reduce((sum, v) => sum + (v - mean) ** 2, 0) / (n - 1) : 0;
+  const half = Z_95 * Math.sqrt(variance / n);
+  return { mean, interval: [Math.max(0, mean - half), mean + half] };
+}
+
+/**
+ * A share over positions (each position's success a number in [0,1], fractional where ties split it) with a
+ * 95% Wilson score interval. A fractional success varies no more than a 0/1 one of the same mean, so the
+ * interval is, if anything, wide; unlike the normal approximation it does not collapse to a point at 0 or 1.
+ */
+export function shareWithInterval(values: readonly number[]): { mean: number; interval: Interval } {
+  const n = values.length;
+  const p = values.reduce((sum, v) => sum + v, 0) / n;
+  const z2 = Z_95 * Z_95;
+  const centre = (p + z2 / (2 * n)) / (1 + z2 / n);
+  const half = (Z_95 * Math.sqrt((p * (1 - p)) / n + z2 / (4 * n * n))) / (1 + z2 / n);
+  return { mean: p, interval: [Math.max(0, centre - half), Math.min(1, centre + half)] };
+}
+
 export interface AgreementReport extends AgreementShares {
   ranker: string;
   positions: number;
+  /** 95% intervals of the three shares. */
+  intervals: Record<keyof AgreementShares, Interval>;
+  /** Move quality, over the positions that carry every move's score (absent when none do). */
+  quality?: MoveQuality & { positions: number; intervals: Record<keyof MoveQuality, Interval> };
   /** The same shares for a uniformly random ranking of the same positions, for comparison. */
   random: AgreementShares;
   /** Mean number of legal moves. */
@@ -79,11 +142,35 @@ export function randomShares(legal: number): AgreementShares {
 
 export function measureAgreement(positions: readonly LabelledPosition[], ranker: MoveRanker): AgreementReport {
   if (positions.length === 0) throw new Error('agreement needs at least one position');
-  const rows = positions.map((p) => positionAgreement(ranker.score(p.fen), p.best));
+  const rows: PositionAgreement[] = [];
+  const qualities: MoveQuality[] = [];
+  for (const position of positions) {
+    const values = ranker.score(position.fen);
+    rows.push(positionAgreement(values, position.best));
+    if (position.scores) qualities.push(positionQuality(values, position.scores));
+  }
+  const shareIntervals = {} as Record<keyof AgreementShares, Interval>;
+  for (const key of ['top1', 'top4', 'topThird'] as const) {
+    shareIntervals[key] = shareWithInterval(rows.map((row) => row[key])).interval;
+  }
+  let quality: AgreementReport['quality'];
+  if (qualities.length > 0) {
+    const means = {} as MoveQuality;
+    const intervals = {} as Record<keyof MoveQuality, Interval>;
+    for (const key of ['meanLoss', 'inaccuracy', 'mistake', 'blunder'] as const) {
+      const values = qualities.map((q) => q[key]);
+      const { mean, interval } = key === 'meanLoss' ? meanWithInterval(values) : shareWithInterval(values);
+      means[key] = mean;
+      intervals[key] = interval;
+    }
+    quality = { positions: qualities.length, ...means, intervals };
+  }
   return {
     ranker: ranker.name,
     positions: positions.length,
     ...meanShares(rows),
+    intervals: shareIntervals,
+    ...(quality ? { quality } : {}),
     random: meanShares(rows.map((row) => randomShares(row.legal))),
     meanLegal: rows.reduce((sum, row) => sum + row.legal, 0) / rows.length,
   };

@@ -16,6 +16,7 @@ import { loadConfig } from '../learn/config.ts';
 import { MorphPlayer } from '../player/morphPlayer.ts';
 import { PatternStore } from '../store/patternStore.ts';
 import { badInput } from '../util/errors.ts';
+import type { EvaluationFunction } from '../eval/evaluation.ts';
 
 export interface MoveScore {
   move: string;
@@ -29,7 +30,10 @@ export interface MoveRanker {
   close(): void;
 }
 
-export const RANKER_FORMS = 'greedy, ab:D[,q] or random (or --db FILE for Morph)';
+export const RANKER_FORMS = 'greedy, ab:D[,q], random or all (or --db FILE for Morph)';
+
+/** The built-in rankers `--ranker all` stands for. */
+export const BUILT_IN_RANKERS = ['random', 'greedy', 'ab:1', 'ab:2', 'ab:2,q'];
 
 export function randomRanker(): MoveRanker {
   return {
@@ -59,13 +63,29 @@ export function alphaBetaRanker(spec: string): MoveRanker {
   };
 }
 
-/** Morph over a database opened read-only; `maturity` defaults to the database's own setting. */
-export function morphRanker(dbPath: string, maturity?: number): MoveRanker {
+/** What to override in a Morph database's own settings when ranking with it. */
+export interface MorphRankerOverrides {
+  maturity?: number;
+  evaluation?: EvaluationFunction;
+  prior?: number;
+}
+
+/**
+ * Morph over a database opened read-only; maturity, evaluation function and prior default to the database's
+ * own settings. Overridden settings show in the ranker's name.
+ */
+export function morphRanker(dbPath: string, overrides: MorphRankerOverrides = {}): MoveRanker {
   const store = PatternStore.open(dbPath, { readonly: true });
+  const config = loadConfig(store.db);
+  const settings = {
+    maturity: overrides.maturity ?? config.maturity,
+    evaluation: { function: overrides.evaluation ?? config.evaluation, prior: overrides.prior ?? config.prior },
+  };
+  const shown = Object.entries(overrides).filter(([, value]) => value !== undefined).map(([key, value]) => `${key}=${value}`);
   const player = new MorphPlayer(
     store,
-    { maturity: maturity ?? loadConfig(store.db).maturity, seed: 0 },
-    `morph:${dbPath}`,
+    { ...settings, seed: 0 },
+    `morph:${dbPath}${shown.length ? ` (${shown.join(', ')})` : ''}`,
   );
   return {
     name: player.name,

@@ -12,6 +12,7 @@ import { registerReportCommand } from './commands/report.ts';
 import { registerExportCommand } from './commands/export.ts';
 import { registerMatchCommand } from './commands/match.ts';
 import { registerAgreeCommand } from './commands/agree.ts';
+import { registerGamesCommand } from './commands/games.ts';
 import { registerModelCommand } from './commands/model.ts';
 import { registerPredictCommand } from './commands/predict.ts';
 import { reportError } from './run.ts';
@@ -41,6 +42,7 @@ registerReportCommand(program);
 registerExportCommand(program);
 registerMatchCommand(program);
 registerAgreeCommand(program);
+registerGamesCommand(program);
 registerModelCommand(program);
 registerPredictCommand(program);
 

@@ -10,6 +10,13 @@ import { RandomPlayer } from './simplePlayers.ts';
 /** Keeps the noise's stream apart from the inner player's, which is seeded from the same player seed. */
 const NOISE_SEED_MIX = 0x2545f491;
 
+/**
+ * How far one game moves an adaptive handicap's probability: P += rate·(target - Morph's score). At rate .05 a
+ * loss against a target of .3 adds .015 and a win takes .035 away, so P settles where the mean score is the
+ * target, within some tens of games, and wanders a few hundredths around it.
+ */
+export const ADAPTATION_RATE = 0.05;
+
 export class NoisyPlayer implements GamePlayer {
   private random!: Random;
   private randomMover!: RandomPlayer;
@@ -17,10 +24,24 @@ export class NoisyPlayer implements GamePlayer {
   constructor(
     readonly name: string,
     private readonly inner: GamePlayer,
-    private readonly probability: number,
+    /** The chance of a random move; an adaptive handicap changes it between games (adapt). */
+    public probability: number,
     seed: number,
+    /** Morph's score this handicap aims to hold (noisy:auto=T); undefined for a fixed probability. */
+    readonly target?: number,
   ) {
     this.reseed(seed);
+  }
+
+  /** After a game Morph scored `morphScore` in (1, .5, 0): moves an adaptive probability toward the target. */
+  adapt(morphScore: number): void {
+    if (this.target === undefined) return;
+    this.probability = Math.min(1, Math.max(0, this.probability + ADAPTATION_RATE * (this.target - morphScore)));
+  }
+
+  /** The fixed-probability spec of what plays now, e.g. for recording each game of an adaptive run. */
+  currentName(): string {
+    return this.target === undefined ? this.name : this.name.replace(/^noisy:auto=[^:]*/, `noisy:${this.probability.toFixed(3)}`);
   }
 
   /** Restarts the random choices from a player seed (the training harness gives each game its own). */

@@ -54,7 +54,7 @@ export async function createOpponent(spec: OpponentSpec, options: CreateOpponent
       return options.morphFactory(spec, context);
     case 'noisy': {
       const inner = await createOpponent(spec.inner, options);
-      return new NoisyPlayer(name, inner, spec.probability, options.seed);
+      return new NoisyPlayer(name, inner, spec.probability, options.seed, spec.target);
     }
     case 'self':
       throw badInput('"self" (self-play) is a training opponent only: morph train --opponent self');

@@ -17,8 +17,12 @@ export type OpponentSpec =
   | { kind: 'morph'; dbPath: string }
   | { kind: 'random' }
   | { kind: 'greedy' }
-  /** The inner player, but a uniformly random legal move with this probability (a handicap). */
-  | { kind: 'noisy'; probability: number; inner: OpponentSpec }
+  /**
+   * The inner player, but a uniformly random legal move with this probability (a handicap). With `target`
+   * (noisy:auto=T:SPEC) the probability starts at `probability` and training adjusts it after every game to
+   * hold Morph's score near T (NoisyPlayer.adapt).
+   */
+  | { kind: 'noisy'; probability: number; inner: OpponentSpec; target?: number }
   /** Self-play: the opponent is the learning Morph itself, on the same live database (training only). */
   | { kind: 'self' }
   /** body: what follows "ab:", read by the alpha-beta engine's own factory. */
@@ -28,7 +32,10 @@ export type OpponentKind = OpponentSpec['kind'];
 
 export const VALID_OPPONENT_FORMS =
   'stockfish[:skill=N,depth=N,nodes=N,movetime=MS,Name=value,...], gnuchess[:depth=N], ' +
-  'uci:PATH[:depth=N,nodes=N,movetime=MS,Name=value,...], morph:DB_PATH, ab:D, random, greedy, noisy:P:SPEC, self (training only)';
+  'uci:PATH[:depth=N,nodes=N,movetime=MS,Name=value,...], morph:DB_PATH, ab:D, random, greedy, noisy:P:SPEC, noisy:auto=T:SPEC, self (training only)';
+
+/** Where an adaptive handicap's probability starts on a database that has none recorded. */
+export const ADAPTIVE_START_PROBABILITY = 0.5;
 
 /** Spec keys that are search limits rather than engine options. */
 const GO_KEYS = ['depth', 'nodes', 'movetime'] as const;
@@ -58,8 +65,13 @@ export function parseOpponentSpec(text: string): OpponentSpec {
       const split = (body ?? '').indexOf(':');
       if (split < 0) fail('noisy needs a probability and a player: noisy:P:SPEC, e.g. noisy:0.3:stockfish');
       const probabilityText = body!.slice(0, split).trim();
-      const probability = Number(probabilityText);
-      if (probabilityText === '' || !(probability >= 0 && probability <= 1)) fail(`the probability must be in [0, 1], got "${probabilityText}"`);
+      const adaptive = /^auto=(.*)$/.exec(probabilityText);
+      const number = Number(adaptive ? adaptive[1] : probabilityText);
+      if ((adaptive ? adaptive[1] : probabilityText).trim() === '' || !(number >= 0 && number <= 1)) {
+        fail(adaptive ? `the target score must be in [0, 1], got "${adaptive[1]}"` : `the probability must be in [0, 1], got "${probabilityText}"`);
+      }
+      const probability = adaptive ? ADAPTIVE_START_PROBABILITY : number;
+      const target = adaptive ? number : undefined;
       let inner: OpponentSpec;
       try {
         inner = parseOpponentSpec(body!.slice(split + 1));
@@ -69,7 +81,7 @@ export function parseOpponentSpec(text: string): OpponentSpec {
         return fail(problem);
       }
       if (inner.kind === 'self') fail('self-play cannot be noisy');
-      return { kind, probability, inner };
+      return target === undefined ? { kind, probability, inner } : { kind, probability, inner, target };
     }
     case 'morph':
       if (body === undefined) fail('morph needs its database: morph:DB_PATH');
@@ -111,7 +123,7 @@ export function formatOpponentSpec(spec: OpponentSpec): string {
     case 'morph':
       return `morph:${spec.dbPath}`;
     case 'noisy':
-      return `noisy:${spec.probability}:${formatOpponentSpec(spec.inner)}`;
+      return `noisy:${spec.target === undefined ? spec.probability : `auto=${spec.target}`}:${formatOpponentSpec(spec.inner)}`;
     case 'gnuchess':
       return `gnuchess:depth=${spec.depth}`;
     case 'stockfish':

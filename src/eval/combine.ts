@@ -49,6 +49,11 @@ function comparePlayOrder(a: number, b: number): number {
   return playsBefore(a, b) ? -1 : playsBefore(b, a) ? 1 : 0;
 }
 
+/** Indices of `weights` in the order playValue folds them (for explanations; playValue sorts in place). */
+export function playOrder(weights: readonly number[]): number[] {
+  return weights.map((_, i) => i).sort((i, j) => comparePlayOrder(weights[i], weights[j]) || i - j);
+}
+
 /** Insertion sort wins for the handful of weights a position usually has; beyond this use the built-in sort. */
 const INSERTION_SORT_LIMIT = 32;
 
@@ -106,4 +111,30 @@ export function updateValue(weights: ArrayLike<number>, beta: number): number {
     totalPull += pull;
   }
   return totalPull > 0 ? weightedSum / totalPull : DRAW;
+}
+
+/**
+ * Log-odds are taken of weights clamped to [LOGIT_EDGE, 1 - LOGIT_EDGE], so a weight of exactly 0 or 1 (the
+ * paper's annealing gives those after one update) counts as strong evidence, not infinite evidence.
+ */
+export const LOGIT_EDGE = 1e-3;
+
+export function logit(p: number): number {
+  const q = p < LOGIT_EDGE ? LOGIT_EDGE : p > 1 - LOGIT_EDGE ? 1 - LOGIT_EDGE : p;
+  return Math.log(q / (1 - q));
+}
+
+export function logistic(x: number): number {
+  return 1 / (1 + Math.exp(-x));
+}
+
+/**
+ * Log-odds combination: each weight adds its log-odds logit(w) and the sum is turned back into a value,
+ * logistic(Σ logit(w)). A weight of .5 adds nothing, agreeing weights reinforce each other, and the result
+ * does not depend on the order of the weights. No weights -> .5.
+ */
+export function logOddsValue(weights: ArrayLike<number>): number {
+  let sum = 0;
+  for (let i = 0; i < weights.length; i++) sum += logit(weights[i]);
+  return logistic(sum);
 }

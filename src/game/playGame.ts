@@ -12,6 +12,7 @@ import { START_FEN, checkFen } from '../chess/fen.ts';
 import { boardToFen, type Board } from '../chess/board.ts';
 import type { GamePlayer } from '../engines/gamePlayer.ts';
 import { EngineError } from '../engines/uciClient.ts';
+import { badInput } from '../util/errors.ts';
 
 export type GameResult = '1-0' | '0-1' | '1/2-1/2';
 export type EndReason = 'checkmate' | 'stalemate' | 'insufficient' | 'threefold' | 'fifty-move' | 'ply-limit';
@@ -31,6 +32,8 @@ export interface GameOptions {
   white: GamePlayer;
   black: GamePlayer;
   startFen?: string;
+  /** Moves (UCI) played from startFen before the players are asked: a match opening. */
+  openingMoves?: readonly string[];
   /** Adjudicated a draw after this many plies. */
   maxPlies: number;
   /** Stops the game early (returns null) when set, e.g. on Ctrl-C. */
@@ -62,6 +65,14 @@ export async function playGame(options: GameOptions): Promise<PlayedGame | null>
   const history = new GameHistory(startFen);
   const moves: string[] = [];
   const thinking = { w: 0, b: 0 };
+  for (const uci of options.openingMoves ?? []) {
+    const legal = legalMove(history.board, uci);
+    if (!legal || endReason(history) !== null) {
+      throw badInput(`opening move "${uci}" is not playable in ${boardToFen(history.board)}`);
+    }
+    history.play(legal);
+    moves.push(legal);
+  }
   await options.white.newGame();
   await options.black.newGame();
   let reason: EndReason | null = endReason(history);

@@ -5,13 +5,20 @@
  */
 import { DirectedGraph } from 'graphology';
 import { write as writeGexfDocument } from 'graphology-gexf';
-import { getMeta, type MorphDatabase } from '../store/database.ts';
+import { getMeta } from '../store/meta.ts';
+import { type MorphDatabase } from '../store/database.ts';
 import { describePattern, patternFromJson } from '../pattern/pattern.ts';
 import { MorphError } from '../util/errors.ts';
 import { writeGraphml } from './graphml.ts';
 
 export const EXPORT_FORMATS = ['gexf', 'graphml'] as const;
 export type ExportFormat = (typeof EXPORT_FORMATS)[number];
+/**
+ * GEXF 1.2 by default: Gephi reads both, but networkx's read_gexf (2.8 and 3.x) finds no graph in a 1.3 file, and
+ * 1.2 carries everything Morph writes (no dynamics, no viz).
+ */
+export const GEXF_VERSIONS = ['1.2', '1.3'] as const;
+export type GexfVersion = (typeof GEXF_VERSIONS)[number];
 export type ExportKinds = 'graph' | 'material' | 'all';
 
 export interface PatternNodeAttributes {
@@ -88,10 +95,14 @@ export function readHierarchyGraph(db: MorphDatabase, kinds: ExportKinds = 'grap
   return graph;
 }
 
-export function writeHierarchy(graph: DirectedGraph<PatternNodeAttributes>, format: ExportFormat): string {
+export function writeHierarchy(
+  graph: DirectedGraph<PatternNodeAttributes>,
+  format: ExportFormat,
+  gexfVersion: GexfVersion = '1.2',
+): string {
   if (format === 'graphml') return writeGraphml(graph);
   return writeGexfDocument(graph, {
-    version: '1.3',
+    version: gexfVersion,
     formatNode: (_key, attributes) => {
       const { label, ...rest } = attributes as PatternNodeAttributes;
       return { label, attributes: rest };

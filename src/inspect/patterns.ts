@@ -3,7 +3,7 @@
  * a look at a 100k-pattern database does not load the whole hierarchy into memory.
  */
 import type { MorphDatabase } from '../store/database.ts';
-import { getPatternPositions } from '../store/database.ts';
+import { getPatternPositions } from '../store/patternPositions.ts';
 import { describePattern, patternFromJson, type Pattern } from '../pattern/pattern.ts';
 import { badInput, MorphError } from '../util/errors.ts';
 import { traditionalValue, type MaterialDiff } from './material.ts';

@@ -5,7 +5,7 @@
  * the same committed state.
  */
 import { existsSync } from 'node:fs';
-import { openMorphDatabase, toMorphError, type MorphDatabase } from '../store/database.ts';
+import { inSnapshot, openMorphDatabase, toMorphError, type MorphDatabase } from '../store/database.ts';
 import { defaultDatabasePath } from '../store/location.ts';
 import { badInput } from '../util/errors.ts';
 
@@ -22,14 +22,6 @@ export function openForInspection(path: string | undefined): InspectionSource {
     throw badInput(`no Morph database at ${target} yet (train first, or give --db FILE)`);
   }
   return { db: openMorphDatabase(target, { readonly: true }), path: target };
-}
-
-/**
- * Runs `read` inside one read transaction: SQLite gives it a single snapshot, so a game committed by a writer
- * half-way through cannot make, say, the pattern count disagree with the per-kind counts.
- */
-export function inSnapshot<T>(db: MorphDatabase, read: () => T): T {
-  return db.transaction(read)();
 }
 
 /** Opens, reads in one snapshot, closes. SQLite errors met while reading (a corrupt page) become one line. */

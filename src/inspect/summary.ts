@@ -1,6 +1,8 @@
 /** `morph inspect`: what a database holds, in one screen (or one JSON object). */
 import { statSync } from 'node:fs';
-import { getCounters, getMeta, type MorphDatabase } from '../store/database.ts';
+import { getCounters } from '../store/counters.ts';
+import { getMeta } from '../store/meta.ts';
+import { type MorphDatabase } from '../store/database.ts';
 
 export interface DatabaseSummary {
   database: {
@@ -148,7 +150,7 @@ export function formatBytes(bytes: number): string {
 }
 
 /** Nested config objects as "regression.perGame 2" pairs. */
-function flatten(value: unknown, prefix = ''): [string, string][] {
+export function flatten(value: unknown, prefix = ''): [string, string][] {
   if (value && typeof value === 'object' && !Array.isArray(value)) {
     return Object.entries(value as Record<string, unknown>).flatMap(([key, inner]) => flatten(inner, prefix ? `${prefix}.${key}` : key));
   }

@@ -3,9 +3,11 @@
  * with; a new database gets the defaults, and options given to `morph train` override them for that run and
  * are saved back.
  */
-import { getMetaJson, setMeta, type MorphDatabase } from '../store/database.ts';
+import { getMetaJson, setMeta } from '../store/meta.ts';
+import { type MorphDatabase } from '../store/database.ts';
 import { DEFAULT_TEMPERATURE_SCHEDULE, parseTemperatureSchedule } from './annealing.ts';
 import { badInput } from '../util/errors.ts';
+import { EVALUATION_FUNCTIONS, type EvaluationFunction, type EvaluationSettings } from '../eval/evaluation.ts';
 
 export interface LearningConfig {
   /**
@@ -44,6 +46,14 @@ export interface LearningConfig {
   beta: number;
   /** Global temperature schedule over games (annealing.ts). */
   temperature: string;
+  /**
+   * How the matched patterns' weights combine into a position's value, in play and in TD targets
+   * (eval/evaluation.ts): paper | shrunk | logodds | joint. "joint" also changes learning: each matched
+   * pattern's log-odds moves along the error of the combined value.
+   */
+  evaluation: EvaluationFunction;
+  /** Pseudo-counts of a draw that shrink each weight toward .5 (evaluation shrunk and logodds). */
+  prior: number;
   /** Patterns with fewer updates are ignored when playing. */
   maturity: number;
   /** Patterns with fewer updates are ignored when evaluating a position for a TD target. */
@@ -66,6 +76,8 @@ export const DEFAULT_CONFIG: LearningConfig = {
   updatePer: 'game',
   beta: 3,
   temperature: DEFAULT_TEMPERATURE_SCHEDULE,
+  evaluation: 'paper',
+  prior: 20,
   maturity: 0,
   targetMaturity: 0,
   maxPatternSize: 6,
@@ -96,6 +108,10 @@ export function validateConfig(config: LearningConfig): void {
   };
   if (config.learnFrom !== 'own' && config.learnFrom !== 'both') throw badInput(`config learnFrom must be own or both`);
   if (config.updatePer !== 'game' && config.updatePer !== 'position') throw badInput(`config updatePer must be game or position`);
+  if (!EVALUATION_FUNCTIONS.includes(config.evaluation)) {
+    throw badInput(`config evaluation must be one of ${EVALUATION_FUNCTIONS.join(', ')}, got ${config.evaluation}`);
+  }
+  inRange('prior', config.prior, 0, 1e6);
   inRange('lambda', config.lambda, 0, 1);
   inRange('beta', config.beta, 0, 10);
   inRange('discount', config.discount, 0.5, 1);
@@ -111,9 +127,16 @@ export function loadConfig(db: MorphDatabase): LearningConfig {
   const stored = getMetaJson<Partial<LearningConfig>>(db, 'config');
   // A configuration saved before updatePer existed was learned one update per position: keep it that way.
   if (stored && stored.updatePer === undefined) stored.updatePer = 'position';
+  // ...and one saved before evaluation functions existed played with the paper's.
+  if (stored && stored.evaluation === undefined) stored.evaluation = 'paper';
   return mergeConfig(DEFAULT_CONFIG, stored ?? {});
 }
 
 export function saveConfig(db: MorphDatabase, config: LearningConfig): void {
   setMeta(db, 'config', config);
+}
+
+/** The evaluation function and its prior, as the player and the TD targets use them. */
+export function evaluationSettings(config: Pick<LearningConfig, 'evaluation' | 'prior'>): EvaluationSettings {
+  return { function: config.evaluation, prior: config.prior };
 }

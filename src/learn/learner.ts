@@ -4,15 +4,17 @@
  * caller adds (the training loop records the game in the same transaction). Killing the process at any
  * moment therefore loses at most the game in progress.
  */
-import { updateValue } from '../eval/combine.ts';
+import { positionValue, targetValue } from '../eval/evaluation.ts';
 import { materialPattern } from '../pattern/pattern.ts';
 import { boardToFen } from '../chess/board.ts';
-import { addPatternPosition, getMeta, getMetaNumber, incrementCounter, setMeta } from '../store/database.ts';
+import { addPatternPosition } from '../store/patternPositions.ts';
+import { getMeta, getMetaNumber, setMeta } from '../store/meta.ts';
+import { incrementCounter } from '../store/counters.ts';
 import type { PatternRecord } from '../store/hierarchy.ts';
 import type { PatternStore } from '../store/patternStore.ts';
 import type { Random } from '../util/random.ts';
-import { annealedWeight, parseTemperatureSchedule, temperatureAt } from './annealing.ts';
-import type { LearningConfig } from './config.ts';
+import { annealedWeight, jointWeight, parseTemperatureSchedule, temperatureAt } from './annealing.ts';
+import { evaluationSettings, type LearningConfig } from './config.ts';
 import {
   generalisationProposals, nodeOrderedProposals, regressionProposals, specialisationProposals, type Proposal,
 } from './creation.ts';
@@ -86,13 +88,21 @@ export function learnFromGame(
 
     const touched = new Set<PatternRecord>();
     const changes = new Map<PatternRecord, { change: number; largestStep: number; position: LearnedPosition }>();
+    const settings = evaluationSettings(config);
+    const joint = config.evaluation === 'joint';
     const targetsOf = sequences.map(({ positions, result }, s) => {
       const matchesAt = matchesOf[s];
-      const evaluate = (t: number) =>
-        updateValue(matchesAt[t].filter((r) => r.updates >= config.targetMaturity).map((r) => r.weight), config.beta);
-      const applyUpdate = (record: PatternRecord, target: number, position: LearnedPosition) => {
+      const counted = (t: number) => matchesAt[t].filter((r) => r.updates >= config.targetMaturity);
+      const evaluate = (t: number) => targetValue(counted(t), settings, config.beta);
+      // Joint learning fits the combined value: each position's error is taken against its value before the game.
+      const valueBefore = joint ? positions.map((_, t) => positionValue(counted(t), settings)) : [];
+      /** What moves a pattern at position t: the target itself, or for joint learning the combined value's error. */
+      const signal = (t: number, target: number) => (joint ? target - valueBefore[t] : target);
+      const applyUpdate = (record: PatternRecord, movedBy: number, position: LearnedPosition) => {
         const before = record.weight;
-        record.weight = annealedWeight(before, record.updates, target, temperature);
+        record.weight = joint
+          ? jointWeight(before, record.updates, movedBy, temperature)
+          : annealedWeight(before, record.updates, movedBy, temperature);
         record.updates++;
         record.variance += Math.abs(record.weight - before);
         touched.add(record);
@@ -108,19 +118,20 @@ export function learnFromGame(
       };
       if (config.updatePer === 'position') {
         return tdSweep(positions.length, result, config.lambda, evaluate, (t, target) => {
-          for (const record of matchesAt[t]) applyUpdate(record, target, positions[t]);
+          for (const record of matchesAt[t]) applyUpdate(record, signal(t, target), positions[t]);
         }, config.discount);
       }
-      // One update per pattern and game: toward the mean of its targets over the positions it matched, and
-      // recorded at the position whose target was farthest from its weight (specialisation grows it there).
+      // One update per pattern and game: toward the mean of its targets (joint: by the mean error) over the
+      // positions it matched, recorded at the position whose target was farthest from its weight
+      // (specialisation grows it there).
       const pending = new Map<PatternRecord, { sum: number; count: number; farthest: number; position: LearnedPosition }>();
       const targets = tdSweep(positions.length, result, config.lambda, evaluate, (t, target) => {
         for (const record of matchesAt[t]) {
           const distance = Math.abs(target - record.weight);
           const entry = pending.get(record);
-          if (!entry) pending.set(record, { sum: target, count: 1, farthest: distance, position: positions[t] });
+          if (!entry) pending.set(record, { sum: signal(t, target), count: 1, farthest: distance, position: positions[t] });
           else {
-            entry.sum += target;
+            entry.sum += signal(t, target);
             entry.count++;
             if (distance > entry.farthest) {
               entry.farthest = distance;

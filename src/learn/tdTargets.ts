@@ -32,7 +32,10 @@ export function tdSweep(
   for (let t = count - 1; t >= 0; t--) {
     // The discount shrinks a later return toward the draw value .5, so nearer outcomes count for more.
     const discounted = 0.5 + discount * (laterReturn - 0.5);
-    targets[t] = t === count - 1 ? finalResult : (1 - lambda) * evaluate(t + 1) + lambda * discounted;
+    // The last position's target is the result, and at λ = 1 an evaluation would be weighted by zero: neither
+    // asks for one.
+    if (t === count - 1) targets[t] = finalResult;
+    else targets[t] = (lambda < 1 ? (1 - lambda) * evaluate(t + 1) : 0) + lambda * discounted;
     apply(t, targets[t]);
     laterReturn = targets[t];
   }

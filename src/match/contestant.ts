@@ -52,8 +52,8 @@ export class Contestant {
   }
 
   /** Releases a per-game player (an external engine stays for the next game). */
-  async endGame(player: GamePlayer): Promise<void> {
-    if (player !== this.engine) await player.close();
+  async endGame(player: GamePlayer | null): Promise<void> {
+    if (player !== null && player !== this.engine) await player.close();
   }
 
   /** After an engine failure: closes the external engine, so the next game starts a fresh one. */

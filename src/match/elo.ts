@@ -68,3 +68,25 @@ export function eloEstimate(score: MatchScore): EloEstimate {
     clamped,
   };
 }
+
+/** 800/ln(10): the scale that turns a score's distance from .5, in standard deviations, into normalized Elo. */
+export const NORMALIZED_ELO_SCALE = 800 / Math.LN10;
+
+/** The standard normal cumulative distribution (Abramowitz-Stegun 7.1.26 through erf; error below 1.5e-7). */
+export function normalCdf(x: number): number {
+  const z = Math.abs(x) / Math.SQRT2;
+  const t = 1 / (1 + 0.3275911 * z);
+  const poly = t * (0.254829592 + t * (-0.284496736 + t * (1.421413741 + t * (-1.453152027 + t * 1.061405429))));
+  const erf = 1 - poly * Math.exp(-z * z);
+  return x >= 0 ? (1 + erf) / 2 : (1 - erf) / 2;
+}
+
+/**
+ * Likelihood of superiority: the probability that the first player is the stronger, from wins and losses alone
+ * (draws say nothing about which is stronger), LOS = Φ((W − L) / √(W + L)), as cutechess-cli reports it.
+ * 0.5 when no game was decisive.
+ */
+export function likelihoodOfSuperiority(wins: number, losses: number): number {
+  if (wins + losses === 0) return 0.5;
+  return normalCdf((wins - losses) / Math.sqrt(wins + losses));
+}

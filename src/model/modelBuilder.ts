@@ -25,7 +25,7 @@ import { nodeAtSquare } from '../learn/learningGame.ts';
 import { orderedSubpattern } from '../learn/nodeOrder.ts';
 import { allSeedPatterns } from '../learn/seeding.ts';
 import { materialPattern } from '../pattern/pattern.ts';
-import { setMeta } from '../store/database.ts';
+import { setMeta } from '../store/meta.ts';
 import { PatternStore } from '../store/patternStore.ts';
 import { badInput } from '../util/errors.ts';
 import { Random } from '../util/random.ts';

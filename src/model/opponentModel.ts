@@ -12,7 +12,7 @@
 import { applyMove, cloneBoard, uciMove, type Board } from '../chess/board.ts';
 import { gameStatus, generateLegalMoves, isInsufficientMaterial } from '../chess/movegen.ts';
 import { buildPositionGraph, PositionGraph } from '../graph/positionGraph.ts';
-import { getMetaJson, getMeta } from '../store/database.ts';
+import { getMetaJson, getMeta } from '../store/meta.ts';
 import type { PatternRecord } from '../store/hierarchy.ts';
 import { PatternStore } from '../store/patternStore.ts';
 

@@ -1,8 +1,9 @@
 /**
  * Why Morph values a move as it does: the most-specific patterns the resulting position matched, which of them
- * were mature enough to count, and the play function's combination step by step (most extreme weight first).
+ * were mature enough to count, and the evaluation function's combination step by step, in the very order the
+ * player folds them (eval/evaluation.ts, combinationSteps).
  */
-import { combinePair } from '../eval/combine.ts';
+import { combinationSteps, PAPER_EVALUATION, type EvaluationSettings } from '../eval/evaluation.ts';
 import { describePattern } from '../pattern/pattern.ts';
 import type { PatternRecord } from '../store/hierarchy.ts';
 import type { RankedMove } from './morphPlayer.ts';
@@ -24,43 +25,47 @@ export interface MoveExplanation {
   value: number;
   source: string;
   maturity: number;
+  evaluation: EvaluationSettings;
   patterns: ExplainedPattern[];
-  /** The play function applied in order: each step combines the running value with one weight. */
+  /** The combination applied in order: each step adds one pattern (with the weight it counts with). */
   combination: { id: number; weight: number; runningValue: number }[];
 }
 
 const round = (v: number) => Math.round(v * 1e4) / 1e4;
 
-/** The order the play function folds weights in: most extreme first, smaller value first among equals. */
-function foldOrder(records: PatternRecord[]): PatternRecord[] {
-  return [...records].sort(
-    (a, b) => Math.abs(b.weight - 0.5) - Math.abs(a.weight - 0.5) || a.weight - b.weight,
-  );
+/** Most extreme weight first (the order the paper's fold takes), for listing the matches. */
+function byExtremeness(records: PatternRecord[]): PatternRecord[] {
+  return [...records].sort((a, b) => Math.abs(b.weight - 0.5) - Math.abs(a.weight - 0.5) || a.weight - b.weight);
 }
 
-export function explainMove(ranked: RankedMove, san: string, maturity: number): MoveExplanation {
-  const evaluation = ranked.evaluation;
-  const matched = evaluation?.matched ?? [];
-  const used = new Set(evaluation?.used ?? []);
-  const combination: MoveExplanation['combination'] = [];
-  let running = NaN;
-  for (const record of foldOrder([...used])) {
-    running = Number.isNaN(running) ? record.weight : combinePair(running, record.weight);
-    combination.push({ id: record.id, weight: round(record.weight), runningValue: round(running) });
-  }
+export function explainMove(
+  ranked: RankedMove,
+  san: string,
+  maturity: number,
+  evaluation: EvaluationSettings = PAPER_EVALUATION,
+): MoveExplanation {
+  const matched = ranked.evaluation?.matched ?? [];
+  const used = ranked.evaluation?.used ?? [];
+  const usedSet = new Set(used);
+  const combination = combinationSteps(used, evaluation).map((step) => ({
+    id: used[step.index].id,
+    weight: round(step.weight),
+    runningValue: round(step.runningValue),
+  }));
   return {
     move: ranked.move,
     san,
     value: round(ranked.value),
     source: ranked.source,
     maturity,
-    patterns: foldOrder(matched).map((record) => ({
+    evaluation,
+    patterns: byExtremeness(matched).map((record) => ({
       id: record.id,
       kind: record.kind,
       weight: round(record.weight),
       updates: record.updates,
       origin: record.origin,
-      used: used.has(record),
+      used: usedSet.has(record),
       description: describePattern(record.pattern),
     })),
     combination,
@@ -84,7 +89,12 @@ export function explanationText(explanation: MoveExplanation): string {
     );
   }
   if (explanation.combination.length) {
-    lines.push('  combined most extreme first:');
+    const { function: fn, prior } = explanation.evaluation;
+    const how = fn === 'paper' ? "the paper's play function, most extreme first"
+      : fn === 'shrunk' ? `the paper's play function over weights shrunk by ${prior} draws, most extreme first`
+      : fn === 'logodds' ? `log-odds of weights shrunk by ${prior} draws, added`
+      : 'jointly learned log-odds, added';
+    lines.push(`  combined by ${how}:`);
     for (const step of explanation.combination) {
       lines.push(`    #${step.id} (${step.weight.toFixed(3)}) -> ${step.runningValue.toFixed(4)}`);
     }

@@ -14,6 +14,8 @@ import type { PatternStore } from '../store/patternStore.ts';
 import { Random } from '../util/random.ts';
 import { badInput } from '../util/errors.ts';
 import { evaluateGraph, type PositionEvaluation } from './evaluate.ts';
+import type { EvaluationSettings } from '../eval/evaluation.ts';
+import { evaluationSettings, loadConfig } from '../learn/config.ts';
 
 /** Why a move got its value. */
 export type ValueSource = 'checkmate' | 'stalemate' | 'insufficient' | 'threefold' | 'fifty-move' | 'patterns';
@@ -30,12 +32,15 @@ export interface MorphPlayerOptions {
   /** Patterns with fewer updates are ignored in play (reference section 6, maturity). */
   maturity: number;
   seed: number;
+  /** How matched patterns combine into a value; default: the database's learning config. */
+  evaluation?: EvaluationSettings;
 }
 
 export class MorphPlayer implements GamePlayer {
   readonly name: string;
   private readonly rng: Random;
   private readonly graph = new PositionGraph();
+  readonly evaluation: EvaluationSettings;
   /** Patterns tested in the last call to rankMoves (for benchmarks and --explain). */
   lastTested = 0;
 
@@ -46,6 +51,7 @@ export class MorphPlayer implements GamePlayer {
   ) {
     this.name = name;
     this.rng = new Random(options.seed);
+    this.evaluation = options.evaluation ?? evaluationSettings(loadConfig(store.db));
   }
 
   async newGame(): Promise<void> {}
@@ -88,7 +94,7 @@ export class MorphPlayer implements GamePlayer {
     if (isInsufficientMaterial(next.squares)) return { move: uci, value: 0.5, source: 'insufficient' };
     if (history.occurrences(next) >= 2) return { move: uci, value: 0.5, source: 'threefold' };
     if (next.halfmoveClock >= 100) return { move: uci, value: 0.5, source: 'fifty-move' };
-    const evaluation = evaluateGraph(this.store, buildPositionGraph(next, this.graph), this.options.maturity);
+    const evaluation = evaluateGraph(this.store, buildPositionGraph(next, this.graph), this.options.maturity, this.evaluation);
     this.lastTested += evaluation.tested;
     return { move: uci, value: evaluation.value, source: 'patterns', ...(keep ? { evaluation } : {}) };
   }

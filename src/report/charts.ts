@@ -5,15 +5,34 @@
  */
 import * as vega from 'vega';
 import { compile, type TopLevelSpec } from 'vega-lite';
-import type { SeriesPoint } from './series.ts';
+
+/** One vertex of a line; `low` and `high`, when given, bound a shaded 95% band around it. */
+export interface ChartPoint {
+  x: number;
+  y: number;
+  low?: number;
+  high?: number;
+}
 
 export interface ChartSeries {
   name: string;
   color: string;
-  points: SeriesPoint[];
+  points: ChartPoint[];
   /** Dashed, for a secondary series. */
   dashed?: boolean;
 }
+
+/** A chart as the page holds it: its SVG and how many points each series has (the browser test counts them). */
+export interface RenderedChart {
+  id: string;
+  title: string;
+  /** Data points per series, in series order. */
+  points: number[];
+  svg: string;
+}
+
+/** Drawn this wide (the page scales it to its column): wide enough that a 1,400 px page is not mostly margin. */
+export const CHART_WIDTH = 1000;
 
 export interface LineChart {
   /** Element id in the report, e.g. "chart-score". */
@@ -31,11 +50,22 @@ export interface LineChart {
 }
 
 export function lineChartSpec(chart: LineChart): TopLevelSpec {
-  const values = chart.series.flatMap((series) => series.points.map((p) => ({ game: p.game, value: p.value, series: series.name })));
+  const values = chart.series.flatMap((series) =>
+    series.points.map((p) => ({ x: p.x, value: p.y, low: p.low ?? null, high: p.high ?? null, series: series.name })),
+  );
+  const integerX = chart.series.every((series) => series.points.every((p) => Number.isInteger(p.x)));
+  const x = {
+    field: 'x',
+    type: 'quantitative' as const,
+    title: chart.xTitle,
+    axis: integerX ? { tickMinStep: 1, format: 'd' } : {},
+    scale: { nice: false },
+  };
+  const colorScale = { domain: chart.series.map((s) => s.name), range: chart.series.map((s) => s.color) };
   const lines = {
     mark: { type: 'line' as const, strokeWidth: 1.6, interpolate: 'linear' as const, clip: true },
     encoding: {
-      x: { field: 'game', type: 'quantitative' as const, title: chart.xTitle, axis: { tickMinStep: 1, format: 'd' }, scale: { nice: false } },
+      x,
       y: {
         field: 'value',
         type: 'quantitative' as const,
@@ -46,7 +76,7 @@ export function lineChartSpec(chart: LineChart): TopLevelSpec {
         field: 'series',
         type: 'nominal' as const,
         title: null,
-        scale: { domain: chart.series.map((s) => s.name), range: chart.series.map((s) => s.color) },
+        scale: colorScale,
         legend: { orient: 'bottom' as const, direction: 'horizontal' as const, labelLimit: 400 },
       },
       strokeDash: {
@@ -66,10 +96,23 @@ export function lineChartSpec(chart: LineChart): TopLevelSpec {
       encoding: { y: { field: 'y', type: 'quantitative' } },
     });
   }
+  if (values.some((v) => v.low !== null)) {
+    // The 95% bands under the lines, in each series' colour.
+    layers.push({
+      transform: [{ filter: 'datum.low !== null' }],
+      mark: { type: 'area', opacity: 0.15, clip: true },
+      encoding: {
+        x,
+        y: { field: 'low', type: 'quantitative' },
+        y2: { field: 'high' },
+        color: { field: 'series', type: 'nominal', scale: colorScale, title: null },
+      },
+    });
+  }
   layers.push(lines);
   return {
     $schema: 'https://vega.github.io/schema/vega-lite/v6.json',
-    width: chart.width ?? 640,
+    width: chart.width ?? CHART_WIDTH,
     height: chart.height ?? 220,
     background: 'white',
     data: { values },

@@ -3,24 +3,32 @@ import { MATERIAL_PIECES } from '../pattern/pattern.ts';
 import { escapeXml as escapeHtml, patternSvg } from '../inspect/patternSvg.ts';
 import { formatBytes } from '../inspect/summary.ts';
 import { NORMAL_FORM_LEGEND } from '../inspect/patternLayout.ts';
-import type { RenderedChart, ReportData } from './report.ts';
+import { PAPER_EVEN, PAPER_TABLE_1 } from '../inspect/materialOrder.ts';
+import type { RenderedChart } from './charts.ts';
+import type { DrawnPattern, ReportData } from './reportData.ts';
+import type { OutcomeCounts } from './outcomes.ts';
+import type { EloEstimate } from '../match/elo.ts';
 
 const STYLE = `
-  body { font-family: 'DejaVu Sans', system-ui, sans-serif; margin: 24px auto; max-width: 1100px; color: #222; padding: 0 16px; }
+  body { font-family: 'DejaVu Sans', system-ui, sans-serif; margin: 24px auto; max-width: 1400px; color: #222; padding: 0 24px; }
   h1 { margin-bottom: 0; } h2 { margin-top: 36px; border-bottom: 1px solid #ddd; padding-bottom: 4px; }
+  h3 { margin-bottom: 6px; }
   .meta, .note { color: #555; font-size: 14px; }
   dl.numbers { display: grid; grid-template-columns: max-content 1fr; gap: 4px 16px; font-size: 15px; }
   dl.numbers dt { font-weight: bold; }
   figure { margin: 16px 0; }
-  figure.chart svg { max-width: 100%; height: auto; }
+  figure.chart svg { width: 100%; height: auto; display: block; }
   figcaption { font-size: 14px; color: #333; margin-top: 4px; }
-  table.material { border-collapse: collapse; font-size: 14px; font-variant-numeric: tabular-nums; }
-  table.material th, table.material td { border: 1px solid #ddd; padding: 3px 8px; text-align: right; }
-  table.material th { background: #f4f4f4; }
+  table.data { border-collapse: collapse; font-size: 14px; font-variant-numeric: tabular-nums; margin: 8px 0; }
+  table.data th, table.data td { border: 1px solid #ddd; padding: 3px 8px; text-align: right; }
+  table.data th { background: #f4f4f4; }
+  table.data td.text, table.data th.text { text-align: left; }
+  .holds { color: #2e7d32; } .fails { color: #c62828; font-weight: bold; }
   .patterns { display: grid; grid-template-columns: repeat(auto-fill, minmax(320px, 1fr)); gap: 16px; }
   figure.pattern { border: 1px solid #ddd; padding: 8px; margin: 0; }
   figure.pattern svg { max-width: 100%; height: auto; }
   pre { background: #f7f7f7; padding: 8px; overflow-x: auto; font-size: 13px; }
+  details { margin: 4px 0; } summary { cursor: pointer; }
 `;
 
 /** Background for a weight: red for losing (0), white for even (.5), green for winning (1). */
@@ -31,6 +39,18 @@ function weightColor(weight: number): string {
 }
 
 const signed = (n: number): string => (n > 0 ? `+${n}` : String(n));
+const signedFixed = (n: number, digits = 0): string => (n > 0 ? '+' : '') + n.toFixed(digits);
+
+/** "+35 [-12, +80]": the Elo difference and its 95% interval. */
+export function eloText(elo: EloEstimate): string {
+  return `${signedFixed(elo.elo)} [${signedFixed(elo.low)}, ${signedFixed(elo.high)}]`;
+}
+
+const wdl = (c: OutcomeCounts): string => `${c.wins} / ${c.draws} / ${c.losses}`;
+const scoreOf = (c: OutcomeCounts): string => {
+  const n = c.wins + c.draws + c.losses;
+  return n ? ((c.wins + c.draws / 2) / n).toFixed(3) : '-';
+};
 
 function chartFigure(chart: RenderedChart): string {
   return (
@@ -39,9 +59,24 @@ function chartFigure(chart: RenderedChart): string {
   );
 }
 
-export function reportHtml(data: ReportData, charts: RenderedChart[], options: { materialRows: number; generatedAt: Date }): string {
+function table(head: string[], rows: string[][], attributes = ''): string {
+  const th = head.map((h, i) => `<th${i === 0 ? ' class="text"' : ''}>${h}</th>`).join('');
+  const body = rows.map((cells) => `<tr${attributes}>${cells.join('')}</tr>`).join('\n');
+  return `<table class="data">\n<thead><tr>${th}</tr></thead>\n<tbody>\n${body}\n</tbody>\n</table>`;
+}
+
+const td = (text: string | number, kind = ''): string => `<td${kind ? ` class="${kind}"` : ''}>${escapeHtml(String(text))}</td>`;
+
+/** Settings worth seeing at a glance; the rest are one click away. */
+const MAIN_SETTINGS = ['learnFrom', 'lambda', 'discount', 'updatePer', 'temperature', 'maturity', 'maxPatternSize'];
+
+export function reportHtml(data: ReportData, charts: RenderedChart[], options: { generatedAt: Date }): string {
   const s = data.summary;
   const g = s.games;
+  const chart = (id: string) => {
+    const rendered = charts.find((c) => c.id === id);
+    return rendered ? chartFigure(rendered) : '';
+  };
   const out: string[] = [];
   out.push('<!doctype html>', '<html lang="en">', '<head>', '<meta charset="utf-8">');
   out.push(`<title>Morph report: ${escapeHtml(s.database.path)}</title>`, `<style>${STYLE}</style>`, '</head>', '<body>');
@@ -58,30 +93,105 @@ export function reportHtml(data: ReportData, charts: RenderedChart[], options: {
     ['Average final material', g.averageMaterial !== null ? `${g.averageMaterial > 0 ? '+' : ''}${g.averageMaterial.toFixed(2)} pawns` : '-'],
     ['Patterns', `${s.patterns.total} (graph ${s.patterns.byKind.graph}, material ${s.patterns.byKind.material}), ${s.patterns.links} hierarchy links`],
     ['Global temperature', s.temperature === null ? 'not set yet' : String(s.temperature)],
+    ['Material order', data.materialOrder.passed ? 'textbook order (see Material)' : 'not (yet) the textbook order (see Material)'],
   ];
   for (const [term, value] of numbers) out.push(`<dt>${escapeHtml(term)}</dt><dd>${escapeHtml(value)}</dd>`);
   out.push('</dl>', '</section>');
 
-  const chart = (id: string) => charts.find((c) => c.id === id);
+  out.push('<section id="runs">', '<h2>Training runs</h2>');
+  if (!data.runs.length) out.push('<p class="note">No training runs recorded yet.</p>');
+  else {
+    out.push(
+      '<p class="note">One row per <code>morph train</code>. Hours are wall-clock, from the start to the stop (or to the ' +
+        'last game, for a run still going or killed). Elo is Morph minus the opponent, with its 95% interval.</p>',
+    );
+    const rows = data.runs.map((run) => {
+      const settings = new Map(run.settings);
+      const main = MAIN_SETTINGS.filter((key) => settings.has(key)).map((key) => `${key} ${settings.get(key)}`).join(', ');
+      return [
+        td(run.id, 'text'), td(run.opponent, 'text'), td((run.startedAt ?? '-').replace('T', ' ').slice(0, 19), 'text'),
+        td(run.games), td(run.hours === null ? '-' : run.hours.toFixed(2)), td(run.gamesPerHour === null ? '-' : run.gamesPerHour.toFixed(0)),
+        td(wdl(run)), td(run.elo ? run.elo.scoreFraction.toFixed(3) : '-'), td(run.elo ? eloText(run.elo) : '-'),
+        td(run.stopReason ?? 'running or killed', 'text'),
+        `<td class="text">seed ${escapeHtml(String(run.seed ?? '-'))}; ${escapeHtml(main)}` +
+          (run.settings.length ? `<details><summary>all ${run.settings.length} settings</summary>` +
+            `${run.settings.map(([k, v]) => `${escapeHtml(k)} ${escapeHtml(v)}`).join('<br>')}</details>` : '') + '</td>',
+      ];
+    });
+    out.push(table(['run', 'opponent', 'started (UTC)', 'games', 'hours', 'games/hour', 'W / D / L', 'score', 'Elo [95%]', 'stopped', 'settings'], rows, ' class="run"'));
+  }
+  out.push('</section>');
+
+  out.push('<section id="opponents">', '<h2>Against each opponent</h2>');
+  if (!data.rolling.length) out.push('<p class="note">No games recorded yet.</p>');
+  else {
+    out.push(
+      '<p class="note">Score and Elo over each opponent\'s last games (a trailing window, shorter at the start), with ' +
+        '95% intervals, by game number and by training hours (the summed time of the games, so pauses between runs do ' +
+        'not count).</p>',
+    );
+    const rows = data.rolling.map((o) => {
+      const last = o.points.at(-1)!;
+      return [
+        td(o.opponent, 'text'), td(o.games), td(o.window),
+        td(`${last.score.toFixed(3)} [${last.scoreLow.toFixed(3)}, ${last.scoreHigh.toFixed(3)}]`),
+        td(`${signedFixed(last.elo)} [${signedFixed(last.eloLow)}, ${signedFixed(last.eloHigh)}]`),
+      ];
+    });
+    out.push(table(['opponent', 'games', 'window', 'score now [95%]', 'Elo now [95%]'], rows, ' class="opponent"'));
+    for (const id of ['chart-rolling-score', 'chart-rolling-elo', 'chart-rolling-score-hours', 'chart-rolling-elo-hours']) out.push(chart(id));
+  }
+  out.push('</section>');
+
   out.push('<section id="learning">', '<h2>Learning curve</h2>');
   if (!g.recorded) out.push('<p class="note">No games recorded yet.</p>');
-  for (const id of ['chart-score', 'chart-material']) {
-    const rendered = chart(id);
-    if (rendered) out.push(chartFigure(rendered));
+  out.push(chart('chart-score'), chart('chart-material'));
+  out.push('</section>');
+
+  out.push('<section id="outcomes">', '<h2>Results by colour and ending</h2>');
+  if (!data.outcomes.length) out.push('<p class="note">No games recorded yet.</p>');
+  for (const outcome of data.outcomes) {
+    out.push(`<h3>${escapeHtml(outcome.opponent === 'all opponents' ? 'All opponents' : `Against ${outcome.opponent}`)}</h3>`);
+    const rows = [
+      ...(['white', 'black'] as const).map((color) => [td(`Morph ${color}`, 'text'), td(wdl(outcome.byColor[color])), td(scoreOf(outcome.byColor[color]))]),
+      ...Object.entries(outcome.byEnding)
+        .sort(([a], [b]) => a.localeCompare(b))
+        .map(([ending, counts]) => [td(`ended by ${ending}`, 'text'), td(wdl(counts)), td(scoreOf(counts))]),
+    ];
+    out.push(table(['games', 'Morph W / D / L', 'Morph score'], rows, ' class="outcome"'));
   }
-  out.push('</section>', '<section id="growth">', '<h2>Database size</h2>');
-  const growth = chart('chart-patterns');
-  out.push(growth ? chartFigure(growth) : '<p class="note">No games recorded yet.</p>');
+  out.push('</section>');
+
+  // LEARNING-CURVE CHECKPOINTS: shown when the strength tooling has written a checkpoint table (see checkpoints.ts).
+  out.push('<section id="checkpoints">', '<h2>Learning-curve checkpoints</h2>');
+  if (!data.checkpoints.length) {
+    out.push('<p class="note">No checkpoints in this database (no table named like "checkpoint"): strength measured during training would show here.</p>');
+  }
+  for (const checkpoints of data.checkpoints) {
+    out.push(`<h3>${escapeHtml(checkpoints.table)} (${checkpoints.total} rows${checkpoints.rows.length < checkpoints.total ? `, the last ${checkpoints.rows.length} shown` : ''})</h3>`);
+    out.push(table(checkpoints.columns.map(escapeHtml), checkpoints.rows.map((row) => row.map((cell, i) => td(cell ?? '-', i === 0 ? 'text' : ''))), ' class="checkpoint"'));
+  }
+  out.push('</section>');
+
+  out.push('<section id="growth">', '<h2>Database size</h2>');
+  if (!g.recorded && !s.patterns.total) out.push('<p class="note">No games recorded yet.</p>');
+  out.push(chart('chart-patterns'));
+  out.push(
+    '<p class="note">By origin and size: the patterns in the database now, counted by the game that created them (patterns ' +
+      'deleted since are in neither curve; the total above counts them while they lived).</p>',
+  );
+  out.push(chart('chart-growth-origin'), chart('chart-growth-size'));
   out.push('</section>');
 
   out.push('<section id="material">', '<h2>Material patterns</h2>');
-  const rows = data.material.slice(0, options.materialRows);
+  out.push(materialVerdict(data));
+  const rows = data.material.slice(0, data.materialRows);
   out.push(
     `<p class="note">As the paper's Table 1: piece-count differences of the side that just moved minus the side to move, ` +
       `the learned weight (expected outcome for the side that just moved; .5 is even) and the traditional value. ` +
       `${data.material.length} material patterns${rows.length < data.material.length ? `, the ${rows.length} most updated shown` : ''}.</p>`,
   );
-  out.push('<table class="material">', '<thead><tr>');
+  out.push('<table class="data material">', '<thead><tr>');
   for (const head of [...MATERIAL_PIECES, 'weight', 'updates', 'variance', 'age', 'value']) out.push(`<th>${head}</th>`);
   out.push('</tr></thead>', '<tbody>');
   for (const row of rows) {
@@ -94,29 +204,68 @@ export function reportHtml(data: ReportData, charts: RenderedChart[], options: {
   }
   out.push('</tbody>', '</table>', '</section>');
 
-  out.push('<section id="patterns">', '<h2>Strongest patterns</h2>');
+  out.push('<section id="patterns">', '<h2>Strongest and weakest patterns</h2>');
   out.push(
-    `<p class="note">Graph patterns of at least ${data.minSize} nodes updated at least ${data.minUpdates} times, the most ` +
-      `extreme weights first. ` +
+    `<p class="note">Graph patterns of at least ${data.minSize} nodes updated at least ${data.minUpdates} times, one per ` +
+      `idea: an idea is the pieces and their relations with the squares left out, so the same attack on six squares ` +
+      `shows once (its strongest copy), with the count of copies passed over. ` +
       `${escapeHtml(NORMAL_FORM_LEGEND)} Arrows: red attacks, green defends, blue covers an empty square; solid direct, ` +
       `dashed x-ray through an enemy piece, dotted x-ray through an own piece, dash-dot any of these. A grey disc is a node ` +
       `restricted only to a rank (beside it), a file (below it) or not at all.</p>`,
   );
-  if (!data.patterns.length) out.push('<p class="note">No graph pattern has been updated that often yet.</p>');
-  out.push('<div class="patterns">');
-  for (const pattern of data.patterns) {
-    const svg = patternSvg(pattern.pattern, { idPrefix: `p${pattern.id}-`, legend: false, squareSize: 36 });
+  for (const [title, id, list] of [
+    ['Strongest: the best for the side that just moved', 'strongest', data.strongest],
+    ['Weakest: the worst for the side that just moved', 'weakest', data.weakest],
+  ] as const) {
+    out.push(`<h3>${title}</h3>`);
+    if (!list.length) out.push('<p class="note">No graph pattern has been updated that often yet.</p>');
+    out.push(`<div class="patterns" id="${id}">`, ...list.map(patternFigure), '</div>');
+  }
+  out.push('</section>');
+
+  out.push('<section id="games">', '<h2>Last games</h2>');
+  if (!data.lastGames.length) out.push('<p class="note">No games recorded yet.</p>');
+  else out.push(`<p class="note">The last ${data.lastGames.length}, newest first; <code>morph games --pgn FILE</code> writes them all.</p>`);
+  for (const { game, pgn, problem } of data.lastGames) {
+    const result = { 1: 'win', 0.5: 'draw', 0: 'loss' }[game.morphScore];
     out.push(
-      `<figure class="pattern" data-pattern-id="${pattern.id}">\n${svg}\n<figcaption><strong>#${pattern.id}</strong> ` +
-        `weight ${pattern.weight.toFixed(3)} · ${pattern.updates} updates · ${pattern.size} node${pattern.size === 1 ? '' : 's'} · ` +
-        `${escapeHtml(pattern.origin)}` +
-        `<br>${escapeHtml(pattern.description)}</figcaption>\n</figure>`,
+      `<details class="game" data-game-id="${game.id}"><summary>Game ${game.id}: Morph (${game.morphColor === 'w' ? 'White' : 'Black'}) ` +
+        `vs ${escapeHtml(game.opponent)}, ${game.result} (${result}), ${escapeHtml(game.reason)}, ${game.plies} plies</summary>\n` +
+        `<pre>${escapeHtml(pgn ?? problem ?? '')}</pre></details>`,
     );
   }
-  out.push('</div>', '</section>');
+  out.push('</section>');
 
   out.push('<section id="config">', '<h2>Configuration</h2>');
   out.push(`<pre>${escapeHtml(JSON.stringify(s.config ?? 'none stored (defaults)', null, 2))}</pre>`, '</section>');
   out.push('</body>', '</html>', '');
   return out.join('\n');
+}
+
+function patternFigure(pattern: DrawnPattern): string {
+  const svg = patternSvg(pattern.pattern, { idPrefix: `p${pattern.id}-`, legend: false, squareSize: 36 });
+  return (
+    `<figure class="pattern" data-pattern-id="${pattern.id}">\n${svg}\n<figcaption><strong>#${pattern.id}</strong> ` +
+    `weight ${pattern.weight.toFixed(3)} · ${pattern.updates} updates · ${pattern.size} node${pattern.size === 1 ? '' : 's'} · ` +
+    `${escapeHtml(pattern.origin)}${pattern.similar ? ` · ${pattern.similar} more like it` : ''}` +
+    `<br>${escapeHtml(pattern.description)}</figcaption>\n</figure>`
+  );
+}
+
+/** The learned one-piece values next to the paper's, and whether they have the textbook order. */
+function materialVerdict(data: ReportData): string {
+  const order = data.materialOrder;
+  const cell = (w?: { weight: number; updates: number }) => td(w ? `${w.weight.toFixed(3)} (${w.updates})` : '-');
+  const rows = order.pieces.map(({ piece, up, down }) => [
+    td(piece, 'text'), cell(up), td(PAPER_TABLE_1[piece][0].toFixed(3)), cell(down), td(PAPER_TABLE_1[piece][1].toFixed(3)),
+  ]);
+  rows.push([td('even', 'text'), td(order.even === undefined ? '-' : order.even.toFixed(3)), td(PAPER_EVEN.toFixed(3)), td(''), td('')]);
+  const claims = order.claims
+    .map((c) => `<li class="${c.holds ? 'holds' : 'fails'}">${c.holds ? 'holds' : 'fails'}: ${escapeHtml(c.claim)}${c.required ? '' : ' (reported, not required)'}</li>`)
+    .join('\n');
+  return (
+    `<h3 id="material-verdict">Verdict: ${order.passed ? 'the learned values have the textbook order' : 'not the textbook order (yet)'}</h3>\n` +
+    table(['piece', 'one up: weight (updates)', 'paper', 'one down: weight (updates)', 'paper'], rows, ' class="one-piece"') +
+    `\n<ul class="claims">\n${claims}\n</ul>`
+  );
 }

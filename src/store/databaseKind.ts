@@ -5,7 +5,8 @@
  * every command checks it on open. A file without the record is a value database (all files written before
  * models existed are).
  */
-import { getMeta, setMeta, type MorphDatabase } from './database.ts';
+import type { MorphDatabase } from './database.ts';
+import { getMeta, setMeta } from './meta.ts';
 import { badInput } from '../util/errors.ts';
 
 export type DatabaseKind = 'value' | 'opponent-model';

@@ -4,9 +4,16 @@
  * the game in progress.
  */
 import {
-  deleteLink, deletePatternRow, insertLink, insertPatternRow, loadLinkPairs, loadPatternKeysAndStats, openMorphDatabase,
-  updatePatternStats, type MorphDatabase, type OpenOptions, type PatternOrigin,
-} from './database.ts';
+  deleteLink,
+  deletePatternRow,
+  insertLink,
+  insertPatternRow,
+  loadLinkPairs,
+  loadPatternKeysAndStats,
+  updatePatternStats,
+  type PatternOrigin,
+} from './patternRows.ts';
+import { inSnapshot, openMorphDatabase, type MorphDatabase, type OpenOptions } from './database.ts';
 import { Hierarchy, PatternRecord, type LinkChanges, type PatternStats } from './hierarchy.ts';
 import { mostSpecificMatches, type Retrieval } from './retrieval.ts';
 import { canonicalKey, patternFromKey } from '../pattern/canonical.ts';
@@ -148,7 +155,12 @@ function checkKindBeforeWriting(path: string, kind: DatabaseKind): void {
   if (recorded !== kind) requireDatabaseKind({ kind: recorded }, path, kind);
 }
 
+/** Loads in one read transaction, so a writer's commit between the pattern and the link queries is not seen. */
 function loadHierarchy(db: MorphDatabase, path: string): Hierarchy {
+  return inSnapshot(db, () => loadHierarchyRows(db, path));
+}
+
+function loadHierarchyRows(db: MorphDatabase, path: string): Hierarchy {
   const hierarchy = new Hierarchy();
   for (const row of loadPatternKeysAndStats(db)) {
     // The canonical key spells the whole pattern; the JSON body is read only if a key cannot be decoded.

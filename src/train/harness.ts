@@ -4,7 +4,8 @@
  * left alone for days: engine crashes, hangs and illegal moves discard the game and restart the engine,
  * Ctrl-C stops cleanly, and `kill -9` loses at most the game in progress (the next run resumes).
  */
-import { appendFileSync } from 'node:fs';
+import { appendFileSync, mkdirSync } from 'node:fs';
+import { basename, dirname, join } from 'node:path';
 import { setImmediate as eventLoopTurn } from 'node:timers/promises';
 import { createPlayer } from '../engines/playerFromSpec.ts';
 import { formatOpponentSpec, parseOpponentSpec } from '../engines/opponentSpec.ts';
@@ -12,11 +13,13 @@ import type { GamePlayer } from '../engines/gamePlayer.ts';
 import { EngineError } from '../engines/uciClient.ts';
 import { gamePgn, materialBalance, playGame, type PlayedGame } from '../game/playGame.ts';
 import { boardFromFen } from '../chess/board.ts';
-import { loadConfig, mergeConfig, saveConfig, type LearningConfig } from '../learn/config.ts';
+import { evaluationSettings, loadConfig, mergeConfig, saveConfig, type LearningConfig } from '../learn/config.ts';
 import { gamesPlayed, learnFromGame, seedIfNew, type LearningSummary } from '../learn/learner.ts';
 import { MorphPlayer } from '../player/morphPlayer.ts';
 import { NoisyPlayer } from '../engines/noisyPlayer.ts';
-import { finishRun, getMetaNumber, morphScore, recordGame, setMeta, startRun } from '../store/database.ts';
+import { finishRun, startRun } from '../store/runs.ts';
+import { getMetaNumber, setMeta } from '../store/meta.ts';
+import { morphScore, recordGame } from '../store/games.ts';
 import { openStoreForWriting } from '../store/location.ts';
 import { MorphError } from '../util/errors.ts';
 import { Random, freshSeed } from '../util/random.ts';
@@ -38,6 +41,8 @@ export interface TrainingOptions {
   maxFailures: number;
   /** Per-move engine timeout in milliseconds. */
   engineTimeoutMs?: number;
+  /** Keep a consistent copy of the database after every game number divisible by this (checkpointPath). */
+  checkpointEvery?: number;
 }
 
 export interface GameLogEntry {
@@ -55,6 +60,8 @@ export interface GameLogEntry {
   created: Record<string, number>;
   deleted: number;
   temperature: number;
+  /** An adaptive handicap's random-move probability in this game. */
+  handicap?: number;
   /** Seconds spent by Morph choosing moves, by the opponent, and learning. */
   time: { morph: number; opponent: number; learning: number };
 }
@@ -72,7 +79,21 @@ export interface TrainingSummary {
   firstGame: number;
   lastGame: number;
   seed: number;
+  /** Checkpoint files written by this run. */
+  checkpoints: string[];
 }
+
+/**
+ * Where the checkpoint after `gameNumber` games of database `dbPath` goes: a folder beside it named after it,
+ * e.g. data/morph.db -> data/morph.checkpoints/games-001000.db (zero-padded, so names sort by games).
+ */
+export function checkpointPath(dbPath: string, gameNumber: number): string {
+  const dir = join(dirname(dbPath), `${basename(dbPath).replace(/\.db$/, '')}.checkpoints`);
+  return join(dir, `games-${String(gameNumber).padStart(6, '0')}.db`);
+}
+
+/** Meta key of an adaptive handicap's current probability (noisy:auto=T), so a resumed run continues it. */
+export const HANDICAP_META = 'handicap_probability';
 
 /** A game's seed from the run seed and the game number, so any game can be replayed on its own. */
 export function gameSeed(runSeed: number, gameNumber: number): number {
@@ -138,7 +159,7 @@ export async function runTraining(options: TrainingOptions): Promise<TrainingSum
       : undefined;
     const summary: TrainingSummary = {
       games: 0, wins: 0, draws: 0, losses: 0, failures: 0, stopReason: 'games-done', patterns: store.size, seconds: 0,
-      time: { morph: 0, opponent: 0, learning: 0 }, firstGame, lastGame: firstGame - 1, seed: runSeed,
+      time: { morph: 0, opponent: 0, learning: 0 }, firstGame, lastGame: firstGame - 1, seed: runSeed, checkpoints: [],
     };
     progress = new TrainingProgress(options.progress, { games: options.games, hours: options.hours });
     const started = Date.now();
@@ -159,7 +180,7 @@ export async function runTraining(options: TrainingOptions): Promise<TrainingSum
       const gameNumber = gamesPlayed(store) + 1;
       const seed = gameSeed(runSeed, gameNumber);
       const morphColor = gameNumber % 2 === 1 ? 'w' : 'b';
-      const morph = yieldingBeforeMoves(new MorphPlayer(store, { maturity: config.maturity, seed }, 'Morph'));
+      const morph = yieldingBeforeMoves(new MorphPlayer(store, { maturity: config.maturity, seed, evaluation: evaluationSettings(config) }, 'Morph'));
       const opponentSeed = seed ^ 0x5bd1e995;
       const gameStarted = performance.now();
       let played: PlayedGame | null;
@@ -167,11 +188,15 @@ export async function runTraining(options: TrainingOptions): Promise<TrainingSum
         if (!opponent || perGameOpponent) {
           await opponent?.close();
           opponent = spec.kind === 'self'
-            ? yieldingBeforeMoves(new MorphPlayer(store, { maturity: config.maturity, seed: opponentSeed }, 'self'))
+            ? yieldingBeforeMoves(new MorphPlayer(store, { maturity: config.maturity, seed: opponentSeed, evaluation: evaluationSettings(config) }, 'self'))
             : await createPlayer(options.opponent, { seed: opponentSeed, engineTimeouts: timeouts });
         }
         // A noisy opponent's random moves follow the game's seed, so a resumed run replays the same games.
         if (opponent instanceof NoisyPlayer) opponent.reseed(opponentSeed);
+        // An adaptive handicap continues from the probability the database recorded after the last game.
+        if (opponent instanceof NoisyPlayer && opponent.target !== undefined) {
+          opponent.probability = getMetaNumber(store.db, HANDICAP_META) ?? opponent.probability;
+        }
         played = await playGame({
           white: morphColor === 'w' ? morph : opponent,
           black: morphColor === 'w' ? opponent : morph,
@@ -207,10 +232,14 @@ export async function runTraining(options: TrainingOptions): Promise<TrainingSum
       const score = morphScore(played.result, morphColor);
       const balance = materialBalance(boardFromFen(played.finalFen));
       const finalMaterial = morphColor === 'w' ? balance : -balance;
+      const adaptive = opponent instanceof NoisyPlayer && opponent.target !== undefined ? opponent : null;
+      // An adaptive opponent is recorded with the probability it played this game at, e.g. noisy:0.420:stockfish….
+      const opponentName = adaptive ? adaptive.currentName() : opponent.name;
+      const handicap = adaptive?.probability;
       const pgn = gamePgn(played, {
         event: 'Morph training',
-        white: morphColor === 'w' ? 'Morph' : opponent.name,
-        black: morphColor === 'w' ? opponent.name : 'Morph',
+        white: morphColor === 'w' ? 'Morph' : opponentName,
+        black: morphColor === 'w' ? opponentName : 'Morph',
         round: gameNumber,
         extra: { MorphSeed: String(seed) },
       });
@@ -223,8 +252,12 @@ export async function runTraining(options: TrainingOptions): Promise<TrainingSum
         new Random(seed),
         (learning) => {
           learned = learning;
+          if (adaptive) {
+            adaptive.adapt(score);
+            setMeta(store.db, HANDICAP_META, adaptive.probability);
+          }
           recordGame(store.db, {
-            runId: runId!, morphColor, opponent: opponent!.name, result: played!.result, reason: played!.reason,
+            runId: runId!, morphColor, opponent: opponentName, result: played!.result, reason: played!.reason,
             plies: played!.plies, finalMaterial, patterns: learning.patterns, seed, pgn,
             seconds: (performance.now() - gameStarted) / 1000,
             startedAt: new Date(Date.now() - (performance.now() - gameStarted)).toISOString(),
@@ -244,11 +277,19 @@ export async function runTraining(options: TrainingOptions): Promise<TrainingSum
       summary.time.learning += learningSeconds;
       cumulativeMaterial += finalMaterial;
       const entry: GameLogEntry = {
-        game: gameNumber, morphColor, opponent: opponent.name, result: played.result, score, reason: played.reason,
+        game: gameNumber, morphColor, opponent: opponentName, ...(handicap !== undefined ? { handicap } : {}), result: played.result, score, reason: played.reason,
         plies: played.plies, finalMaterial, patterns: learned.patterns, seconds: (performance.now() - gameStarted) / 1000,
         seed, created: learned.created, deleted: learned.deleted, temperature: learned.temperature,
         time: { morph: morphSeconds, opponent: opponentSeconds, learning: learningSeconds },
       };
+      if (options.checkpointEvery && gameNumber % options.checkpointEvery === 0) {
+        // SQLite's online backup: a consistent copy even of a database in WAL mode, taken between games.
+        const path = checkpointPath(store.path, gameNumber);
+        mkdirSync(dirname(path), { recursive: true });
+        await store.db.backup(path);
+        summary.checkpoints.push(path);
+        progress.log(`checkpoint after game ${gameNumber}: ${path}`);
+      }
       if (options.pgn) appendFileSync(options.pgn, pgn + '\n\n');
       if (options.jsonLog) appendFileSync(options.jsonLog, JSON.stringify(entry) + '\n');
       progress.update(summary, cumulativeMaterial / summary.games, started);

@@ -6,24 +6,41 @@
  * hold the answer until `stop` (or `ponderhit`), as the protocol requires. Unknown commands are ignored, a bad
  * `position` is reported with `info string` and leaves the previous position in place, and no exception ever
  * leaves handleLine: a GUI must never see the engine die.
+ *
+ * Scores. Morph's value of a move is the expected outcome E for the side to move (0 loss, ½ draw, 1 win), as its
+ * patterns learned it. GUIs want centipawns, so E goes through the Elo logistic:
+ *   score cp = 400 · log10(E / (1 − E)),
+ * the rating edge whose expected score is E (E = .64 is +100, .76 is +200, .5 is 0), clamped to ±2000 so it
+ * never reads as a mate. A move that mates is `score mate 1`. With UCI_ShowWDL the same E is split into win,
+ * draw and loss per mille as two independent half-games would split it: W = E², D = 2E(1 − E), L = (1 − E)²
+ * (so W + D/2 = E exactly; an even position is 250/500/250); a draw by rule (stalemate, repetition, ...) is
+ * 0/1000/0. MultiPV N prints the N best moves of the ranking Morph computes anyway.
  */
+import packageJson from '../../package.json' with { type: 'json' };
 import { uciMove } from '../chess/board.ts';
 import { checkFen, START_FEN } from '../chess/fen.ts';
 import { GameHistory } from '../chess/history.ts';
 import { gameStatus, generateLegalMoves } from '../chess/movegen.ts';
 import { MorphPlayer, type RankedMove } from '../player/morphPlayer.ts';
-import type { PatternStore } from '../store/patternStore.ts';
+import { PatternStore } from '../store/patternStore.ts';
 
 export const ENGINE_NAME = 'Morph';
+export const ENGINE_VERSION: string = packageJson.version;
 export const ENGINE_AUTHOR = 'Morph team';
 export const MAX_MATURITY = 100_000;
 export const MAX_SEED = 2_147_483_647;
+export const MAX_MULTIPV = 256;
 /** Centipawn scores are clamped to this, well below the mate range GUIs reserve. */
 export const MAX_CENTIPAWNS = 2_000;
 
 export interface UciEngineConfig {
-  /** The pattern database to play from; the engine owns it from now on (closes it on quit or replacement). */
-  store: PatternStore;
+  /**
+   * The pattern database to play from, or how to open it: a function is called on the first command that needs
+   * the database (normally `isready`, where the protocol expects slow initialisation), so `uci` answers at once
+   * however large the database. The engine owns the store (closes it on quit or replacement). When opening
+   * fails, the engine says so with `info string` and plays from an empty database.
+   */
+  store: PatternStore | (() => PatternStore);
   /** Shown as the Database option's default. */
   databasePath: string;
   /** Opens a database read-only for `setoption name Database value X` ('' = the default); throws on failure. */
@@ -43,34 +60,66 @@ const COMMANDS = new Set([
   'uci', 'debug', 'isready', 'setoption', 'register', 'ucinewgame', 'position', 'go', 'stop', 'ponderhit', 'quit',
 ]);
 
-/** Maps a value in [0, 1] (for the side that moves) to centipawns: 0.5 -> 0, 0.75 -> 191, 0.9 -> 382. */
+/** The expected outcome E (for the side to move) in centipawns: 400·log10(E/(1−E)), clamped to ±2000. */
 export function valueToCentipawns(value: number): number {
   const v = Math.min(Math.max(value, 1e-9), 1 - 1e-9);
   const cp = Math.round(400 * Math.log10(v / (1 - v)));
   return Math.min(Math.max(cp, -MAX_CENTIPAWNS), MAX_CENTIPAWNS) || 0; // `|| 0` turns -0 into 0
 }
 
-/** The `score ...` part of an info line for a ranked move. */
-export function scoreText(best: RankedMove): string {
-  return best.source === 'checkmate' ? 'score mate 1' : `score cp ${valueToCentipawns(best.value)}`;
+/** Win, draw and loss per mille for an expected outcome E: E², 2E(1−E), (1−E)², rounded to sum to 1000. */
+export function valueToWdl(value: number): [number, number, number] {
+  const e = Math.min(Math.max(value, 0), 1);
+  const win = Math.round(1000 * e * e);
+  const loss = Math.round(1000 * (1 - e) * (1 - e));
+  return [win, 1000 - win - loss, loss];
+}
+
+/** The `score ...` part of an info line for a ranked move (with ` wdl W D L` when asked for). */
+export function scoreText(move: RankedMove, showWdl = false): string {
+  if (move.source === 'checkmate') return showWdl ? 'score mate 1 wdl 1000 0 0' : 'score mate 1';
+  const score = `score cp ${valueToCentipawns(move.value)}`;
+  if (!showWdl) return score;
+  const wdl = move.source === 'patterns' ? valueToWdl(move.value) : [0, 1000, 0]; // a draw by rule is certain
+  return `${score} wdl ${wdl.join(' ')}`;
 }
 
 export class UciEngine {
-  private store: PatternStore;
-  private player: MorphPlayer;
+  private loadedStore: PatternStore | null;
+  private loadedPlayer: MorphPlayer | null = null;
   private maturity: number;
   private seed: number;
+  private multiPv = 1;
+  private showWdl = false;
   private history: GameHistory;
   /** The bestmove line of a `go infinite` / `go ponder`, held until `stop` or `ponderhit`. */
   private pendingBestMove: string | null = null;
   private quitted = false;
 
   constructor(private readonly config: UciEngineConfig) {
-    this.store = config.store;
+    this.loadedStore = typeof config.store === 'function' ? null : config.store;
     this.maturity = config.maturity ?? 0;
     this.seed = config.seed ?? 1;
-    this.player = this.makePlayer();
     this.history = new GameHistory(START_FEN);
+  }
+
+  /** The database, opened on first use. */
+  private get store(): PatternStore {
+    if (this.loadedStore === null) {
+      const open = this.config.store as () => PatternStore;
+      try {
+        this.loadedStore = open();
+      } catch (error) {
+        this.info(`cannot open the database: ${oneLine(error)}; every move values 0.5`);
+        this.loadedStore = PatternStore.open(':memory:');
+      }
+    }
+    return this.loadedStore;
+  }
+
+  private get player(): MorphPlayer {
+    this.loadedPlayer ??= new MorphPlayer(this.store, { maturity: this.maturity, seed: this.seed }, ENGINE_NAME);
+    return this.loadedPlayer;
   }
 
   /** True once `quit` was handled; later lines are ignored. */
@@ -105,6 +154,7 @@ export class UciEngine {
       case 'uci':
         return this.identify();
       case 'isready':
+        void this.store; // the slow part of starting, where the protocol expects it
         return this.config.write('readyok');
       case 'setoption':
         return this.setOption(line);
@@ -127,12 +177,14 @@ export class UciEngine {
 
   private identify(): void {
     const write = this.config.write;
-    write(`id name ${ENGINE_NAME}`);
+    write(`id name ${ENGINE_NAME} ${ENGINE_VERSION}`);
     write(`id author ${ENGINE_AUTHOR}`);
     write(`option name Database type string default ${this.config.databasePath}`);
     // The defaults shown are the values the engine was started with (morph uci --maturity/--seed).
     write(`option name Maturity type spin default ${this.config.maturity ?? 0} min 0 max ${MAX_MATURITY}`);
     write(`option name Seed type spin default ${this.config.seed ?? 1} min 0 max ${MAX_SEED}`);
+    write(`option name MultiPV type spin default 1 min 1 max ${MAX_MULTIPV}`);
+    write('option name UCI_ShowWDL type check default false');
     if (this.config.notice) this.info(this.config.notice);
     write('uciok');
   }
@@ -153,18 +205,29 @@ export class UciEngine {
         const maturity = this.spinValue(name, value, MAX_MATURITY);
         if (maturity === null) return;
         this.maturity = maturity;
-        this.player = this.makePlayer();
+        this.loadedPlayer = null;
         return;
       }
       case 'seed': {
         const seed = this.spinValue(name, value, MAX_SEED);
         if (seed === null) return;
         this.seed = seed;
-        this.player = this.makePlayer();
+        this.loadedPlayer = null;
         return;
       }
+      case 'multipv': {
+        const lines = this.spinValue(name, value, MAX_MULTIPV);
+        if (lines === null) return;
+        if (lines < 1) return this.info(`option ${name} needs a whole number from 1 to ${MAX_MULTIPV}, got "${value}"`);
+        this.multiPv = lines;
+        return;
+      }
+      case 'uci_showwdl':
+        if (value !== 'true' && value !== 'false') return this.info(`option ${name} is true or false, got "${value}"`);
+        this.showWdl = value === 'true';
+        return;
       default:
-        this.info(`unknown option "${name}" (Morph has Database, Maturity, Seed)`);
+        this.info(`unknown option "${name}" (Morph has Database, Maturity, Seed, MultiPV, UCI_ShowWDL)`);
     }
   }
 
@@ -186,15 +249,11 @@ export class UciEngine {
       this.info(`cannot open database "${path}": ${oneLine(error)}; still using ${this.store.path}`);
       return;
     }
-    const old = this.store;
-    this.store = store;
-    this.player = this.makePlayer();
-    if (old !== store) old.close();
+    const old = this.loadedStore;
+    this.loadedStore = store;
+    this.loadedPlayer = null;
+    if (old !== null && old !== store) old.close();
     this.info(`database ${store.path}: ${store.size} patterns`);
-  }
-
-  private makePlayer(): MorphPlayer {
-    return new MorphPlayer(this.store, { maturity: this.maturity, seed: this.seed }, ENGINE_NAME);
   }
 
   /** `position startpos|fen <fen> [moves m1 m2 ...]`; on any problem the previous position stays. */
@@ -238,15 +297,23 @@ export class UciEngine {
     else this.config.write(bestMove);
   }
 
-  /** One ply over the current position: writes the info line and returns the bestmove line. */
+  /** One ply over the current position: writes the info lines (one per MultiPV line) and returns the bestmove line. */
   private search(): string {
     const status = gameStatus(this.history.board);
     if (status !== 'ongoing') {
-      this.config.write(`info depth 0 score ${status === 'checkmate' ? 'mate 0' : 'cp 0'}`);
+      const wdl = this.showWdl ? (status === 'checkmate' ? ' wdl 0 0 1000' : ' wdl 0 1000 0') : '';
+      this.config.write(`info depth 0 score ${status === 'checkmate' ? 'mate 0' : 'cp 0'}${wdl}`);
       return 'bestmove 0000';
     }
     const chosen = this.player.choose(this.history);
-    this.config.write(`info depth 1 ${scoreText(chosen)} nodes ${chosen.ranking.length} pv ${chosen.move}`);
+    // The move played leads (a tie-break may pick another of equal value than the ranking's first).
+    const lines = [chosen, ...chosen.ranking.filter((ranked) => ranked.move !== chosen.move)].slice(0, this.multiPv);
+    const nodes = chosen.ranking.length;
+    for (let k = 0; k < lines.length; k++) {
+      this.config.write(
+        `info depth 1 seldepth 1 multipv ${k + 1} ${scoreText(lines[k], this.showWdl)} nodes ${nodes} pv ${lines[k].move}`,
+      );
+    }
     return `bestmove ${chosen.move}`;
   }
 
@@ -260,7 +327,7 @@ export class UciEngine {
     this.quitted = true;
     this.pendingBestMove = null;
     try {
-      this.store.close();
+      this.loadedStore?.close();
     } finally {
       this.config.onQuit?.();
     }

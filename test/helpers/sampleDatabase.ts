@@ -10,7 +10,9 @@ import { pieceLabel, SQUARE_LABEL, EDGE_DIRECT, EDGE_INDIRECT } from '../../src/
 import { DESIG_NONE, exactDesig, fileDesig, rankDesig } from '../../src/pattern/designation.ts';
 import { materialPattern, type GraphPattern } from '../../src/pattern/pattern.ts';
 import { PatternStore } from '../../src/store/patternStore.ts';
-import { finishRun, recordGame, setMeta, startRun, type GameResult } from '../../src/store/database.ts';
+import { finishRun, startRun } from '../../src/store/runs.ts';
+import { recordGame, type GameResult } from '../../src/store/games.ts';
+import { setMeta } from '../../src/store/meta.ts';
 import { DEFAULT_CONFIG, saveConfig } from '../../src/learn/config.ts';
 import { Random } from '../../src/util/random.ts';
 import { fixturePositions, graphOf, samplePattern } from './patternSamples.ts';

@@ -1,65 +1,101 @@
 /**
- * `morph agree`: how often a ranker's top moves contain a reference engine's best move, over a file of
- * labelled positions (one {"fen","best"} object per line; training/make-agreement-set.ts builds one).
+ * `morph agree`: how often a ranker's top moves contain a reference engine's best move, and, on positions that
+ * carry every move's score, how much win chance its chosen move loses (lichess's scale), over a file of
+ * labelled positions (JSON lines or EPD; training/make-agreement-set.ts and label-move-scores.ts build them).
  */
 import type { Command } from 'commander';
 import { parseLabelledPositions, type PositionProblem } from '../../agree/positions.ts';
-import { createRanker, morphRanker, RANKER_FORMS, type MoveRanker } from '../../agree/rankers.ts';
-import { measureAgreement, type AgreementReport } from '../../agree/metrics.ts';
+import { BUILT_IN_RANKERS, createRanker, morphRanker, RANKER_FORMS, type MoveRanker } from '../../agree/rankers.ts';
+import { measureAgreement, type AgreementReport, type Interval } from '../../agree/metrics.ts';
+import { EVALUATION_FUNCTIONS, type EvaluationFunction } from '../../eval/evaluation.ts';
 import { BAD_INPUT, badInput, MorphError } from '../../util/errors.ts';
 import { action, printLine, reportError } from '../run.ts';
 import { readInputLines } from '../lines.ts';
-import { parseIntegerOption } from '../options.ts';
+import { parseIntegerOption, parseNumberOption } from '../options.ts';
 
 interface AgreeOptions {
   positions?: string;
   db?: string;
-  ranker?: string;
+  ranker: string[];
   maturity?: string;
+  evaluation?: string;
+  prior?: string;
   json?: boolean;
 }
 
 const percent = (share: number) => `${(share * 100).toFixed(1)}%`;
+const percentInterval = ([low, high]: Interval) => `[${percent(low)}, ${percent(high)}]`;
 
 function reportText(r: AgreementReport): string {
-  return [
-    `${r.ranker} on ${r.positions} positions (${r.meanLegal.toFixed(1)} legal moves on average):`,
-    `  top 1      ${percent(r.top1).padStart(6)}   (random ${percent(r.random.top1)})`,
-    `  top 4      ${percent(r.top4).padStart(6)}   (random ${percent(r.random.top4)})`,
-    `  top third  ${percent(r.topThird).padStart(6)}   (random ${percent(r.random.topThird)})`,
-  ].join('\n');
+  const share = (name: string, key: 'top1' | 'top4' | 'topThird') =>
+    `  ${name.padEnd(10)} ${percent(r[key]).padStart(6)} ${percentInterval(r.intervals[key]).padEnd(17)} (random ${percent(r.random[key])})`;
+  const lines = [
+    `${r.ranker} on ${r.positions} positions (${r.meanLegal.toFixed(1)} legal moves on average; 95% intervals):`,
+    share('top 1', 'top1'),
+    share('top 4', 'top4'),
+    share('top third', 'topThird'),
+  ];
+  const q = r.quality;
+  if (q) {
+    const [low, high] = q.intervals.meanLoss;
+    lines.push(
+      `  move quality on ${q.positions} scored positions (win-chance points lost by the chosen move):`,
+      `  mean loss  ${q.meanLoss.toFixed(1).padStart(6)} [${low.toFixed(1)}, ${high.toFixed(1)}]`,
+      `  loss >= 10 ${percent(q.inaccuracy).padStart(6)} ${percentInterval(q.intervals.inaccuracy)}  (inaccuracy or worse)`,
+      `  loss >= 20 ${percent(q.mistake).padStart(6)} ${percentInterval(q.intervals.mistake)}  (mistake or worse)`,
+      `  loss >= 30 ${percent(q.blunder).padStart(6)} ${percentInterval(q.intervals.blunder)}  (blunder)`,
+    );
+  }
+  return lines.join('\n');
 }
+
+const collect = (value: string, previous: string[]) => [...previous, value];
 
 export function registerAgreeCommand(program: Command): void {
   program
     .command('agree')
-    .description("share of labelled positions where a ranker's top 1 / top 4 / top third of moves holds the best move")
-    .option('--positions <file>', 'labelled positions: one {"fen":…,"best":"e2e4"} per line (- for stdin)')
+    .description("agreement with a reference engine's best move (top 1 / 4 / third) and the chosen move's win-chance loss")
+    .option('--positions <file>', 'labelled positions: JSON lines {"fen":…,"best":"e2e4","scores":{…}} or EPD with bm (- for stdin)')
     .option('--db <file>', 'rank with Morph over this database (opened read-only)')
-    .option('--ranker <spec>', `rank with a built-in: ${RANKER_FORMS}`)
+    .option('--ranker <spec>', `rank with a built-in (repeatable): ${RANKER_FORMS}`, collect, [])
     .option('--maturity <n>', "with --db: use patterns of at least this many updates (default: the database's)")
-    .option('--json', 'JSON output: {"positions":N,"top1":…,"top4":…,"topThird":…, …}')
+    .option('--evaluation <fn>', `with --db: ${EVALUATION_FUNCTIONS.join(' | ')} (default: the database's)`)
+    .option('--prior <n>', "with --db: pseudo-counts shrinking weights for shrunk and logodds (default: the database's)")
+    .option('--json', 'JSON output, one object per ranker a line: {"positions":N,"top1":…,"quality":{…}, …}')
     .action(
       action((opts: AgreeOptions) => {
         if (!opts.positions) throw badInput('give the labelled positions: --positions FILE');
-        if (!opts.db === !opts.ranker) throw badInput('give exactly one of --db FILE or --ranker SPEC');
+        if (!opts.db && opts.ranker.length === 0) throw badInput('give --db FILE or --ranker SPEC (or both)');
         const maturity = opts.maturity !== undefined ? parseIntegerOption('--maturity', opts.maturity, 0) : undefined;
-        const lines = readInputLines(opts.positions);
-        const ranker: MoveRanker = opts.db ? morphRanker(opts.db, maturity) : createRanker(opts.ranker!);
-        let report: AgreementReport;
-        let problems: PositionProblem[];
-        try {
-          const parsed = parseLabelledPositions(lines);
-          problems = parsed.problems;
-          for (const problem of problems) {
-            reportError(new MorphError(`line ${problem.line}: ${problem.message}`, BAD_INPUT));
-          }
-          if (parsed.positions.length === 0) throw badInput(`no usable positions in ${opts.positions}`);
-          report = measureAgreement(parsed.positions, ranker);
-        } finally {
-          ranker.close();
+        const prior = opts.prior !== undefined ? parseNumberOption('--prior', opts.prior, 0, 1e6) : undefined;
+        if (opts.evaluation !== undefined && !(EVALUATION_FUNCTIONS as readonly string[]).includes(opts.evaluation)) {
+          throw badInput(`--evaluation must be one of ${EVALUATION_FUNCTIONS.join(', ')}`);
         }
-        printLine(opts.json ? JSON.stringify({ ...report, skipped: problems.length }) : reportText(report));
+        const specs = opts.ranker.flatMap((spec) => (spec.trim() === 'all' ? BUILT_IN_RANKERS : [spec]));
+        // Every spec is checked before any work starts.
+        for (const spec of specs) createRanker(spec).close();
+        const lines = readInputLines(opts.positions);
+        const parsed = parseLabelledPositions(lines);
+        const problems: PositionProblem[] = parsed.problems;
+        for (const problem of problems) reportError(new MorphError(`line ${problem.line}: ${problem.message}`, BAD_INPUT));
+        if (parsed.positions.length === 0) throw badInput(`no usable positions in ${opts.positions}`);
+        const makers: (() => MoveRanker)[] = [
+          ...(opts.db
+            ? [() => morphRanker(opts.db!, { maturity, evaluation: opts.evaluation as EvaluationFunction | undefined, prior })]
+            : []),
+          ...specs.map((spec) => () => createRanker(spec)),
+        ];
+        const reports: string[] = [];
+        for (const make of makers) {
+          const ranker = make();
+          try {
+            const report = measureAgreement(parsed.positions, ranker);
+            reports.push(opts.json ? JSON.stringify({ ...report, skipped: problems.length }) : reportText(report));
+          } finally {
+            ranker.close();
+          }
+        }
+        printLine(reports.join(opts.json ? '\n' : '\n\n'));
         if (problems.length > 0) process.exitCode = BAD_INPUT;
       }),
     );

@@ -14,7 +14,7 @@ import { checkFen } from '../../chess/fen.ts';
 import { loadConfig, saveConfig, type LearningConfig } from '../../learn/config.ts';
 import { gameFromPgn, type LearningGame } from '../../learn/learningGame.ts';
 import { gamesPlayed, learnFromGame, seedIfNew } from '../../learn/learner.ts';
-import { getMeta, getMetaNumber } from '../../store/database.ts';
+import { getMeta, getMetaNumber } from '../../store/meta.ts';
 import { openStoreForWriting } from '../../store/location.ts';
 import { BAD_INPUT, MorphError, badInput } from '../../util/errors.ts';
 import { Random } from '../../util/random.ts';

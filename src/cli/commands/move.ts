@@ -51,7 +51,7 @@ export function chooseAndReport(player: MorphPlayer, rawFen: string, explain: bo
     const target = explainOnly ?? chosen;
     const ranked: RankedMove | undefined = ranking.find((r) => r.move === target);
     if (!ranked) throw badInput(`"${target}" is not a legal move in this position (moves are in UCI, e.g. e2e4)`);
-    report.explanation = explainMove(ranked, sans.get(target) ?? target, player.options.maturity);
+    report.explanation = explainMove(ranked, sans.get(target) ?? target, player.options.maturity, player.evaluation);
   }
   return report;
 }
@@ -68,7 +68,7 @@ export function registerMoveCommand(program: Command): void {
     .command('move')
     .description("Morph's move in a position (1-ply search over its patterns), with the full ranking")
     .option('--fen <fen>', 'the position, as FEN')
-    .option('--input <file>', 'a file with one FEN per line (- for stdin); one JSON object per line')
+    .option('--input <file>', 'a file with one FEN per line (- for stdin): one answer per position (one JSON object per line with --json)')
     .option('--db <file>', 'pattern database (default: data/morph.db in the checkout, or $MORPH_DB)')
     .option('--json', 'JSON output: {"best":…, "ranking":[{"move","san","value"},…]}')
     .option('--explain', 'show the patterns behind the chosen move and how they combined')

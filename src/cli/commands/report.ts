@@ -8,17 +8,19 @@ interface ReportOptions {
   out: string;
   top: string;
   minUpdates: string;
+  games: string;
   json?: boolean;
 }
 
 export function registerReportCommand(program: Command): void {
   program
     .command('report')
-    .description('write a static HTML report: learning curve, database size, material table, strongest patterns')
+    .description('write a static HTML report: runs, score and Elo per opponent, results, growth, material, patterns, last games')
     .option('--db <file>', 'pattern database (default: data/morph.db in the checkout, or $MORPH_DB)')
-    .option('--out <dir>', 'directory to write index.html into', 'morph-report')
-    .option('--top <n>', 'graph patterns to draw, the most extreme first', '12')
+    .option('--out <dir>', 'directory to write index.html into (morph-report/ is git-ignored)', 'morph-report')
+    .option('--top <n>', 'strongest and weakest graph patterns to draw, one per idea', '8')
     .option('--min-updates <n>', 'draw only patterns updated at least this many times', '10')
+    .option('--games <n>', 'the last games to list with their PGN', '10')
     .option('--json', 'print what was written as JSON: {"file","games","patterns","charts":[{"id","points"}],…}')
     .action(
       action(async (opts: ReportOptions) => {
@@ -27,11 +29,15 @@ export function registerReportCommand(program: Command): void {
         const result = await writeReport(opts.db, opts.out, {
           top: parseIntegerOption('--top', opts.top, 0),
           minUpdates: parseIntegerOption('--min-updates', opts.minUpdates, 0),
+          lastGames: parseIntegerOption('--games', opts.games, 0),
         });
         if (opts.json) printLine(JSON.stringify(result));
         else {
           printLine(`wrote ${result.file}`);
-          printLine(`  ${result.games} games, ${result.patterns} patterns; ${result.charts.length} charts, ${result.drawnPatterns.length} patterns drawn`);
+          printLine(
+            `  ${result.games} games, ${result.patterns} patterns; ${result.runs} runs; ${result.charts.length} charts, ` +
+              `${result.strongestPatterns.length + result.weakestPatterns.length} patterns drawn, ${result.lastGames.length} games listed`,
+          );
         }
       }),
     );

@@ -20,6 +20,9 @@ interface TrainOptions {
   maxFailures: string;
   engineTimeout?: string;
   maturity?: string;
+  evaluation?: string;
+  prior?: string;
+  checkpointEvery?: string;
   lambda?: string;
   targetMaturity?: string;
   learnFrom?: string;
@@ -62,7 +65,10 @@ export function registerTrainCommand(program: Command): void {
     .option('--beta <x>', 'exponent of the update function that evaluates TD targets (saved)')
     .option('--learn-from <whose>', "own | both: learn from Morph's positions only, or the opponent's too (saved)")
     .option('--target-maturity <n>', 'evaluate TD targets with patterns of at least this many updates (saved)')
+    .option('--evaluation <fn>', 'paper | shrunk | logodds | joint: how matched patterns combine, in play and learning (saved)')
+    .option('--prior <n>', 'pseudo-counts of a draw shrinking each weight, for shrunk and logodds (saved)')
     .option('--temperature <schedule>', 'constant:K | linear:K0->K1@G | exp:K0,HALF,KMIN (saved in the database)')
+    .option('--checkpoint-every <n>', 'keep a copy of the database every N games in DB.checkpoints/ (SQLite backup)')
     .option('--progress <mode>', 'auto | bar | lines | none', 'auto')
     .option('--max-failures <n>', 'stop after this many discarded games in a row', '5')
     .option('--engine-timeout <ms>', 'per-move timeout for external engines')
@@ -85,6 +91,8 @@ export function registerTrainCommand(program: Command): void {
           config.targetMaturity = parseIntegerOption('--target-maturity', opts.targetMaturity, 0);
         }
         if (opts.temperature !== undefined) config.temperature = opts.temperature;
+        if (opts.evaluation !== undefined) config.evaluation = opts.evaluation as LearningConfig['evaluation'];
+        if (opts.prior !== undefined) config.prior = parseNumberOption('--prior', opts.prior, 0, 1e6);
         const summary = await runTraining({
           db: opts.db,
           games: opts.hours ? undefined : opts.games ? parseIntegerOption('--games', opts.games, 1) : DEFAULT_GAMES,
@@ -98,6 +106,7 @@ export function registerTrainCommand(program: Command): void {
           progress: opts.json ? 'none' : (opts.progress as ProgressMode),
           maxFailures: parseIntegerOption('--max-failures', opts.maxFailures, 1),
           engineTimeoutMs: opts.engineTimeout ? parseIntegerOption('--engine-timeout', opts.engineTimeout, 1) : undefined,
+          checkpointEvery: opts.checkpointEvery ? parseIntegerOption('--checkpoint-every', opts.checkpointEvery, 1) : undefined,
         });
         printLine(opts.json ? JSON.stringify(summary) : summaryText(summary));
       }),

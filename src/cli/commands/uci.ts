@@ -1,6 +1,8 @@
 /** `morph uci`: Morph as a UCI engine on stdin/stdout, for chess GUIs and engine matches. */
 import type { Command } from 'commander';
+import { existsSync } from 'node:fs';
 import { createInterface } from 'node:readline';
+import { openMorphDatabase } from '../../store/database.ts';
 import { defaultDatabasePath, openStoreForReading } from '../../store/location.ts';
 import type { PatternStore } from '../../store/patternStore.ts';
 import { MAX_MATURITY, MAX_SEED, UciEngine } from '../../uci/engine.ts';
@@ -24,15 +26,17 @@ export function registerUciCommand(program: Command): void {
       action(async (opts: UciOptions) => {
         const maturity = parseIntegerOption('--maturity', opts.maturity, 0, MAX_MATURITY);
         const seed = parseIntegerOption('--seed', opts.seed, 0, MAX_SEED);
-        // A bad --db fails here, as a one-line error, before any protocol is spoken.
-        const { store, fresh } = openStoreForReading(opts.db);
-        await runUciEngine({ store, fresh, dbOption: opts.db, maturity, seed });
+        // A bad --db fails here, as a one-line error, before any protocol is spoken: the file is checked (header
+        // and schema, quickly), while the patterns are loaded only at `isready`, so `uci` is answered at once.
+        const fresh = opts.db === undefined && !existsSync(defaultDatabasePath());
+        if (!fresh) openMorphDatabase(opts.db ?? defaultDatabasePath(), { readonly: true, quickCheck: false }).close();
+        await runUciEngine({ store: () => openStoreForReading(opts.db).store, fresh, dbOption: opts.db, maturity, seed });
       }),
     );
 }
 
 async function runUciEngine(setup: {
-  store: PatternStore;
+  store: () => PatternStore;
   fresh: boolean;
   dbOption: string | undefined;
   maturity: number;

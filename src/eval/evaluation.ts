@@ -1,0 +1,104 @@
+/**
+ * The evaluation functions Morph can play and learn with (selectable in the learning config, saved in the
+ * database). Each turns the most-specific matching patterns of a position into one value in [0,1] for the side
+ * that just moved.
+ *
+ * - paper:   the paper's play function over the raw weights (combine.ts, playValue).
+ * - shrunk:  the paper's play function over weights shrunk toward .5 by `prior` pseudo-counts of a draw,
+ *            (n·w + prior·.5)/(n + prior), so a pattern with few updates cannot decide a move.
+ * - logodds: the shrunk weights added in log-odds (logOddsValue), as if each were independent evidence.
+ * - joint:   the raw weights added in log-odds, learned jointly: the learner moves every matched pattern's
+ *            log-odds along the error of the combined value (learner.ts), so the sum, not each weight alone,
+ *            is fitted to the results. Like an n-tuple network's additive weights.
+ */
+import { combinePair, logistic, logit, logOddsValue, playOrder, playValue, updateValue } from './combine.ts';
+
+export const EVALUATION_FUNCTIONS = ['paper', 'shrunk', 'logodds', 'joint'] as const;
+export type EvaluationFunction = (typeof EVALUATION_FUNCTIONS)[number];
+
+export interface EvaluationSettings {
+  function: EvaluationFunction;
+  /** Pseudo-counts of a draw each weight is shrunk by (shrunk and logodds only). */
+  prior: number;
+}
+
+export const PAPER_EVALUATION: EvaluationSettings = { function: 'paper', prior: 0 };
+
+/** What a pattern contributes: its weight and how many updates stand behind it. */
+export interface Evidence {
+  weight: number;
+  updates: number;
+}
+
+/** A weight shrunk toward .5 as if `prior` draws had been seen besides its `updates` results. */
+export function shrunkWeight(weight: number, updates: number, prior: number): number {
+  return prior > 0 ? (updates * weight + prior * 0.5) / (updates + prior) : weight;
+}
+
+/** The weight a pattern counts with under these settings. */
+export function effectiveWeight(evidence: Evidence, settings: EvaluationSettings): number {
+  return settings.function === 'shrunk' || settings.function === 'logodds'
+    ? shrunkWeight(evidence.weight, evidence.updates, settings.prior)
+    : evidence.weight;
+}
+
+const buffer = new Float64Array(256);
+const scratch = new Float64Array(256);
+
+function effectiveWeights(records: readonly Evidence[], settings: EvaluationSettings): Float64Array {
+  const weights = records.length <= buffer.length ? buffer.subarray(0, records.length) : new Float64Array(records.length);
+  for (let i = 0; i < records.length; i++) weights[i] = effectiveWeight(records[i], settings);
+  return weights;
+}
+
+const usesLogOdds = (settings: EvaluationSettings) => settings.function === 'logodds' || settings.function === 'joint';
+
+/** Play value of a position from its (mature) most-specific matches. Hot path: allocation-free up to 256. */
+export function positionValue(records: readonly Evidence[], settings: EvaluationSettings): number {
+  const weights = effectiveWeights(records, settings);
+  if (usesLogOdds(settings)) return logOddsValue(weights);
+  return playValue(weights, weights.length <= scratch.length ? scratch : undefined);
+}
+
+/**
+ * The evaluation a TD target bootstraps from. The paper's functions use its update function (an
+ * extremeness-weighted average, exponent beta) over the same effective weights as play; the log-odds
+ * functions use their play value, so targets and play agree.
+ */
+export function targetValue(records: readonly Evidence[], settings: EvaluationSettings, beta: number): number {
+  const weights = effectiveWeights(records, settings);
+  return usesLogOdds(settings) ? logOddsValue(weights) : updateValue(weights, beta);
+}
+
+export interface CombinationStep {
+  /** Index of the record in the list given. */
+  index: number;
+  /** The weight it counted with (shrunk, where the function shrinks). */
+  weight: number;
+  /** The value of the combination so far; the last step's is the position's value. */
+  runningValue: number;
+}
+
+/**
+ * positionValue step by step, for explanations: the paper's functions in their fold order (the same order
+ * playValue uses: most extreme first), the log-odds ones by size of contribution (their sum has no order).
+ */
+export function combinationSteps(records: readonly Evidence[], settings: EvaluationSettings): CombinationStep[] {
+  const weights = Array.from(effectiveWeights(records, settings));
+  const steps: CombinationStep[] = [];
+  if (usesLogOdds(settings)) {
+    const order = weights.map((_, i) => i).sort((i, j) => Math.abs(logit(weights[j])) - Math.abs(logit(weights[i])) || i - j);
+    let sum = 0;
+    for (const index of order) {
+      sum += logit(weights[index]);
+      steps.push({ index, weight: weights[index], runningValue: logistic(sum) });
+    }
+    return steps;
+  }
+  let running = NaN;
+  for (const index of playOrder(weights)) {
+    running = Number.isNaN(running) ? weights[index] : combinePair(running, weights[index]);
+    steps.push({ index, weight: weights[index], runningValue: running });
+  }
+  return steps;
+}

@@ -1,0 +1,63 @@
+/** The games table: one row per finished game, with its result, length, seed and PGN. */
+import type { MorphDatabase } from './database.ts';
+import { stmt } from './statements.ts';
+
+export type Color = 'w' | 'b';
+export type GameResult = '1-0' | '0-1' | '1/2-1/2';
+
+export interface GameRecord {
+  runId?: number | null;
+  startedAt?: string | null;
+  finishedAt?: string | null;
+  morphColor: Color;
+  opponent: string;
+  result: GameResult;
+  /** checkmate, stalemate, insufficient, threefold, fifty-move, ply-limit, ... */
+  reason: string;
+  plies: number;
+  /** Material balance in pawn units from Morph's side (P1 N3 B3 R5 Q9). */
+  finalMaterial?: number | null;
+  /** Pattern count after learning from the game. */
+  patterns?: number | null;
+  seconds?: number | null;
+  seed?: number | null;
+  pgn?: string | null;
+}
+
+/** Morph's score for a result: 1 win, 0.5 draw, 0 loss. */
+export function morphScore(result: GameResult, morphColor: Color): number {
+  if (result === '1/2-1/2') return 0.5;
+  return (result === '1-0') === (morphColor === 'w') ? 1 : 0;
+}
+
+/**
+ * Inserts a games row (morph_score is derived from result and colour so the two cannot disagree) and, when the game
+ * belongs to a run, counts it in runs.games. Returns the game's id.
+ */
+export function recordGame(db: MorphDatabase, game: GameRecord): number {
+  return db.transaction(() => {
+    const info = stmt(
+      db,
+      `INSERT INTO games (run_id, started_at, finished_at, morph_color, opponent, result, morph_score, reason, plies,
+                          final_material, patterns, seconds, seed, pgn)
+       VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?)`,
+    ).run(
+      game.runId ?? null,
+      game.startedAt ?? null,
+      game.finishedAt ?? new Date().toISOString(),
+      game.morphColor,
+      game.opponent,
+      game.result,
+      morphScore(game.result, game.morphColor),
+      game.reason,
+      game.plies,
+      game.finalMaterial ?? null,
+      game.patterns ?? null,
+      game.seconds ?? null,
+      game.seed ?? null,
+      game.pgn ?? null,
+    );
+    if (game.runId != null) stmt(db, 'UPDATE runs SET games = games + 1 WHERE id = ?').run(game.runId);
+    return Number(info.lastInsertRowid);
+  })();
+}

@@ -1,0 +1,168 @@
+/**
+ * Pattern and link rows. Thin on purpose: the hierarchy lives in memory (hierarchy.ts) and calls these inside
+ * its transactions (patternStore.ts).
+ */
+import type { MorphDatabase } from './database.ts';
+import { stmt } from './statements.ts';
+
+export type PatternKind = 'graph' | 'material';
+export type PatternOrigin =
+  | 'seed'
+  | 'forward'
+  | 'reverse'
+  | 'regression'
+  | 'generalisation'
+  | 'specialisation'
+  | 'material'
+  | 'manual';
+
+/** The statistics learning changes (the paper's Table 1; age is derived, see the pattern_stats view). */
+export interface PatternStats {
+  weight: number;
+  updates: number;
+  /** Sum of absolute weight changes. */
+  variance: number;
+  uses: number;
+  lastUsedGame: number | null;
+}
+
+export interface PatternRow extends PatternStats {
+  id: number;
+  kind: PatternKind;
+  /** Canonical key, unique. */
+  key: string;
+  /** The pattern as JSON (its format belongs to the pattern module). */
+  body: string;
+  /** Node count; 0 for material patterns. */
+  size: number;
+  origin: PatternOrigin;
+  createdGame: number;
+}
+
+/** A pattern to insert: id is assigned by SQLite unless given; stats default to weight 0.5 and zero counts. */
+export type NewPatternRow = Omit<PatternRow, 'id' | keyof PatternStats> & Partial<PatternStats> & { id?: number };
+
+export interface LinkRow {
+  /** The more general pattern. */
+  parent: number;
+  /** The more specific pattern. */
+  child: number;
+  /** For each parent node, the index of the child node it maps to; null if not recorded. */
+  mapping: number[] | null;
+}
+
+const PATTERN_COLUMNS =
+  'id, kind, key, body, size, weight, updates, variance, uses, origin, created_game, last_used_game';
+
+/** Returns the new pattern's id. Throws SQLite's constraint error if the key is already present. */
+export function insertPatternRow(db: MorphDatabase, row: NewPatternRow): number {
+  const info = stmt(db, `INSERT INTO patterns (${PATTERN_COLUMNS}) VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?)`).run(
+    row.id ?? null,
+    row.kind,
+    row.key,
+    row.body,
+    row.size,
+    row.weight ?? 0.5,
+    row.updates ?? 0,
+    row.variance ?? 0,
+    row.uses ?? 0,
+    row.origin,
+    row.createdGame,
+    row.lastUsedGame ?? null,
+  );
+  return Number(info.lastInsertRowid);
+}
+
+/** Writes a pattern's learning statistics; false if there is no such pattern. */
+export function updatePatternStats(db: MorphDatabase, id: number, stats: PatternStats): boolean {
+  return (
+    stmt(
+      db,
+      'UPDATE patterns SET weight = ?, updates = ?, variance = ?, uses = ?, last_used_game = ? WHERE id = ?',
+    ).run(stats.weight, stats.updates, stats.variance, stats.uses, stats.lastUsedGame, id).changes > 0
+  );
+}
+
+/** Deletes a pattern; its links and recorded positions go with it (ON DELETE CASCADE). Re-linking is the caller's. */
+export function deletePatternRow(db: MorphDatabase, id: number): boolean {
+  return stmt(db, 'DELETE FROM patterns WHERE id = ?').run(id).changes > 0;
+}
+
+/** Adds parent -> child, or replaces the mapping of an existing link. */
+export function insertLink(
+  db: MorphDatabase,
+  parent: number,
+  child: number,
+  mapping: readonly number[] | null = null,
+): void {
+  stmt(
+    db,
+    `INSERT INTO links (parent, child, mapping) VALUES (?, ?, ?)
+     ON CONFLICT (parent, child) DO UPDATE SET mapping = excluded.mapping`,
+  ).run(parent, child, mapping === null ? null : JSON.stringify(mapping));
+}
+
+export function deleteLink(db: MorphDatabase, parent: number, child: number): boolean {
+  return stmt(db, 'DELETE FROM links WHERE parent = ? AND child = ?').run(parent, child).changes > 0;
+}
+
+/** The columns every pattern loader reads, in the order `statsRow` decodes them. */
+const STATS_COLUMNS = 'id, kind, key, weight, updates, variance, uses, origin, created_game, last_used_game';
+
+type PatternKeyAndStats = Omit<PatternRow, 'body' | 'size'>;
+
+function statsRow(r: unknown[]): PatternKeyAndStats {
+  return {
+    id: r[0] as number,
+    kind: r[1] as PatternKind,
+    key: r[2] as string,
+    weight: r[3] as number,
+    updates: r[4] as number,
+    variance: r[5] as number,
+    uses: r[6] as number,
+    origin: r[7] as PatternOrigin,
+    createdGame: r[8] as number,
+    lastUsedGame: r[9] as number | null,
+  };
+}
+
+/** Every pattern row, by id. Uses raw arrays to keep a 100k-row load fast. */
+export function loadAllPatternRows(db: MorphDatabase): PatternRow[] {
+  const rows = stmt(db, `SELECT ${STATS_COLUMNS}, body, size FROM patterns ORDER BY id`).raw().all() as unknown[][];
+  return rows.map((r) => ({ ...statsRow(r), body: r[10] as string, size: r[11] as number }));
+}
+
+/** Every pattern's id, kind, key and statistics, without the JSON body: what loading the hierarchy needs. */
+export function loadPatternKeysAndStats(db: MorphDatabase): PatternKeyAndStats[] {
+  const rows = stmt(db, `SELECT ${STATS_COLUMNS} FROM patterns ORDER BY id`).raw().all() as unknown[][];
+  return rows.map(statsRow);
+}
+
+/** Every link as a flat array [parent, child, parent, child, ...], without mappings. */
+export function loadLinkPairs(db: MorphDatabase): Int32Array {
+  const rows = stmt(db, 'SELECT parent, child FROM links').raw().all() as [number, number][];
+  const pairs = new Int32Array(rows.length * 2);
+  rows.forEach(([parent, child], i) => {
+    pairs[2 * i] = parent;
+    pairs[2 * i + 1] = child;
+  });
+  return pairs;
+}
+
+/** Every link, by parent then child, with its mapping parsed. */
+export function loadAllLinks(db: MorphDatabase): LinkRow[] {
+  const rows = stmt(db, 'SELECT parent, child, mapping FROM links ORDER BY parent, child').raw().all() as [
+    number,
+    number,
+    string | null,
+  ][];
+  return rows.map(([parent, child, mapping]) => ({
+    parent,
+    child,
+    mapping: mapping === null ? null : (JSON.parse(mapping) as number[]),
+  }));
+}
+
+export function countPatterns(db: MorphDatabase): number {
+  return (stmt(db, 'SELECT count(*) FROM patterns').pluck().get() as number) ?? 0;
+}
