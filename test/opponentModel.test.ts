@@ -180,6 +180,22 @@ describe('morph model and morph predict', () => {
   }, 90_000);
 });
 
+describe('model options of match and uci', () => {
+  it('refuse a value database as a model, a model for a non-Morph player, and a model as the engine database', async () => {
+    const notModel = await morph('match', '--white', `morph:${valueDb}`, '--black', 'random', '--white-model', valueDb, '--games', '2');
+    expect(notModel.status).toBe(2);
+    expect(notModel.stderr).toMatch(/is a value database, not an opponent model/);
+    const openings = join(dir, 'one.epd');
+    writeFileSync(openings, 'rnbqkbnr/pppppppp/8/8/4P3/8/PPPP1PPP/RNBQKBNR b KQkq -\n');
+    const notMorph = await morph('match', '--white', 'greedy', '--black', 'random', '--white-model', model, '--games', '2', '--openings', openings);
+    expect(notMorph.status).toBe(2);
+    expect(notMorph.stderr).toMatch(/needs a Morph player/);
+    const uci = await morph('uci', '--db', model);
+    expect(uci.status).toBe(2);
+    expect(uci.stderr.trim().split('\n')).toHaveLength(1);
+  }, 90_000);
+});
+
 describe('ModelGuidedPlayer', () => {
   it('plays legal moves and takes a mate in one', async () => {
     const values = PatternStore.open(':memory:');

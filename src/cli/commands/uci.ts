@@ -2,10 +2,12 @@
 import type { Command } from 'commander';
 import { existsSync } from 'node:fs';
 import { createInterface } from 'node:readline';
-import { openMorphDatabase } from '../../store/database.ts';
 import { defaultDatabasePath, openStoreForReading } from '../../store/location.ts';
 import type { PatternStore } from '../../store/patternStore.ts';
-import { MAX_MATURITY, MAX_SEED, UciEngine } from '../../uci/engine.ts';
+import { MAX_MATURITY, MAX_SEED, UciEngine, type UciEngineConfig } from '../../uci/engine.ts';
+import { checkDatabaseFileKind } from '../../store/databaseKind.ts';
+import { DEFAULT_REPLIES, ModelGuidedPlayer } from '../../model/modelGuidedPlayer.ts';
+import { OpponentModel } from '../../model/opponentModel.ts';
 import { action } from '../run.ts';
 import { parseIntegerOption } from '../options.ts';
 
@@ -13,6 +15,7 @@ interface UciOptions {
   db?: string;
   maturity: string;
   seed: string;
+  model?: string;
 }
 
 export function registerUciCommand(program: Command): void {
@@ -22,6 +25,7 @@ export function registerUciCommand(program: Command): void {
     .option('--db <file>', 'pattern database (default: data/morph.db in the checkout, or $MORPH_DB)')
     .option('--maturity <n>', 'ignore patterns with fewer updates than this (UCI option Maturity)', '0')
     .option('--seed <n>', 'seed for the random tie-break (UCI option Seed)', '1')
+    .option('--model <file>', "an opponent model of the engine's opponent: Morph looks along its predicted replies")
     .action(
       action(async (opts: UciOptions) => {
         const maturity = parseIntegerOption('--maturity', opts.maturity, 0, MAX_MATURITY);
@@ -29,8 +33,16 @@ export function registerUciCommand(program: Command): void {
         // A bad --db fails here, as a one-line error, before any protocol is spoken: the file is checked (header
         // and schema, quickly), while the patterns are loaded only at `isready`, so `uci` is answered at once.
         const fresh = opts.db === undefined && !existsSync(defaultDatabasePath());
-        if (!fresh) openMorphDatabase(opts.db ?? defaultDatabasePath(), { readonly: true, quickCheck: false }).close();
-        await runUciEngine({ store: () => openStoreForReading(opts.db).store, fresh, dbOption: opts.db, maturity, seed });
+        if (!fresh) checkDatabaseFileKind(opts.db ?? defaultDatabasePath(), 'value');
+        if (opts.model !== undefined) checkDatabaseFileKind(opts.model, 'opponent-model');
+        await runUciEngine({
+          store: () => openStoreForReading(opts.db).store,
+          fresh,
+          dbOption: opts.db,
+          maturity,
+          seed,
+          createPlayer: opts.model === undefined ? undefined : modelGuidedFactory(opts.model),
+        });
       }),
     );
 }
@@ -41,6 +53,7 @@ async function runUciEngine(setup: {
   dbOption: string | undefined;
   maturity: number;
   seed: number;
+  createPlayer?: UciEngineConfig['createPlayer'];
 }): Promise<void> {
   // A GUI that goes away closes our stdout; that must end the engine quietly, not with an EPIPE stack trace.
   let outputOpen = true;
@@ -59,6 +72,7 @@ async function runUciEngine(setup: {
       openDatabase: (path) => openStoreForReading(path === '' ? setup.dbOption : path).store,
       maturity: setup.maturity,
       seed: setup.seed,
+      createPlayer: setup.createPlayer,
       write,
       notice: setup.fresh ? `no database at ${defaultDatabasePath()} yet: every move values 0.5` : undefined,
       onQuit: () => {
@@ -71,4 +85,13 @@ async function runUciEngine(setup: {
     input.on('close', () => engine.end()); // end of input is quit
   });
   await finished;
+}
+
+/** The model-guided player over whatever value database the engine plays from (the model is loaded once). */
+function modelGuidedFactory(modelPath: string): UciEngineConfig['createPlayer'] {
+  let model: OpponentModel | null = null;
+  return (store, options, name) => {
+    model ??= OpponentModel.open(modelPath);
+    return new ModelGuidedPlayer(store, model, { ...options, replies: DEFAULT_REPLIES }, name);
+  };
 }
