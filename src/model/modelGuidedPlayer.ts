@@ -10,12 +10,12 @@
  */
 import { applyMove, cloneBoard, parseUciMove, uciMove, type Board } from '../chess/board.ts';
 import { repetitionKey } from '../chess/history.ts';
-import { gameStatus, generateLegalMoves, isInsufficientMaterial } from '../chess/movegen.ts';
+import { gameStatus, generateLegalMoves } from '../chess/movegen.ts';
 import { buildPositionGraph, PositionGraph } from '../graph/positionGraph.ts';
 import { MorphPlayer, type RankedMove } from '../player/morphPlayer.ts';
 import { evaluateGraph } from '../player/evaluate.ts';
 import type { PatternStore } from '../store/patternStore.ts';
-import { scoreSuccessors, type OpponentModel, type PositionHistory } from './opponentModel.ts';
+import { isDrawnByRule, scoreSuccessors, type OpponentModel, type PositionHistory } from './opponentModel.ts';
 
 export interface ModelGuidedOptions {
   maturity: number;
@@ -30,15 +30,6 @@ export const DEFAULT_REPLIES = 3;
 function extendedHistory(history: PositionHistory, board: Board): PositionHistory {
   const key = repetitionKey(board);
   return { board, occurrences: (b) => history.occurrences(b) + (repetitionKey(b) === key ? 1 : 0) };
-}
-
-function isDrawByRule(history: PositionHistory, board: Board): boolean {
-  return (
-    gameStatus(board) === 'stalemate' ||
-    isInsufficientMaterial(board.squares) ||
-    history.occurrences(board) >= 2 ||
-    board.halfmoveClock >= 100
-  );
 }
 
 /**
@@ -71,7 +62,7 @@ export class ModelGuidedPlayer extends MorphPlayer {
 
   private judgeAlongReplies(history: PositionHistory, next: Board): number {
     if (gameStatus(next) === 'checkmate') return 1;
-    if (isDrawByRule(history, next)) return 0.5;
+    if (isDrawnByRule(history, next)) return 0.5;
     const afterMove = extendedHistory(history, next);
     const replies = scoreSuccessors(this.model.successors(afterMove), this.model.terminal, this.model.scoreOf).slice(0, this.guidance.replies);
     const after = cloneBoard(next);
@@ -81,7 +72,7 @@ export class ModelGuidedPlayer extends MorphPlayer {
       applyMove(next, parseUciMove(reply.move)!, after);
       let value: number;
       if (gameStatus(after) === 'checkmate') value = 0;
-      else if (isDrawByRule(afterMove, after)) value = 0.5;
+      else if (isDrawnByRule(afterMove, after)) value = 0.5;
       else value = 1 - evaluateGraph(this.values, buildPositionGraph(after, this.lookGraph), this.guidance.maturity).value;
       weighted += reply.probability * value;
       total += reply.probability;

@@ -88,6 +88,16 @@ function withAncestors(matches: readonly PatternRecord[]): PatternRecord[] {
   return result;
 }
 
+/** Whether `board`, reached in the game of `history`, is drawn by rule (checkmate is checked first). */
+export function isDrawnByRule(history: PositionHistory, board: Board): boolean {
+  return (
+    gameStatus(board) === 'stalemate' ||
+    isInsufficientMaterial(board.squares) ||
+    history.occurrences(board) >= 2 ||
+    board.halfmoveClock >= 100
+  );
+}
+
 /** The successors of a position: each legal move and what the model sees after it. */
 export function successorsOf(
   store: PatternStore,
@@ -103,12 +113,7 @@ export function successorsOf(
     const uci = uciMove(move);
     const status = gameStatus(next);
     if (status === 'checkmate') successors.push({ move: uci, kind: 'checkmate', patterns: [] });
-    else if (
-      status === 'stalemate' ||
-      isInsufficientMaterial(next.squares) ||
-      history.occurrences(next) >= 2 ||
-      next.halfmoveClock >= 100
-    ) {
+    else if (isDrawnByRule(history, next)) {
       successors.push({ move: uci, kind: 'draw', patterns: [] });
     } else {
       // The matches array is reused by the next retrieval: copy it.
