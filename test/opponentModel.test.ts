@@ -132,6 +132,20 @@ describe('morph model and morph predict', () => {
     }
   });
 
+  it('builds a model by watching a player, and saves the watched games', async () => {
+    const out = join(dir, 'watched.db');
+    const pgn = join(dir, 'watched.pgn');
+    const run = await morph('model', '--out', out, '--watch', 'greedy', '--partner', 'random', '--games', '2', '--seed', '4', '--save-pgn', pgn, '--json', '--no-progress');
+    expect(run.status).toBe(0);
+    const summary = JSON.parse(run.stdout);
+    expect(summary.games).toBe(2);
+    // The decisions are exactly greedy's moves in the saved games.
+    expect(summary.decisions).toBe(playerDecisions(readFileSync(pgn, 'utf8'), 'greedy', 'saved').decisions.length);
+    const opened = OpponentModel.open(out);
+    expect(opened.info.player).toBe('greedy');
+    opened.close();
+  }, 60_000);
+
   it('refuses a PGN without the player: one line, exit 2, no model file', async () => {
     const out = join(dir, 'none.db');
     const run = await morph('model', '--out', out, '--pgn', train, '--player', 'nobody');
