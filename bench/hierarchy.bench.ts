@@ -53,7 +53,12 @@ export function hierarchyDatabase(size: number): string {
 }
 
 export function benchHierarchy(size: number): Figure[] {
-  const path = hierarchyDatabase(size);
+  const label = size >= 1000 ? `${size / 1000}k` : String(size);
+  return benchStoreFile(hierarchyDatabase(size), label, size >= 100_000);
+}
+
+/** Load, memory, retrieval and 1-ply move figures of one database file; `withTargets` attaches the 100k targets. */
+export function benchStoreFile(path: string, label: string, withTargets: boolean): Figure[] {
   const rssBefore = process.memoryUsage().rss;
   const loadStarted = performance.now();
   const store = PatternStore.open(path, { readonly: true, quickCheck: false });
@@ -88,8 +93,7 @@ export function benchHierarchy(size: number): Figure[] {
   moveTimes.sort((a, b) => a - b);
   const rss = process.memoryUsage().rss;
   store.close();
-  const label = size >= 1000 ? `${size / 1000}k` : String(size);
-  const at100k = size >= 100_000;
+  const at100k = withTargets;
   return [
     { name: `load ${label} patterns`, value: round(loadSeconds, 3), unit: 's', ...(at100k ? { target: '< 3' } : {}) },
     { name: `resident memory after load, ${label}`, value: Math.round(rss / 1e6), unit: 'MB', note: `+${Math.round((rss - rssBefore) / 1e6)} MB for the database`, ...(at100k ? { target: '< 300' } : {}) },

@@ -4,12 +4,16 @@
  * run, and times in units of one such call, so figures compare across noisy machines.
  *
  *   npm run bench                 everything (the first run grows cached databases of 1k/10k/100k patterns)
- *   npm run bench -- --quick      skip the 100k database and the training run
+ *   npm run bench -- --quick      skip the 100k database and the training run (and growing the trained database)
+ * A database grown by training (bench/trained.bench.ts) is measured beside the synthetic ones: the cached
+ * bench/.cache/trained.db, grown by `node bin/run-ts.js bench/trained.bench.ts --build --hours H` (200 games
+ * when the full bench finds none).
  *   npm run bench -- --learning   also the learning check: 3000 games from a fresh database (20-30 minutes;
  *                                 --learning-games N for another length)
  */
 import { execFileSync } from 'node:child_process';
-import { writeFileSync } from 'node:fs';
+import { existsSync, writeFileSync } from 'node:fs';
+import { TRAINED_DB } from './trained.bench.ts';
 import { benchCore, referenceRate } from './core.bench.ts';
 import { benchMovegen } from './movegen.bench.ts';
 import { benchDatabaseLoad } from './database.bench.ts';
@@ -52,6 +56,10 @@ figures.push(...(await benchDatabaseLoad()));
 for (const size of quick ? [1000, 10_000] : [1000, 10_000, 100_000]) {
   log(`hierarchy of ${size} patterns...`);
   figures.push(...hierarchyFigures(size));
+}
+if (!quick || existsSync(TRAINED_DB)) {
+  log('database grown by training...');
+  figures.push(...hierarchyFigures(0, 'bench/trained.bench.ts'));
 }
 for (const size of quick ? [10_000] : [10_000, 100_000]) {
   log(`opponent model of ${size} patterns...`);

@@ -1,4 +1,5 @@
 import Database from 'better-sqlite3';
+import { spawn } from 'node:child_process';
 import { createHash, randomBytes } from 'node:crypto';
 import {
   closeSync,
@@ -15,8 +16,14 @@ import {
 } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
+import { fileURLToPath } from 'node:url';
 import { afterEach, beforeEach, describe, expect, it } from 'vitest';
-import { MORPH_APPLICATION_ID, openMorphDatabase, type MorphDatabase } from '../src/store/database.ts';
+import {
+  MORPH_APPLICATION_ID,
+  closeMorphDatabase,
+  openMorphDatabase,
+  type MorphDatabase,
+} from '../src/store/database.ts';
 import { SCHEMA_VERSION, listMigrations } from '../src/store/migrations.ts';
 import { addPatternPosition, getPatternPositions } from '../src/store/patternPositions.ts';
 import {
@@ -35,6 +42,8 @@ import { getCounters, incrementCounter } from '../src/store/counters.ts';
 import { getMeta, getMetaJson, getMetaNumber, setMeta } from '../src/store/meta.ts';
 import { recordGame } from '../src/store/games.ts';
 import { MorphError } from '../src/util/errors.ts';
+
+const RUN_TS = fileURLToPath(new URL('../bin/run-ts.js', import.meta.url));
 
 let dir: string;
 const open: MorphDatabase[] = [];
@@ -108,7 +117,7 @@ describe('openMorphDatabase', () => {
     expect(names).toEqual(
       [
         'games', 'games_by_run', 'learning_counters', 'links', 'links_by_child', 'meta', 'pattern_positions',
-        'pattern_positions_by_pattern', 'pattern_stats', 'patterns', 'runs',
+        'pattern_positions_by_pattern', 'pattern_stats', 'patterns', 'runs', 'checkpoint_results',
       ].sort(),
     );
     expect(db.pragma('journal_mode', { simple: true })).toBe('wal');
@@ -358,4 +367,81 @@ describe('openMorphDatabase', () => {
     const after = snapshot(path);
     expect([after.sha256, after.mtimeMs]).toEqual([before.sha256, before.mtimeMs]);
   });
+
+  it.each([
+    ['a Morph database with a dropped table', `DROP TABLE learning_counters`, /table learning_counters is missing/],
+    ['unrelated tables under the Morph label', `DROP TABLE links; CREATE TABLE links (a, b)`, /table links is not Morph's/],
+    ['a Morph database with a table Morph does not know', `CREATE TABLE notes (text)`, /it has table notes/],
+  ])('refuses %s untouched, in one line, before switching it to WAL', (_label, change, message) => {
+    const path = join(dir, 'altered.db');
+    const raw = new Database(path);
+    raw.pragma(`application_id = ${MORPH_APPLICATION_ID}`);
+    for (const migration of listMigrations()) raw.exec(migration.sql);
+    raw.pragma(`user_version = ${SCHEMA_VERSION}`);
+    raw.exec(change);
+    raw.close();
+    const before = snapshot(path);
+    expect(refusal(() => openMorphDatabase(path)).message).toMatch(message);
+    expect(refusal(() => openMorphDatabase(path, { readonly: true })).message).toMatch(message);
+    expect(snapshot(path)).toEqual(before);
+    // Still in rollback-journal mode (header bytes 18-19 are 1 for rollback, 2 for WAL).
+    expect(readFileSync(path).readUInt8(18)).toBe(1);
+  });
+
+  it('refuses a file labelled Morph at schema v0 that already holds tables, before switching it to WAL', () => {
+    const path = join(dir, 'v0-foreign.db');
+    const raw = new Database(path);
+    raw.pragma(`application_id = ${MORPH_APPLICATION_ID}`);
+    raw.exec("CREATE TABLE meta (k, v); INSERT INTO meta VALUES ('a', 'b')");
+    raw.close();
+    const before = snapshot(path);
+    expect(refusal(() => openMorphDatabase(path)).message).toMatch(/it has table meta, which Morph does not know/);
+    expect(snapshot(path)).toEqual(before);
+    expect(readFileSync(path).readUInt8(18)).toBe(1);
+  });
 });
+
+describe('one writer at a time', () => {
+  it('refuses a second exclusive writer in one line, writing nothing, and lets one in once the first closes', () => {
+    const path = join(dir, 'one-writer.db');
+    const first = openMorphDatabase(path, { exclusiveWriter: true });
+    setMeta(first, 'seed', 7);
+    const before = snapshot(path);
+    expect(refusal(() => openMorphDatabase(path, { exclusiveWriter: true })).message).toBe(
+      `${path} is being written by another process (morph train or learn): one writer at a time`,
+    );
+    expect(snapshot(path)).toEqual(before);
+    // Readers are never refused.
+    const reader = track(openMorphDatabase(path, { readonly: true }));
+    expect(getMetaNumber(reader, 'seed')).toBe(7);
+    closeMorphDatabase(first);
+    const second = openMorphDatabase(path, { exclusiveWriter: true });
+    expect(getMetaNumber(second, 'seed')).toBe(7);
+    closeMorphDatabase(second);
+  });
+
+  it('is not blocked by a writer that was killed with SIGKILL', async () => {
+    const path = join(dir, 'killed-writer.db');
+    const holder = spawn(
+      process.execPath,
+      [RUN_TS, fileURLToPath(new URL('./fixtures/hold-writer-lock.ts', import.meta.url)), path],
+      { stdio: ['ignore', 'pipe', 'inherit'] },
+    );
+    const exited = new Promise((resolve) => holder.on('exit', resolve));
+    try {
+      // The holder prints "locked" once it holds the lock, then waits to be killed.
+      await new Promise<void>((resolve, reject) => {
+        holder.stdout.on('data', (chunk: Buffer) => chunk.toString().includes('locked') && resolve());
+        holder.on('exit', (code) => reject(new Error(`lock holder exited early (${code})`)));
+      });
+      expect(refusal(() => openMorphDatabase(path, { exclusiveWriter: true })).message).toMatch(/one writer at a time/);
+    } finally {
+      holder.kill('SIGKILL');
+    }
+    await exited;
+    const db = openMorphDatabase(path, { exclusiveWriter: true });
+    expect(db.pragma('user_version', { simple: true })).toBe(SCHEMA_VERSION);
+    closeMorphDatabase(db);
+  }, 30_000);
+});
+

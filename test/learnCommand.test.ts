@@ -152,4 +152,25 @@ describe('morph learn', () => {
     expect(runs[2].stderr).toContain('--side must be white, black or both');
     expect(existsSync(db)).toBe(false);
   });
+
+  it('writes no database when no game in the file can be learned, and refuses an endless game clearly', async () => {
+    // 200k plies of knights going back and forth: past chess.js's parser, which recursed until the stack overflowed.
+    const shuffle = ['Nf3', 'Nf6', 'Ng1', 'Ng8'];
+    const endless = Array.from({ length: 200_000 }, (_, i) => (i % 2 === 0 ? `${i / 2 + 1}. ` : '') + shuffle[i % 4]);
+    const pgn = join(dir, 'only-bad.pgn');
+    writeFileSync(
+      pgn,
+      `[Event "illegal"]\n[Result "1-0"]\n\n1. e4 e4 1-0\n\n[Event "endless"]\n[Result "1/2-1/2"]\n\n${endless.join(' ')} 1/2-1/2\n`,
+    );
+    const db = join(dir, 'never-made.db');
+    const run = await morph('learn', '--pgn', pgn, '--db', db);
+    expect(run.status).toBe(2);
+    expect(run.stderr.trim().split('\n')).toEqual([
+      'morph: game 1 (line 1): bad PGN: Invalid move in PGN: e4',
+      'morph: game 2 (line 6): the game has 200000 moves (plies), more than a legal game can last (17697)',
+      `morph: no game in ${pgn} could be learned (2 refused); no database was written`,
+    ]);
+    expect(existsSync(db)).toBe(false);
+  });
 });
+

@@ -176,12 +176,13 @@ describe('pairs, repeats, SPRT and concurrency', () => {
   });
 
   it('warns when deterministic players repeat games, and the suite keeps them apart', async () => {
-    const deterministic = 'stockfish:skill=20,depth=1';
+    // Stockfish at full skill is deterministic; two different depths, so a pair's two games differ.
+    const [deterministic, deeper] = ['stockfish:skill=20,depth=1', 'stockfish:skill=20,depth=2'];
     const oneOpening = join(tempDir, 'one.epd');
     writeFileSync(oneOpening, 'rnbqkbnr/pppppppp/8/8/4P3/8/PPPP1PPP/RNBQKBNR b KQkq - hmvc 0; fmvn 1;\n');
     const repeated = await runMorph([
-      'match', '--white', deterministic, '--black', deterministic, '--games', '4', '--openings', oneOpening,
-      '--seed', '1', '--max-plies', '40', '--json', '--no-progress',
+      'match', '--white', deterministic, '--black', deeper, '--games', '4', '--openings', oneOpening,
+      '--seed', '1', '--max-plies', '16', '--json', '--no-progress',
     ]);
     expect(repeated.code, repeated.stderr).toBe(0);
     const summary = JSON.parse(repeated.stdout);
@@ -190,23 +191,24 @@ describe('pairs, repeats, SPRT and concurrency', () => {
     expect(repeated.stderr).toMatch(/warning: only 2 distinct games/);
     // The same players over the default suite: every game differs.
     const varied = await runMatch({
-      ...baseOptions, first: deterministic, second: deterministic, games: 6, maxPlies: 40,
+      ...baseOptions, first: deterministic, second: deeper, games: 4, maxPlies: 16,
       openings: readOpenings(DEFAULT_OPENINGS), openingsSource: 'default',
     });
-    expect(varied.distinctGames).toBe(6);
+    expect(varied.distinctGames).toBe(4);
   });
 
   it('stops when the SPRT decides, with the LLR of the pairs played', async () => {
     const summary = await runMatch({
-      ...baseOptions, first: 'greedy', second: 'random', games: 200, maxPlies: 120,
+      ...baseOptions, first: 'ab:1', second: 'random', games: 200, maxPlies: 200,
       openings: readOpenings(DEFAULT_OPENINGS), openingsSource: 'default',
-      sprt: { elo0: 0, elo1: 150, alpha: 0.05, beta: 0.05, model: 'logistic' },
+      sprt: { elo0: 0, elo1: 200, alpha: 0.05, beta: 0.05, model: 'logistic' },
     });
     expect(summary.stopReason).toBe('sprt');
     expect(summary.sprt!.decision).toBe('H1');
     expect(summary.games).toBeLessThan(200);
     expect(summary.sprt!.llr).toBeGreaterThanOrEqual(summary.sprt!.upper);
-    expect(summary.sprt!.llr).toBe(sprtLlr(pentanomial(summary.pentanomial), 0, 150, 'logistic'));
+    expect(summary.sprt!.llr).toBe(sprtLlr(pentanomial(summary.pentanomial), 0, 200, 'logistic'));
+    expect(summary.games % 2).toBe(0); // it decides after a pair
     expect(summary.pairs).toEqual(outcomeStatistics(pentanomial(summary.pentanomial)));
   });
 

@@ -104,6 +104,8 @@ describe('SPRT (fastchess sprt examples, α = β = .05)', () => {
     [10871, 10650, 20431, -1.75, 0.25, 'normalized', 2.3],
     [21404, 21184, 40708, 0.5, 2.5, 'logistic', -1.57],
     [57433, 57030, 106593, 0, 2, 'logistic', -2.59],
+    // A sweep: outcomes never seen count as 1/1000 of a game (fastchess's regularization).
+    [4250, 0, 0, 0, 10, 'normalized', 120.56],
   ] as const)('trinomial W %d L %d D %d, [%d, %d] %s: LLR %d', (w, l, d, elo0, elo1, model, llr) => {
     expect(sprtLlr(trinomial(w, d, l), elo0, elo1, model)).toBeCloseTo(llr, 1);
   });
@@ -113,6 +115,7 @@ describe('SPRT (fastchess sprt examples, α = β = .05)', () => {
     [penta(127, 4883, 10311, 401, 5150, 104), -1.75, 0.25, 'normalized', 3.01],
     [penta(223, 9863, 20279, 1000, 10037, 246), 0.5, 2.5, 'logistic', -3.07],
     [penta(871, 26175, 55003, 980, 26678, 821), 0, 2, 'logistic', -4.98],
+    [penta(0, 0, 0, 0, 0, 5550), 0, 5, 'normalized', 111.82],
   ] as const)('pentanomial %j, [%d, %d] %s: LLR %d', (counts, elo0, elo1, model, llr) => {
     expect(sprtLlr(pentanomial(counts), elo0, elo1, model)).toBeCloseTo(llr, 1);
   });
@@ -122,7 +125,9 @@ describe('SPRT (fastchess sprt examples, α = β = .05)', () => {
     expect(sprtState(pentanomial(penta(127, 4883, 10311, 401, 5150, 104)), { ...settings, elo0: -1.75, elo1: 0.25 }).decision).toBe('H1');
     expect(sprtState(pentanomial(penta(871, 26175, 55003, 980, 26678, 821)), { ...settings, model: 'logistic' }).decision).toBe('H0');
     expect(sprtState(pentanomial(penta(365, 16618, 36029, 200, 16974, 390)), settings).decision).toBe('continue');
-    // Without variation there is no evidence either way.
-    expect(sprtState(pentanomial([0, 0, 7, 0, 0]), settings)).toMatchObject({ llr: 0, decision: 'continue' });
+    // Nothing played: no evidence either way.
+    expect(sprtState(pentanomial([0, 0, 0, 0, 0]), settings)).toMatchObject({ llr: 0, decision: 'continue' });
+    // A sweep decides: ten pairs won twice are enough against elo0 = 0 for elo1 = 200.
+    expect(sprtState(pentanomial([0, 0, 0, 0, 10]), { ...settings, elo1: 200, model: 'logistic' }).decision).toBe('H1');
   });
 });

@@ -40,6 +40,16 @@ describe('the 1-ply player', () => {
     expect(ranking.find((r) => r.move === 'e7e5')?.source).toBe('patterns');
   });
 
+  it('scores the third occurrence as a draw when the first came after a double push (en passant impossible)', () => {
+    const store = PatternStore.open(':memory:');
+    const moves = ['e2e4', 'g8f6', 'f1c4', 'f6g8', 'c4f1', 'g8f6', 'f1c4', 'f6g8'];
+    const ranking = morph(store).rankMoves(new GameHistory('rnbqkbnr/pppppppp/8/8/8/8/PPPPPPPP/RNBQKBNR w KQkq - 0 1', moves));
+    expect(ranking.find((r) => r.move === 'c4f1')).toMatchObject({ value: 0.5, source: 'threefold' });
+    const chess = new Chess();
+    for (const move of [...moves, 'c4f1']) chess.move(move);
+    expect(chess.isThreefoldRepetition()).toBe(true);
+  });
+
   it('values moves by the patterns they lead to: a high-weight pattern attracts, a low one repels', () => {
     const store = PatternStore.open(':memory:');
     // After 1.e4 the position has a White (side that just moved) pawn on e4; after 1.d4 one on d4.

@@ -1,4 +1,4 @@
-import { existsSync, mkdtempSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
+import { existsSync, mkdirSync, mkdtempSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { pathToFileURL } from 'node:url';
@@ -14,6 +14,7 @@ import { exactDesig } from '../src/pattern/designation.ts';
 import type { GraphPattern } from '../src/pattern/pattern.ts';
 import { HAND_MADE, TABLE_1, buildSampleDatabase, morph, type SampleDatabase } from './helpers/sampleDatabase.ts';
 import { recordPlayedRun, type PlayedRun } from './helpers/playedGames.ts';
+import { recordCheckpointResult, type CheckpointResult } from '../src/train/checkpointResults.ts';
 
 const CHROMIUM = '/usr/bin/chromium';
 /** The sample's own run (no PGN, no times), then two runs of real games, one minute each. */
@@ -23,6 +24,12 @@ let sample: SampleDatabase;
 let played: PlayedRun[];
 let report: ReportResult;
 let html: string;
+/** Strength at two checkpoints, as training/recipes/curve.sh records it (train/checkpointResults.ts), out of order. */
+const CURVE: CheckpointResult[] = [
+  { trainedGames: 200, measure: 'match', against: 'ab:1', samples: 40, score: 0.175, elo: -269, eloLow: -360, eloHigh: -190, checkpoint: 'x/games-000200.db' },
+  { trainedGames: 100, measure: 'match', against: 'ab:1', samples: 40, score: 0.1, elo: -410, eloLow: -560, eloHigh: -300, checkpoint: 'x/games-000100.db' },
+  { trainedGames: 100, measure: 'quality', against: 'move-scores.jsonl', samples: 400, meanLoss: 12.5, lossLow: 11, lossHigh: 14, blunder: 0.16, blunderLow: 0.13, blunderHigh: 0.2, top4: 0.37, checkpoint: 'x/games-000100.db' },
+];
 /** Copies of the hand-made pattern on other squares: one idea, so one drawing. */
 const COPIES = 3;
 
@@ -46,6 +53,7 @@ beforeAll(async () => {
       await recordPlayedRun(db, { opponent: 'ab:1', games: 6, seed: 21, startedAt: new Date('2026-01-02T10:00:00Z'), firstGame: 26 }),
       await recordPlayedRun(db, { opponent: 'random', morph: 'ab:1', games: 6, seed: 22, startedAt: new Date('2026-01-03T10:00:00Z'), firstGame: 32 }),
     ];
+    for (const result of CURVE) recordCheckpointResult(db, result);
   } finally {
     db.close();
   }
@@ -164,6 +172,7 @@ describe('morph report', () => {
     expect(html.match(/<tr data-pattern-id=/g)).toHaveLength(TABLE_1.length);
     const ids = report.charts.map((c) => c.id);
     expect(ids).toEqual([
+      'chart-curve-elo', 'chart-curve-blunder',
       'chart-score', 'chart-rolling-score', 'chart-rolling-elo', 'chart-rolling-score-hours', 'chart-rolling-elo-hours',
       'chart-material', 'chart-patterns', 'chart-growth-origin', 'chart-growth-size',
     ]);
@@ -212,6 +221,21 @@ describe('morph report', () => {
     const endings = new Map<string, number>();
     for (const g of allPlayed()) endings.set(g.reason, (endings.get(g.reason) ?? 0) + 1);
     for (const [reason] of endings) expect(text).toContain(`ended by ${reason}`);
+  });
+
+  it('draws the learning curve from the checkpoints measured, in order of games trained', () => {
+    const chart = (id: string) => report.charts.find((c) => c.id === id)!;
+    // One opponent, two checkpoints; one move-quality measurement.
+    expect(chart('chart-curve-elo').points).toEqual([2]);
+    expect(chart('chart-curve-blunder').points).toEqual([1]);
+    const rows = [...html.matchAll(/<tr class="checkpoint">([\s\S]*?)<\/tr>/g)].map((m) => m[1].replace(/<[^>]+>/g, ' ').replace(/\s+/g, ' ').trim());
+    expect(rows).toHaveLength(CURVE.length);
+    // Ordered by games trained: the 100-game match, the 100-game move quality, then the 200-game match.
+    expect(rows).toEqual([
+      '100 match ab:1 40 0.100 -410 [-560, -300] - - -',
+      '100 quality move-scores.jsonl 400 - - 12.5 [11.0, 14.0] 0.160 [0.130, 0.200] 0.370',
+      '200 match ab:1 40 0.175 -269 [-360, -190] - - -',
+    ]);
   });
 
   it('gives the material-order verdict and the last games with their PGN', () => {

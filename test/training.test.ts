@@ -12,7 +12,8 @@ import Database from 'better-sqlite3';
 import { Chess } from 'chess.js';
 import { afterAll, describe, expect, it } from 'vitest';
 import { openMorphDatabase, type MorphDatabase } from '../src/store/database.ts';
-import { gameSeed } from '../src/train/harness.ts';
+import { gameSeed, type TrainingSummary } from '../src/train/harness.ts';
+import { trainingSummaryText } from '../src/cli/commands/train.ts';
 
 const MORPH_BIN = fileURLToPath(new URL('../bin/morph.js', import.meta.url));
 const FAKE_ENGINE = fileURLToPath(new URL('./fixtures/fake-engine.mjs', import.meta.url));
@@ -45,9 +46,12 @@ interface Finished {
   stderr: string;
 }
 
-/** Starts `morph train ARGS`; `ownGroup` puts it in a process group of its own, as a terminal would. */
+/**
+ * Starts `morph train ARGS` with one job (games on the live database; test/trainingJobs.test.ts covers game
+ * workers); `ownGroup` puts it in a process group of its own, as a terminal would.
+ */
 function startTrain(args: string[], ownGroup = false): { child: ChildProcess; done: Promise<Finished> } {
-  const child = spawn(process.execPath, [MORPH_BIN, 'train', ...args], { detached: ownGroup });
+  const child = spawn(process.execPath, [MORPH_BIN, 'train', '--jobs', '1', ...args], { detached: ownGroup });
   running.set(child, { ownGroup });
   let stdout = '';
   let stderr = '';
@@ -444,14 +448,128 @@ describe.concurrent('morph train against engines that fail', () => {
     expect(JSON.parse(run.stdout)).toMatchObject({ games: 1, failures: 0 });
   });
 
-  it('ends the run as an error, in one line, when the engine cannot be set up', async () => {
+  it('refuses an engine that cannot be set up, in one line, before writing anything', async () => {
     const db = tempPath('bad-option.db');
     const engine = engineScript('good', FAKE_ENGINE, ['good']);
     const run = await train(['--db', db, '--games', '2', '--opponent', `uci:${engine}:Bogus=1`, '--progress', 'lines']);
     expect(run.code).toBe(2);
     expect(run.stderr).toMatch(/^morph: engine "uci:.*" has no option "Bogus" \(it has: Hash, Skill Level\)\n$/);
+    expect(existsSync(db)).toBe(false);
+  });
+});
+
+describe('morph train refuses what it cannot do, and stops when told', () => {
+  it('refuses --hours 0 (and a negative one) in one line, creating nothing', async () => {
+    const db = tempPath('zero-hours.db');
+    const [zero, negative] = await Promise.all([
+      train(['--db', db, '--hours', '0', '--opponent', 'random', '--progress', 'none']),
+      train(['--db', db, '--hours', '-1', '--opponent', 'random', '--progress', 'none']),
+    ]);
+    expect([zero.code, negative.code]).toEqual([2, 2]);
+    expect(zero.stderr).toBe('morph: --hours needs a number more than 0, got "0"\n');
+    expect(negative.stderr).toBe('morph: --hours needs a number more than 0, got "-1"\n');
+    expect(existsSync(db)).toBe(false);
+  });
+
+  it('refuses a second trainer on the same database at start, writing nothing', async () => {
+    const db = tempPath('two-writers.db');
+    const first = startTrain(['--db', db, '--games', '1000', '--opponent', 'random', '--progress', 'none']);
+    await waitForGames(db, 1, first, 100);
+    const second = await train(['--db', db, '--games', '5', '--opponent', 'random', '--progress', 'none']);
+    process.kill(first.child.pid!, 'SIGTERM');
+    const firstDone = await first.done;
+    expect(second.code).toBe(2);
+    expect(second.stderr).toBe(
+      `morph: ${db} is being written by another process (morph train or learn): one writer at a time\n`,
+    );
+    expect(second.stdout).toBe('');
+    expect(firstDone.code).toBe(0);
     withDatabase(db, (database) => {
-      expect(runs(database)).toMatchObject([{ games: 0, stop_reason: 'error', finished_at: expect.any(String) }]);
+      expect(integrity(database)).toBe('ok');
+      const rows = expectCompleteGames(database);
+      // One run only: the refused trainer left no run row and no game.
+      expect(runs(database)).toMatchObject([{ id: 1, games: rows.length, stop_reason: 'interrupted' }]);
+    });
+  }, 60_000);
+
+  it('stops on SIGTERM while the engine is frozen mid-search: the engine is killed and the game discarded', async () => {
+    const db = tempPath('frozen.db');
+    const marker = tempPath('frozen.searches');
+    const engine = engineScript('freeze', FAKE_ENGINE, ['freeze', '--mark-search', marker]);
+    // The engine timeout is far beyond the test's own: only a stop that does not wait for it can pass.
+    const run = startTrain([
+      '--db', db, '--games', '5', '--opponent', `uci:${engine}`, '--engine-timeout', '600000', '--progress', 'none',
+      '--json',
+    ]);
+    while (!existsSync(marker)) await sleep(100);
+    const enginePid = Number(readFileSync(marker, 'utf8').trim());
+    process.kill(run.child.pid!, 'SIGTERM');
+    const finished = await run.done;
+    expect(finished.stderr).toBe('');
+    expect(finished.code).toBe(0);
+    expect(JSON.parse(finished.stdout)).toMatchObject({ games: 0, failures: 0, stopReason: 'interrupted' });
+    expect(() => process.kill(enginePid, 0)).toThrow(/ESRCH/);
+    withDatabase(db, (database) => {
+      expect(games(database)).toHaveLength(0);
+      expect(runs(database)).toMatchObject([{ games: 0, stop_reason: 'interrupted' }]);
+    });
+  }, 30_000);
+
+  // The kernel's parent-death signal (setpriv, util-linux) is what makes this hold for an engine that is stuck.
+  it.skipIf(!existsSync('/usr/bin/setpriv') && !existsSync('/bin/setpriv'))(
+    'takes the engine down with it when killed with SIGKILL, even an engine frozen mid-search',
+    async () => {
+      const db = tempPath('killed-frozen.db');
+      const marker = tempPath('killed-frozen.searches');
+      const engine = engineScript('freeze', FAKE_ENGINE, ['freeze', '--mark-search', marker]);
+      const run = startTrain([
+        '--db', db, '--games', '5', '--opponent', `uci:${engine}`, '--engine-timeout', '600000', '--progress', 'none',
+      ]);
+      while (!existsSync(marker)) await sleep(100);
+      const enginePid = Number(readFileSync(marker, 'utf8').trim());
+      process.kill(run.child.pid!, 'SIGKILL');
+      await run.done;
+      // Dead: gone, or a zombie waiting for init to reap it. A frozen engine never reads its closed input.
+      const running = () => {
+        try {
+          return !/^State:\s+Z/m.test(readFileSync(`/proc/${enginePid}/status`, 'utf8'));
+        } catch {
+          return false;
+        }
+      };
+      try {
+        for (let polls = 0; polls < 150 && running(); polls++) await sleep(100);
+        expect(running(), 'the frozen engine should not outlive the killed trainer').toBe(false);
+      } finally {
+        if (running()) process.kill(enginePid, 'SIGKILL');
+      }
+    },
+    40_000,
+  );
+
+  it('reports a full disk for --json-log in one line, keeping the game already recorded', async () => {
+    const db = tempPath('json-log-full.db');
+    const run = await train(['--db', db, '--games', '3', '--opponent', 'random', '--json-log', '/dev/full', '--progress', 'none']);
+    expect(run.code).toBe(2);
+    expect(run.stderr).toBe('morph: cannot write /dev/full: the disk is full\n');
+    withDatabase(db, (database) => {
+      expect(expectCompleteGames(database)).toHaveLength(1);
+      expect(runs(database)).toMatchObject([{ games: 1, stop_reason: 'error' }]);
     });
   });
 });
+
+describe('the training summary', () => {
+  const summary: TrainingSummary = {
+    games: 0, wins: 0, draws: 0, losses: 0, failures: 0, stopReason: 'interrupted', patterns: 1200, seconds: 0.5,
+    time: { morph: 0, opponent: 0, learning: 0 }, firstGame: 88, lastGame: 87, seed: 42, checkpoints: [], jobs: 1,
+  };
+
+  it('says no games were trained rather than "games 88-87"', () => {
+    expect(trainingSummaryText(summary).split('\n')[0]).toBe('trained no games (interrupted), seed 42');
+    expect(trainingSummaryText({ ...summary, games: 2, wins: 1, losses: 1, lastGame: 89 }).split('\n')[0]).toBe(
+      'trained games 88-89 (2 games, interrupted), seed 42',
+    );
+  });
+});
+

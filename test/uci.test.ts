@@ -140,6 +140,18 @@ describe('UciEngine (the protocol state machine)', () => {
     expect(send('joho isready')).toEqual(['readyok']);
   });
 
+  it('repeats only a bounded, escaped piece of bad input in its info strings', () => {
+    const { send } = engineUnderTest();
+    const huge = `${'X'.repeat(1_000_000)}\x1b[2J`;
+    const lines = [...send(`setoption name ${huge} value 1`), ...send(`position fen ${huge}`)];
+    expect(lines).toHaveLength(2);
+    for (const line of lines) {
+      expect(line).toMatch(/^info string .*… \(\d+ more characters\)$/);
+      expect(line.length).toBeLessThan(600);
+      expect(line).not.toMatch(/[\x00-\x1f]/);
+    }
+  });
+
   it('answers go with an info line and a legal bestmove, whatever the time control', () => {
     const { send } = engineUnderTest();
     send('position startpos moves e2e4 e7e5');
@@ -157,7 +169,7 @@ describe('UciEngine (the protocol state machine)', () => {
     }
   });
 
-  it('reports a malformed position with info string and keeps the previous one', () => {
+  it('reports a malformed position with info string and plays no move until a good one', () => {
     const { send } = engineUnderTest();
     send('position startpos moves e2e4');
     const malformed: [string, RegExp][] = [
@@ -176,8 +188,27 @@ describe('UciEngine (the protocol state machine)', () => {
       expect(answer[0], line).toMatch(message);
     }
     expect(send('isready')).toEqual(['readyok']);
+    expect(send('go wtime 1000 btime 1000')).toEqual(['info string no move: the last position command was refused', 'bestmove 0000']);
+    send('position startpos moves e2e4');
     const best = send('go wtime 1000 btime 1000').at(-1)!;
     expect(legalMoves(START_FEN, ['e2e4'])).toContain(best.replace('bestmove ', ''));
+  });
+
+  it('refuses impossible positions, names the problem, and plays no move from them', () => {
+    const { send } = engineUnderTest();
+    const impossible: [string, RegExp][] = [
+      ['4k3/8/8/8/8/8/4R3/4K3 w - - 0 1', /the side not to move is in check/],
+      ['QQQQQQQQ/QQQQQQQQ/QQQQQQQQ/QQQQkQQQ/QQQQQQQQ/QQQQQQQQ/QQQQQQQQ/QQQQKQQQ w - - 0 1', /more than 16 pieces/],
+      ['r3k2r/8/8/8/8/8/8/R3K2R w KQkqKQ - 0 1', /castling field/],
+    ];
+    for (const [fen, problem] of impossible) {
+      send('position startpos');
+      const answer = send(`position fen ${fen}`);
+      expect(answer).toHaveLength(1);
+      expect(answer[0]).toMatch(/^info string position ignored: /);
+      expect(answer[0]).toMatch(problem);
+      expect(send('go').at(-1)).toBe('bestmove 0000');
+    }
   });
 
   it('accepts a FEN with four fields, and a move list after a FEN', () => {
@@ -404,6 +435,9 @@ describe('morph uci as a process', () => {
     expect(complaints[0]).toMatch(/^info string position ignored: bad FEN "this is not a fen"/);
     expect(complaints[1]).toMatch(/^info string position ignored: move 3 "e1e8" is not legal/);
 
+    morph.send('go wtime 60000 btime 60000 winc 1000 binc 1000');
+    expect(await morph.readUntil(/^bestmove /)).toEqual(['info string no move: the last position command was refused', 'bestmove 0000']);
+    morph.send('position startpos moves e2e4 e7e5');
     morph.send('go wtime 60000 btime 60000 winc 1000 binc 1000');
     const [info, best] = await morph.readUntil(/^bestmove /);
     expect(info).toMatch(INFO_LINE);

@@ -5,7 +5,14 @@ import { fileURLToPath } from 'node:url';
 import { Chess } from 'chess.js';
 import { afterAll, afterEach, describe, expect, it } from 'vitest';
 import { stockfishCommand, stockfishScriptPath } from '../src/engines/stockfish.ts';
-import { EngineError, UciClient, formatGo, formatPosition, type UciClientConfig } from '../src/engines/uciClient.ts';
+import {
+  EngineError,
+  MAX_LINE_LENGTH,
+  UciClient,
+  formatGo,
+  formatPosition,
+  type UciClientConfig,
+} from '../src/engines/uciClient.ts';
 import { UciEnginePlayer } from '../src/engines/uciEnginePlayer.ts';
 import { MorphError } from '../src/util/errors.ts';
 
@@ -225,6 +232,35 @@ describe('UciClient with misbehaving engines', () => {
     expect(error.kind).toBe('crashed');
     expect(error.message).toMatch(/was closed/);
     expect(ms).toBeLessThan(5_000);
+  });
+
+  it('kills an engine frozen in a search at once when closed, without waiting for it to quit', async () => {
+    // The frozen engine never reads `quit`: before, close() waited the whole quit grace for it.
+    const client = fakeEngine('freeze', { searchTimeoutMs: 120_000, quitGraceMs: 120_000 });
+    await client.start();
+    const outcome = engineFailure(() => client.bestMove('startpos', [], { depth: 1 }));
+    await new Promise((resolve) => setTimeout(resolve, 200));
+    await client.close();
+    expect((await outcome).error.message).toMatch(/was closed/);
+    expect(client.isRunning).toBe(false);
+  }, 20_000);
+
+  it('treats an endless line as an engine fault, without holding all of it', async () => {
+    const client = fakeEngine('longLine', { searchTimeoutMs: 60_000 });
+    await client.start();
+    const { error } = await engineFailure(() => client.bestMove('startpos', [], { depth: 1 }));
+    expect(error.kind).toBe('protocol');
+    expect(error.message).toBe(`engine "fake-longLine" sent a line longer than ${MAX_LINE_LENGTH} bytes`);
+    expect(client.isRunning).toBe(false);
+  }, 20_000);
+
+  it('repeats only a short, escaped piece of a malformed bestmove', async () => {
+    const client = fakeEngine('longBestmove');
+    await client.start();
+    const { error } = await engineFailure(() => client.bestMove('startpos', [], { depth: 1 }));
+    expect(error.kind).toBe('protocol');
+    expect(error.message).toMatch(/sent a malformed bestmove: "bestmove \\x07\\x1b\[31my+… \(\d+ more characters\)"$/);
+    expect(error.message.length).toBeLessThan(200);
   });
 
   it('refuses a game record with an illegal move before asking the engine', async () => {

@@ -14,9 +14,9 @@ import { writeFileSync } from 'node:fs';
 import { Command } from 'commander';
 import { boardToFen, uciMove } from '../src/chess/board.ts';
 import { START_FEN } from '../src/chess/fen.ts';
-import { GameHistory, repetitionKey } from '../src/chess/history.ts';
+import { GameHistory } from '../src/chess/history.ts';
+import { positionKey } from '../src/chess/positionKey.ts';
 import { generateLegalMoves } from '../src/chess/movegen.ts';
-import { endReason } from '../src/game/playGame.ts';
 import { createPlayer } from '../src/engines/playerFromSpec.ts';
 import type { GamePlayer } from '../src/engines/gamePlayer.ts';
 import { stockfishCommand } from '../src/engines/stockfish.ts';
@@ -64,7 +64,7 @@ await labeller.start();
 const started = performance.now();
 let labelSeconds = 0;
 const lines: string[] = [];
-const seen = new Set<string>();
+const seen = new Set<number>();
 let played = 0;
 for (let game = 0; game < games && lines.length < target; game++) {
   const [whiteSpec, blackSpec] = PAIRINGS[game % PAIRINGS.length];
@@ -75,10 +75,10 @@ for (let game = 0; game < games && lines.length < target; game++) {
   const moves: string[] = [];
   const randomPlies = 2 + rng.int(5);
   let nextSample = SKIPPED_OPENING_PLIES + rng.int(every);
-  while (endReason(history) === null && moves.length < maxPlies && lines.length < target) {
+  while (history.verdict() === null && moves.length < maxPlies && lines.length < target) {
     const fen = boardToFen(history.board);
-    if (moves.length >= nextSample && !seen.has(repetitionKey(history.board))) {
-      seen.add(repetitionKey(history.board));
+    if (moves.length >= nextSample && !seen.has(positionKey(history.board))) {
+      seen.add(positionKey(history.board));
       const labelStarted = performance.now();
       await labeller.newGame();
       const best = await labeller.bestMove(fen, [], { depth });

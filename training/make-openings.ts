@@ -16,9 +16,9 @@ import { writeFileSync } from 'node:fs';
 import { Command } from 'commander';
 import { boardToFen, uciMove } from '../src/chess/board.ts';
 import { START_FEN } from '../src/chess/fen.ts';
-import { GameHistory, repetitionKey } from '../src/chess/history.ts';
+import { GameHistory } from '../src/chess/history.ts';
+import { positionKey } from '../src/chess/positionKey.ts';
 import { generateLegalMoves } from '../src/chess/movegen.ts';
-import { endReason } from '../src/game/playGame.ts';
 import { stockfishCommand } from '../src/engines/stockfish.ts';
 import { UciClient } from '../src/engines/uciClient.ts';
 import { Random } from '../src/util/random.ts';
@@ -52,19 +52,19 @@ const stockfish = new UciClient({ ...stockfishCommand(), label: `stockfish:depth
 await stockfish.start();
 const started = performance.now();
 const lines: string[] = [];
-const seen = new Set<string>();
+const seen = new Set<number>();
 let candidates = 0;
 while (lines.length < target && candidates < maxCandidates) {
   candidates++;
   const history = new GameHistory(START_FEN);
   const moves: string[] = [];
-  while (moves.length < plies && endReason(history) === null) {
+  while (moves.length < plies && history.verdict() === null) {
     const move = uciMove(rng.pick(generateLegalMoves(history.board)));
     history.play(move);
     moves.push(move);
   }
-  const key = repetitionKey(history.board);
-  if (moves.length < plies || endReason(history) !== null || seen.has(key)) continue;
+  const key = positionKey(history.board);
+  if (moves.length < plies || history.verdict() !== null || seen.has(key)) continue;
   seen.add(key);
   const fen = boardToFen(history.board);
   await stockfish.newGame();

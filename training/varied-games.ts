@@ -13,7 +13,7 @@ import { START_FEN } from '../src/chess/fen.ts';
 import { GameHistory } from '../src/chess/history.ts';
 import { generateLegalMoves } from '../src/chess/movegen.ts';
 import { createPlayer } from '../src/engines/playerFromSpec.ts';
-import { endReason, playGame } from '../src/game/playGame.ts';
+import { playGame } from '../src/game/playGame.ts';
 import { loadConfig } from '../src/learn/config.ts';
 import { getMetaNumber } from '../src/store/meta.ts';
 import { eloEstimate } from '../src/match/elo.ts';
@@ -41,7 +41,7 @@ function randomOpening(): string {
   for (;;) {
     const history = new GameHistory(START_FEN);
     for (let ply = 0; ply < Number(opts.plies); ply++) history.play(uciMove(rng.pick(generateLegalMoves(history.board))));
-    if (endReason(history) === null) return boardToFen(history.board);
+    if (history.verdict() === null) return boardToFen(history.board);
   }
 }
 const openings = Array.from({ length: Number(opts.pairs) }, randomOpening);

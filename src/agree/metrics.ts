@@ -93,7 +93,7 @@ export function meanWithInterval(values: readonly number[]): { mean: number; int
   const mean = values.reduce((sum, v) => sum + v, 0) / n;
   const variance = n > 1 ? values.reduce((sum, v) => sum + (v - mean) ** 2, 0) / (n - 1) : 0;
   const half = Z_95 * Math.sqrt(variance / n);
-  return { mean, interval: [Math.max(0, mean - half), mean + half] };
+  return { mean, interval: [mean - half, mean + half] };
 }
 
 /**
@@ -161,7 +161,8 @@ export function measureAgreement(positions: readonly LabelledPosition[], ranker:
       const values = qualities.map((q) => q[key]);
       const { mean, interval } = key === 'meanLoss' ? meanWithInterval(values) : shareWithInterval(values);
       means[key] = mean;
-      intervals[key] = interval;
+      // A loss is never negative, whatever the normal approximation says.
+      intervals[key] = [Math.max(0, interval[0]), interval[1]];
     }
     quality = { positions: qualities.length, ...means, intervals };
   }

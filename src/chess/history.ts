@@ -3,18 +3,14 @@
  * threefold repetition and the 50-move rule. chess.js knows these too, but replaying a game through it on every
  * move would cost milliseconds; this costs microseconds.
  */
-import { applyMove, boardFromFen, boardToFen, cloneBoard, parseUciMove, type Board } from './board.ts';
+import { applyMove, boardFromFen, cloneBoard, parseUciMove, type Board } from './board.ts';
 import { badInput } from '../util/errors.ts';
-
-/** Placement, side to move, castling rights and en-passant square: what makes positions "the same". */
-export function repetitionKey(board: Board): string {
-  const fen = boardToFen(board);
-  return fen.slice(0, fen.lastIndexOf(' ', fen.lastIndexOf(' ') - 1));
-}
+import { gameEnd, type GameEnd } from './gameEnd.ts';
+import { positionKey } from './positionKey.ts';
 
 export class GameHistory {
   readonly board: Board;
-  private readonly seen = new Map<string, number>();
+  private readonly seen = new Map<number, number>();
 
   constructor(startFen: string, moves: readonly string[] = []) {
     this.board = boardFromFen(startFen);
@@ -32,7 +28,12 @@ export class GameHistory {
 
   /** How often the position has occurred so far. */
   occurrences(board: Board): number {
-    return this.seen.get(repetitionKey(board)) ?? 0;
+    return this.seen.get(positionKey(board)) ?? 0;
+  }
+
+  /** Why the game is over in the current position, or null. */
+  verdict(): GameEnd | null {
+    return gameEnd(this.board, this.occurrences(this.board));
   }
 
   copyBoard(): Board {
@@ -40,7 +41,7 @@ export class GameHistory {
   }
 
   private count(board: Board): void {
-    const key = repetitionKey(board);
+    const key = positionKey(board);
     this.seen.set(key, (this.seen.get(key) ?? 0) + 1);
   }
 }

@@ -23,6 +23,15 @@ export function parseNumberOption(name: string, text: string, min = -Infinity, m
   return value;
 }
 
+/** A number that must be more than 0 (a duration: 0 would mean "stop at once", or be taken as "no limit"). */
+export function parsePositiveNumberOption(name: string, text: string): number {
+  const value = Number(text);
+  if (text.trim() === '' || !Number.isFinite(value) || value <= 0) {
+    throw badInput(`${name} needs a number more than 0, got "${text}"`);
+  }
+  return value;
+}
+
 /** Seeds are 32-bit: the seeded generator (util/random.ts) keeps 32 bits of state. */
 const MAX_SEED = 2 ** 32 - 1;
 

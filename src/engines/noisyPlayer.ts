@@ -17,6 +17,11 @@ const NOISE_SEED_MIX = 0x2545f491;
  */
 export const ADAPTATION_RATE = 0.05;
 
+/** An adaptive handicap's probability after a game Morph scored `morphScore` in (1, .5, 0), aiming at `target`. */
+export function adaptedProbability(probability: number, target: number, morphScore: number): number {
+  return Math.min(1, Math.max(0, probability + ADAPTATION_RATE * (target - morphScore)));
+}
+
 export class NoisyPlayer implements GamePlayer {
   private random!: Random;
   private randomMover!: RandomPlayer;
@@ -36,7 +41,7 @@ export class NoisyPlayer implements GamePlayer {
   /** After a game Morph scored `morphScore` in (1, .5, 0): moves an adaptive probability toward the target. */
   adapt(morphScore: number): void {
     if (this.target === undefined) return;
-    this.probability = Math.min(1, Math.max(0, this.probability + ADAPTATION_RATE * (this.target - morphScore)));
+    this.probability = adaptedProbability(this.probability, this.target, morphScore);
   }
 
   /** The fixed-probability spec of what plays now, e.g. for recording each game of an adaptive run. */

@@ -6,9 +6,8 @@ import { AlphaBetaPlayer, parseAlphaBetaSpec } from './alphabeta.ts';
 import { createOpponent, type CreateOpponentOptions } from './opponentFactory.ts';
 import { parseOpponentSpec } from './opponentSpec.ts';
 import type { GamePlayer } from './gamePlayer.ts';
-import { MorphPlayer } from '../player/morphPlayer.ts';
+import { MorphPlayer, playingMaturity } from '../player/morphPlayer.ts';
 import { PatternStore } from '../store/patternStore.ts';
-import { loadConfig } from '../learn/config.ts';
 
 export interface PlayerOptions {
   seed: number;
@@ -20,8 +19,7 @@ export interface PlayerOptions {
 /** A Morph player over a database opened read-only; closing the player closes the database. */
 export function morphPlayerFromFile(path: string, options: PlayerOptions, name = `morph:${path}`): GamePlayer {
   const store = PatternStore.open(path, { readonly: true });
-  const maturity = options.maturity ?? loadConfig(store.db).maturity;
-  const player = new MorphPlayer(store, { maturity, seed: options.seed }, name);
+  const player = new MorphPlayer(store, { maturity: playingMaturity(store, options.maturity), seed: options.seed }, name);
   player.close = async () => store.close();
   return player;
 }

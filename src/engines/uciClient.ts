@@ -8,10 +8,10 @@
  * promise is ever left unhandled, so a misbehaving engine cannot take the Node process down with it.
  */
 import { spawn, type ChildProcess } from 'node:child_process';
-import { basename } from 'node:path';
-import { createInterface } from 'node:readline';
+import { accessSync, constants, statSync } from 'node:fs';
+import { basename, isAbsolute } from 'node:path';
 import { Chess, DEFAULT_POSITION } from 'chess.js';
-import { MorphError, badInput } from '../util/errors.ts';
+import { MorphError, badInput, quoteInput } from '../util/errors.ts';
 
 export type EngineErrorKind = 'crashed' | 'timeout' | 'protocol';
 
@@ -64,6 +64,11 @@ const DEFAULT_QUIT_GRACE_MS = 1_000;
 const STDERR_LINES_KEPT = 5;
 const INFO_LINES_KEPT = 200;
 const UCI_MOVE = /^[a-h][1-8][a-h][1-8][qrbn]?$/;
+/**
+ * The longest line accepted from an engine. Real UCI lines are short (an `info` line with a long principal
+ * variation is a few kilobytes); without a bound one endless line would grow until Node runs out of memory.
+ */
+export const MAX_LINE_LENGTH = 1 << 20;
 
 export class UciClient {
   private process: EngineProcess | null = null;
@@ -172,7 +177,7 @@ export class UciClient {
         const move = line.split(/\s+/)[1] ?? '';
         if (move === '(none)' || move === '0000') return true;
         if (!UCI_MOVE.test(move)) {
-          throw new EngineError('protocol', `engine "${this.label}" sent a malformed bestmove: "${line}"`);
+          throw new EngineError('protocol', `engine "${this.label}" sent a malformed bestmove: "${quoteInput(line)}"`);
         }
         if (!legalMoves.has(move)) {
           throw new EngineError('protocol', `engine "${this.label}" played the illegal move ${move} in ${fen}`);
@@ -320,7 +325,8 @@ class EngineProcess {
   ) {
     let markEnded!: () => void;
     this.ended = new Promise((resolve) => (markEnded = resolve));
-    this.child = spawn(command, args, { cwd, stdio: ['pipe', 'pipe', 'pipe'] });
+    const [program, programArgs] = diesWithParent(command, args);
+    this.child = spawn(program, programArgs, { cwd, stdio: ['pipe', 'pipe', 'pipe'] });
     this.child.on('error', (error: NodeJS.ErrnoException) => {
       const reason = this.describeSpawnError(error);
       if (this.goneReason === null) this.goneReason = reason;
@@ -337,13 +343,15 @@ class EngineProcess {
     this.child.stdin!.on('error', () => {});
     this.child.stdout!.on('error', () => {});
     this.child.stderr!.on('error', () => {});
-    const lines = createInterface({ input: this.child.stdout! });
-    lines.on('line', (line) => this.onLine(line.trim()));
+    const lines = new LineSplitter(MAX_LINE_LENGTH);
+    this.child.stdout!.on('data', (chunk: Buffer) => {
+      if (!lines.push(chunk, (line) => this.onLine(line.trim()))) this.overflow();
+    });
     this.child.stderr!.setEncoding('utf8');
     this.child.stderr!.on('data', (chunk: string) => {
       for (const line of chunk.split('\n')) {
         if (line.trim() === '') continue;
-        this.stderrTail.push(line.trim());
+        this.stderrTail.push(line.trim().slice(0, MAX_LINE_LENGTH));
         if (this.stderrTail.length > STDERR_LINES_KEPT) this.stderrTail.shift();
       }
     });
@@ -384,10 +392,14 @@ class EngineProcess {
     }
   }
 
-  /** Fails a pending wait, sends `quit`, and kills the process if it has not exited after graceMs. */
+  /**
+   * Fails a pending wait, sends `quit`, and kills the process if it has not exited after graceMs. An engine
+   * closed in the middle of a request (a stop during a search) is killed at once: it may be hanging.
+   */
   async shutdown(graceMs: number): Promise<void> {
+    const busy = this.waiter !== null;
     this.failWait(new EngineError('crashed', `engine "${this.label}" was closed`));
-    if (this.goneReason === null) {
+    if (this.goneReason === null && !busy) {
       this.send('quit');
       this.goneReason = `engine "${this.label}" was closed`;
       const graceOver = await raceTimeout(this.ended, graceMs);
@@ -417,9 +429,21 @@ class EngineProcess {
     }
   }
 
+  /** A line too long to be UCI: the engine is broken (or hostile), and keeping its output would exhaust memory. */
+  private overflow(): void {
+    if (this.goneReason !== null) return;
+    const error = new EngineError(
+      'protocol',
+      `engine "${this.label}" sent a line longer than ${MAX_LINE_LENGTH} bytes`,
+    );
+    this.goneReason = error.message;
+    this.failWait(error);
+    this.kill();
+  }
+
   private gone(reason: string): void {
     if (this.goneReason === null) this.goneReason = reason;
-    const stderr = this.stderrTail.length > 0 ? `: ${this.stderrTail[this.stderrTail.length - 1]}` : '';
+    const stderr = this.stderrTail.length > 0 ? `: ${quoteInput(this.stderrTail[this.stderrTail.length - 1])}` : '';
     const what = this.waiter?.what;
     this.failWait(new EngineError('crashed', `${reason} while waiting for ${what}${stderr}`));
   }
@@ -441,6 +465,29 @@ class EngineProcess {
   }
 }
 
+const SETPRIV = ['/usr/bin/setpriv', '/bin/setpriv'].find(isExecutable);
+
+/**
+ * The command that starts an engine so that it dies with Morph: on Linux, under `setpriv --pdeathsig KILL`,
+ * the kernel kills the engine the moment Morph's process ends, even by `kill -9`. Left alone, an engine may
+ * run on: the embedded Stockfish kept running 2-3 s, and one stuck in a computation never reads its closed
+ * input at all. Without setpriv (or for a command that is not an executable file's absolute path, whose
+ * spawn errors must stay Node's), the engine is started directly and ends when it reads the end of its input.
+ */
+function diesWithParent(command: string, args: string[]): [string, string[]] {
+  if (SETPRIV === undefined || !isAbsolute(command) || !isExecutable(command)) return [command, args];
+  return [SETPRIV, ['--pdeathsig', 'KILL', '--', command, ...args]];
+}
+
+function isExecutable(path: string): boolean {
+  try {
+    accessSync(path, constants.X_OK);
+    return statSync(path).isFile();
+  } catch {
+    return false;
+  }
+}
+
 /** Waits for `promise` at most `ms`; true when the time ran out first. */
 async function raceTimeout(promise: Promise<void>, ms: number): Promise<boolean> {
   let timer: NodeJS.Timeout | undefined;
@@ -449,5 +496,39 @@ async function raceTimeout(promise: Promise<void>, ms: number): Promise<boolean>
     return await Promise.race([promise.then(() => false), timedOut]);
   } finally {
     clearTimeout(timer);
+  }
+}
+
+/**
+ * Cuts an engine's byte stream into lines (LF or CRLF), holding at most `limit` bytes of an unfinished line.
+ * Decoding per line keeps a multi-byte character split across chunks intact.
+ */
+class LineSplitter {
+  private pending: Buffer[] = [];
+  private pendingLength = 0;
+
+  constructor(private readonly limit: number) {}
+
+  /** Delivers each complete line; false once an unfinished line exceeds the limit (nothing more is delivered). */
+  push(chunk: Buffer, onLine: (line: string) => void): boolean {
+    if (this.pendingLength > this.limit) return false;
+    let start = 0;
+    for (let end = chunk.indexOf(0x0a); end !== -1; end = chunk.indexOf(0x0a, start)) {
+      const piece = chunk.subarray(start, end);
+      const line = this.pending.length > 0 ? Buffer.concat([...this.pending, piece]) : piece;
+      this.pending = [];
+      this.pendingLength = 0;
+      start = end + 1;
+      if (line.length > this.limit) {
+        this.pendingLength = line.length;
+        return false;
+      }
+      onLine(line.toString('utf8').replace(/\r$/, ''));
+    }
+    if (start < chunk.length) {
+      this.pending.push(chunk.subarray(start));
+      this.pendingLength += chunk.length - start;
+    }
+    return this.pendingLength <= this.limit;
   }
 }

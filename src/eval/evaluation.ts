@@ -8,8 +8,9 @@
  *            (n·w + prior·.5)/(n + prior), so a pattern with few updates cannot decide a move.
  * - logodds: the shrunk weights added in log-odds (logOddsValue), as if each were independent evidence.
  * - joint:   the raw weights added in log-odds, learned jointly: the learner moves every matched pattern's
- *            log-odds along the error of the combined value (learner.ts), so the sum, not each weight alone,
- *            is fitted to the results. Like an n-tuple network's additive weights.
+ *            log-odds along the error of the combined value, by its annealing step, the position's error shared
+ *            among its patterns (learner.ts), so the sum, not each weight alone, is fitted to the results. Like
+ *            an n-tuple network's additive weights.
  */
 import { combinePair, logistic, logit, logOddsValue, playOrder, playValue, updateValue } from './combine.ts';
 

@@ -6,7 +6,8 @@
  */
 import { Chess } from 'chess.js';
 import { parseUciMove, uciMove, WHITE } from '../chess/board.ts';
-import { gameStatus, generateLegalMoves, isInsufficientMaterial } from '../chess/movegen.ts';
+import { generateLegalMoves } from '../chess/movegen.ts';
+import type { GameEnd } from '../chess/gameEnd.ts';
 import { GameHistory } from '../chess/history.ts';
 import { START_FEN, checkFen } from '../chess/fen.ts';
 import { boardToFen, type Board } from '../chess/board.ts';
@@ -15,7 +16,7 @@ import { EngineError } from '../engines/uciClient.ts';
 import { badInput } from '../util/errors.ts';
 
 export type GameResult = '1-0' | '0-1' | '1/2-1/2';
-export type EndReason = 'checkmate' | 'stalemate' | 'insufficient' | 'threefold' | 'fifty-move' | 'ply-limit';
+export type EndReason = GameEnd | 'ply-limit';
 
 export interface PlayedGame {
   startFen: string;
@@ -49,17 +50,6 @@ export function materialBalance(board: Board): number {
   return total;
 }
 
-/** Why the game is over in this position, or null. */
-export function endReason(history: GameHistory): EndReason | null {
-  const board = history.board;
-  const status = gameStatus(board);
-  if (status !== 'ongoing') return status;
-  if (isInsufficientMaterial(board.squares)) return 'insufficient';
-  if (history.occurrences(board) >= 3) return 'threefold';
-  if (board.halfmoveClock >= 100) return 'fifty-move';
-  return null;
-}
-
 export async function playGame(options: GameOptions): Promise<PlayedGame | null> {
   const startFen = checkFen(options.startFen ?? START_FEN);
   const history = new GameHistory(startFen);
@@ -67,7 +57,7 @@ export async function playGame(options: GameOptions): Promise<PlayedGame | null>
   const thinking = { w: 0, b: 0 };
   for (const uci of options.openingMoves ?? []) {
     const legal = legalMove(history.board, uci);
-    if (!legal || endReason(history) !== null) {
+    if (!legal || history.verdict() !== null) {
       throw badInput(`opening move "${uci}" is not playable in ${boardToFen(history.board)}`);
     }
     history.play(legal);
@@ -75,7 +65,7 @@ export async function playGame(options: GameOptions): Promise<PlayedGame | null>
   }
   await options.white.newGame();
   await options.black.newGame();
-  let reason: EndReason | null = endReason(history);
+  let reason: EndReason | null = history.verdict();
   while (reason === null) {
     if (moves.length >= options.maxPlies) {
       reason = 'ply-limit';
@@ -93,7 +83,7 @@ export async function playGame(options: GameOptions): Promise<PlayedGame | null>
     }
     history.play(legal);
     moves.push(legal);
-    reason = endReason(history);
+    reason = history.verdict();
   }
   return {
     startFen,

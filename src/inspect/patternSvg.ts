@@ -173,27 +173,22 @@ function graphSvg(pattern: Extract<Pattern, { kind: 'graph' }>, options: Pattern
   }
 
   // Arrows under the pieces' labels but over the board. A pair of opposite edges is drawn as two parallel arrows.
+  // An arrow that would cross a node it does not join bends around it (see edgeRoute).
   out.push('<g class="edges">');
   const pairs = new Set(edges.map((e) => `${e.from}>${e.to}`));
   for (const edge of edges) {
     const a = centre.get(edge.from)!;
     const b = centre.get(edge.to)!;
-    const dx = b.x - a.x;
-    const dy = b.y - a.y;
-    const length = Math.hypot(dx, dy) || 1;
-    const ux = dx / length;
-    const uy = dy / length;
     const shift = pairs.has(`${edge.to}>${edge.from}`) ? 5 : 0;
-    const ox = -uy * shift;
-    const oy = ux * shift;
-    const trim = S * 0.3;
+    const obstacles = [...centre].filter(([index]) => index !== edge.from && index !== edge.to).map(([, point]) => point);
+    const route = edgeRoute(a, b, obstacles, S, shift);
     const dash = EDGE_DASHES[edge.type];
     out.push(
-      `<line class="pattern-edge" data-from="${edge.from}" data-to="${edge.to}" data-type="${edge.type}" data-relation="${edge.relation}" ` +
-        `x1="${round(a.x + ux * trim + ox)}" y1="${round(a.y + uy * trim + oy)}" x2="${round(b.x - ux * trim + ox)}" y2="${round(b.y - uy * trim + oy)}" ` +
+      `<path class="pattern-edge" data-from="${edge.from}" data-to="${edge.to}" data-type="${edge.type}" data-relation="${edge.relation}" ` +
+        `d="${route}" fill="none" ` +
         `stroke="${RELATION_COLORS[edge.relation]}" stroke-width="${round(S / 11)}" stroke-opacity="0.9" stroke-linecap="round"` +
         `${dash ? ` stroke-dasharray="${dash}"` : ''} marker-end="url(#${prefix}arrow-${edge.relation})">` +
-        `<title>#${edge.from} -&gt; #${edge.to}: ${edge.type} (${RELATION_WORDS[edge.relation]})</title></line>`,
+        `<title>#${edge.from} -&gt; #${edge.to}: ${edge.type} (${RELATION_WORDS[edge.relation]})</title></path>`,
     );
   }
   out.push('</g>');
@@ -201,7 +196,10 @@ function graphSvg(pattern: Extract<Pattern, { kind: 'graph' }>, options: Pattern
   out.push('<g class="nodes">');
   for (const node of nodes) {
     const { x, y, board } = centre.get(node.index)!;
-    out.push(`<g class="pattern-node" data-node="${node.index}" data-piece="${node.piece}" data-side="${node.side ?? 'none'}" data-place="${node.place.kind}">`);
+    out.push(
+      `<g class="pattern-node" data-node="${node.index}" data-piece="${node.piece}" data-side="${node.side ?? 'none'}" ` +
+        `data-x="${round(x)}" data-y="${round(y)}" data-place="${node.place.kind}">`,
+    );
     out.push(`<title>${escapeXml(node.text)}</title>`);
     if (!board) out.push(`<circle cx="${round(x)}" cy="${round(y)}" r="${round(S * 0.46)}" fill="#e8e8e8" stroke="#999" stroke-dasharray="3 2"/>`);
     out.push(pieceGlyph(node, x, y, S));
@@ -215,6 +213,75 @@ function graphSvg(pattern: Extract<Pattern, { kind: 'graph' }>, options: Pattern
   });
   out.push('</svg>');
   return out.join('\n');
+}
+
+interface Point {
+  x: number;
+  y: number;
+  /** On a board square (true) or off the board (a tray, the "any square" row, the ring). */
+  board: boolean;
+}
+
+/** Distance from point p to the segment a-b. */
+function segmentDistance(p: Point, a: { x: number; y: number }, b: { x: number; y: number }): number {
+  const dx = b.x - a.x;
+  const dy = b.y - a.y;
+  const t = Math.max(0, Math.min(1, ((p.x - a.x) * dx + (p.y - a.y) * dy) / (dx * dx + dy * dy || 1)));
+  return Math.hypot(p.x - (a.x + t * dx), p.y - (a.y + t * dy));
+}
+
+/** Points along the quadratic curve a-c-b. */
+function curvePoints(a: Point, c: { x: number; y: number }, b: Point, steps = 24): { x: number; y: number }[] {
+  return Array.from({ length: steps + 1 }, (_, i) => {
+    const t = i / steps;
+    return { x: (1 - t) ** 2 * a.x + 2 * (1 - t) * t * c.x + t * t * b.x, y: (1 - t) ** 2 * a.y + 2 * (1 - t) * t * c.y + t * t * b.y };
+  });
+}
+
+/**
+ * The SVG path of an arrow from a to b, trimmed at both ends to leave the pieces visible. Straight, unless it
+ * would pass over a node it does not join, where one end or the obstacle is off the board (nodes with only a
+ * rank, a file or no square share rows and columns, and a straight arrow would seem to join them): then a curve
+ * bowed to one side, as little as clears every such node. On the board a straight line is the real geometry
+ * (an x-ray passes through its blocker), so board-to-board arrows stay straight.
+ */
+export function edgeRoute(a: Point, b: Point, obstacles: readonly Point[], S: number, shift: number): string {
+  const radius = S * 0.5;
+  const length = Math.hypot(b.x - a.x, b.y - a.y) || 1;
+  const ux = (b.x - a.x) / length;
+  const uy = (b.y - a.y) / length;
+  const nx = -uy;
+  const ny = ux;
+  const relevant = obstacles.filter((p) => !(a.board && b.board && p.board));
+  const clear = (points: { x: number; y: number }[]) =>
+    relevant.every((p) => points.every((q, i) => i === 0 || segmentDistance({ ...p }, points[i - 1], q) >= radius));
+  let control: { x: number; y: number } | null = null;
+  if (!clear([a, b])) {
+    const mid = { x: (a.x + b.x) / 2, y: (a.y + b.y) / 2 };
+    search: for (let bow = 0.5; bow <= 6; bow += 0.5) {
+      for (const side of [1, -1]) {
+        const candidate = { x: mid.x + side * nx * bow * S, y: mid.y + side * ny * bow * S };
+        if (clear(curvePoints(a, candidate, b))) {
+          control = candidate;
+          break search;
+        }
+      }
+    }
+  }
+  const trim = S * 0.3;
+  const ox = nx * shift;
+  const oy = ny * shift;
+  if (!control) {
+    return `M${round(a.x + ux * trim + ox)},${round(a.y + uy * trim + oy)} L${round(b.x - ux * trim + ox)},${round(b.y - uy * trim + oy)}`;
+  }
+  // Trim along the curve's tangents, which point at the control point from each end.
+  const toward = (from: { x: number; y: number }, to: { x: number; y: number }) => {
+    const d = Math.hypot(to.x - from.x, to.y - from.y) || 1;
+    return { x: from.x + ((to.x - from.x) / d) * trim + ox, y: from.y + ((to.y - from.y) / d) * trim + oy };
+  };
+  const start = toward(a, control);
+  const end = toward(b, control);
+  return `M${round(start.x)},${round(start.y)} Q${round(control.x + ox)},${round(control.y + oy)} ${round(end.x)},${round(end.y)}`;
 }
 
 interface BoardGeometry {

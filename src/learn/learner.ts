@@ -13,12 +13,13 @@ import { incrementCounter } from '../store/counters.ts';
 import type { PatternRecord } from '../store/hierarchy.ts';
 import type { PatternStore } from '../store/patternStore.ts';
 import type { Random } from '../util/random.ts';
-import { annealedWeight, jointWeight, parseTemperatureSchedule, temperatureAt } from './annealing.ts';
+import { annealedWeight, annealingStep, jointWeight, parseTemperatureSchedule, temperatureAt } from './annealing.ts';
 import { evaluationSettings, type LearningConfig } from './config.ts';
 import {
   generalisationProposals, nodeOrderedProposals, regressionProposals, specialisationProposals, type Proposal,
 } from './creation.ts';
-import { patternsToDelete } from './deletion.ts';
+import { UtilityOrder } from './deletion.ts';
+import type { Hierarchy } from '../store/hierarchy.ts';
 import { learnedPositions, type LearnedPosition, type LearningGame } from './learningGame.ts';
 import { allSeedPatterns } from './seeding.ts';
 import { tdSweep } from './tdTargets.ts';
@@ -39,6 +40,22 @@ export interface LearningSummary {
 
 /** Patterns per game whose teaching position is recorded (each keeps its five most recent). */
 const POSITIONS_RECORDED_PER_GAME = 20;
+
+/**
+ * The utility order of each loaded hierarchy (a store reloads into a new one after a failed transaction), built
+ * by one scan when a store first learns and kept up to date by learnFromGame.
+ */
+const utilityOrders = new WeakMap<Hierarchy, UtilityOrder>();
+
+function utilityOrderOf(store: PatternStore): UtilityOrder {
+  let order = utilityOrders.get(store.hierarchy);
+  // Patterns added or deleted other than by learnFromGame (seeding, a caller's own inserts): start again.
+  if (!order || order.size !== store.size) {
+    order = new UtilityOrder(store.hierarchy.byId.values());
+    utilityOrders.set(store.hierarchy, order);
+  }
+  return order;
+}
 
 export function gamesPlayed(store: PatternStore): number {
   return getMetaNumber(store.db, 'games_played') ?? 0;
@@ -72,6 +89,7 @@ export function learnFromGame(
   });
   return store.transaction(() => {
     const gameNumber = gamesPlayed(store) + 1;
+    const order = utilityOrderOf(store);
     const temperature = temperatureAt(parseTemperatureSchedule(config.temperature), gameNumber - 1);
     const created: Record<string, number> = {};
     const count = (method: string, n = 1) => {
@@ -81,7 +99,11 @@ export function learnFromGame(
     // Material patterns are created on sight, so every position has one to learn into.
     for (const { positions } of sequences) {
       for (const position of positions) {
-        if (store.insert(materialPattern(position.graph.material), 'material', gameNumber).created) count('material');
+        const inserted = store.insert(materialPattern(position.graph.material), 'material', gameNumber);
+        if (inserted.created) {
+          count('material');
+          order.track(inserted.record);
+        }
       }
     }
     const matchesOf = sequences.map(({ positions }) => positions.map((position) => store.retrieve(position.graph).matches));
@@ -94,10 +116,17 @@ export function learnFromGame(
       const matchesAt = matchesOf[s];
       const counted = (t: number) => matchesAt[t].filter((r) => r.updates >= config.targetMaturity);
       const evaluate = (t: number) => targetValue(counted(t), settings, config.beta);
-      // Joint learning fits the combined value: each position's error is taken against its value before the game.
+      // Joint learning fits the combined value: each position's error is taken against its value before the game,
+      // and shared among the position's patterns in proportion to their annealing steps (normalised least mean
+      // squares): when the steps add up to more than 1, each is divided by their sum, so that the position's
+      // combined log-odds move by at most 4·error however many patterns match it. Without this, twenty fresh
+      // patterns that each take a full step drive every weight to the log-odds limit within a hundred games.
       const valueBefore = joint ? positions.map((_, t) => positionValue(counted(t), settings)) : [];
-      /** What moves a pattern at position t: the target itself, or for joint learning the combined value's error. */
-      const signal = (t: number, target: number) => (joint ? target - valueBefore[t] : target);
+      const stepSum = joint
+        ? matchesAt.map((records) => records.reduce((sum, r) => sum + annealingStep(r.updates, temperature), 0))
+        : [];
+      /** What moves a pattern at position t: the target itself, or for joint learning its share of the error. */
+      const signal = (t: number, target: number) => (joint ? (target - valueBefore[t]) / Math.max(1, stepSum[t]) : target);
       const applyUpdate = (record: PatternRecord, movedBy: number, position: LearnedPosition) => {
         const before = record.weight;
         record.weight = joint
@@ -150,6 +179,8 @@ export function learnFromGame(
       store.saveStats(record);
     }
 
+    for (const record of touched) order.track(record);
+
     const touchedList = [...touched];
     const proposals: Proposal[] = [];
     if (config.subgraphsPerGame > 0) {
@@ -165,12 +196,18 @@ export function learnFromGame(
       proposals.push(...specialisationProposals(list, { ...config.specialisation, maxSize: config.maxPatternSize }));
     }
     for (const proposal of proposals) {
-      const { created: isNew } = store.insert(proposal.pattern, proposal.method, gameNumber, { weight: proposal.weight });
-      if (isNew) count(proposal.method);
+      const { record, created: isNew } = store.insert(proposal.pattern, proposal.method, gameNumber, { weight: proposal.weight });
+      if (isNew) {
+        count(proposal.method);
+        order.track(record);
+      }
     }
 
-    const doomed = patternsToDelete(store.hierarchy.byId.values(), store.size, gameNumber, config.deletion);
-    for (const record of doomed) store.delete(record);
+    const doomed = order.patternsToDelete(store.size, gameNumber, config.deletion);
+    for (const record of doomed) {
+      store.delete(record);
+      order.forget(record);
+    }
 
     // Where the game's most-changed patterns moved most, for `morph inspect pattern ID` (a few rows per game).
     const mostChanged = [...changes]

@@ -61,14 +61,36 @@ export function learnedPositions(game: LearningGame): LearnedPosition[] {
 }
 
 /**
+ * The most plies a legal game can have: the 75-move rule ends any game by 8848 moves and a half (every pawn move
+ * and capture resets its count, and there are only so many of those). Longer movetext is refused before
+ * chess.js parses it: its parser recurses once per move and overflows the stack on a 200k-ply game.
+ */
+export const MAX_GAME_PLIES = 17_697;
+
+const SAN_MOVE = /(?:^|\s|\.)(?:[KQRBN]?[a-h]?[1-8]?x?[a-h][1-8](?:=?[QRBN])?|O-O(?:-O)?)[+#]?[!?]*(?=\s|$)/g;
+
+/** The number of moves (plies) in a PGN game's main line: SAN tokens outside tags, comments and variations. */
+export function movetextPlies(pgn: string): number {
+  let text = pgn.replace(/^\s*\[.*\]\s*$/gm, ' ').replace(/\{[^}]*\}/g, ' ').replace(/;[^\n]*/g, ' ');
+  for (let nested = text; (nested = text.replace(/\([^()]*\)/g, ' ')) !== text; ) text = nested;
+  return text.match(SAN_MOVE)?.length ?? 0;
+}
+
+/**
  * A game from PGN text, learned from `side`'s point of view (a recorded game Morph did not play). The result
  * comes from the PGN's Result header or final position; an unfinished game ("*") is refused.
  */
 export function gameFromPgn(pgn: string, side: 'w' | 'b'): LearningGame {
+  const plies = movetextPlies(pgn);
+  if (plies > MAX_GAME_PLIES) {
+    throw badInput(`the game has ${plies} moves (plies), more than a legal game can last (${MAX_GAME_PLIES})`);
+  }
   const chess = new Chess();
   try {
     chess.loadPgn(pgn);
   } catch (error) {
+    // chess.js's parser recurses per move, so what passes the count above can still exhaust a small stack.
+    if (error instanceof RangeError) throw badInput(`bad PGN: the game is too long to read (${plies} plies)`);
     throw badInput(`bad PGN: ${(error as Error).message.split('\n')[0]}`);
   }
   const headers = chess.getHeaders();

@@ -11,8 +11,7 @@ import { AlphaBetaPlayer, parseAlphaBetaSpec } from '../engines/alphabeta.ts';
 import { createOpponent, type CreateOpponentOptions } from '../engines/opponentFactory.ts';
 import { formatOpponentSpec, parseOpponentSpec, type OpponentSpec } from '../engines/opponentSpec.ts';
 import type { GamePlayer } from '../engines/gamePlayer.ts';
-import { loadConfig } from '../learn/config.ts';
-import { MorphPlayer } from '../player/morphPlayer.ts';
+import { MorphPlayer, playingMaturity } from '../player/morphPlayer.ts';
 import { PatternStore } from '../store/patternStore.ts';
 import { DEFAULT_REPLIES, ModelGuidedPlayer } from '../model/modelGuidedPlayer.ts';
 import { OpponentModel } from '../model/opponentModel.ts';
@@ -87,7 +86,7 @@ export class Contestant {
       morphFactory: (morph, context) => {
         // Read-only: a match never changes what Morph knows.
         this.store ??= PatternStore.open(morph.dbPath, { readonly: true });
-        const maturity = this.options.maturity ?? loadConfig(this.store.db).maturity;
+        const maturity = playingMaturity(this.store, this.options.maturity);
         if (this.options.opponentModel !== undefined) {
           this.model ??= OpponentModel.open(this.options.opponentModel);
           return new ModelGuidedPlayer(this.store, this.model, { maturity, seed: context.seed, replies: DEFAULT_REPLIES }, this.name);

@@ -3,15 +3,18 @@
  * every game pair, the log-likelihood ratio of H1 (Elo = elo1) against H0 (Elo = elo0) is compared with the
  * bounds ln(β/(1−α)) and ln((1−β)/α); crossing the lower accepts H0, crossing the upper accepts H1.
  *
- * The LLR uses the GSPRT approximation for a multinomial (Van den Bergh, "A GSPRT for the multinomial"): with
- * observed frequencies f_k of outcome scores x_k over N samples, and s the score a hypothesis implies,
- *   σ²(s) = Σ f_k (x_k − s)²,   LLR = N/2 · ln(σ²(s0) / σ²(s1)).
- * Hypotheses in logistic Elo map to s = 1/(1 + 10^(−elo/400)); in normalized Elo (fishtest's default since 2021,
- * independent of the draw rate) to s = .5 + nElo·σ_game/(800/ln 10), σ_game the per-game standard deviation
- * observed (see outcomes.ts). Samples are game pairs (pentanomial), as fishtest and fastchess count them.
+ * The LLR is the generalized one: for each hypothesis, the distribution over the outcome scores a_i (0, ¼, ½,
+ * ¾, 1 for pairs) that is most likely given the observed frequencies p̂_i among those satisfying the hypothesis,
+ * then LLR = N · Σ p̂_i · ln(p1_i / p0_i) (Van den Bergh, "Comments on Normalized Elo"):
+ *   - logistic Elo: the hypothesis fixes the expected score s = 1/(1 + 10^(−elo/400)); the most likely
+ *     distribution is p_i = p̂_i / (1 + θ(a_i − s)) with θ solving Σ p̂_i (a_i − s)/(1 + θ(a_i − s)) = 0;
+ *   - normalized Elo (fishtest's default since 2021, independent of the draw rate): the hypothesis fixes
+ *     t = (μ − ½)/σ = nElo/(800/ln 10) per game (×√2 for a pair's score over 2); the distribution is found by
+ *     iterating p_i = p̂_i / (1 + θ φ_i), φ_i = a_i − ½ − ½·t·σ·(1 + ((a_i − μ)/σ)²), μ and σ of the current p.
+ * Outcomes never observed count as 1/1000 (as fastchess does), so a clean sweep still decides.
  */
 import { NORMALIZED_ELO_SCALE } from './elo.ts';
-import { moments, type OutcomeDistribution } from './outcomes.ts';
+import type { OutcomeDistribution } from './outcomes.ts';
 
 export type SprtModel = 'normalized' | 'logistic';
 export type SprtDecision = 'H0' | 'H1' | 'continue';
@@ -31,31 +34,74 @@ export interface SprtState extends SprtSettings {
   decision: SprtDecision;
 }
 
+/** What an outcome never observed counts as. */
+export const UNSEEN_OUTCOME_COUNT = 1e-3;
+
 export function sprtBounds(alpha: number, beta: number): { lower: number; upper: number } {
   return { lower: Math.log(beta / (1 - alpha)), upper: Math.log((1 - beta) / alpha) };
 }
 
-/** The score a hypothesis of `elo` implies, in the given model, for the observed distribution. */
-function hypothesisScore(elo: number, model: SprtModel, gameVariance: number): number {
-  if (model === 'logistic') return 1 / (1 + 10 ** (-elo / 400));
-  return 0.5 + (elo * Math.sqrt(gameVariance)) / NORMALIZED_ELO_SCALE;
+/** The root of a decreasing function on the open interval (low, high), by bisection. */
+function decreasingRoot(f: (x: number) => number, low: number, high: number): number {
+  for (let i = 0; i < 200 && high - low > 1e-15 * Math.max(1, Math.abs(low), Math.abs(high)); i++) {
+    const middle = (low + high) / 2;
+    if (f(middle) > 0) low = middle;
+    else high = middle;
+  }
+  return (low + high) / 2;
 }
 
-/** The log-likelihood ratio of elo1 against elo0; 0 while the outcomes have not varied. */
+/**
+ * The distribution closest (most likely) to p̂ among those with Σ p_i·g_i = 0, for g_i = g(a_i): p_i = p̂_i/(1 + θ g_i).
+ * θ is bounded so that every 1 + θ g_i stays positive.
+ */
+function tilted(observed: readonly number[], g: readonly number[]): number[] {
+  const lowest = Math.min(...g);
+  const highest = Math.max(...g);
+  const f = (theta: number) => observed.reduce((sum, p, i) => sum + (p * g[i]) / (1 + theta * g[i]), 0);
+  const theta = decreasingRoot(f, -1 / highest, -1 / lowest);
+  return observed.map((p, i) => p / (1 + theta * g[i]));
+}
+
+function meanAndSd(values: readonly number[], probabilities: readonly number[]): [number, number] {
+  const mean = values.reduce((sum, a, i) => sum + a * probabilities[i], 0);
+  const variance = values.reduce((sum, a, i) => sum + probabilities[i] * (a - mean) ** 2, 0);
+  return [mean, Math.sqrt(variance)];
+}
+
+/** The most likely distribution with expected score s (logistic hypotheses). */
+function withScore(values: readonly number[], observed: readonly number[], s: number): number[] {
+  return tilted(observed, values.map((a) => a - s));
+}
+
+/** The most likely distribution with (μ − ½)/σ = t (normalized hypotheses), by fixed-point iteration. */
+function withNormalizedScore(values: readonly number[], observed: readonly number[], t: number): number[] {
+  let p = values.map(() => 1 / values.length);
+  for (let iteration = 0; iteration < 50; iteration++) {
+    const [mean, sd] = meanAndSd(values, p);
+    const phi = values.map((a) => a - 0.5 - 0.5 * t * sd * (1 + ((a - mean) / sd) ** 2));
+    const next = tilted(observed, phi);
+    const change = Math.max(...next.map((q, i) => Math.abs(q - p[i])));
+    p = next;
+    if (change < 1e-10) break;
+  }
+  return p;
+}
+
+/** The log-likelihood ratio of elo1 against elo0; 0 before any result. */
 export function sprtLlr(distribution: OutcomeDistribution, elo0: number, elo1: number, model: SprtModel): number {
-  const { samples, variance } = moments(distribution);
-  if (samples === 0 || !(variance > 0)) return 0;
-  const gameVariance = variance * distribution.gamesPerSample;
-  const spread = (s: number) => {
-    let total = 0;
-    for (let i = 0; i < distribution.values.length; i++) {
-      total += (distribution.counts[i] / samples) * (distribution.values[i] - s) ** 2;
-    }
-    return total;
-  };
-  const v0 = spread(hypothesisScore(elo0, model, gameVariance));
-  const v1 = spread(hypothesisScore(elo1, model, gameVariance));
-  return (samples / 2) * Math.log(v0 / v1);
+  if (distribution.counts.every((count) => count === 0)) return 0;
+  const counts = distribution.counts.map((count) => count || UNSEEN_OUTCOME_COUNT);
+  const total = counts.reduce((a, b) => a + b, 0);
+  const observed = counts.map((count) => count / total);
+  const values = distribution.values;
+  const hypothesis = (elo: number) =>
+    model === 'logistic'
+      ? withScore(values, observed, 1 / (1 + 10 ** (-elo / 400)))
+      : withNormalizedScore(values, observed, (Math.sqrt(distribution.gamesPerSample) * elo) / NORMALIZED_ELO_SCALE);
+  const p0 = hypothesis(elo0);
+  const p1 = hypothesis(elo1);
+  return total * observed.reduce((sum, p, i) => sum + p * (Math.log(p1[i]) - Math.log(p0[i])), 0);
 }
 
 export function sprtState(distribution: OutcomeDistribution, settings: SprtSettings): SprtState {

@@ -9,7 +9,7 @@ import { applyMove, boardFromFen, boardToFen } from '../chess/board.ts';
 import { START_FEN } from '../chess/fen.ts';
 import { GameHistory } from '../chess/history.ts';
 import { generateLegalMoves } from '../chess/movegen.ts';
-import { endReason, gamePgn, playGame } from '../game/playGame.ts';
+import { gamePgn, playGame } from '../game/playGame.ts';
 import { EngineError } from '../engines/uciClient.ts';
 import { Contestant } from '../match/contestant.ts';
 import { gameSeed } from '../match/match.ts';
@@ -49,7 +49,7 @@ export function randomOpening(rng: Random, plies: { min: number; max: number } =
       applyMove(board, rng.pick(moves));
     }
     const fen = boardToFen(board);
-    if (ok && endReason(new GameHistory(fen)) === null) return fen;
+    if (ok && new GameHistory(fen).verdict() === null) return fen;
   }
 }
 

@@ -9,7 +9,7 @@
  * played, ties broken by a seeded random choice.
  */
 import { applyMove, cloneBoard, parseUciMove, uciMove, type Board } from '../chess/board.ts';
-import { repetitionKey } from '../chess/history.ts';
+import { positionKey } from '../chess/positionKey.ts';
 import { gameStatus, generateLegalMoves } from '../chess/movegen.ts';
 import { buildPositionGraph, PositionGraph } from '../graph/positionGraph.ts';
 import { MorphPlayer, type RankedMove } from '../player/morphPlayer.ts';
@@ -28,8 +28,8 @@ export const DEFAULT_REPLIES = 3;
 
 /** A position after one more move, seen through the game's repetition counts. */
 function extendedHistory(history: PositionHistory, board: Board): PositionHistory {
-  const key = repetitionKey(board);
-  return { board, occurrences: (b) => history.occurrences(b) + (repetitionKey(b) === key ? 1 : 0) };
+  const key = positionKey(board);
+  return { board, occurrences: (b) => history.occurrences(b) + (positionKey(b) === key ? 1 : 0) };
 }
 
 /**

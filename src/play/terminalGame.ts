@@ -1,13 +1,16 @@
 /**
  * A game between a person and Morph, driven one input line at a time: the logic behind `morph play`, kept free
- * of terminal I/O so a test can feed it lines and read what it writes. chess.js is the authority on the
- * person's moves and on how the game ends; Morph chooses its replies from its patterns (one ply).
+ * of terminal I/O so a test can feed it lines and read what it writes. chess.js reads the person's moves and
+ * writes SAN and PGN; how the game ends is the verdict every Morph game uses (chess/gameEnd.ts); Morph chooses
+ * its replies from its patterns (one ply).
  */
 import { writeFileSync } from 'node:fs';
 import { Chess, type Move } from 'chess.js';
 import { START_FEN } from '../chess/fen.ts';
 import { GameHistory } from '../chess/history.ts';
+import type { GameEnd } from '../chess/gameEnd.ts';
 import type { MorphPlayer } from '../player/morphPlayer.ts';
+import { explainMove, explanationText } from '../player/explain.ts';
 
 export type Side = 'white' | 'black';
 export type GameResult = '1-0' | '0-1' | '1/2-1/2' | '*';
@@ -32,6 +35,14 @@ export interface TerminalGameConfig {
 
 type State = 'playing' | 'over' | 'closed';
 
+const END_TEXT: Record<GameEnd, string> = {
+  checkmate: 'Checkmate',
+  stalemate: 'Stalemate',
+  insufficient: 'Draw by insufficient material',
+  threefold: 'Draw by threefold repetition',
+  'fifty-move': 'Draw by the 50-move rule',
+};
+
 const UCI_INPUT = /^([a-h][1-8])([a-h][1-8])([qrbn])?$/;
 /** What a SAN move looks like, to tell "illegal move" from "not understood". */
 const SAN_INPUT = /^(?:[NBRQK]?[a-h]?[1-8]?x?[a-h][1-8](?:=?[QRBNqrbn])?|O-O(?:-O)?)[+#]?[!?]*$/;
@@ -41,6 +52,8 @@ const HELP = [
   'Commands:',
   '  board       show the board again',
   '  moves       list your legal moves',
+  '  hint        the moves Morph likes best for you, with their values',
+  '  explain [M] why Morph values its last move (or move M, yours to play) as it does: the patterns behind it',
   '  undo        take back your last move (and Morph\'s reply)',
   '  resign      give up the game',
   '  pgn         print the game as PGN',
@@ -92,9 +105,14 @@ export class TerminalGame {
 
   get result(): GameResult {
     if (this.resigned) return this.human === 'w' ? '0-1' : '1-0';
-    if (this.chess.isCheckmate()) return this.chess.turn() === 'w' ? '0-1' : '1-0';
-    if (this.chess.isDraw()) return '1/2-1/2';
-    return '*';
+    const end = this.verdict();
+    if (end === 'checkmate') return this.chess.turn() === 'w' ? '0-1' : '1-0';
+    return end === null ? '*' : '1/2-1/2';
+  }
+
+  /** Why the game is over by the rules, or null. */
+  private verdict(): GameEnd | null {
+    return new GameHistory(this.startFen, this.moves).verdict();
   }
 
   /** Greets, shows the board and, when Morph has the move, plays it. */
@@ -130,6 +148,10 @@ export class TerminalGame {
         if (rest.length === 0) return this.write('save needs a file name: save FILE');
         this.save(argument);
         return;
+      case 'hint':
+        return this.hint();
+      case 'explain':
+        return this.explain(argument);
       case 'undo':
         return this.undo();
       case 'resign':
@@ -220,6 +242,45 @@ export class TerminalGame {
     this.write(`${this.morphName} plays ${label}${move.san}  (value ${chosen.value.toFixed(3)})`);
   }
 
+  /** Morph's three best moves for the person, by its own values (the same 1-ply ranking it plays by). */
+  private hint(): void {
+    if (this.state !== 'playing') return this.write('The game is over.');
+    const ranking = this.config.player.rankMoves(new GameHistory(this.startFen, this.moves));
+    const sans = this.sanByUci(this.chess.fen());
+    const best = ranking.slice(0, 3).map((r) => `${sans.get(r.move) ?? r.move} (${r.value.toFixed(3)})`);
+    this.write(`${this.morphName} would play ${best.join(', then ')}${ranking.length > 3 ? ` (of ${ranking.length} moves)` : ''}.`);
+  }
+
+  /**
+   * Why a move is worth what Morph says: with no argument, Morph's last move (in the position it was played
+   * from); with a move, that move for the side to move now.
+   */
+  private explain(argument: string): void {
+    let moves = this.moves;
+    let target: string | undefined;
+    if (argument) {
+      if (this.state !== 'playing') return this.write('The game is over: explain without a move explains Morph\'s last one.');
+      const parsed = this.parseMove(argument);
+      if (typeof parsed === 'string') return this.write(parsed);
+      target = parsed.lan;
+    } else {
+      const last = this.played.map((move, i) => ({ move, i })).filter(({ move }) => move.color !== this.human).at(-1);
+      if (!last) return this.write(`${this.morphName} has not moved yet: explain MOVE explains one of yours, e.g. explain e4.`);
+      moves = this.moves.slice(0, last.i);
+      target = last.move.lan;
+    }
+    const history = new GameHistory(this.startFen, moves);
+    const ranked = this.config.player.rankMoves(history, true).find((r) => r.move === target)!;
+    const before = new Chess(this.startFen);
+    for (const move of this.played.slice(0, moves.length)) before.move(move.san);
+    const san = this.sanByUci(before.fen()).get(target) ?? target;
+    this.write(explanationText(explainMove(ranked, san, this.config.player.options.maturity, this.config.player.evaluation)));
+  }
+
+  private sanByUci(fen: string): Map<string, string> {
+    return new Map(new Chess(fen).moves({ verbose: true }).map((m) => [m.lan, m.san]));
+  }
+
   /** Reports the end of the game, if it has ended, and saves it when asked to. */
   private checkGameEnd(): boolean {
     const how = this.endReason();
@@ -233,13 +294,8 @@ export class TerminalGame {
   }
 
   private endReason(): string | null {
-    const chess = this.chess;
-    if (chess.isCheckmate()) return 'Checkmate';
-    if (chess.isStalemate()) return 'Stalemate';
-    if (chess.isInsufficientMaterial()) return 'Draw by insufficient material';
-    if (chess.isThreefoldRepetition()) return 'Draw by threefold repetition';
-    if (chess.isDrawByFiftyMoves()) return 'Draw by the 50-move rule';
-    return null;
+    const end = this.verdict();
+    return end === null ? null : END_TEXT[end];
   }
 
   private resultText(): string {

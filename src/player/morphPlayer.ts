@@ -6,7 +6,8 @@
  */
 import { Chess } from 'chess.js';
 import { applyMove, cloneBoard, uciMove, type Board, type CompactMove } from '../chess/board.ts';
-import { gameStatus, generateLegalMoves, isInsufficientMaterial } from '../chess/movegen.ts';
+import { generateLegalMoves } from '../chess/movegen.ts';
+import { gameEnd, type GameEnd } from '../chess/gameEnd.ts';
 import { GameHistory } from '../chess/history.ts';
 import { buildPositionGraph, PositionGraph } from '../graph/positionGraph.ts';
 import type { GamePlayer, GamePosition } from '../engines/gamePlayer.ts';
@@ -18,7 +19,7 @@ import type { EvaluationSettings } from '../eval/evaluation.ts';
 import { evaluationSettings, loadConfig } from '../learn/config.ts';
 
 /** Why a move got its value. */
-export type ValueSource = 'checkmate' | 'stalemate' | 'insufficient' | 'threefold' | 'fifty-move' | 'patterns';
+export type ValueSource = GameEnd | 'patterns';
 
 export interface RankedMove {
   move: string;
@@ -34,6 +35,14 @@ export interface MorphPlayerOptions {
   seed: number;
   /** How matched patterns combine into a value; default: the database's learning config. */
   evaluation?: EvaluationSettings;
+}
+
+/**
+ * The maturity Morph plays with, the one rule for every command (move, play, uci, match, agree): the value
+ * given, else the setting stored in the database (what training used).
+ */
+export function playingMaturity(store: PatternStore, override?: number): number {
+  return override ?? loadConfig(store.db).maturity;
 }
 
 export class MorphPlayer implements GamePlayer {
@@ -88,12 +97,10 @@ export class MorphPlayer implements GamePlayer {
 
   private judge(history: GameHistory, next: Board, move: CompactMove, keep: boolean): RankedMove {
     const uci = uciMove(move);
-    const status = gameStatus(next);
-    if (status === 'checkmate') return { move: uci, value: 1, source: 'checkmate' };
-    if (status === 'stalemate') return { move: uci, value: 0.5, source: 'stalemate' };
-    if (isInsufficientMaterial(next.squares)) return { move: uci, value: 0.5, source: 'insufficient' };
-    if (history.occurrences(next) >= 2) return { move: uci, value: 0.5, source: 'threefold' };
-    if (next.halfmoveClock >= 100) return { move: uci, value: 0.5, source: 'fifty-move' };
+    // The position after the move has occurred once more than the history has seen it so far.
+    const end = gameEnd(next, history.occurrences(next) + 1);
+    if (end === 'checkmate') return { move: uci, value: 1, source: end };
+    if (end !== null) return { move: uci, value: 0.5, source: end };
     const evaluation = evaluateGraph(this.store, buildPositionGraph(next, this.graph), this.options.maturity, this.evaluation);
     this.lastTested += evaluation.tested;
     return { move: uci, value: evaluation.value, source: 'patterns', ...(keep ? { evaluation } : {}) };

@@ -43,6 +43,8 @@ export interface LineChart {
   series: ChartSeries[];
   /** Fixed y range, e.g. [0, 1] for a score. */
   yDomain?: [number, number];
+  /** A logarithmic x axis (e.g. games of training, for a learning curve over checkpoints). */
+  xLog?: boolean;
   /** A horizontal reference line, e.g. .5 (a draw) or 0 (even material). */
   rule?: number;
   width?: number;
@@ -59,7 +61,7 @@ export function lineChartSpec(chart: LineChart): TopLevelSpec {
     type: 'quantitative' as const,
     title: chart.xTitle,
     axis: integerX ? { tickMinStep: 1, format: 'd' } : {},
-    scale: { nice: false },
+    scale: chart.xLog ? { type: 'log' as const, nice: false } : { nice: false },
   };
   const colorScale = { domain: chart.series.map((s) => s.name), range: chart.series.map((s) => s.color) };
   const lines = {

@@ -162,14 +162,30 @@ export function reportHtml(data: ReportData, charts: RenderedChart[], options: {
   }
   out.push('</section>');
 
-  // LEARNING-CURVE CHECKPOINTS: shown when the strength tooling has written a checkpoint table (see checkpoints.ts).
+  // LEARNING-CURVE CHECKPOINTS: what training/recipes/curve.sh measured (train/checkpointResults.ts).
   out.push('<section id="checkpoints">', '<h2>Learning-curve checkpoints</h2>');
-  if (!data.checkpoints.length) {
-    out.push('<p class="note">No checkpoints in this database (no table named like "checkpoint"): strength measured during training would show here.</p>');
-  }
-  for (const checkpoints of data.checkpoints) {
-    out.push(`<h3>${escapeHtml(checkpoints.table)} (${checkpoints.total} rows${checkpoints.rows.length < checkpoints.total ? `, the last ${checkpoints.rows.length} shown` : ''})</h3>`);
-    out.push(table(checkpoints.columns.map(escapeHtml), checkpoints.rows.map((row) => row.map((cell, i) => td(cell ?? '-', i === 0 ? 'text' : ''))), ' class="checkpoint"'));
+  out.push(chart('chart-curve-elo'), chart('chart-curve-blunder'));
+  if (!data.curve.length) {
+    out.push(
+      '<p class="note">No checkpoints measured for this database. <code>morph train --checkpoint-every N</code> keeps copies, ' +
+        'and <code>training/recipes/curve.sh</code> measures them (matches over varied openings and move quality).</p>',
+    );
+  } else {
+    const interval = (value: number | undefined, low: number | undefined, high: number | undefined, show: (n: number) => string) =>
+      value === undefined ? '-' : `${show(value)}${low !== undefined && high !== undefined ? ` [${show(low)}, ${show(high)}]` : ''}`;
+    const fixed = (digits: number) => (n: number) => n.toFixed(digits);
+    out.push(table(
+      ['trained games', 'measure', 'against', 'games or positions', 'score', 'Elo [95%]', 'mean loss [95%]', 'blunders [95%]', 'top-4'],
+      data.curve.map((r) => [
+        td(r.trainedGames, 'text'), td(r.measure, 'text'), td(r.against, 'text'), td(r.samples),
+        td(r.score === undefined ? '-' : r.score.toFixed(3)),
+        td(interval(r.elo, r.eloLow, r.eloHigh, (n) => signedFixed(n))),
+        td(interval(r.meanLoss, r.lossLow, r.lossHigh, fixed(1))),
+        td(interval(r.blunder, r.blunderLow, r.blunderHigh, fixed(3))),
+        td(r.top4 === undefined ? '-' : r.top4.toFixed(3)),
+      ]),
+      ' class="checkpoint"',
+    ));
   }
   out.push('</section>');
 

@@ -25,7 +25,35 @@ export function chartsFor(data: ReportData): LineChart[] {
   const growth = (list: typeof data.growth.byOrigin): ChartSeries[] =>
     list.map((s, i) => ({ name: s.name, color: PALETTE[i % PALETTE.length], points: byGame(s.points) }));
   const band = 'shaded: 95% interval';
+  const matches = data.curve.filter((r) => r.measure === 'match' && r.elo !== undefined);
+  const opponents = [...new Set(matches.map((r) => r.against))];
+  const quality = data.curve.filter((r) => r.measure === 'quality' && r.blunder !== undefined);
   return [
+    {
+      id: 'chart-curve-elo',
+      title: `Learning curve at checkpoints: Elo difference (Morph minus opponent) by games of training (${band})`,
+      xTitle: 'games of training (log scale)',
+      yTitle: 'Elo',
+      xLog: true,
+      rule: 0,
+      series: opponents.map((opponent, i) => ({
+        name: `vs ${opponent}`,
+        color: PALETTE[i % PALETTE.length],
+        points: matches.filter((r) => r.against === opponent).map((r) => ({ x: r.trainedGames, y: r.elo!, low: r.eloLow, high: r.eloHigh })),
+      })),
+    },
+    {
+      id: 'chart-curve-blunder',
+      title: `Learning curve at checkpoints: share of blunders (>= 30 win-chance points lost) on labelled positions (${band})`,
+      xTitle: 'games of training (log scale)',
+      yTitle: 'blunder share',
+      xLog: true,
+      series: [{
+        name: 'blunder share',
+        color: '#d62728',
+        points: quality.map((r) => ({ x: r.trainedGames, y: r.blunder!, low: r.blunderLow, high: r.blunderHigh })),
+      }],
+    },
     {
       id: 'chart-score',
       title: "Learning curve: Morph's score per game (1 win, .5 draw, 0 loss), all opponents",

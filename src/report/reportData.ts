@@ -14,7 +14,7 @@ import { readRuns, type RunRow } from './runs.ts';
 import { rollingByOpponent, type OpponentRolling } from './rolling.ts';
 import { readOutcomes, type OutcomeTable } from './outcomes.ts';
 import { patternGrowth, type GrowthSeries } from './patternGrowth.ts';
-import { readCheckpoints, type CheckpointTable } from './checkpoints.ts';
+import { readCheckpointResults, type CheckpointResult } from '../train/checkpointResults.ts';
 import { distinctPatterns } from './distinctPatterns.ts';
 
 export interface ReportOptions {
@@ -50,7 +50,8 @@ export interface ReportData {
   runs: RunRow[];
   rolling: OpponentRolling[];
   outcomes: OutcomeTable[];
-  checkpoints: CheckpointTable[];
+  /** Strength measured at training checkpoints (the learning curve), when the curve recipe recorded any. */
+  curve: CheckpointResult[];
   growth: { byOrigin: GrowthSeries[]; bySize: GrowthSeries[] };
   material: MaterialRow[];
   materialOrder: MaterialOrderReport;
@@ -74,7 +75,7 @@ export function readReportData(db: MorphDatabase, path: string, options: ReportO
     runs: readRuns(db),
     rolling: rollingByOpponent(db),
     outcomes: readOutcomes(db),
-    checkpoints: readCheckpoints(db),
+    curve: readCheckpointResults(db),
     growth: patternGrowth(db),
     material: readMaterialTable(db),
     materialOrder: materialOrderReport(db),

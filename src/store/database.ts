@@ -10,10 +10,11 @@
  * patternPositions.ts. The pattern hierarchy itself lives in memory (hierarchy.ts, patternStore.ts).
  */
 import Database from 'better-sqlite3';
-import { closeSync, existsSync, openSync, readFileSync, readSync, statSync } from 'node:fs';
+import { accessSync, closeSync, constants, existsSync, openSync, readFileSync, readSync, statSync } from 'node:fs';
 import { dirname } from 'node:path';
 import { fileURLToPath } from 'node:url';
-import { applyPendingMigrations, SCHEMA_VERSION } from './migrations.ts';
+import { applyPendingMigrations, SCHEMA_VERSION, schemaAt } from './migrations.ts';
+import { WriterLock } from './writerLock.ts';
 import { pragmaNumber, stmt } from './statements.ts';
 import { BAD_INPUT, MorphError } from '../util/errors.ts';
 
@@ -28,6 +29,8 @@ export const BUSY_TIMEOUT_MS = 5000;
 const SQLITE_MAGIC = Buffer.from('SQLite format 3\0', 'latin1');
 const SQLITE_HEADER_SIZE = 100;
 // Offsets into the SQLite file header (https://www.sqlite.org/fileformat.html#the_database_header).
+const HEADER_WRITE_VERSION_OFFSET = 18; // 1 rollback journal, 2 WAL
+const HEADER_READ_VERSION_OFFSET = 19;
 const HEADER_USER_VERSION_OFFSET = 60;
 const HEADER_APPLICATION_ID_OFFSET = 68;
 
@@ -43,6 +46,20 @@ export interface OpenOptions {
   create?: boolean;
   /** Run PRAGMA quick_check before use (measured ~0.2-0.6 s for a 106 MB database, warm cache). Default true. */
   quickCheck?: boolean;
+  /**
+   * Take the one-writer lock (writerLock.ts) before writing anything, and refuse when another process holds it.
+   * Released by closeMorphDatabase. Default false.
+   */
+  exclusiveWriter?: boolean;
+}
+
+const writerLocks = new WeakMap<MorphDatabase, WriterLock>();
+
+/** Closes a connection and releases the one-writer lock it was opened with, if any. */
+export function closeMorphDatabase(db: MorphDatabase): void {
+  if (db.open) db.close();
+  writerLocks.get(db)?.release();
+  writerLocks.delete(db);
 }
 
 /**
@@ -56,7 +73,7 @@ export function openMorphDatabase(path: string, opts: OpenOptions = {}): MorphDa
 
   if (path === ':memory:') {
     if (readonly) throw refuse(`a read-only database cannot be in memory`);
-    return openForWriting(path, true);
+    return openForWriting(path, true, false);
   }
 
   const file = inspectFile(path);
@@ -70,14 +87,14 @@ export function openMorphDatabase(path: string, opts: OpenOptions = {}): MorphDa
       throw refuse(`${path} is empty but has a ${path}-wal file beside it; not touching it`);
     }
     if (!existsSync(dirname(path))) throw refuse(`cannot create ${path}: no directory ${dirname(path)}`);
-    return openForWriting(path, true);
+    return openForWriting(path, true, opts.exclusiveWriter ?? false);
   }
 
   checkHeader(path, file.header);
   const { db: reader, userVersion } = openValidated(path, quickCheck);
   if (!readonly) {
     reader.close();
-    return openForWriting(path, false);
+    return openForWriting(path, false, opts.exclusiveWriter ?? false);
   }
   if (userVersion < SCHEMA_VERSION) {
     reader.close();
@@ -144,14 +161,58 @@ function checkIdentity(path: string, applicationId: number, userVersion: number)
   }
 }
 
+/**
+ * A read-only connection. A database in WAL mode needs its -shm side file, which SQLite cannot create in a
+ * read-only directory or file system; there the file is read into memory instead (without its journal-mode
+ * bytes, so SQLite reads it as a plain database). That copy is exact only when no WAL holds changes the main
+ * file lacks, which a cleanly closed database never does.
+ */
+function openReadOnly(path: string): MorphDatabase {
+  const db = new Database(path, { readonly: true, fileMustExist: true });
+  try {
+    db.pragma(`busy_timeout = ${BUSY_TIMEOUT_MS}`);
+    db.pragma('user_version'); // the first read is where WAL's side files are opened
+    return db;
+  } catch (error) {
+    db.close();
+    const code = (error as { code?: string }).code ?? '';
+    if (!(code === 'SQLITE_CANTOPEN' || code.startsWith('SQLITE_READONLY')) || writable(dirname(path))) throw error;
+    if (existsSync(`${path}-wal`) && statSync(`${path}-wal`).size > 0) {
+      throw refuse(
+        `${path} cannot be read here: its directory is read-only and ${path}-wal holds changes not yet in the ` +
+          `database file (open it once where it can be written)`,
+      );
+    }
+    const copy = readFileSync(path);
+    copy[HEADER_WRITE_VERSION_OFFSET] = copy[HEADER_READ_VERSION_OFFSET] = 1;
+    return new Database(copy, { readonly: true });
+  }
+}
+
+function writable(path: string): boolean {
+  try {
+    accessSync(path, constants.W_OK);
+    return true;
+  } catch {
+    return false;
+  }
+}
+
+/** Why Morph cannot write to `path` (or create it), or undefined when it can. */
+function whyNotWritable(path: string): string | undefined {
+  if (!writable(dirname(path))) return `its directory ${dirname(path)} is read-only`;
+  if (existsSync(path) && !writable(path)) return 'the file is read-only';
+  return undefined;
+}
+
 /** A read-only connection that has confirmed the file is a healthy Morph database this build can read. */
 function openValidated(path: string, quickCheck: boolean): { db: MorphDatabase; userVersion: number } {
   let db: MorphDatabase | undefined;
   try {
-    db = new Database(path, { readonly: true, fileMustExist: true });
-    db.pragma(`busy_timeout = ${BUSY_TIMEOUT_MS}`);
+    db = openReadOnly(path);
     const userVersion = pragmaNumber(db, 'user_version');
     checkIdentity(path, pragmaNumber(db, 'application_id'), userVersion);
+    checkSchema(path, db, userVersion);
     if (quickCheck) {
       const problems = (db.pragma('quick_check') as { quick_check: string }[])
         .flatMap((row) => row.quick_check.split('\n'))
@@ -170,13 +231,46 @@ function openValidated(path: string, quickCheck: boolean): { db: MorphDatabase; 
 }
 
 /**
+ * Refuses a file labelled as Morph whose tables, views, indexes and triggers are not exactly those its
+ * user_version's migrations create (a dropped table, or unrelated tables under Morph's label), before anything
+ * is written to it.
+ */
+function checkSchema(path: string, db: MorphDatabase, userVersion: number): void {
+  const found = new Map(
+    (
+      db.prepare(`SELECT type, name, sql FROM sqlite_master WHERE name NOT LIKE 'sqlite_%'`).raw().all() as [
+        string,
+        string,
+        string | null,
+      ][]
+    ).map(([type, name, sql]) => [`${type} ${name}`, sql]),
+  );
+  const expected = schemaAt(userVersion);
+  for (const [object, sql] of expected) {
+    if (!found.has(object)) throw refuse(`${path} is damaged or not Morph's: ${object} is missing`);
+    if (found.get(object) !== sql) throw refuse(`${path} is damaged or not Morph's: ${object} is not Morph's`);
+  }
+  const unknown = [...found.keys()].find((object) => !expected.has(object));
+  if (unknown) throw refuse(`${path} is damaged or not Morph's: it has ${unknown}, which Morph does not know`);
+}
+
+/**
  * The read-write connection: on creation application_id is committed first, while the file is still in rollback
  * mode, so the main file's header says "Morph" from its very first write; then WAL, then pending migrations.
+ * With `exclusiveWriter`, the one-writer lock is taken before the first write and refused if held elsewhere.
  */
-function openForWriting(path: string, creating: boolean): MorphDatabase {
+function openForWriting(path: string, creating: boolean, exclusiveWriter: boolean): MorphDatabase {
   let db: MorphDatabase | undefined;
+  const notWritable = path !== ':memory:' ? whyNotWritable(path) : undefined;
+  if (notWritable) {
+    throw refuse(`${path} cannot be written (${notWritable}): Morph cannot train or learn on it; read commands still work`);
+  }
+  const lock = exclusiveWriter ? WriterLock.acquire(path) : undefined;
   try {
     db = new Database(path, { fileMustExist: !creating });
+    if (db.readonly) {
+      throw refuse(`${path} is read-only, so Morph cannot train or learn on it (read commands still work)`);
+    }
     db.pragma(`busy_timeout = ${BUSY_TIMEOUT_MS}`);
     if (creating && pragmaNumber(db, 'application_id') !== MORPH_APPLICATION_ID) {
       db.pragma(`application_id = ${MORPH_APPLICATION_ID}`);
@@ -193,9 +287,11 @@ function openForWriting(path: string, creating: boolean): MorphDatabase {
         morphVersion(),
       );
     }
+    if (lock) writerLocks.set(db, lock);
     return db;
   } catch (error) {
     db?.close();
+    lock?.release();
     throw toMorphError(path, error);
   }
 }
@@ -224,6 +320,8 @@ export function toMorphError(path: string, error: unknown): unknown {
   const message = oneLine(error.message);
   const code = error.code;
   if (code.startsWith('SQLITE_CORRUPT') || code === 'SQLITE_NOTADB') return refuse(`${path} is corrupt: ${message}`);
+  if (code === 'SQLITE_FULL') return refuse(`cannot write ${path}: the disk is full (${message})`);
+  if (code.startsWith('SQLITE_READONLY')) return refuse(`cannot write ${path}: it is read-only (${message})`);
   if (code.startsWith('SQLITE_BUSY') || code.startsWith('SQLITE_LOCKED')) {
     return new MorphError(`${path} is locked by another process: ${message}`);
   }

@@ -22,6 +22,8 @@ export interface GameRecord {
   seconds?: number | null;
   seed?: number | null;
   pgn?: string | null;
+  /** Games learned in the weights Morph played this game with (game number - 1 on the live database). */
+  snapshot?: number | null;
 }
 
 /** Morph's score for a result: 1 win, 0.5 draw, 0 loss. */
@@ -39,8 +41,8 @@ export function recordGame(db: MorphDatabase, game: GameRecord): number {
     const info = stmt(
       db,
       `INSERT INTO games (run_id, started_at, finished_at, morph_color, opponent, result, morph_score, reason, plies,
-                          final_material, patterns, seconds, seed, pgn)
-       VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?)`,
+                          final_material, patterns, seconds, seed, pgn, snapshot)
+       VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?)`,
     ).run(
       game.runId ?? null,
       game.startedAt ?? null,
@@ -56,6 +58,7 @@ export function recordGame(db: MorphDatabase, game: GameRecord): number {
       game.seconds ?? null,
       game.seed ?? null,
       game.pgn ?? null,
+      game.snapshot ?? null,
     );
     if (game.runId != null) stmt(db, 'UPDATE runs SET games = games + 1 WHERE id = ?').run(game.runId);
     return Number(info.lastInsertRowid);

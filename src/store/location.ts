@@ -14,11 +14,14 @@ export function defaultDatabasePath(): string {
   return process.env.MORPH_DB ? resolve(process.env.MORPH_DB) : join(CHECKOUT_ROOT, 'data', 'morph.db');
 }
 
-/** Opens a database to write to (training), creating the default file and its folder when needed. */
+/**
+ * Opens a database to write to (train, learn), creating the default file and its folder when needed. Only one
+ * writer at a time: another process writing the same file makes this a one-line refusal.
+ */
 export function openStoreForWriting(path: string | undefined): PatternStore {
   const target = path ?? defaultDatabasePath();
   if (!path) mkdirSync(dirname(target), { recursive: true });
-  return PatternStore.open(target);
+  return PatternStore.open(target, { exclusiveWriter: true });
 }
 
 /**

@@ -2,6 +2,7 @@
  * Morph's numbered schema migrations (db/migrations/NNN_name.sql). Each is applied in its own transaction,
  * which also bumps user_version, so a database is always at exactly one known version.
  */
+import Database from 'better-sqlite3';
 import { readFileSync, readdirSync } from 'node:fs';
 import { join } from 'node:path';
 import { fileURLToPath } from 'node:url';
@@ -56,4 +57,28 @@ export function applyPendingMigrations(db: MorphDatabase): void {
       db.pragma(`user_version = ${migration.version}`);
     }).immediate();
   }
+}
+
+const schemas = new Map<number, ReadonlyMap<string, string | null>>();
+
+/**
+ * The schema objects the first `version` migrations create, as "type name" -> SQL text (as sqlite_master keeps
+ * it), found by applying them to a scratch in-memory database.
+ */
+export function schemaAt(version: number): ReadonlyMap<string, string | null> {
+  let schema = schemas.get(version);
+  if (schema) return schema;
+  const scratch = new Database(':memory:');
+  try {
+    for (const migration of listMigrations().slice(0, version)) scratch.exec(migration.sql);
+    const rows = scratch
+      .prepare(`SELECT type, name, sql FROM sqlite_master WHERE name NOT LIKE 'sqlite_%'`)
+      .raw()
+      .all() as [string, string, string | null][];
+    schema = new Map(rows.map(([type, name, sql]) => [`${type} ${name}`, sql]));
+  } finally {
+    scratch.close();
+  }
+  schemas.set(version, schema);
+  return schema;
 }

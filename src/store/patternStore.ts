@@ -13,14 +13,14 @@ import {
   updatePatternStats,
   type PatternOrigin,
 } from './patternRows.ts';
-import { inSnapshot, openMorphDatabase, type MorphDatabase, type OpenOptions } from './database.ts';
+import { closeMorphDatabase, inSnapshot, openMorphDatabase, type MorphDatabase, type OpenOptions } from './database.ts';
 import { Hierarchy, PatternRecord, type LinkChanges, type PatternStats } from './hierarchy.ts';
 import { mostSpecificMatches, type Retrieval } from './retrieval.ts';
 import { canonicalKey, patternFromKey } from '../pattern/canonical.ts';
-import { patternFromJson, patternSize, patternToJson, type GraphPattern, type Pattern } from '../pattern/pattern.ts';
-import { subpatternMapping } from '../pattern/subpattern.ts';
+import { patternSize, patternToJson, validatePattern, type Pattern } from '../pattern/pattern.ts';
 import type { PositionGraph } from '../graph/positionGraph.ts';
-import { MorphError } from '../util/errors.ts';
+import { BAD_INPUT, MorphError } from '../util/errors.ts';
+import { getMetaNumber } from './meta.ts';
 import { databaseKind, requireDatabaseKind, type DatabaseKind } from './databaseKind.ts';
 import Database from 'better-sqlite3';
 import { existsSync } from 'node:fs';
@@ -50,13 +50,32 @@ export class PatternStore {
       requireDatabaseKind(db, path, kind);
       return new PatternStore(db, loadHierarchy(db, path), path, options.readonly ?? false);
     } catch (error) {
-      db.close();
+      closeMorphDatabase(db);
+      throw error;
+    }
+  }
+
+  /**
+   * Opens a read-only snapshot of the database for a game worker (`morph train --jobs N`), with the number of
+   * games learned in what was loaded, read in the same read transaction (so it names the weights exactly).
+   */
+  static openSnapshot(path: string): { store: PatternStore; gamesLearned: number } {
+    const db = openMorphDatabase(path, { readonly: true, quickCheck: false });
+    try {
+      requireDatabaseKind(db, path, 'value');
+      const { hierarchy, gamesLearned } = inSnapshot(db, () => ({
+        hierarchy: loadHierarchyRows(db, path),
+        gamesLearned: getMetaNumber(db, 'games_played') ?? 0,
+      }));
+      return { store: new PatternStore(db, hierarchy, path, true), gamesLearned };
+    } catch (error) {
+      closeMorphDatabase(db);
       throw error;
     }
   }
 
   close(): void {
-    if (this.db.open) this.db.close();
+    closeMorphDatabase(this.db);
   }
 
   get size(): number {
@@ -132,10 +151,8 @@ export class PatternStore {
 
   private writeLinkChanges(changes: LinkChanges): void {
     for (const [parent, child] of changes.removed) deleteLink(this.db, parent.id, child.id);
-    for (const [parent, child] of changes.added) {
-      const mapping = subpatternMapping(parent.pattern as GraphPattern, child.pattern as GraphPattern);
-      insertLink(this.db, parent.id, child.id, mapping);
-    }
+    // No mapping is stored (db/migrations/002): nothing reads one, and a stored one went stale on reload.
+    for (const [parent, child] of changes.added) insertLink(this.db, parent.id, child.id);
   }
 }
 
@@ -163,16 +180,7 @@ function loadHierarchy(db: MorphDatabase, path: string): Hierarchy {
 function loadHierarchyRows(db: MorphDatabase, path: string): Hierarchy {
   const hierarchy = new Hierarchy();
   for (const row of loadPatternKeysAndStats(db)) {
-    // The canonical key spells the whole pattern; the JSON body is read only if a key cannot be decoded.
-    let pattern = patternFromKey(row.key);
-    if (!pattern) {
-      const body = db.prepare('SELECT body FROM patterns WHERE id = ?').pluck().get(row.id) as string;
-      try {
-        pattern = patternFromJson(body);
-      } catch (error) {
-        throw new MorphError(`${path} is corrupt: pattern ${row.id} is unreadable (${(error as Error).message})`, 2);
-      }
-    }
+    const pattern = patternOfKey(row.key, row.kind, path, row.id);
     hierarchy.addLoaded(
       new PatternRecord(row.id, row.key, pattern, {
         weight: row.weight,
@@ -194,4 +202,22 @@ function loadHierarchyRows(db: MorphDatabase, path: string): Hierarchy {
   }
   hierarchy.finishLoading();
   return hierarchy;
+}
+
+/**
+ * The pattern a stored key spells. The canonical key is the one source of truth for a pattern (the JSON body is
+ * a copy written from the same pattern, for other tools, and never read back), so a key that does not spell a
+ * valid pattern of the row's kind makes the database corrupt: refused here, in one line, not later as a crash.
+ */
+function patternOfKey(key: string, kind: string, path: string, id: number): Pattern {
+  const corrupt = (why: string) => new MorphError(`${path} is corrupt: pattern ${id} has an invalid key (${why})`, BAD_INPUT);
+  const pattern = patternFromKey(key);
+  if (!pattern) throw corrupt('it does not spell a pattern');
+  if (pattern.kind !== kind) throw corrupt(`a ${pattern.kind} key on a ${kind} row`);
+  try {
+    validatePattern(pattern);
+  } catch (error) {
+    throw corrupt((error as Error).message);
+  }
+  return pattern;
 }

@@ -3,27 +3,34 @@
  * transaction together with the game's record, and keeps going for a number of games or hours. Built to be
  * left alone for days: engine crashes, hangs and illegal moves discard the game and restart the engine,
  * Ctrl-C stops cleanly, and `kill -9` loses at most the game in progress (the next run resumes).
+ *
+ * Playing and learning are separate steps: an actor plays a game (gameActor.ts), the learner applies it. With
+ * `jobs` 1 both happen here, on the live database. With `jobs` N, N game workers play on read-only snapshots
+ * (workerPool.ts, trainWorker.ts) while this process learns, strictly in game-number order.
  */
 import { appendFileSync, mkdirSync } from 'node:fs';
 import { basename, dirname, join } from 'node:path';
-import { setImmediate as eventLoopTurn } from 'node:timers/promises';
-import { createPlayer } from '../engines/playerFromSpec.ts';
-import { formatOpponentSpec, parseOpponentSpec } from '../engines/opponentSpec.ts';
-import type { GamePlayer } from '../engines/gamePlayer.ts';
+import { availableParallelism } from 'node:os';
+import { ADAPTIVE_START_PROBABILITY, formatOpponentSpec, parseOpponentSpec, type OpponentSpec } from '../engines/opponentSpec.ts';
 import { EngineError } from '../engines/uciClient.ts';
-import { gamePgn, materialBalance, playGame, type PlayedGame } from '../game/playGame.ts';
+import { createPlayer } from '../engines/playerFromSpec.ts';
+import type { GamePlayer } from '../engines/gamePlayer.ts';
+import { gamePgn, materialBalance } from '../game/playGame.ts';
 import { boardFromFen } from '../chess/board.ts';
-import { evaluationSettings, loadConfig, mergeConfig, saveConfig, type LearningConfig } from '../learn/config.ts';
+import { loadConfig, mergeConfig, saveConfig, type LearningConfig } from '../learn/config.ts';
 import { gamesPlayed, learnFromGame, seedIfNew, type LearningSummary } from '../learn/learner.ts';
-import { MorphPlayer } from '../player/morphPlayer.ts';
-import { NoisyPlayer } from '../engines/noisyPlayer.ts';
+import { adaptedProbability } from '../engines/noisyPlayer.ts';
 import { finishRun, startRun } from '../store/runs.ts';
 import { getMetaNumber, setMeta } from '../store/meta.ts';
 import { morphScore, recordGame } from '../store/games.ts';
 import { openStoreForWriting } from '../store/location.ts';
-import { MorphError } from '../util/errors.ts';
+import { MorphError, badInput, fileProblem } from '../util/errors.ts';
+import { toMorphError } from '../store/database.ts';
+import type { PatternStore } from '../store/patternStore.ts';
 import { Random, freshSeed } from '../util/random.ts';
 import { TrainingProgress, type ProgressMode } from './progress.ts';
+import { BUILT_IN_OPPONENTS, GameActor, type FinishedGame, type GameTask } from './gameActor.ts';
+import { runWorkerPool } from './workerPool.ts';
 
 export interface TrainingOptions {
   db?: string;
@@ -43,6 +50,10 @@ export interface TrainingOptions {
   engineTimeoutMs?: number;
   /** Keep a consistent copy of the database after every game number divisible by this (checkpointPath). */
   checkpointEvery?: number;
+  /** Game workers (default 1; `morph train` defaults to defaultJobs()); 1 plays in this process on the live database. */
+  jobs?: number;
+  /** With jobs > 1: games a worker plays on one snapshot of the weights before it loads a fresh one. */
+  snapshotEvery?: number;
 }
 
 export interface GameLogEntry {
@@ -64,6 +75,8 @@ export interface GameLogEntry {
   handicap?: number;
   /** Seconds spent by Morph choosing moves, by the opponent, and learning. */
   time: { morph: number; opponent: number; learning: number };
+  /** Games learned in the weights Morph played with (gameNumber - 1 on the live database). */
+  snapshot: number;
 }
 
 export interface TrainingSummary {
@@ -81,6 +94,16 @@ export interface TrainingSummary {
   seed: number;
   /** Checkpoint files written by this run. */
   checkpoints: string[];
+  /** Game workers (1: games played in the training process itself). */
+  jobs: number;
+}
+
+/** Games a worker plays on one snapshot before loading a fresh one, unless --snapshot-every says otherwise. */
+export const DEFAULT_SNAPSHOT_EVERY = 4;
+
+/** The cores this process may use: one game worker each (the learner's share is small; see docs/scaling.md). */
+export function defaultJobs(): number {
+  return Math.max(1, availableParallelism());
 }
 
 /**
@@ -102,44 +125,73 @@ export function gameSeed(runSeed: number, gameNumber: number): number {
   return (h ^ (h >>> 13)) >>> 0;
 }
 
-const BUILT_IN = new Set(['random', 'greedy', 'ab', 'self']);
-
 /**
  * --engine-timeout limits each move. Starting an engine (the WASM Stockfish, a script) can take longer than a
  * sensible per-move limit on a busy machine, so the handshake keeps at least the UCI client's default.
  */
 const HANDSHAKE_TIMEOUT_FLOOR_MS = 10_000;
 
-/**
- * The player with a turn of the event loop before each of its moves. In-process players never wait on I/O, so
- * without it a run against random, greedy, ab:D or morph:FILE would never let the SIGINT handler run, and
- * Ctrl-C would be noticed only when the whole run was over. (A turn costs microseconds; a move, milliseconds.)
- */
-function yieldingBeforeMoves(player: GamePlayer): GamePlayer {
-  return {
-    name: player.name,
-    newGame: () => player.newGame(),
-    chooseMove: async (position) => {
-      await eventLoopTurn();
-      return player.chooseMove(position);
-    },
-    close: () => player.close(),
-  };
+function usesMorphDatabase(spec: OpponentSpec): boolean {
+  return spec.kind === 'morph' || (spec.kind === 'noisy' && usesMorphDatabase(spec.inner));
+}
+
+/** Appends to a file the user named (--pgn, --json-log); a full disk or a bad path is a one-line error naming it. */
+function appendToLog(path: string, text: string): void {
+  try {
+    appendFileSync(path, text);
+  } catch (error) {
+    throw badInput(`cannot write ${path}: ${fileProblem(error) ?? (error as Error).message}`);
+  }
 }
 
 export async function runTraining(options: TrainingOptions): Promise<TrainingSummary> {
   const spec = parseOpponentSpec(options.opponent);
-  const store = openStoreForWriting(options.db);
+  if (options.hours !== undefined && !(options.hours > 0)) throw badInput(`--hours must be more than 0`);
+  const timeouts = options.engineTimeoutMs
+    ? {
+        searchTimeoutMs: options.engineTimeoutMs,
+        handshakeTimeoutMs: Math.max(options.engineTimeoutMs, HANDSHAKE_TIMEOUT_FLOOR_MS),
+      }
+    : undefined;
   let stopRequested = false;
+  let opponent: GamePlayer | null = null;
+  let actor: GameActor | null = null;
+  // A stop ends the opponent at once: a search in progress fails (the game is discarded) instead of running on
+  // to the engine timeout, so Ctrl-C or SIGTERM stops the run within a second even while the engine hangs.
   const onSignal = () => {
     stopRequested = true;
+    opponent?.close().catch(() => {});
+    actor?.restartOpponent().catch(() => {});
   };
   process.on('SIGINT', onSignal);
   process.on('SIGTERM', onSignal);
-  let opponent: GamePlayer | null = null;
+  let openedStore: PatternStore | null = null;
   let progress: TrainingProgress | null = null;
   let runId: number | null = null;
   try {
+    // An opponent that lives for the whole run (an engine process, a morph: database) is started once before the
+    // training database is touched, so a bad engine path, engine option or database is refused with nothing
+    // written. A morph: opponent is made again with the run's seed; game workers (--jobs N) start their own.
+    // An engine that merely fails to start in time (a busy machine) is not bad input: it is dropped here and
+    // retried by the game loop, which discards the game and counts the failure as it does for any engine fault.
+    if (!BUILT_IN_OPPONENTS.has(spec.kind)) {
+      opponent = await createPlayer(options.opponent, { seed: 0, engineTimeouts: timeouts });
+      try {
+        await opponent.newGame();
+      } catch (error) {
+        if (stopRequested) throw new MorphError('training stopped before its first game; nothing was written');
+        if (!(error instanceof EngineError)) throw error;
+        await opponent.close();
+        opponent = null;
+      }
+      if (opponent && usesMorphDatabase(spec)) {
+        await opponent.close();
+        opponent = null;
+      }
+    }
+    if (stopRequested) throw new MorphError('training stopped before its first game; nothing was written');
+    const store = openStoreForWriting(options.db);
+    openedStore = store;
     const config = mergeConfig(loadConfig(store.db), options.config ?? {});
     const runSeed = options.seed ?? getMetaNumber(store.db, 'seed') ?? freshSeed();
     store.transaction(() => {
@@ -148,94 +200,64 @@ export async function runTraining(options: TrainingOptions): Promise<TrainingSum
     });
     seedIfNew(store, config);
     const firstGame = gamesPlayed(store) + 1;
+    const jobs = options.jobs ?? 1;
     // The canonical spec (defaults filled in), as the games record it, so the run can be replayed exactly.
     runId = startRun(store.db, { opponent: formatOpponentSpec(spec), seed: runSeed, config, firstGame });
-    const perGameOpponent = BUILT_IN.has(spec.kind);
-    const timeouts = options.engineTimeoutMs
-      ? {
-          searchTimeoutMs: options.engineTimeoutMs,
-          handshakeTimeoutMs: Math.max(options.engineTimeoutMs, HANDSHAKE_TIMEOUT_FLOOR_MS),
-        }
-      : undefined;
     const summary: TrainingSummary = {
       games: 0, wins: 0, draws: 0, losses: 0, failures: 0, stopReason: 'games-done', patterns: store.size, seconds: 0,
       time: { morph: 0, opponent: 0, learning: 0 }, firstGame, lastGame: firstGame - 1, seed: runSeed, checkpoints: [],
+      jobs,
     };
-    progress = new TrainingProgress(options.progress, { games: options.games, hours: options.hours });
+    progress = new TrainingProgress(options.progress, { games: options.games, hours: options.hours, opponent: formatOpponentSpec(spec) });
     const started = Date.now();
     const deadline = options.hours ? started + options.hours * 3600_000 : Infinity;
     let consecutiveFailures = 0;
     let cumulativeMaterial = 0;
+    const adaptive = adaptiveHandicap(spec);
+    const currentRunId = runId;
 
-    while (true) {
+    /** The next game to play, or null when the run should start no new game (and why, in summary.stopReason). */
+    let handedOut = firstGame - 1;
+    const nextTask = (): GameTask | null => {
       if (stopRequested) {
         summary.stopReason = 'interrupted';
-        break;
+        return null;
       }
-      if (options.games !== undefined && summary.games >= options.games) break;
+      if (options.games !== undefined && handedOut - firstGame + 1 >= options.games) return null;
       if (Date.now() >= deadline) {
         summary.stopReason = 'time-limit';
-        break;
+        return null;
       }
-      const gameNumber = gamesPlayed(store) + 1;
+      const gameNumber = ++handedOut;
       const seed = gameSeed(runSeed, gameNumber);
-      const morphColor = gameNumber % 2 === 1 ? 'w' : 'b';
-      const morph = yieldingBeforeMoves(new MorphPlayer(store, { maturity: config.maturity, seed, evaluation: evaluationSettings(config) }, 'Morph'));
-      const opponentSeed = seed ^ 0x5bd1e995;
-      const gameStarted = performance.now();
-      let played: PlayedGame | null;
-      try {
-        if (!opponent || perGameOpponent) {
-          await opponent?.close();
-          opponent = spec.kind === 'self'
-            ? yieldingBeforeMoves(new MorphPlayer(store, { maturity: config.maturity, seed: opponentSeed, evaluation: evaluationSettings(config) }, 'self'))
-            : await createPlayer(options.opponent, { seed: opponentSeed, engineTimeouts: timeouts });
-        }
-        // A noisy opponent's random moves follow the game's seed, so a resumed run replays the same games.
-        if (opponent instanceof NoisyPlayer) opponent.reseed(opponentSeed);
-        // An adaptive handicap continues from the probability the database recorded after the last game.
-        if (opponent instanceof NoisyPlayer && opponent.target !== undefined) {
-          opponent.probability = getMetaNumber(store.db, HANDICAP_META) ?? opponent.probability;
-        }
-        played = await playGame({
-          white: morphColor === 'w' ? morph : opponent,
-          black: morphColor === 'w' ? opponent : morph,
-          maxPlies: options.maxPlies,
-          shouldStop: () => stopRequested,
-        });
-      } catch (error) {
-        if (!(error instanceof EngineError)) throw error;
-        // Ctrl-C in a terminal signals the engine too (same process group): its death is the stop, not a failure.
-        if (stopRequested) {
-          summary.stopReason = 'interrupted';
-          break;
-        }
-        summary.failures++;
-        consecutiveFailures++;
-        progress.log(`game ${gameNumber} discarded: ${error.message}`);
-        await opponent?.close();
-        opponent = null; // restarted before the next game
-        if (consecutiveFailures >= options.maxFailures) {
-          summary.stopReason = 'too-many-failures';
-          progress.log(`stopping: ${consecutiveFailures} games in a row failed (last: ${error.message})`);
-          break;
-        }
-        continue;
+      // An adaptive handicap continues from the probability the database recorded after the last game learned.
+      const handicap = adaptive ? (getMetaNumber(store.db, HANDICAP_META) ?? adaptive.start) : undefined;
+      return { gameNumber, seed, morphColor: gameNumber % 2 === 1 ? 'w' : 'b', ...(handicap !== undefined ? { handicap } : {}) };
+    };
+
+    /** A discarded game: counted, logged; false once too many in a row failed. */
+    const failed = (gameNumber: number | null, message: string): boolean => {
+      summary.failures++;
+      consecutiveFailures++;
+      progress!.log(gameNumber === null ? message : `game ${gameNumber} discarded: ${message}`);
+      if (consecutiveFailures >= options.maxFailures) {
+        summary.stopReason = 'too-many-failures';
+        progress!.log(`stopping: ${consecutiveFailures} games in a row failed (last: ${message})`);
+        return false;
       }
-      if (!played) {
-        summary.stopReason = 'interrupted';
-        break;
-      }
+      return true;
+    };
+
+    /** The learner: one finished game, learned from and recorded in one transaction. */
+    const applyGame = async (finished: FinishedGame): Promise<void> => {
+      const { task, played, opponentName, snapshot } = finished;
+      const { gameNumber, seed, morphColor } = task;
       consecutiveFailures = 0;
       const morphSeconds = played.thinkingSeconds[morphColor];
       const opponentSeconds = played.thinkingSeconds[morphColor === 'w' ? 'b' : 'w'];
       const score = morphScore(played.result, morphColor);
       const balance = materialBalance(boardFromFen(played.finalFen));
       const finalMaterial = morphColor === 'w' ? balance : -balance;
-      const adaptive = opponent instanceof NoisyPlayer && opponent.target !== undefined ? opponent : null;
-      // An adaptive opponent is recorded with the probability it played this game at, e.g. noisy:0.420:stockfish….
-      const opponentName = adaptive ? adaptive.currentName() : opponent.name;
-      const handicap = adaptive?.probability;
       const pgn = gamePgn(played, {
         event: 'Morph training',
         white: morphColor === 'w' ? 'Morph' : opponentName,
@@ -252,16 +274,16 @@ export async function runTraining(options: TrainingOptions): Promise<TrainingSum
         new Random(seed),
         (learning) => {
           learned = learning;
+          // The learner moves the handicap in game order, from what it holds now (with --jobs N, later games may
+          // already be under way at the older probability their tasks carry).
           if (adaptive) {
-            adaptive.adapt(score);
-            setMeta(store.db, HANDICAP_META, adaptive.probability);
+            const current = getMetaNumber(store.db, HANDICAP_META) ?? adaptive.start;
+            setMeta(store.db, HANDICAP_META, adaptedProbability(current, adaptive.target, score));
           }
           recordGame(store.db, {
-            runId: runId!, morphColor, opponent: opponentName, result: played!.result, reason: played!.reason,
-            plies: played!.plies, finalMaterial, patterns: learning.patterns, seed, pgn,
-            seconds: (performance.now() - gameStarted) / 1000,
-            startedAt: new Date(Date.now() - (performance.now() - gameStarted)).toISOString(),
-            finishedAt: new Date().toISOString(),
+            runId: currentRunId, morphColor, opponent: opponentName, result: played.result, reason: played.reason,
+            plies: played.plies, finalMaterial, patterns: learning.patterns, seed, pgn, snapshot,
+            seconds: finished.seconds, startedAt: finished.startedAt, finishedAt: new Date().toISOString(),
           });
         },
       );
@@ -277,10 +299,11 @@ export async function runTraining(options: TrainingOptions): Promise<TrainingSum
       summary.time.learning += learningSeconds;
       cumulativeMaterial += finalMaterial;
       const entry: GameLogEntry = {
-        game: gameNumber, morphColor, opponent: opponentName, ...(handicap !== undefined ? { handicap } : {}), result: played.result, score, reason: played.reason,
-        plies: played.plies, finalMaterial, patterns: learned.patterns, seconds: (performance.now() - gameStarted) / 1000,
+        game: gameNumber, morphColor, opponent: opponentName, ...(task.handicap !== undefined ? { handicap: task.handicap } : {}),
+        result: played.result, score, reason: played.reason,
+        plies: played.plies, finalMaterial, patterns: learned.patterns, seconds: finished.seconds,
         seed, created: learned.created, deleted: learned.deleted, temperature: learned.temperature,
-        time: { morph: morphSeconds, opponent: opponentSeconds, learning: learningSeconds },
+        time: { morph: morphSeconds, opponent: opponentSeconds, learning: learningSeconds }, snapshot,
       };
       if (options.checkpointEvery && gameNumber % options.checkpointEvery === 0) {
         // SQLite's online backup: a consistent copy even of a database in WAL mode, taken between games.
@@ -288,11 +311,58 @@ export async function runTraining(options: TrainingOptions): Promise<TrainingSum
         mkdirSync(dirname(path), { recursive: true });
         await store.db.backup(path);
         summary.checkpoints.push(path);
-        progress.log(`checkpoint after game ${gameNumber}: ${path}`);
+        progress!.log(`checkpoint after game ${gameNumber}: ${path}`);
       }
-      if (options.pgn) appendFileSync(options.pgn, pgn + '\n\n');
-      if (options.jsonLog) appendFileSync(options.jsonLog, JSON.stringify(entry) + '\n');
-      progress.update(summary, cumulativeMaterial / summary.games, started);
+      if (options.pgn) appendToLog(options.pgn, pgn + '\n\n');
+      if (options.jsonLog) appendToLog(options.jsonLog, JSON.stringify(entry) + '\n');
+      progress!.update(summary, cumulativeMaterial / summary.games, started);
+    };
+
+    if (jobs > 1) {
+      // The workers start their own opponents; the one started above only checked the spec.
+      await opponent?.close();
+      opponent = null;
+      await runWorkerPool({
+        jobs,
+        setup: {
+          db: store.path, opponent: options.opponent, maxPlies: options.maxPlies, engineTimeouts: timeouts,
+          reloadEvery: options.snapshotEvery ?? DEFAULT_SNAPSHOT_EVERY,
+        },
+        firstGame,
+        nextTask,
+        apply: applyGame,
+        failed,
+        interrupted: () => stopRequested,
+      });
+      if (stopRequested && summary.stopReason !== 'too-many-failures') summary.stopReason = 'interrupted';
+    } else {
+      actor = new GameActor({ opponent: options.opponent, maxPlies: options.maxPlies, engineTimeouts: timeouts }, opponent);
+      opponent = null; // the actor's now
+      let retry: GameTask | null = null;
+      while (true) {
+        const task: GameTask | null = retry ?? nextTask();
+        retry = null;
+        if (!task) break;
+        let finished: FinishedGame | null;
+        try {
+          finished = await actor.play(store, task.gameNumber - 1, task, () => stopRequested);
+        } catch (error) {
+          if (!(error instanceof EngineError)) throw error;
+          // Ctrl-C in a terminal signals the engine too (same process group): its death is the stop, not a failure.
+          if (stopRequested) {
+            summary.stopReason = 'interrupted';
+            break;
+          }
+          if (!failed(task.gameNumber, error.message)) break;
+          retry = task; // the same game again, with a fresh engine
+          continue;
+        }
+        if (!finished) {
+          summary.stopReason = 'interrupted';
+          break;
+        }
+        await applyGame(finished);
+      }
     }
     summary.seconds = (Date.now() - started) / 1000;
     finishRun(store.db, runId, { stopReason: summary.stopReason, games: summary.games });
@@ -303,20 +373,27 @@ export async function runTraining(options: TrainingOptions): Promise<TrainingSum
     return summary;
   } catch (error) {
     // Mark the run as ended, so it does not look like one still going (or killed) in `morph inspect`.
-    if (runId !== null) {
+    if (runId !== null && openedStore !== null) {
       try {
-        finishRun(store.db, runId, { stopReason: 'error' });
+        finishRun(openedStore.db, runId, { stopReason: 'error' });
       } catch {
         // the database itself may be what failed; the original error matters more
       }
     }
-    throw error;
+    throw openedStore ? toMorphError(openedStore.path, error) : error;
   } finally {
     // A bar left running keeps its redraw timer alive, and the process would never exit after an error.
     progress?.stop();
     process.off('SIGINT', onSignal);
     process.off('SIGTERM', onSignal);
     await opponent?.close();
-    store.close();
+    await actor?.close();
+    openedStore?.close();
   }
+}
+
+/** An adaptive handicap (noisy:auto=T) of the opponent spec: its target and starting probability. */
+function adaptiveHandicap(spec: OpponentSpec): { target: number; start: number } | null {
+  if (spec.kind !== 'noisy' || spec.target === undefined) return null;
+  return { target: spec.target, start: spec.probability ?? ADAPTIVE_START_PROBABILITY };
 }

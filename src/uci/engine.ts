@@ -4,8 +4,9 @@
  *
  * Morph searches one ply, so `go` answers at once whatever the time control; `go infinite` and `go ponder`
  * hold the answer until `stop` (or `ponderhit`), as the protocol requires. Unknown commands are ignored, a bad
- * `position` is reported with `info string` and leaves the previous position in place, and no exception ever
- * leaves handleLine: a GUI must never see the engine die.
+ * or impossible `position` is reported with `info string` and leaves no position (the next `go` answers
+ * `bestmove 0000` rather than a move for a position the GUI no longer means), and no exception ever leaves
+ * handleLine: a GUI must never see the engine die.
  *
  * Scores. Morph's value of a move is the expected outcome E for the side to move (0 loss, ½ draw, 1 win), as its
  * patterns learned it. GUIs want centipawns, so E goes through the Elo logistic:
@@ -21,8 +22,9 @@ import { uciMove } from '../chess/board.ts';
 import { checkFen, START_FEN } from '../chess/fen.ts';
 import { GameHistory } from '../chess/history.ts';
 import { gameStatus, generateLegalMoves } from '../chess/movegen.ts';
-import { MorphPlayer, type RankedMove } from '../player/morphPlayer.ts';
+import { MorphPlayer, playingMaturity, type RankedMove } from '../player/morphPlayer.ts';
 import { PatternStore } from '../store/patternStore.ts';
+import { oneLineMessage } from '../util/errors.ts';
 
 export const ENGINE_NAME = 'Morph';
 export const ENGINE_VERSION: string = packageJson.version;
@@ -45,7 +47,10 @@ export interface UciEngineConfig {
   databasePath: string;
   /** Opens a database read-only for `setoption name Database value X` ('' = the default); throws on failure. */
   openDatabase: (path: string) => PatternStore;
+  /** Overrides the database's stored maturity (morph uci --maturity). */
   maturity?: number;
+  /** The stored maturity of the database at start-up, shown as the Maturity option's default without opening it. */
+  databaseMaturity?: number;
   seed?: number;
   /** Receives every output line (without the newline). */
   write: (line: string) => void;
@@ -89,18 +94,20 @@ export function scoreText(move: RankedMove, showWdl = false): string {
 export class UciEngine {
   private loadedStore: PatternStore | null;
   private loadedPlayer: MorphPlayer | null = null;
-  private maturity: number;
+  /** Set by --maturity or `setoption name Maturity`; otherwise each database's own setting is used. */
+  private maturity: number | undefined;
   private seed: number;
   private multiPv = 1;
   private showWdl = false;
-  private history: GameHistory;
+  /** Null after a refused `position` command, until the next good one. */
+  private history: GameHistory | null;
   /** The bestmove line of a `go infinite` / `go ponder`, held until `stop` or `ponderhit`. */
   private pendingBestMove: string | null = null;
   private quitted = false;
 
   constructor(private readonly config: UciEngineConfig) {
     this.loadedStore = typeof config.store === 'function' ? null : config.store;
-    this.maturity = config.maturity ?? 0;
+    this.maturity = config.maturity;
     this.seed = config.seed ?? 1;
     this.history = new GameHistory(START_FEN);
   }
@@ -121,7 +128,7 @@ export class UciEngine {
 
   private get player(): MorphPlayer {
     const create = this.config.createPlayer ?? ((store, options, name) => new MorphPlayer(store, options, name));
-    this.loadedPlayer ??= create(this.store, { maturity: this.maturity, seed: this.seed }, ENGINE_NAME);
+    this.loadedPlayer ??= create(this.store, { maturity: playingMaturity(this.store, this.maturity), seed: this.seed }, ENGINE_NAME);
     return this.loadedPlayer;
   }
 
@@ -183,8 +190,10 @@ export class UciEngine {
     write(`id name ${ENGINE_NAME} ${ENGINE_VERSION}`);
     write(`id author ${ENGINE_AUTHOR}`);
     write(`option name Database type string default ${this.config.databasePath}`);
-    // The defaults shown are the values the engine was started with (morph uci --maturity/--seed).
-    write(`option name Maturity type spin default ${this.config.maturity ?? 0} min 0 max ${MAX_MATURITY}`);
+    // The defaults shown are the values the engine was started with (morph uci --maturity/--seed); without
+    // --maturity, the database's own setting, so a GUI that sends every default back changes nothing.
+    const maturity = this.config.maturity ?? this.config.databaseMaturity ?? 0;
+    write(`option name Maturity type spin default ${maturity} min 0 max ${MAX_MATURITY}`);
     write(`option name Seed type spin default ${this.config.seed ?? 1} min 0 max ${MAX_SEED}`);
     write(`option name MultiPV type spin default 1 min 1 max ${MAX_MULTIPV}`);
     write('option name UCI_ShowWDL type check default false');
@@ -259,8 +268,9 @@ export class UciEngine {
     this.info(`database ${store.path}: ${store.size} patterns`);
   }
 
-  /** `position startpos|fen <fen> [moves m1 m2 ...]`; on any problem the previous position stays. */
+  /** `position startpos|fen <fen> [moves m1 m2 ...]`; on any problem no position is left. */
   private setPosition(args: string[]): void {
+    this.history = null;
     const movesAt = args.indexOf('moves');
     const head = movesAt < 0 ? args : args.slice(0, movesAt);
     const moves = movesAt < 0 ? [] : args.slice(movesAt + 1);
@@ -302,6 +312,10 @@ export class UciEngine {
 
   /** One ply over the current position: writes the info lines (one per MultiPV line) and returns the bestmove line. */
   private search(): string {
+    if (this.history === null) {
+      this.info('no move: the last position command was refused');
+      return 'bestmove 0000';
+    }
     const status = gameStatus(this.history.board);
     if (status !== 'ongoing') {
       const wdl = this.showWdl ? (status === 'checkmate' ? ' wdl 0 0 1000' : ' wdl 0 1000 0') : '';
@@ -336,8 +350,9 @@ export class UciEngine {
     }
   }
 
+  /** Bad input may be repeated in the text: it is cut to one bounded line, escaped, so a GUI's log stays readable. */
   private info(text: string): void {
-    this.config.write(`info string ${text}`);
+    this.config.write(`info string ${oneLineMessage(text)}`);
   }
 }
 

@@ -1,23 +1,26 @@
 #!/usr/bin/env bash
-# The learning curve (issue 12): train a fresh database with checkpoints, then measure every checkpoint on the
-# ladder (ab:1, ab:2,q, stockfish:skill=0,depth=1; PAIRS openings each played with both colours, random
-# 4-ply openings from SEED, the same for every checkpoint) and on move quality (test/fixtures/move-scores.jsonl).
-# Results: one JSON line per checkpoint and opponent / ranker in DB.checkpoints/curve.jsonl.
+# The learning curve (issue 12): train a database with checkpoints, then measure every checkpoint on the ladder
+# (ab:1, ab:2,q, stockfish:skill=0,depth=1; MATCH_GAMES games each with `morph match`: opening pairs, colours
+# reversed, the same seed for every checkpoint) and on move quality (test/fixtures/move-scores.jsonl). Each result
+# goes into the trained database's table checkpoint_results, which `morph report` shows.
 #
 #   GAMES=3000 EVERY=500 training/recipes/curve.sh tmp/curve.db [train options, e.g. --evaluation joint]
-#   SKIP_TRAIN=1 training/recipes/curve.sh tmp/curve.db      (measure existing checkpoints only)
+#   SKIP_TRAIN=1 training/recipes/curve.sh tmp/curve.db      (measure the checkpoints not measured yet)
 #
-# Defaults: GAMES=3000 EVERY=500 PAIRS=100 (200 games per opponent) SEED=1 OPPONENTS='ab:1;ab:2,q;stockfish:skill=0,depth=1'
+# Defaults: GAMES=3000 EVERY=500 MATCH_GAMES=200 SEED=1 OPPONENTS='ab:1;ab:2,q;stockfish:skill=0,depth=1'
+# OPENINGS (morph match's default suite when unset).
 set -euo pipefail
 cd "$(dirname "$0")/../.."
 DB=${1:?usage: curve.sh DB [train options]}
 shift
 GAMES=${GAMES:-3000}
 EVERY=${EVERY:-500}
-PAIRS=${PAIRS:-100}
+MATCH_GAMES=${MATCH_GAMES:-200}
 SEED=${SEED:-1}
 OPPONENTS=${OPPONENTS:-ab:1;ab:2,q;stockfish:skill=0,depth=1}
 POSITIONS=${POSITIONS:-test/fixtures/move-scores.jsonl}
+OPENING_ARGS=()
+if [ -n "${OPENINGS:-}" ]; then OPENING_ARGS=(--openings "$OPENINGS"); fi
 DIR="${DB%.db}.checkpoints"
 
 if [ -z "${SKIP_TRAIN:-}" ]; then
@@ -25,16 +28,23 @@ if [ -z "${SKIP_TRAIN:-}" ]; then
     --progress lines "$@"
 fi
 
-OUT="$DIR/curve.jsonl"
+measured() {
+  node -e 'const D=require("better-sqlite3");const d=new D(process.argv[1],{readonly:true});
+    try{process.stdout.write(String(d.prepare("SELECT count(*) FROM checkpoint_results WHERE checkpoint=?").pluck().get(process.argv[2])))}
+    catch{process.stdout.write("0")}' "$DB" "$1"
+}
+
 for checkpoint in "$DIR"/games-*.db; do
-  # Measured once: a checkpoint already in the curve is skipped, so the recipe can be re-run as training goes on.
-  if [ -f "$OUT" ] && grep -q "\"db\":\"$checkpoint\"" "$OUT"; then continue; fi
-  nice -n 10 node bin/run-ts.js training/varied-games.ts --db "$checkpoint" --opponents "$OPPONENTS" \
-    --pairs "$PAIRS" --seed "$SEED" >> "$OUT"
+  # A checkpoint already measured is skipped, so the recipe can be re-run as training goes on.
+  if [ "$(measured "$checkpoint")" != "0" ]; then continue; fi
+  IFS=';' read -ra opponents <<< "$OPPONENTS"
+  for opponent in "${opponents[@]}"; do
+    nice -n 10 node bin/morph.js match --white "morph:$checkpoint" --black "$opponent" --games "$MATCH_GAMES" \
+      --seed "$SEED" "${OPENING_ARGS[@]}" --json --pgn /dev/null 2>/dev/null \
+      | node bin/run-ts.js training/record-checkpoint.ts "$DB" "$checkpoint"
+  done
   nice -n 10 node bin/morph.js agree --db "$checkpoint" --positions "$POSITIONS" --json \
-    | node -e 'let s="";process.stdin.on("data",d=>s+=d).on("end",()=>{const r=JSON.parse(s);
-        const games=Number(process.argv[1].match(/games-(\d+)/)[1]);
-        console.log(JSON.stringify({db:process.argv[1],trainedGames:games,ranker:"agree",top1:r.top1,top4:r.top4,
-          intervals:r.intervals,quality:r.quality}))})' "$checkpoint" >> "$OUT"
+    | node bin/run-ts.js training/record-checkpoint.ts "$DB" "$checkpoint"
+  echo "measured $checkpoint"
 done
-echo "curve: $OUT"
+node bin/morph.js report --db "$DB" --out "${DB%.db}-report" > /dev/null && echo "report: ${DB%.db}-report/index.html"

@@ -16,6 +16,7 @@ import { gameFromPgn, type LearningGame } from '../../learn/learningGame.ts';
 import { gamesPlayed, learnFromGame, seedIfNew } from '../../learn/learner.ts';
 import { getMeta, getMetaNumber } from '../../store/meta.ts';
 import { openStoreForWriting } from '../../store/location.ts';
+import type { PatternStore } from '../../store/patternStore.ts';
 import { BAD_INPUT, MorphError, badInput } from '../../util/errors.ts';
 import { Random } from '../../util/random.ts';
 import { parseSeedOption } from '../options.ts';
@@ -134,46 +135,68 @@ export function learnFromPgnFile(options: LearnFileOptions): LearnFileSummary {
   const started = performance.now();
   const games = splitPgnGames(readPgnFile(options.pgn));
   if (games.length === 0) throw badInput(`no games in ${options.pgn}`);
-  const store = openStoreForWriting(options.db);
+  const refused: LearnFileSummary['refused'] = [];
+  // The database is opened (or created and seeded) at the first game that can be learned, so a file of bad
+  // games writes nothing.
+  let learning: { store: PatternStore; config: LearningConfig; summary: LearnFileSummary } | null = null;
   try {
-    // The database's own settings, as `morph train` uses them; a new database records the defaults it started with.
-    const stored = loadConfig(store.db);
-    if (getMeta(store.db, 'config') === undefined) store.transaction(() => saveConfig(store.db, stored));
-    seedIfNew(store, stored);
-    const { learner, learnFrom } = sideSettings(options.side);
-    const config: LearningConfig = { ...stored, learnFrom };
-    const seed = options.seed ?? getMetaNumber(store.db, 'seed') ?? 1;
-    const summary: LearnFileSummary = {
-      file: options.pgn, side: options.side, seed, found: games.length, learned: 0, refused: [],
-      firstGame: gamesPlayed(store) + 1, lastGame: gamesPlayed(store), positions: 0, patternsBefore: store.size,
-      patterns: store.size, created: {}, deleted: 0, seconds: 0,
-    };
     for (const game of games) {
-      let learning: LearningGame;
+      let learningGame: LearningGame;
       try {
-        learning = gameFromPgn(game.text, learner);
-        checkFen(learning.startFen); // our board must accept what chess.js did, before anything is written
+        learningGame = gameFromPgn(game.text, sideSettings(options.side).learner);
+        checkFen(learningGame.startFen); // our board must accept what chess.js did, before anything is written
       } catch (error) {
         if (!(error instanceof MorphError)) throw error;
-        summary.refused.push({ game: game.number, line: game.line, error: error.message });
+        refused.push({ game: game.number, line: game.line, error: error.message });
         options.onRefused?.(game, error.message);
         continue;
       }
+      learning ??= startLearning(options, games.length, refused);
+      const { store, config, summary } = learning;
       // Any failure while learning stops the command: the transaction rolled back, but the in-memory
       // hierarchy may already hold its changes, so the store must not be used for another game.
       const gameNumber = gamesPlayed(store) + 1;
-      const learned = learnFromGame(store, learning, config, new Random(gameSeed(seed, gameNumber)));
+      const learned = learnFromGame(store, learningGame, config, new Random(gameSeed(summary.seed, gameNumber)));
       summary.learned++;
       summary.lastGame = learned.gameNumber;
       summary.positions += learned.positions;
       summary.deleted += learned.deleted;
       for (const [method, n] of Object.entries(learned.created)) summary.created[method] = (summary.created[method] ?? 0) + n;
     }
-    summary.patterns = store.size;
-    summary.seconds = (performance.now() - started) / 1000;
-    return summary;
+    if (!learning) {
+      throw badInput(`no game in ${options.pgn} could be learned (${refused.length} refused); no database was written`);
+    }
+    learning.summary.patterns = learning.store.size;
+    learning.summary.seconds = (performance.now() - started) / 1000;
+    return learning.summary;
   } finally {
+    learning?.store.close();
+  }
+}
+
+/** Opens the database for learning: its own settings, seeded when new, with the side's learning settings. */
+function startLearning(
+  options: LearnFileOptions,
+  found: number,
+  refused: LearnFileSummary['refused'],
+): { store: PatternStore; config: LearningConfig; summary: LearnFileSummary } {
+  const store = openStoreForWriting(options.db);
+  try {
+    // The database's own settings, as `morph train` uses them; a new database records the defaults it started with.
+    const stored = loadConfig(store.db);
+    if (getMeta(store.db, 'config') === undefined) store.transaction(() => saveConfig(store.db, stored));
+    seedIfNew(store, stored);
+    const { learnFrom } = sideSettings(options.side);
+    const seed = options.seed ?? getMetaNumber(store.db, 'seed') ?? 1;
+    const summary: LearnFileSummary = {
+      file: options.pgn, side: options.side, seed, found, learned: 0, refused,
+      firstGame: gamesPlayed(store) + 1, lastGame: gamesPlayed(store), positions: 0, patternsBefore: store.size,
+      patterns: store.size, created: {}, deleted: 0, seconds: 0,
+    };
+    return { store, config: { ...stored, learnFrom }, summary };
+  } catch (error) {
     store.close();
+    throw error;
   }
 }
 

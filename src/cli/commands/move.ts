@@ -3,7 +3,7 @@ import type { Command } from 'commander';
 import { Chess } from 'chess.js';
 import { checkFen } from '../../chess/fen.ts';
 import { GameHistory } from '../../chess/history.ts';
-import { MorphPlayer, type RankedMove } from '../../player/morphPlayer.ts';
+import { MorphPlayer, playingMaturity, type RankedMove } from '../../player/morphPlayer.ts';
 import { explainMove, explanationText, type MoveExplanation } from '../../player/explain.ts';
 import { openStoreForReading } from '../../store/location.ts';
 import { BAD_INPUT, MorphError, badInput } from '../../util/errors.ts';
@@ -18,7 +18,7 @@ interface MoveOptions {
   json?: boolean;
   explain?: boolean;
   move?: string;
-  maturity: string;
+  maturity?: string;
   seed: string;
 }
 
@@ -73,7 +73,7 @@ export function registerMoveCommand(program: Command): void {
     .option('--json', 'JSON output: {"best":…, "ranking":[{"move","san","value"},…]}')
     .option('--explain', 'show the patterns behind the chosen move and how they combined')
     .option('--move <uci>', 'with --explain: explain this move instead of the chosen one')
-    .option('--maturity <n>', 'ignore patterns with fewer updates than this', '0')
+    .option('--maturity <n>', "ignore patterns with fewer updates than this (default: the database's)")
     .option('--seed <n>', 'seed for the random tie-break', '1')
     .action(
       action((opts: MoveOptions) => {
@@ -81,8 +81,10 @@ export function registerMoveCommand(program: Command): void {
         if (opts.move && !opts.explain) opts.explain = true;
         // Bad input is reported before anything else is opened or printed.
         if (opts.fen) checkFen(opts.fen);
-        const options = { maturity: parseIntegerOption('--maturity', opts.maturity, 0), seed: parseSeedOption(opts.seed)! };
+        const maturity = opts.maturity === undefined ? undefined : parseIntegerOption('--maturity', opts.maturity, 0);
+        const seed = parseSeedOption(opts.seed)!;
         const { store, fresh } = openStoreForReading(opts.db);
+        const options = { maturity: playingMaturity(store, maturity), seed };
         if (fresh && !opts.json) process.stderr.write('morph: no database yet (train first); every move values 0.5\n');
         const player = new MorphPlayer(store, options);
         const show = (report: MoveReport) => printLine(opts.json ? JSON.stringify(report) : reportText(report));

@@ -2,7 +2,7 @@
 import type { Command } from 'commander';
 import { createInterface } from 'node:readline';
 import { checkFen } from '../../chess/fen.ts';
-import { MorphPlayer } from '../../player/morphPlayer.ts';
+import { MorphPlayer, playingMaturity } from '../../player/morphPlayer.ts';
 import { DEFAULT_REPLIES, ModelGuidedPlayer } from '../../model/modelGuidedPlayer.ts';
 import { OpponentModel } from '../../model/opponentModel.ts';
 import { TerminalGame, type Side } from '../../play/terminalGame.ts';
@@ -17,7 +17,7 @@ interface PlayOptions {
   color: string;
   fen?: string;
   seed?: string;
-  maturity: string;
+  maturity?: string;
   pgn?: string;
   model?: string;
 }
@@ -30,7 +30,7 @@ export function registerPlayCommand(program: Command): void {
     .option('--color <side>', 'your side: white or black', 'white')
     .option('--fen <fen>', 'start from this position instead of the initial one')
     .option('--seed <n>', "seed for Morph's random tie-break (default: a fresh one, shown at the start)")
-    .option('--maturity <n>', 'Morph ignores patterns with fewer updates than this', '0')
+    .option('--maturity <n>', "Morph ignores patterns with fewer updates than this (default: the database's)")
     .option('--pgn <file>', 'save the game as PGN to this file when it ends')
     .option('--model <file>', 'an opponent model of you (morph model): Morph looks along the replies it predicts')
     .action(
@@ -38,7 +38,7 @@ export function registerPlayCommand(program: Command): void {
         const color = opts.color.toLowerCase();
         if (color !== 'white' && color !== 'black') throw badInput(`--color needs white or black, got "${opts.color}"`);
         const startFen = opts.fen === undefined ? undefined : checkFen(opts.fen);
-        const maturity = parseIntegerOption('--maturity', opts.maturity, 0);
+        const chosenMaturity = opts.maturity === undefined ? undefined : parseIntegerOption('--maturity', opts.maturity, 0);
         const seed = parseSeedOption(opts.seed) ?? freshSeed();
         const model = opts.model === undefined ? null : OpponentModel.open(opts.model);
         let opened: ReturnType<typeof openStoreForReading>;
@@ -50,6 +50,7 @@ export function registerPlayCommand(program: Command): void {
         }
         const { store, fresh } = opened;
         try {
+          const maturity = playingMaturity(store, chosenMaturity);
           printLine(
             fresh
               ? `Morph has no database yet (train first): every move values 0.5, so it plays at random. Seed ${seed}.`

@@ -1,10 +1,11 @@
 /** `morph train`: an unattended training run against a sparring opponent (src/train/harness.ts). */
 import type { Command } from 'commander';
-import { runTraining, type TrainingSummary } from '../../train/harness.ts';
+import { DEFAULT_SNAPSHOT_EVERY, defaultJobs, runTraining, type TrainingSummary } from '../../train/harness.ts';
+import { runTrainWorker } from '../../train/trainWorker.ts';
 import type { ProgressMode } from '../../train/progress.ts';
 import { badInput } from '../../util/errors.ts';
 import { action, printLine } from '../run.ts';
-import { parseIntegerOption, parseNumberOption, parseSeedOption } from '../options.ts';
+import { parseIntegerOption, parseNumberOption, parsePositiveNumberOption, parseSeedOption } from '../options.ts';
 import type { LearningConfig } from '../../learn/config.ts';
 
 interface TrainOptions {
@@ -23,6 +24,8 @@ interface TrainOptions {
   evaluation?: string;
   prior?: string;
   checkpointEvery?: string;
+  jobs?: string;
+  snapshotEvery?: string;
   lambda?: string;
   targetMaturity?: string;
   learnFrom?: string;
@@ -35,13 +38,14 @@ interface TrainOptions {
 
 const DEFAULT_GAMES = 20;
 
-function summaryText(s: TrainingSummary): string {
+export function trainingSummaryText(s: TrainingSummary): string {
   const score = s.games ? ((s.wins + s.draws / 2) / s.games).toFixed(3) : '-';
   const perHour = s.seconds > 0 ? Math.round((s.games / s.seconds) * 3600) : 0;
+  const trained = s.games > 0 ? `trained games ${s.firstGame}-${s.lastGame} (${s.games} games, ` : `trained no games (`;
   return [
-    `trained games ${s.firstGame}-${s.lastGame} (${s.games} games, ${s.stopReason}), seed ${s.seed}`,
+    `${trained}${s.stopReason}), seed ${s.seed}`,
     `W/D/L ${s.wins}/${s.draws}/${s.losses}, score ${score}, ${s.failures} discarded`,
-    `patterns ${s.patterns}; ${s.seconds.toFixed(1)} s (${perHour} games/hour): ` +
+    `patterns ${s.patterns}; ${s.seconds.toFixed(1)} s (${perHour} games/hour, ${s.jobs} job${s.jobs === 1 ? '' : 's'}): ` +
       `Morph ${s.time.morph.toFixed(1)} s, opponent ${s.time.opponent.toFixed(1)} s, learning ${s.time.learning.toFixed(1)} s`,
   ].join('\n');
 }
@@ -69,13 +73,15 @@ export function registerTrainCommand(program: Command): void {
     .option('--prior <n>', 'pseudo-counts of a draw shrinking each weight, for shrunk and logodds (saved)')
     .option('--temperature <schedule>', 'constant:K | linear:K0->K1@G | exp:K0,HALF,KMIN (saved in the database)')
     .option('--checkpoint-every <n>', 'keep a copy of the database every N games in DB.checkpoints/ (SQLite backup)')
+    .option('--jobs <n>', `game workers playing at once on snapshots of the weights; 1 plays on the live database (default: the cores, here ${defaultJobs()})`)
+    .option('--snapshot-every <n>', `with --jobs > 1, games a worker plays before loading fresh weights (default ${DEFAULT_SNAPSHOT_EVERY})`)
     .option('--progress <mode>', 'auto | bar | lines | none', 'auto')
     .option('--max-failures <n>', 'stop after this many discarded games in a row', '5')
     .option('--engine-timeout <ms>', 'per-move timeout for external engines')
     .option('--json', 'print the run summary as JSON')
     .action(
       action(async (opts: TrainOptions) => {
-        if (opts.games && opts.hours) throw badInput('give --games or --hours, not both');
+        if (opts.games !== undefined && opts.hours !== undefined) throw badInput('give --games or --hours, not both');
         if (!['auto', 'bar', 'lines', 'none'].includes(opts.progress)) throw badInput(`--progress must be auto, bar, lines or none`);
         const config: Partial<LearningConfig> = {};
         if (opts.maturity !== undefined) config.maturity = parseIntegerOption('--maturity', opts.maturity, 0);
@@ -95,8 +101,8 @@ export function registerTrainCommand(program: Command): void {
         if (opts.prior !== undefined) config.prior = parseNumberOption('--prior', opts.prior, 0, 1e6);
         const summary = await runTraining({
           db: opts.db,
-          games: opts.hours ? undefined : opts.games ? parseIntegerOption('--games', opts.games, 1) : DEFAULT_GAMES,
-          hours: opts.hours ? parseNumberOption('--hours', opts.hours, 0) : undefined,
+          games: opts.hours !== undefined ? undefined : opts.games ? parseIntegerOption('--games', opts.games, 1) : DEFAULT_GAMES,
+          hours: opts.hours !== undefined ? parsePositiveNumberOption('--hours', opts.hours) : undefined,
           opponent: opts.opponent,
           seed: parseSeedOption(opts.seed),
           pgn: opts.pgn,
@@ -107,8 +113,12 @@ export function registerTrainCommand(program: Command): void {
           maxFailures: parseIntegerOption('--max-failures', opts.maxFailures, 1),
           engineTimeoutMs: opts.engineTimeout ? parseIntegerOption('--engine-timeout', opts.engineTimeout, 1) : undefined,
           checkpointEvery: opts.checkpointEvery ? parseIntegerOption('--checkpoint-every', opts.checkpointEvery, 1) : undefined,
+          jobs: opts.jobs ? parseIntegerOption('--jobs', opts.jobs, 1) : defaultJobs(),
+          snapshotEvery: opts.snapshotEvery ? parseIntegerOption('--snapshot-every', opts.snapshotEvery, 1) : undefined,
         });
-        printLine(opts.json ? JSON.stringify(summary) : summaryText(summary));
+        printLine(opts.json ? JSON.stringify(summary) : trainingSummaryText(summary));
       }),
     );
+  // The game workers of `morph train --jobs N` (src/train/trainWorker.ts); started by the learner, not by users.
+  program.command('train-worker', { hidden: true }).action(() => runTrainWorker());
 }

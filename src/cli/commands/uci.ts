@@ -5,15 +5,17 @@ import { createInterface } from 'node:readline';
 import { defaultDatabasePath, openStoreForReading } from '../../store/location.ts';
 import type { PatternStore } from '../../store/patternStore.ts';
 import { MAX_MATURITY, MAX_SEED, UciEngine, type UciEngineConfig } from '../../uci/engine.ts';
-import { checkDatabaseFileKind } from '../../store/databaseKind.ts';
+import { checkDatabaseFileKind, requireDatabaseKind } from '../../store/databaseKind.ts';
+import { openMorphDatabase } from '../../store/database.ts';
 import { DEFAULT_REPLIES, ModelGuidedPlayer } from '../../model/modelGuidedPlayer.ts';
 import { OpponentModel } from '../../model/opponentModel.ts';
 import { action } from '../run.ts';
 import { parseIntegerOption } from '../options.ts';
+import { loadConfig } from '../../learn/config.ts';
 
 interface UciOptions {
   db?: string;
-  maturity: string;
+  maturity?: string;
   seed: string;
   model?: string;
 }
@@ -23,23 +25,34 @@ export function registerUciCommand(program: Command): void {
     .command('uci')
     .description('run Morph as a UCI engine (for chess GUIs): reads commands on stdin, answers on stdout')
     .option('--db <file>', 'pattern database (default: data/morph.db in the checkout, or $MORPH_DB)')
-    .option('--maturity <n>', 'ignore patterns with fewer updates than this (UCI option Maturity)', '0')
+    .option('--maturity <n>', "ignore patterns with fewer updates than this (UCI option Maturity; default: the database's)")
     .option('--seed <n>', 'seed for the random tie-break (UCI option Seed)', '1')
     .option('--model <file>', "an opponent model of the engine's opponent: Morph looks along its predicted replies")
     .action(
       action(async (opts: UciOptions) => {
-        const maturity = parseIntegerOption('--maturity', opts.maturity, 0, MAX_MATURITY);
+        const maturity = opts.maturity === undefined ? undefined : parseIntegerOption('--maturity', opts.maturity, 0, MAX_MATURITY);
         const seed = parseIntegerOption('--seed', opts.seed, 0, MAX_SEED);
         // A bad --db fails here, as a one-line error, before any protocol is spoken: the file is checked (header
         // and schema, quickly), while the patterns are loaded only at `isready`, so `uci` is answered at once.
         const fresh = opts.db === undefined && !existsSync(defaultDatabasePath());
-        if (!fresh) checkDatabaseFileKind(opts.db ?? defaultDatabasePath(), 'value');
+        let databaseMaturity: number | undefined;
+        if (!fresh) {
+          const path = opts.db ?? defaultDatabasePath();
+          const db = openMorphDatabase(path, { readonly: true, quickCheck: false });
+          try {
+            requireDatabaseKind(db, path, 'value');
+            databaseMaturity = loadConfig(db).maturity;
+          } finally {
+            db.close();
+          }
+        }
         if (opts.model !== undefined) checkDatabaseFileKind(opts.model, 'opponent-model');
         await runUciEngine({
           store: () => openStoreForReading(opts.db).store,
           fresh,
           dbOption: opts.db,
           maturity,
+          databaseMaturity,
           seed,
           createPlayer: opts.model === undefined ? undefined : modelGuidedFactory(opts.model),
         });
@@ -51,7 +64,8 @@ async function runUciEngine(setup: {
   store: () => PatternStore;
   fresh: boolean;
   dbOption: string | undefined;
-  maturity: number;
+  maturity: number | undefined;
+  databaseMaturity: number | undefined;
   seed: number;
   createPlayer?: UciEngineConfig['createPlayer'];
 }): Promise<void> {
@@ -71,6 +85,7 @@ async function runUciEngine(setup: {
       // An empty value means the database the engine was started with (or the default one).
       openDatabase: (path) => openStoreForReading(path === '' ? setup.dbOption : path).store,
       maturity: setup.maturity,
+      databaseMaturity: setup.databaseMaturity,
       seed: setup.seed,
       createPlayer: setup.createPlayer,
       write,

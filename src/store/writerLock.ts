@@ -1,0 +1,43 @@
+/**
+ * One writer per database. Two trainers on one file would both record games under the same numbers, so a
+ * writer first takes an exclusive SQLite lock on a side file, `<db>-lock`, and holds it until it closes the
+ * database. The lock is the operating system's (SQLite's own file locking), so it dies with the process: a
+ * `kill -9` leaves the file behind but never a lock that blocks the next run. Readers never take it.
+ */
+import Database from 'better-sqlite3';
+import { badInput } from '../util/errors.ts';
+
+export class WriterLock {
+  private constructor(private readonly connection: Database.Database) {}
+
+  static lockFileOf(path: string): string {
+    return `${path}-lock`;
+  }
+
+  /** Takes the lock at once or refuses in one line (exit 2); never waits for another writer. */
+  static acquire(path: string): WriterLock {
+    const file = WriterLock.lockFileOf(path);
+    let connection: Database.Database;
+    try {
+      connection = new Database(file, { timeout: 0 });
+    } catch (error) {
+      throw badInput(`cannot write beside ${path}: ${(error as Error).message}`);
+    }
+    try {
+      // A transaction that is never committed: the exclusive lock lasts as long as the connection.
+      connection.exec('BEGIN EXCLUSIVE');
+    } catch (error) {
+      connection.close();
+      const code = (error as { code?: string }).code ?? '';
+      if (code.startsWith('SQLITE_BUSY') || code.startsWith('SQLITE_LOCKED')) {
+        throw badInput(`${path} is being written by another process (morph train or learn): one writer at a time`);
+      }
+      throw badInput(`cannot lock ${file}: ${(error as Error).message}`);
+    }
+    return new WriterLock(connection);
+  }
+
+  release(): void {
+    if (this.connection.open) this.connection.close();
+  }
+}

@@ -1,0 +1,130 @@
+/**
+ * One training game as an actor plays it: Morph (with the weights of some snapshot of the database) against the
+ * sparring opponent, from the game's seed. The same code plays in the training process itself (`--jobs 1`, on the
+ * live database) and in each game worker (`--jobs N`, trainWorker.ts, on a read-only snapshot); the learner
+ * (harness.ts) applies what comes back.
+ */
+import { setImmediate as eventLoopTurn } from 'node:timers/promises';
+import { createPlayer } from '../engines/playerFromSpec.ts';
+import { parseOpponentSpec } from '../engines/opponentSpec.ts';
+import type { GamePlayer } from '../engines/gamePlayer.ts';
+import { NoisyPlayer } from '../engines/noisyPlayer.ts';
+import { playGame, type PlayedGame } from '../game/playGame.ts';
+import { evaluationSettings, loadConfig } from '../learn/config.ts';
+import { MorphPlayer } from '../player/morphPlayer.ts';
+import type { PatternStore } from '../store/patternStore.ts';
+
+/** What the learner hands an actor: everything that decides the game besides the weights. */
+export interface GameTask {
+  gameNumber: number;
+  seed: number;
+  morphColor: 'w' | 'b';
+  /** An adaptive handicap's probability for this game (noisy:auto=T), as the learner holds it now. */
+  handicap?: number;
+}
+
+/** A played game as the learner receives it. */
+export interface FinishedGame {
+  task: GameTask;
+  played: PlayedGame;
+  /** The opponent as recorded (an adaptive handicap with the probability it played at). */
+  opponentName: string;
+  /** Games learned in the weights Morph played with (the snapshot); gameNumber - 1 on the live database. */
+  snapshot: number;
+  /** Wall-clock seconds of the game, and when it started (ISO). */
+  seconds: number;
+  startedAt: string;
+}
+
+export interface ActorOptions {
+  opponent: string;
+  maxPlies: number;
+  engineTimeouts?: { searchTimeoutMs: number; handshakeTimeoutMs: number };
+}
+
+/** Opponents made afresh for every game (in-process, cheap); the others live for the whole run. */
+export const BUILT_IN_OPPONENTS = new Set(['random', 'greedy', 'ab', 'self']);
+
+/** The opponent's seed for a game: derived from the game's seed, so each side has its own stream. */
+export function opponentSeedOf(seed: number): number {
+  return seed ^ 0x5bd1e995;
+}
+
+/**
+ * The player with a turn of the event loop before each of its moves. In-process players never wait on I/O, so
+ * without it a run against random, greedy, ab:D or morph:FILE would never let a SIGINT handler (or a worker's
+ * stop message) run until the whole game was over. (A turn costs microseconds; a move, milliseconds.)
+ */
+export function yieldingBeforeMoves(player: GamePlayer): GamePlayer {
+  return {
+    name: player.name,
+    newGame: () => player.newGame(),
+    chooseMove: async (position) => {
+      await eventLoopTurn();
+      return player.chooseMove(position);
+    },
+    close: () => player.close(),
+  };
+}
+
+/**
+ * Plays games one after another with one opponent instance (restarted after an engine failure, and per game for
+ * built-in players). Throws EngineError when the opponent fails; the caller discards that game.
+ */
+export class GameActor {
+  private readonly perGameOpponent: boolean;
+
+  /** `opponent`: one already started (and checked) by the caller, used for the first game. */
+  constructor(private readonly options: ActorOptions, private opponent: GamePlayer | null = null) {
+    this.perGameOpponent = BUILT_IN_OPPONENTS.has(parseOpponentSpec(options.opponent).kind);
+  }
+
+  /** Plays `task` with the weights of `store` (learned from `snapshot` games); null when stopped early. */
+  async play(store: PatternStore, snapshot: number, task: GameTask, shouldStop: () => boolean): Promise<FinishedGame | null> {
+    const config = loadConfig(store.db);
+    const settings = { maturity: config.maturity, evaluation: evaluationSettings(config) };
+    const morph = yieldingBeforeMoves(new MorphPlayer(store, { ...settings, seed: task.seed }, 'Morph'));
+    const opponentSeed = opponentSeedOf(task.seed);
+    const started = performance.now();
+    const startedAt = new Date().toISOString();
+    if (!this.opponent || this.perGameOpponent) {
+      await this.opponent?.close();
+      this.opponent = null;
+      this.opponent = this.options.opponent === 'self'
+        ? yieldingBeforeMoves(new MorphPlayer(store, { ...settings, seed: opponentSeed }, 'self'))
+        : await createPlayer(this.options.opponent, { seed: opponentSeed, engineTimeouts: this.options.engineTimeouts });
+    }
+    const opponent = this.opponent;
+    // A noisy opponent's random moves follow the game's seed, so a resumed run replays the same games.
+    if (opponent instanceof NoisyPlayer) opponent.reseed(opponentSeed);
+    if (opponent instanceof NoisyPlayer && opponent.target !== undefined && task.handicap !== undefined) {
+      opponent.probability = task.handicap;
+    }
+    let played: PlayedGame | null;
+    try {
+      played = await playGame({
+        white: task.morphColor === 'w' ? morph : opponent,
+        black: task.morphColor === 'w' ? opponent : morph,
+        maxPlies: this.options.maxPlies,
+        shouldStop,
+      });
+    } catch (error) {
+      await this.restartOpponent();
+      throw error;
+    }
+    if (!played) return null;
+    const opponentName = opponent instanceof NoisyPlayer && opponent.target !== undefined ? opponent.currentName() : opponent.name;
+    return { task, played, opponentName, snapshot, seconds: (performance.now() - started) / 1000, startedAt };
+  }
+
+  /** Drops the opponent (after a failure); the next game starts a new one. */
+  async restartOpponent(): Promise<void> {
+    const opponent = this.opponent;
+    this.opponent = null;
+    await opponent?.close().catch(() => undefined);
+  }
+
+  async close(): Promise<void> {
+    await this.restartOpponent();
+  }
+}

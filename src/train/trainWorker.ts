@@ -1,0 +1,93 @@
+/**
+ * A game worker of `morph train --jobs N` (a child process the learner forks: `morph train-worker`). It plays the
+ * games the learner sends, with Morph's weights from a read-only snapshot of the live database, reloaded after
+ * every `reloadEvery` games, and sends each finished game back over the IPC channel. It never writes the
+ * database. It ignores Ctrl-C (the learner decides when the run stops) and exits when told to or when the learner
+ * is gone.
+ */
+import { EngineError } from '../engines/uciClient.ts';
+import { MorphError } from '../util/errors.ts';
+import { PatternStore } from '../store/patternStore.ts';
+import { GameActor, type ActorOptions, type FinishedGame, type GameTask } from './gameActor.ts';
+
+export interface WorkerSetup extends ActorOptions {
+  db: string;
+  /** Games played on one snapshot before the next is loaded. */
+  reloadEvery: number;
+}
+
+export type ToWorker = { type: 'setup'; setup: WorkerSetup } | { type: 'play'; task: GameTask } | { type: 'stop' };
+
+export type FromWorker =
+  | { type: 'ready' }
+  | { type: 'played'; game: FinishedGame }
+  | { type: 'failed'; gameNumber: number; message: string }
+  /** A problem no retry can fix (a bad engine option): the run ends with this one-line error. */
+  | { type: 'fatal'; message: string; exitCode: number };
+
+export async function runTrainWorker(): Promise<void> {
+  if (!process.send) throw new Error('train-worker runs only as a child of `morph train --jobs N`');
+  const send = (message: FromWorker) => process.send!(message);
+  let setup: WorkerSetup | null = null;
+  let actor: GameActor | null = null;
+  let snapshot: { store: PatternStore; gamesLearned: number } | null = null;
+  let playedOnSnapshot = 0;
+  let stopping = false;
+  const queue: GameTask[] = [];
+  let busy = false;
+
+  process.on('SIGINT', () => undefined);
+  const finish = async () => {
+    stopping = true;
+    await actor?.close();
+    snapshot?.store.close();
+    process.disconnect?.();
+    process.exit(0);
+  };
+  process.on('disconnect', () => void finish());
+
+  const playNext = async () => {
+    if (busy || stopping || !setup || !actor) return;
+    const task = queue.shift();
+    if (!task) return;
+    busy = true;
+    try {
+      if (!snapshot || playedOnSnapshot >= setup.reloadEvery) {
+        snapshot?.store.close();
+        snapshot = null;
+        snapshot = PatternStore.openSnapshot(setup.db);
+        playedOnSnapshot = 0;
+      }
+      playedOnSnapshot++;
+      const game = await actor.play(snapshot.store, snapshot.gamesLearned, task, () => stopping);
+      if (game) send({ type: 'played', game });
+    } catch (error) {
+      if (error instanceof MorphError && !(error instanceof EngineError)) {
+        send({ type: 'fatal', message: error.message, exitCode: error.exitCode });
+        return;
+      }
+      // An engine failure, or anything else (the snapshot unreadable, a bug): the learner discards this game.
+      if (!(error instanceof EngineError)) {
+        snapshot?.store.close();
+        snapshot = null;
+      }
+      send({ type: 'failed', gameNumber: task.gameNumber, message: (error as Error).message.split('\n')[0] });
+    } finally {
+      busy = false;
+    }
+    void playNext();
+  };
+
+  process.on('message', (message: ToWorker) => {
+    if (message.type === 'setup') {
+      setup = message.setup;
+      actor = new GameActor(setup);
+      send({ type: 'ready' });
+    } else if (message.type === 'play') {
+      queue.push(message.task);
+      void playNext();
+    } else if (message.type === 'stop') {
+      void finish();
+    }
+  });
+}

@@ -1,0 +1,103 @@
+/**
+ * Loading the pattern database: the canonical key is the one source of truth for a pattern, and a key that is
+ * not a valid pattern is refused at load in one line (exit code 2 from the CLI), never a TypeError later.
+ */
+import { afterAll, describe, expect, it } from 'vitest';
+import Database from 'better-sqlite3';
+import { mkdtempSync, rmSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import { START_FEN } from '../src/chess/fen.ts';
+import { pieceLabel, EDGE_DIRECT } from '../src/graph/labels.ts';
+import { DESIG_NONE } from '../src/pattern/designation.ts';
+import { canonicalKey } from '../src/pattern/canonical.ts';
+import type { GraphPattern } from '../src/pattern/pattern.ts';
+import { PatternStore } from '../src/store/patternStore.ts';
+import { MorphError } from '../src/util/errors.ts';
+import { runMorph } from './helpers/cli.ts';
+
+const dir = mkdtempSync(join(tmpdir(), 'morph-load-'));
+afterAll(() => rmSync(dir, { recursive: true, force: true }));
+
+const knightAttacksPawn: GraphPattern = {
+  kind: 'graph',
+  labels: [pieceLabel('moved', 2), pieceLabel('toMove', 1)],
+  desigs: [DESIG_NONE, DESIG_NONE],
+  edges: [[0, 1, EDGE_DIRECT]],
+};
+
+/** A database with one pattern whose key is then overwritten behind Morph's back. */
+function tampered(name: string, key: string): string {
+  const path = join(dir, `${name}.db`);
+  const store = PatternStore.open(path);
+  store.insert(knightAttacksPawn, 'manual', 0, { weight: 0.7, updates: 3 });
+  store.close();
+  const db = new Database(path);
+  db.prepare('UPDATE patterns SET key = ? WHERE kind = ?').run(key, 'graph');
+  db.close();
+  return path;
+}
+
+describe('pattern keys validated at load', () => {
+  const good = canonicalKey(knightAttacksPawn);
+  const cases: Array<[string, string]> = [
+    ['an edge to a node that does not exist', good.replace(/\|.*$/, '|0>5:1')],
+    ['a label out of range', good.replace(/^G:\d+/, 'G:99')],
+    ['an edge type out of range', good.replace(/:\d+$/, ':9')],
+    ['text that is no key at all', 'G:not a key'],
+    ['a material key on a graph row', 'M:1,0,0,0,0'],
+  ];
+  for (const [what, key] of cases) {
+    it(`refuses ${what} in one line`, () => {
+      expect(key).not.toBe(good);
+      const path = tampered(what.replace(/\W+/g, '-'), key);
+      let error: unknown;
+      try {
+        PatternStore.open(path, { readonly: true }).close();
+      } catch (caught) {
+        error = caught;
+      }
+      expect(error).toBeInstanceOf(MorphError);
+      expect((error as MorphError).message).toMatch(new RegExp(`^${path} is corrupt: pattern 1 has an invalid key \\(.+\\)$`));
+      expect((error as Error).message).not.toContain('\n');
+    });
+  }
+
+  it('loads the untampered key, and the CLI reports a tampered one with exit code 2', async () => {
+    const path = tampered('fine', good);
+    const store = PatternStore.open(path, { readonly: true });
+    expect(store.size).toBe(1);
+    store.close();
+    const bad = tampered('cli', cases[0][1]);
+    const run = await runMorph(['move', '--fen', START_FEN, '--db', bad]);
+    expect(run.code).toBe(2);
+    expect(run.stderr).toMatch(/^morph: .* is corrupt: pattern 1 has an invalid key .*\n$/);
+  });
+});
+
+describe('links store no mappings', () => {
+  const pawn: GraphPattern = { kind: 'graph', labels: [pieceLabel('toMove', 1)], desigs: [DESIG_NONE], edges: [] };
+
+  it('writes links without a mapping, and the v2 migration clears the ones v1 wrote', () => {
+    const path = join(dir, 'links.db');
+    const store = PatternStore.open(path);
+    store.insert(pawn, 'manual', 0);
+    store.insert(knightAttacksPawn, 'manual', 0);
+    expect(store.hierarchy.byKey.get(canonicalKey(knightAttacksPawn))!.parents.length).toBe(1);
+    const count = (sql: string) => store.db.prepare(sql).pluck().get() as number;
+    expect(count('SELECT count(*) FROM links')).toBe(1);
+    expect(count('SELECT count(*) FROM links WHERE mapping IS NOT NULL')).toBe(0);
+    store.close();
+
+    // A v1 database with a (stale) mapping is upgraded on its next opening for writing.
+    const raw = new Database(path);
+    raw.prepare("UPDATE links SET mapping = '[1]'").run();
+    raw.pragma('user_version = 1');
+    raw.close();
+    const upgraded = PatternStore.open(path);
+    expect(upgraded.db.pragma('user_version', { simple: true })).toBe(2);
+    expect(upgraded.db.prepare('SELECT count(*) FROM links WHERE mapping IS NOT NULL').pluck().get()).toBe(0);
+    expect(upgraded.size).toBe(2);
+    upgraded.close();
+  });
+});

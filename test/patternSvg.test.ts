@@ -1,0 +1,93 @@
+import { describe, expect, it } from 'vitest';
+import { parseSquare, KING, KNIGHT, PAWN, ROOK, BISHOP } from '../src/chess/board.ts';
+import { EDGE_DIRECT, EDGE_INDIRECT, pieceLabel } from '../src/graph/labels.ts';
+import { DESIG_NONE, exactDesig, fileDesig, rankDesig } from '../src/pattern/designation.ts';
+import type { GraphPattern } from '../src/pattern/pattern.ts';
+import { patternSvg } from '../src/inspect/patternSvg.ts';
+
+const SQUARE = 44;
+
+/**
+ * Node centres, from what is drawn: an off-board node's grey disc (or an empty square's dot) is its first circle;
+ * a piece on the board is its glyph, whose baseline sits .3 squares below the centre.
+ */
+function nodeCentres(svg: string): Map<number, { x: number; y: number }> {
+  const centres = new Map<number, { x: number; y: number }>();
+  for (const m of svg.matchAll(/<g class="pattern-node" data-node="(\d+)"[^>]*>([\s\S]*?)<\/g>/g)) {
+    const circle = /<circle cx="([\d.-]+)" cy="([\d.-]+)"/.exec(m[2]);
+    const glyph = /<text x="([\d.-]+)" y="([\d.-]+)"/.exec(m[2])!;
+    centres.set(Number(m[1]), circle ? { x: Number(circle[1]), y: Number(circle[2]) } : { x: Number(glyph[1]), y: Number(glyph[2]) - 0.3 * SQUARE });
+  }
+  return centres;
+}
+
+/** Points along each drawn edge (a straight line or a quadratic curve), read back from the SVG. */
+function edgePaths(svg: string): { from: number; to: number; points: { x: number; y: number }[] }[] {
+  const edges: { from: number; to: number; points: { x: number; y: number }[] }[] = [];
+  for (const m of svg.matchAll(/<(?:line|path) class="pattern-edge" data-from="(\d+)" data-to="(\d+)"([^>]*)>/g)) {
+    const attributes = m[3];
+    const numbers = (/ d="([^"]+)"/.exec(attributes)?.[1] ?? ['x1', 'y1', 'x2', 'y2'].map((k) => new RegExp(` ${k}="([^"]+)"`).exec(attributes)![1]).join(' '))
+      .match(/-?[\d.]+/g)!.map(Number);
+    const [x0, y0] = numbers;
+    const [cx, cy, x1, y1] = numbers.length === 6 ? numbers.slice(2) : [(x0 + numbers[2]) / 2, (y0 + numbers[3]) / 2, numbers[2], numbers[3]];
+    const points = Array.from({ length: 101 }, (_, i) => {
+      const t = i / 100;
+      return { x: (1 - t) ** 2 * x0 + 2 * (1 - t) * t * cx + t * t * x1, y: (1 - t) ** 2 * y0 + 2 * (1 - t) * t * cy + t * t * y1 };
+    });
+    edges.push({ from: Number(m[1]), to: Number(m[2]), points });
+  }
+  return edges;
+}
+
+/** The closest any edge comes to the centre of a node it does not join, in squares. */
+function closestPass(svg: string): number {
+  const centres = nodeCentres(svg);
+  let closest = Infinity;
+  for (const edge of edgePaths(svg)) {
+    for (const [node, centre] of centres) {
+      if (node === edge.from || node === edge.to) continue;
+      for (const p of edge.points) closest = Math.min(closest, Math.hypot(p.x - centre.x, p.y - centre.y) / SQUARE);
+    }
+  }
+  return closest;
+}
+
+describe('pattern SVG edges', () => {
+  it('do not pass over unrelated nodes that share a row without squares, a rank tray or a file column', () => {
+    const pattern: GraphPattern = {
+      kind: 'graph',
+      labels: [
+        pieceLabel('moved', ROOK), pieceLabel('toMove', KNIGHT), pieceLabel('toMove', PAWN), pieceLabel('moved', KING),
+        pieceLabel('toMove', PAWN), pieceLabel('toMove', PAWN), pieceLabel('toMove', PAWN),
+        pieceLabel('moved', BISHOP), pieceLabel('moved', KNIGHT), pieceLabel('moved', ROOK),
+      ],
+      desigs: [
+        DESIG_NONE, DESIG_NONE, DESIG_NONE, exactDesig(parseSquare('g1')),
+        rankDesig(6), rankDesig(6), rankDesig(6),
+        fileDesig(2), fileDesig(2), fileDesig(2),
+      ],
+      edges: [
+        [0, 2, EDGE_DIRECT], [3, 0, EDGE_DIRECT], // across the "any square" row, over node 1
+        [4, 6, EDGE_DIRECT], // along the rank-7 tray, over node 5
+        [7, 9, EDGE_INDIRECT], // down the c-file column, over node 8
+        [0, 1, EDGE_DIRECT], // neighbours: nothing in between
+      ],
+    };
+    const svg = patternSvg(pattern);
+    expect(nodeCentres(svg).size).toBe(10);
+    expect(edgePaths(svg)).toHaveLength(5);
+    // Node discs have a radius of .46 squares: a passing edge must stay outside them.
+    expect(closestPass(svg)).toBeGreaterThan(0.46);
+  });
+
+  it('keeps arrows between board squares straight, as the geometry is (an x-ray crosses its blocker)', () => {
+    const pattern: GraphPattern = {
+      kind: 'graph',
+      labels: [pieceLabel('moved', ROOK), pieceLabel('toMove', KNIGHT), pieceLabel('toMove', KING)],
+      desigs: [exactDesig(parseSquare('a1')), exactDesig(parseSquare('a4')), exactDesig(parseSquare('a8'))],
+      edges: [[0, 1, EDGE_DIRECT], [0, 2, EDGE_INDIRECT]],
+    };
+    const svg = patternSvg(pattern);
+    for (const m of svg.matchAll(/class="pattern-edge"[^>]* d="([^"]+)"/g)) expect(m[1]).toMatch(/^M[\d.,-]+ L[\d.,-]+$/);
+  });
+});

@@ -1,0 +1,51 @@
+import { Chess } from 'chess.js';
+import { describe, expect, it } from 'vitest';
+import { MorphPlayer } from '../src/player/morphPlayer.ts';
+import { TerminalGame } from '../src/play/terminalGame.ts';
+import { materialPattern } from '../src/pattern/pattern.ts';
+import { PatternStore } from '../src/store/patternStore.ts';
+
+/** White's queen can take a loose knight; every other move leaves the material as it is. */
+const LOOSE_KNIGHT = '4k3/8/8/3n4/8/8/8/3QK3 w - - 0 1';
+
+/** A database that knows two material patterns (P N B R Q, side that just moved minus side to move). */
+function knowingPlayer(): { player: MorphPlayer; queenUp: number } {
+  const store = PatternStore.open(':memory:');
+  const queenUp = store.insert(materialPattern([0, 0, 0, 0, 1]), 'material', 0, { weight: 0.95, updates: 50 }).record.id;
+  store.insert(materialPattern([0, -1, 0, 0, 1]), 'material', 0, { weight: 0.6, updates: 50 });
+  return { player: new MorphPlayer(store, { maturity: 0, seed: 3 }), queenUp };
+}
+
+function session() {
+  const { player, queenUp } = knowingPlayer();
+  const output: string[] = [];
+  const game = new TerminalGame({ player, humanColor: 'white', startFen: LOOSE_KNIGHT, write: (text) => output.push(text), saveFile: () => {} });
+  game.start();
+  const send = (line: string) => {
+    const before = output.length;
+    game.handleLine(line);
+    return output.slice(before).join('\n');
+  };
+  return { game, send, queenUp };
+}
+
+describe('play: hint and explain', () => {
+  it('hint names the capture first, with the value of the pattern it reaches', () => {
+    const { send } = session();
+    const capture = new Chess(LOOSE_KNIGHT).moves({ verbose: true }).find((m) => m.captured === 'n')!.san;
+    expect(send('hint')).toMatch(new RegExp(`^Morph would play ${capture.replace('+', '\\+')} \\(0\\.950\\), then \\S+ \\(0\\.600\\), then \\S+ \\(0\\.600\\) \\(of \\d+ moves\\)\\.$`));
+  });
+
+  it('explain MOVE shows the pattern behind a move of yours; explain alone, Morph\'s last move', () => {
+    const { send, game, queenUp } = session();
+    expect(send('explain Qxd5')).toContain(`#${queenUp} material w=0.950`);
+    expect(send('explain Qxd5')).toMatch(/^Qxd5 \(d1d5\) is worth 0\.9500/);
+    expect(send('explain')).toBe('Morph has not moved yet: explain MOVE explains one of yours, e.g. explain e4.');
+    const reply = send('Qd2');
+    const [, san, value] = /Morph plays 1\.\.\. (\S+) {2}\(value ([\d.]+)\)/.exec(reply)!;
+    const explained = send('explain');
+    // The same move and value as Morph announced, explained in the position it was played from.
+    expect(explained.startsWith(`${san} (${game.moves[1]}) is worth ${Number(value).toFixed(4)}`)).toBe(true);
+    expect(send('explain Kb9')).toMatch(/neither a move nor a command|Illegal move/);
+  });
+});

@@ -1,0 +1,227 @@
+/**
+ * `morph train --jobs N` as a user runs it: game workers playing on snapshots while one learner applies the games
+ * in order. Checks the games table afterwards: numbers without gaps, each game's snapshot, games that replay
+ * exactly when they were played on the same snapshot, a killed worker costing only its game, and kill -9 of the
+ * learner costing only the games in flight.
+ */
+import { execFileSync, spawn, type ChildProcess } from 'node:child_process';
+import { chmodSync, existsSync, mkdtempSync, rmSync, writeFileSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import { fileURLToPath } from 'node:url';
+import Database from 'better-sqlite3';
+import { Chess } from 'chess.js';
+import { afterAll, describe, expect, it } from 'vitest';
+import { openMorphDatabase } from '../src/store/database.ts';
+import { gameSeed } from '../src/train/harness.ts';
+
+const MORPH_BIN = fileURLToPath(new URL('../bin/morph.js', import.meta.url));
+const FAKE_ENGINE = fileURLToPath(new URL('./fixtures/fake-engine.mjs', import.meta.url));
+const tempDir = mkdtempSync(join(tmpdir(), 'morph-jobs-'));
+let fileCount = 0;
+const tempPath = (name: string) => join(tempDir, `${fileCount++}-${name}`);
+const sleep = (ms: number) => new Promise((resolve) => setTimeout(resolve, ms));
+
+const running = new Set<ChildProcess>();
+afterAll(() => {
+  for (const child of running) {
+    try {
+      process.kill(child.pid!, 'SIGKILL');
+    } catch {
+      // already gone
+    }
+  }
+  rmSync(tempDir, { recursive: true, force: true });
+});
+
+interface Finished {
+  code: number | null;
+  signal: NodeJS.Signals | null;
+  stdout: string;
+  stderr: string;
+}
+
+function startTrain(args: string[]): { child: ChildProcess; done: Promise<Finished> } {
+  const child = spawn(process.execPath, [MORPH_BIN, 'train', '--progress', 'none', ...args]);
+  running.add(child);
+  let stdout = '';
+  let stderr = '';
+  child.stdout!.on('data', (chunk) => (stdout += chunk));
+  child.stderr!.on('data', (chunk) => (stderr += chunk));
+  const done = new Promise<Finished>((resolve) =>
+    child.on('close', (code, signal) => {
+      running.delete(child);
+      resolve({ code, signal, stdout, stderr });
+    }),
+  );
+  return { child, done };
+}
+
+interface GameRow {
+  id: number;
+  seed: number;
+  snapshot: number | null;
+  pgn: string;
+  plies: number;
+}
+
+function gameRows(path: string): GameRow[] {
+  const db = openMorphDatabase(path); // read-write, as the next run would: recovers a killed run's WAL
+  try {
+    expect(db.pragma('integrity_check', { simple: true })).toBe('ok');
+    const rows = db.prepare('SELECT id, seed, snapshot, pgn, plies FROM games ORDER BY id').all() as GameRow[];
+    const played = Number(db.prepare("SELECT value FROM meta WHERE key = 'games_played'").pluck().get());
+    expect(played).toBe(rows.length);
+    return rows;
+  } finally {
+    db.close();
+  }
+}
+
+function recordedGames(path: string): number {
+  if (!existsSync(path)) return 0;
+  let db: Database.Database | undefined;
+  try {
+    db = new Database(path, { readonly: true, fileMustExist: true });
+    return db.prepare('SELECT count(*) FROM games').pluck().get() as number;
+  } catch {
+    return 0;
+  } finally {
+    db?.close();
+  }
+}
+
+async function waitForGames(path: string, count: number): Promise<void> {
+  const deadline = Date.now() + 60_000;
+  while (recordedGames(path) < count) {
+    if (Date.now() > deadline) throw new Error(`no ${count} games within 60 s`);
+    await sleep(100);
+  }
+}
+
+/** The game workers of a run: its child processes running `morph train-worker`. */
+function workerPids(parent: number): number[] {
+  const out = execFileSync('ps', ['-o', 'pid=,args=', '--ppid', String(parent)], { encoding: 'utf8' });
+  return out.split('\n').filter((line) => line.includes('train-worker')).map((line) => Number(line.trim().split(/\s+/)[0]));
+}
+
+const alive = (pid: number) => {
+  try {
+    process.kill(pid, 0);
+    return true;
+  } catch {
+    return false;
+  }
+};
+
+/** An executable running the fake UCI engine in `mode` (`uci:PATH` starts engines without arguments). */
+function fakeEngine(name: string, args: string[]): string {
+  const path = tempPath(`${name}.sh`);
+  const quoted = [process.execPath, FAKE_ENGINE, ...args].map((word) => `'${word}'`).join(' ');
+  writeFileSync(path, `#!/bin/sh\nexec ${quoted}\n`);
+  chmodSync(path, 0o755);
+  return path;
+}
+
+const moveText = (pgn: string) => pgn.split('\n').filter((line) => !line.startsWith('[')).join('\n').trim();
+
+/** Game numbers 1..n without gaps, each with its seed, a PGN that replays, and a snapshot before the game. */
+function expectOrderedGames(rows: GameRow[], seed: number): void {
+  rows.forEach((row, index) => {
+    expect(row.id).toBe(index + 1);
+    expect(row.seed).toBe(gameSeed(seed, row.id));
+    const chess = new Chess();
+    chess.loadPgn(row.pgn);
+    expect(chess.history()).toHaveLength(row.plies);
+    expect(row.snapshot).not.toBeNull();
+    expect(row.snapshot!).toBeGreaterThanOrEqual(0);
+    expect(row.snapshot!).toBeLessThan(row.id);
+  });
+}
+
+describe('morph train --jobs N', () => {
+  it('applies games in order and records their snapshots; a game replays exactly on the same snapshot', async () => {
+    const common = ['--games', '6', '--opponent', 'random', '--seed', '11', '--max-plies', '60'];
+    const serial = tempPath('serial.db');
+    const parallel = tempPath('parallel.db');
+    const [one, two] = await Promise.all([
+      startTrain(['--db', serial, '--jobs', '1', ...common]).done,
+      startTrain(['--db', parallel, '--jobs', '2', '--snapshot-every', '1', '--json', ...common]).done,
+    ]);
+    expect(one.code).toBe(0);
+    expect(two.code).toBe(0);
+    expect(two.stderr).toBe('');
+    expect(JSON.parse(two.stdout)).toMatchObject({ games: 6, jobs: 2, failures: 0, firstGame: 1, lastGame: 6 });
+    const serialRows = gameRows(serial);
+    const parallelRows = gameRows(parallel);
+    expectOrderedGames(serialRows, 11);
+    expectOrderedGames(parallelRows, 11);
+    // One job plays on the live database: every game sees all the games before it.
+    expect(serialRows.map((row) => row.snapshot)).toEqual([0, 1, 2, 3, 4, 5]);
+    // Same seed and same snapshot (the same weights): the same game, whichever process played it.
+    const same = parallelRows.filter((row) => row.snapshot === serialRows[row.id - 1].snapshot);
+    expect(same.length).toBeGreaterThan(0); // game 1 at least: both play it on the seeded database
+    for (const row of same) expect(moveText(row.pgn)).toBe(moveText(serialRows[row.id - 1].pgn));
+  });
+
+  it('discards only the game of a killed worker, and the run goes on', async () => {
+    const db = tempPath('worker-killed.db');
+    const run = startTrain(['--db', db, '--jobs', '2', '--games', '6', '--opponent', 'random', '--seed', '5', '--max-plies', '60', '--json']);
+    await waitForGames(db, 1);
+    let victims: number[] = [];
+    while (victims.length === 0) {
+      victims = workerPids(run.child.pid!);
+      await sleep(50);
+    }
+    process.kill(victims[0], 'SIGKILL');
+    const finished = await run.done;
+    expect(finished.code).toBe(0);
+    const summary = JSON.parse(finished.stdout);
+    expect(summary).toMatchObject({ games: 6, stopReason: 'games-done' });
+    expect(summary.failures).toBeGreaterThanOrEqual(1);
+    expect(finished.stderr).toMatch(/game worker \d+ died \(SIGKILL\)/);
+    expectOrderedGames(gameRows(db), 5);
+  });
+
+  it('loses only the games in flight to kill -9 of the learner; its workers exit and the next run resumes', async () => {
+    const db = tempPath('learner-killed.db');
+    const run = startTrain(['--db', db, '--jobs', '2', '--games', '1000', '--opponent', 'random', '--seed', '9', '--max-plies', '60']);
+    await waitForGames(db, 3);
+    const workers = workerPids(run.child.pid!);
+    expect(workers).toHaveLength(2);
+    run.child.kill('SIGKILL');
+    await run.done;
+    const deadline = Date.now() + 10_000;
+    while (workers.some(alive) && Date.now() < deadline) await sleep(100);
+    expect(workers.filter(alive)).toEqual([]);
+    const before = gameRows(db).length;
+    expect(before).toBeGreaterThanOrEqual(3);
+
+    const resumed = await startTrain(['--db', db, '--jobs', '2', '--games', '3', '--opponent', 'random', '--max-plies', '60', '--json']).done;
+    expect(resumed.code).toBe(0);
+    expect(JSON.parse(resumed.stdout)).toMatchObject({ games: 3, firstGame: before + 1, lastGame: before + 3, seed: 9 });
+    const rows = gameRows(db);
+    expect(rows).toHaveLength(before + 3);
+    expectOrderedGames(rows, 9);
+  });
+
+  it('discards the game of an engine that crashes, and the run goes on; a bad engine option ends it in one line', async () => {
+    const crashOnce = fakeEngine('crash-once', ['crash', '--once', tempPath('crash.marker')]);
+    const good = fakeEngine('good', ['good']);
+    const crashDb = tempPath('engine-crash.db');
+    const badDb = tempPath('bad-option.db');
+    const common = ['--jobs', '2', '--max-plies', '30', '--seed', '4'];
+    const [crashed, bad] = await Promise.all([
+      startTrain(['--db', crashDb, '--games', '4', '--opponent', `uci:${crashOnce}`, '--json', ...common]).done,
+      startTrain(['--db', badDb, '--games', '2', '--opponent', `uci:${good}:Bogus=1`, ...common]).done,
+    ]);
+    expect(crashed.code).toBe(0);
+    expect(crashed.stderr).toMatch(/^\[train\] game \d+ discarded: engine "uci:.*" exited with code 3/);
+    expect(JSON.parse(crashed.stdout)).toMatchObject({ games: 4, failures: 1, stopReason: 'games-done' });
+    expectOrderedGames(gameRows(crashDb), 4);
+
+    expect(bad.code).toBe(2);
+    expect(bad.stderr).toMatch(/^morph: engine "uci:.*" has no option "Bogus" \(it has: Hash, Skill Level\)\n$/);
+    expect(gameRows(badDb)).toEqual([]);
+  });
+});

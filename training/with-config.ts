@@ -1,0 +1,26 @@
+/**
+ * A copy of a Morph database with some learning settings changed, e.g. to play a trained database with another
+ * evaluation function or maturity in `morph match`, which plays with the database's own settings:
+ *
+ *   node bin/run-ts.js training/with-config.ts SRC.db DST.db evaluation=shrunk prior=20 maturity=5
+ *
+ * The copy is taken with SQLite's backup API (consistent even while SRC is being trained).
+ */
+import { loadConfig, mergeConfig, saveConfig } from '../src/learn/config.ts';
+import { PatternStore } from '../src/store/patternStore.ts';
+
+const [source, target, ...settings] = process.argv.slice(2);
+if (!source || !target) throw new Error('usage: with-config.ts SRC.db DST.db key=value...');
+const from = PatternStore.open(source, { readonly: true });
+await from.db.backup(target);
+from.close();
+const to = PatternStore.open(target);
+const patch: Record<string, unknown> = {};
+for (const setting of settings) {
+  const [key, value] = setting.split('=');
+  patch[key] = /^-?\d+(\.\d+)?$/.test(value) ? Number(value) : value;
+}
+const config = mergeConfig(loadConfig(to.db), patch);
+saveConfig(to.db, config);
+to.close();
+console.log(`${target}: ${JSON.stringify(patch)}`);
