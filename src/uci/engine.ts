@@ -192,7 +192,8 @@ export class UciEngine {
     write(`option name Database type string default ${this.config.databasePath}`);
     // The defaults shown are the values the engine was started with (morph uci --maturity/--seed); without
     // --maturity, the database's own setting, so a GUI that sends every default back changes nothing.
-    const maturity = this.config.maturity ?? this.config.databaseMaturity ?? 0;
+    const maturity =
+      this.config.maturity ?? this.config.databaseMaturity ?? (this.loadedStore ? playingMaturity(this.loadedStore) : 0);
     write(`option name Maturity type spin default ${maturity} min 0 max ${MAX_MATURITY}`);
     write(`option name Seed type spin default ${this.config.seed ?? 1} min 0 max ${MAX_SEED}`);
     write(`option name MultiPV type spin default 1 min 1 max ${MAX_MULTIPV}`);
