@@ -58,6 +58,8 @@ export interface UciEngineConfig {
   notice?: string;
   /** Called once, after `quit` (or the end of input, see end()). */
   onQuit?: () => void;
+  /** Builds the player over the store (default: the 1-ply MorphPlayer); e.g. a model-guided player. */
+  createPlayer?: (store: PatternStore, options: { maturity: number; seed: number }, name: string) => MorphPlayer;
 }
 
 /** The protocol's commands; anything before the first of these on a line is ignored (UCI 2004, "unknown tokens"). */
@@ -125,11 +127,8 @@ export class UciEngine {
   }
 
   private get player(): MorphPlayer {
-    this.loadedPlayer ??= new MorphPlayer(
-      this.store,
-      { maturity: playingMaturity(this.store, this.maturity), seed: this.seed },
-      ENGINE_NAME,
-    );
+    const create = this.config.createPlayer ?? ((store, options, name) => new MorphPlayer(store, options, name));
+    this.loadedPlayer ??= create(this.store, { maturity: playingMaturity(this.store, this.maturity), seed: this.seed }, ENGINE_NAME);
     return this.loadedPlayer;
   }
 
