@@ -12,6 +12,7 @@ import { playerDecisions } from '../src/model/decisions.ts';
 import { randomOpening } from '../src/model/gameCollection.ts';
 import { OpponentModel } from '../src/model/opponentModel.ts';
 import { ModelGuidedPlayer } from '../src/model/modelGuidedPlayer.ts';
+import { setShare } from '../src/model/prediction.ts';
 import { GameHistory } from '../src/chess/history.ts';
 import { PatternStore } from '../src/store/patternStore.ts';
 import { MorphError } from '../src/util/errors.ts';
@@ -131,6 +132,20 @@ describe('morph model and morph predict', () => {
     }
   });
 
+  it('builds a model by watching a player, and saves the watched games', async () => {
+    const out = join(dir, 'watched.db');
+    const pgn = join(dir, 'watched.pgn');
+    const run = await morph('model', '--out', out, '--watch', 'greedy', '--partner', 'random', '--games', '2', '--seed', '4', '--save-pgn', pgn, '--json', '--no-progress');
+    expect(run.status).toBe(0);
+    const summary = JSON.parse(run.stdout);
+    expect(summary.games).toBe(2);
+    // The decisions are exactly greedy's moves in the saved games.
+    expect(summary.decisions).toBe(playerDecisions(readFileSync(pgn, 'utf8'), 'greedy', 'saved').decisions.length);
+    const opened = OpponentModel.open(out);
+    expect(opened.info.player).toBe('greedy');
+    opened.close();
+  }, 60_000);
+
   it('refuses a PGN without the player: one line, exit 2, no model file', async () => {
     const out = join(dir, 'none.db');
     const run = await morph('model', '--out', out, '--pgn', train, '--player', 'nobody');
@@ -179,6 +194,22 @@ describe('morph model and morph predict', () => {
   }, 90_000);
 });
 
+describe('model options of match and uci', () => {
+  it('refuse a value database as a model, a model for a non-Morph player, and a model as the engine database', async () => {
+    const notModel = await morph('match', '--white', `morph:${valueDb}`, '--black', 'random', '--white-model', valueDb, '--games', '2');
+    expect(notModel.status).toBe(2);
+    expect(notModel.stderr).toMatch(/is a value database, not an opponent model/);
+    const openings = join(dir, 'one.epd');
+    writeFileSync(openings, 'rnbqkbnr/pppppppp/8/8/4P3/8/PPPP1PPP/RNBQKBNR b KQkq -\n');
+    const notMorph = await morph('match', '--white', 'greedy', '--black', 'random', '--white-model', model, '--games', '2', '--openings', openings);
+    expect(notMorph.status).toBe(2);
+    expect(notMorph.stderr).toMatch(/needs a Morph player/);
+    const uci = await morph('uci', '--db', model);
+    expect(uci.status).toBe(2);
+    expect(uci.stderr.trim().split('\n')).toHaveLength(1);
+  }, 90_000);
+});
+
 describe('ModelGuidedPlayer', () => {
   it('plays legal moves and takes a mate in one', async () => {
     const values = PatternStore.open(':memory:');
@@ -193,6 +224,28 @@ describe('ModelGuidedPlayer', () => {
     } finally {
       opened.close();
       values.close();
+    }
+  });
+});
+
+describe('setShare', () => {
+  /** Brute force: every order of the moves that sorts them by value, equally likely. */
+  function bruteShare(values: number[], labels: Set<number>, m: number): number {
+    const permutations = (items: number[]): number[][] =>
+      items.length <= 1 ? [items] : items.flatMap((x, i) => permutations([...items.slice(0, i), ...items.slice(i + 1)]).map((rest) => [x, ...rest]));
+    const sorted = permutations(values.map((_, i) => i)).filter((order) => order.every((v, i) => i === 0 || values[order[i - 1]] >= values[v]));
+    return sorted.filter((order) => order.slice(0, m).some((i) => labels.has(i))).length / sorted.length;
+  }
+
+  it('matches brute-force enumeration of tie orders', () => {
+    const rng = new Random(5);
+    for (let trial = 0; trial < 60; trial++) {
+      const n = 2 + rng.int(5);
+      const values = Array.from({ length: n }, () => rng.int(3));
+      const labels = new Set(Array.from({ length: 1 + rng.int(n) }, () => rng.int(n)));
+      const scores = values.map((value, i) => ({ move: `m${i}`, value }));
+      const labelMoves = new Set([...labels].map((i) => `m${i}`));
+      for (const m of [1, 2, 4]) expect(setShare(scores, labelMoves, m)).toBeCloseTo(bruteShare(values, labels, m), 12);
     }
   });
 });

@@ -146,7 +146,7 @@ describe('UciEngine (the protocol state machine)', () => {
     const lines = [...send(`setoption name ${huge} value 1`), ...send(`position fen ${huge}`)];
     expect(lines).toHaveLength(2);
     for (const line of lines) {
-      expect(line).toMatch(/^info string .*… \(\d+ more characters\)$/);
+      expect(line).toMatch(/^info string .*… \(\d+ more characters\)/); // the cut may sit inside a quote
       expect(line.length).toBeLessThan(600);
       expect(line).not.toMatch(/[\x00-\x1f]/);
     }

@@ -236,7 +236,7 @@ describe('UciClient with misbehaving engines', () => {
 
   it('kills an engine frozen in a search at once when closed, without waiting for it to quit', async () => {
     // The frozen engine never reads `quit`: before, close() waited the whole quit grace for it.
-    const client = fakeEngine('freeze', { searchTimeoutMs: 120_000, quitGraceMs: 120_000 });
+    const client = fakeEngine('freeze', { searchTimeoutMs: 120_000, quitGraceMs: 120_000, handshakeTimeoutMs: 15_000 });
     await client.start();
     const outcome = engineFailure(() => client.bestMove('startpos', [], { depth: 1 }));
     await new Promise((resolve) => setTimeout(resolve, 200));
@@ -246,7 +246,7 @@ describe('UciClient with misbehaving engines', () => {
   }, 20_000);
 
   it('treats an endless line as an engine fault, without holding all of it', async () => {
-    const client = fakeEngine('longLine', { searchTimeoutMs: 60_000 });
+    const client = fakeEngine('longLine', { searchTimeoutMs: 60_000, handshakeTimeoutMs: 15_000 });
     await client.start();
     const { error } = await engineFailure(() => client.bestMove('startpos', [], { depth: 1 }));
     expect(error.kind).toBe('protocol');
@@ -255,13 +255,13 @@ describe('UciClient with misbehaving engines', () => {
   }, 20_000);
 
   it('repeats only a short, escaped piece of a malformed bestmove', async () => {
-    const client = fakeEngine('longBestmove');
+    const client = fakeEngine('longBestmove', { handshakeTimeoutMs: 15_000 });
     await client.start();
     const { error } = await engineFailure(() => client.bestMove('startpos', [], { depth: 1 }));
     expect(error.kind).toBe('protocol');
     expect(error.message).toMatch(/sent a malformed bestmove: "bestmove \\x07\\x1b\[31my+… \(\d+ more characters\)"$/);
     expect(error.message.length).toBeLessThan(200);
-  });
+  }, 20_000);
 
   it('refuses a game record with an illegal move before asking the engine', async () => {
     const client = fakeEngine('good');
@@ -288,7 +288,7 @@ describe('UciClient with misbehaving engines', () => {
   });
 
   it('restarts cleanly after a failed handshake', async () => {
-    const client = fakeEngine('noStart', { handshakeTimeoutMs: 400 }, true);
+    const client = fakeEngine('noStart', { handshakeTimeoutMs: 2_000 }, true);
     expect((await engineFailure(() => client.start())).error.kind).toBe('timeout');
     await client.restart();
     expect(await client.bestMove('startpos', [], { depth: 1 })).toBe('a2a3');

@@ -11,7 +11,8 @@
 #               database lacks: a lost saved game; must be 0 (the game in progress is lost by design);
 #   numbering   game ids run 1..N without gaps and meta games_played = N;
 #   resume      the next run's first game is N+1, and each run records the games it logged;
-#   engine      whether the killed trainer's engine process was still running 1 s after the kill.
+#   children    whether a child of the killed trainer (its engine; esbuild while the command rebuilds) was
+#               still running 1 s after the kill, and which.
 # Ends with one clean 1-game run (resume after all the kills) and a summary line. Exit 1 if any check failed.
 set -u
 cd "$(dirname "$0")/.."
@@ -87,8 +88,13 @@ for round in $(seq 1 "$rounds"); do
   wait "$pid" 2>/dev/null
   sleep 1
   alive=0
+  alive_names=""
   for child in $children; do
-    if grep -qs '^State:\s*[RSD]' "/proc/$child/status"; then alive=1; kill -9 "$child" 2>/dev/null; fi
+    if grep -qs '^State:\s*[RSD]' "/proc/$child/status"; then
+      alive=1
+      alive_names="$alive_names $(tr '\0' ' ' <"/proc/$child/cmdline" | cut -c1-80)"
+      kill -9 "$child" 2>/dev/null
+    fi
   done
   engines_alive=$((engines_alive + alive))
 
@@ -109,8 +115,9 @@ for round in $(seq 1 "$rounds"); do
   fi
   [ "$logged" = 0 ] && kills_before_first_game=$((kills_before_first_game + 1))
   if [ "$round_ok" = 0 ]; then failures=$((failures + 1)); fi
-  printf 'round %3d: killed after %5d ms; integrity %s; games %d (run logged up to %d, lost saved %d); engine alive after 1 s: %d%s\n' \
-    "$round" "$wait_ms" "$integrity" "$games" "$logged" "$lost" "$alive" "$([ "$round_ok" = 1 ] || echo '  FAILED')"
+  printf 'round %3d: killed after %5d ms; integrity %s; games %d (run logged up to %d, lost saved %d); child alive after 1 s: %d%s%s\n' \
+    "$round" "$wait_ms" "$integrity" "$games" "$logged" "$lost" "$alive" "${alive_names:+ (}${alive_names# }${alive_names:+)}" \
+    "$([ "$round_ok" = 1 ] || echo '  FAILED')"
   previous_games=$games
 done
 
@@ -126,7 +133,7 @@ if [ "$final_status" != 0 ] || [ "$integrity" != ok ] || [ "${final_first:-0}" !
 fi
 echo "soak: $rounds kills ($kills_before_first_game before any game was saved); integrity ok $integrity_ok/$rounds;" \
   "saved games lost $lost_total; numbering ok $numbering_ok/$rounds; resume ok $resume_ok/$rounds;" \
-  "engine running 1 s after the kill $engines_alive/$rounds; final run exit $final_status, games $games;" \
+  "child process running 1 s after the kill $engines_alive/$rounds; final run exit $final_status, games $games;" \
   "killed runs left unfinished $unfinished; database $db"
 rm -f "$work/round-$$.jsonl" "$work/round-$$.err" "$work/final-$$.json"
 [ "$failures" = 0 ]

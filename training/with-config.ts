@@ -4,16 +4,16 @@
  *
  *   node bin/run-ts.js training/with-config.ts SRC.db DST.db evaluation=shrunk prior=20 maturity=5
  *
- * The copy is taken with SQLite's backup API (consistent even while SRC is being trained).
+ * SRC must not be in training (it is copied as a file); the copy is opened for writing, which also upgrades an
+ * older schema.
  */
+import { copyFileSync } from 'node:fs';
 import { loadConfig, mergeConfig, saveConfig } from '../src/learn/config.ts';
 import { PatternStore } from '../src/store/patternStore.ts';
 
 const [source, target, ...settings] = process.argv.slice(2);
 if (!source || !target) throw new Error('usage: with-config.ts SRC.db DST.db key=value...');
-const from = PatternStore.open(source, { readonly: true });
-await from.db.backup(target);
-from.close();
+copyFileSync(source, target);
 const to = PatternStore.open(target);
 const patch: Record<string, unknown> = {};
 for (const setting of settings) {

@@ -4,7 +4,7 @@
  * cannot have are dropped, so every position Morph works on is one that can arise in a game.
  */
 import { validateFen } from 'chess.js';
-import { badInput } from '../util/errors.ts';
+import { badInput, quoteInput } from '../util/errors.ts';
 import { boardFromFen, boardToFen, type Board } from './board.ts';
 import { POSITION_ERROR_TEXT, validateSetup } from './setup.ts';
 
@@ -21,7 +21,7 @@ export function checkFen(fen: string): string {
   const trimmed = fen.trim().replace(/\s+/g, ' ');
   const fields = trimmed.split(' ');
   const full = fields.length === 4 ? `${trimmed} 0 1` : trimmed;
-  const shown = fen.trim();
+  const shown = quoteInput(fen.trim()); // a bounded, escaped piece of what was given
   const verdict = validateFen(full);
   if (!verdict.ok) throw badInput(`bad FEN "${shown}": ${(verdict.error ?? 'invalid').replace(/^Invalid FEN: /, '')}`);
   if (!CASTLING_FIELD.test(fields[2])) throw badInput(`bad FEN "${shown}": castling field "${fields[2]}" is not one of K, Q, k, q in that order, or -`);

@@ -78,6 +78,8 @@ interface Entry {
 /** The patterns last used in one game, by intrinsic utility: within it, the utility order never changes. */
 interface Group {
   entries: Entry[];
+  /** Entries before it are all superseded (deleted patterns gather at the low end): the merge starts here. */
+  start: number;
   sorted: boolean;
   /** Entries superseded (the pattern changed or was deleted), dropped at the next compaction. */
   stale: number;
@@ -132,7 +134,7 @@ export class UtilityOrder {
     const entry: Entry = { record, intrinsic, lastUsed: used };
     this.current.set(record, entry);
     let group = this.groups.get(used);
-    if (!group) this.groups.set(used, (group = { entries: [], sorted: true, stale: 0 }));
+    if (!group) this.groups.set(used, (group = { entries: [], start: 0, sorted: true, stale: 0 }));
     const last = group.entries.at(-1);
     if (last && compareEntries(last, entry) > 0) group.sorted = false;
     group.entries.push(entry);
@@ -153,7 +155,7 @@ export class UtilityOrder {
     const heap: Cursor[] = [];
     for (const [used, group] of this.groups) {
       this.tidy(used, group);
-      const cursor: Cursor = { group, index: 0, run: [], entry: null, utility: 0, id: 0 };
+      const cursor: Cursor = { group, index: group.start, run: [], entry: null, utility: 0, id: 0 };
       if (this.advance(cursor, gamesPlayed, config.minAge)) heap.push(cursor);
     }
     heapify(heap);
@@ -200,10 +202,14 @@ export class UtilityOrder {
     return true;
   }
 
-  /** Drops superseded entries once they are half a group, and sorts a group that was appended out of order. */
+  /**
+   * Drops superseded entries once they are half a group, sorts a group that was appended out of order, and moves
+   * the group's start past the superseded entries at its low end.
+   */
   private tidy(used: number, group: Group): void {
-    if (group.stale * 2 > group.entries.length) {
+    if (group.stale * 2 > group.entries.length - group.start) {
       group.entries = group.entries.filter((entry) => this.current.get(entry.record) === entry);
+      group.start = 0;
       group.stale = 0;
       if (group.entries.length === 0) {
         this.groups.delete(used);
@@ -212,7 +218,13 @@ export class UtilityOrder {
     }
     if (!group.sorted) {
       group.entries.sort(compareEntries);
+      group.start = 0;
       group.sorted = true;
+    }
+    const live = (entry: Entry) => this.current.get(entry.record) === entry;
+    while (group.start < group.entries.length && !live(group.entries[group.start])) {
+      group.start++;
+      group.stale--;
     }
   }
 }

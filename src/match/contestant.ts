@@ -13,11 +13,16 @@ import { formatOpponentSpec, parseOpponentSpec, type OpponentSpec } from '../eng
 import type { GamePlayer } from '../engines/gamePlayer.ts';
 import { MorphPlayer, playingMaturity } from '../player/morphPlayer.ts';
 import { PatternStore } from '../store/patternStore.ts';
+import { DEFAULT_REPLIES, ModelGuidedPlayer } from '../model/modelGuidedPlayer.ts';
+import { OpponentModel } from '../model/opponentModel.ts';
+import { badInput } from '../util/errors.ts';
 
 export interface ContestantOptions {
   /** Overrides the maturity stored in a Morph database. */
   maturity?: number;
   engineTimeouts?: CreateOpponentOptions['engineTimeouts'];
+  /** A model of the other player: a Morph contestant then looks along its predicted replies (src/model). */
+  opponentModel?: string;
 }
 
 const EXTERNAL_KINDS: ReadonlySet<OpponentSpec['kind']> = new Set(['stockfish', 'uci', 'gnuchess']);
@@ -28,13 +33,17 @@ export class Contestant {
   private readonly spec: OpponentSpec;
   private engine: GamePlayer | null = null;
   private store: PatternStore | null = null;
+  private model: OpponentModel | null = null;
 
   constructor(
     specText: string,
     private readonly options: ContestantOptions = {},
   ) {
     this.spec = parseOpponentSpec(specText);
-    this.name = formatOpponentSpec(this.spec);
+    if (options.opponentModel !== undefined && this.spec.kind !== 'morph') {
+      throw badInput(`an opponent model needs a Morph player (morph:FILE), not ${formatOpponentSpec(this.spec)}`);
+    }
+    this.name = formatOpponentSpec(this.spec) + (options.opponentModel !== undefined ? `+model:${options.opponentModel}` : '');
   }
 
   get isExternal(): boolean {
@@ -66,6 +75,8 @@ export class Contestant {
     await this.discardEngine();
     this.store?.close();
     this.store = null;
+    this.model?.close();
+    this.model = null;
   }
 
   private create(seed: number): Promise<GamePlayer> {
@@ -76,6 +87,10 @@ export class Contestant {
         // Read-only: a match never changes what Morph knows.
         this.store ??= PatternStore.open(morph.dbPath, { readonly: true });
         const maturity = playingMaturity(this.store, this.options.maturity);
+        if (this.options.opponentModel !== undefined) {
+          this.model ??= OpponentModel.open(this.options.opponentModel);
+          return new ModelGuidedPlayer(this.store, this.model, { maturity, seed: context.seed, replies: DEFAULT_REPLIES }, this.name);
+        }
         return new MorphPlayer(this.store, { maturity, seed: context.seed }, context.name);
       },
       alphaBetaFactory: (ab, context) => new AlphaBetaPlayer(parseAlphaBetaSpec(ab.body, context.seed)),

@@ -38,6 +38,9 @@ export interface MatchOptions extends ContestantOptions {
   maxFailures: number;
   /** Games played at once (default 1). */
   concurrency?: number;
+  /** Opponent models the first and second players use (Morph players only; see src/model). */
+  firstModel?: string;
+  secondModel?: string;
   /** Stop as soon as the SPRT accepts a hypothesis. */
   sprt?: SprtSettings;
   /** Checked between and during games (e.g. Ctrl-C): the match ends early with what was played. */
@@ -153,8 +156,8 @@ export async function runMatch(options: MatchOptions): Promise<MatchSummary> {
   const concurrency = Math.max(1, Math.min(options.concurrency ?? 1, options.games));
   const openings = shuffleOpenings(options.openings, options.seed);
   const workers = Array.from({ length: concurrency }, () => [
-    new Contestant(options.first, options),
-    new Contestant(options.second, options),
+    new Contestant(options.first, { ...options, opponentModel: options.firstModel }),
+    new Contestant(options.second, { ...options, opponentModel: options.secondModel }),
   ] as const);
   const [firstName, secondName] = [workers[0][0].name, workers[0][1].name];
   const total = emptyScore();

@@ -9,16 +9,13 @@
  * played, ties broken by a seeded random choice.
  */
 import { applyMove, cloneBoard, parseUciMove, uciMove, type Board } from '../chess/board.ts';
-import { GameHistory } from '../chess/history.ts';
 import { positionKey } from '../chess/positionKey.ts';
-import { gameStatus, generateLegalMoves, isInsufficientMaterial } from '../chess/movegen.ts';
+import { gameStatus, generateLegalMoves } from '../chess/movegen.ts';
 import { buildPositionGraph, PositionGraph } from '../graph/positionGraph.ts';
-import type { GamePlayer, GamePosition } from '../engines/gamePlayer.ts';
+import { MorphPlayer, type RankedMove } from '../player/morphPlayer.ts';
 import { evaluateGraph } from '../player/evaluate.ts';
 import type { PatternStore } from '../store/patternStore.ts';
-import { badInput } from '../util/errors.ts';
-import { Random } from '../util/random.ts';
-import { scoreSuccessors, type OpponentModel, type PositionHistory } from './opponentModel.ts';
+import { isDrawnByRule, scoreSuccessors, type OpponentModel, type PositionHistory } from './opponentModel.ts';
 
 export interface ModelGuidedOptions {
   maturity: number;
@@ -29,67 +26,45 @@ export interface ModelGuidedOptions {
 
 export const DEFAULT_REPLIES = 3;
 
-export interface GuidedMove {
-  move: string;
-  value: number;
-}
-
 /** A position after one more move, seen through the game's repetition counts. */
 function extendedHistory(history: PositionHistory, board: Board): PositionHistory {
   const key = positionKey(board);
   return { board, occurrences: (b) => history.occurrences(b) + (positionKey(b) === key ? 1 : 0) };
 }
 
-function isDrawByRule(history: PositionHistory, board: Board): boolean {
-  return (
-    gameStatus(board) === 'stalemate' ||
-    isInsufficientMaterial(board.squares) ||
-    history.occurrences(board) >= 2 ||
-    board.halfmoveClock >= 100
-  );
-}
-
-export class ModelGuidedPlayer implements GamePlayer {
-  private readonly rng: Random;
-  private readonly graph = new PositionGraph();
+/**
+ * A MorphPlayer whose ranking looks along the model's predicted replies; choosing (best value, seeded random
+ * tie-break), game play, `morph play` and UCI are the 1-ply player's own.
+ */
+export class ModelGuidedPlayer extends MorphPlayer {
+  private readonly lookGraph = new PositionGraph();
 
   constructor(
     readonly values: PatternStore,
     readonly model: OpponentModel,
-    readonly options: ModelGuidedOptions,
-    readonly name = `morph:${values.path}+model:${model.store.path}`,
+    readonly guidance: ModelGuidedOptions,
+    name = `morph:${values.path}+model:${model.store.path}`,
   ) {
-    this.rng = new Random(options.seed);
+    super(values, { maturity: guidance.maturity, seed: guidance.seed }, name);
   }
-
-  async newGame(): Promise<void> {}
-
-  async chooseMove(position: GamePosition): Promise<string> {
-    const ranking = this.rankMoves(new GameHistory(position.startFen, position.moves));
-    if (ranking.length === 0) throw badInput('no legal moves: the game is over');
-    const best = ranking[0].value;
-    return this.rng.pick(ranking.filter((r) => r.value >= best - 1e-12)).move;
-  }
-
-  async close(): Promise<void> {}
 
   /** Every legal move with its value looking along the predicted replies, best first. */
-  rankMoves(history: PositionHistory): GuidedMove[] {
+  override rankMoves(history: PositionHistory): RankedMove[] {
     const board = history.board;
-    const ranking: GuidedMove[] = [];
+    const ranking: RankedMove[] = [];
     for (const move of generateLegalMoves(board)) {
       const next = cloneBoard(board);
       applyMove(board, move, next);
-      ranking.push({ move: uciMove(move), value: this.judge(history, next) });
+      ranking.push({ move: uciMove(move), value: this.judgeAlongReplies(history, next), source: 'patterns' });
     }
     return ranking.sort((a, b) => b.value - a.value || (a.move < b.move ? -1 : 1));
   }
 
-  private judge(history: PositionHistory, next: Board): number {
+  private judgeAlongReplies(history: PositionHistory, next: Board): number {
     if (gameStatus(next) === 'checkmate') return 1;
-    if (isDrawByRule(history, next)) return 0.5;
+    if (isDrawnByRule(history, next)) return 0.5;
     const afterMove = extendedHistory(history, next);
-    const replies = scoreSuccessors(this.model.successors(afterMove), this.model.terminal).slice(0, this.options.replies);
+    const replies = scoreSuccessors(this.model.successors(afterMove), this.model.terminal, this.model.scoreOf).slice(0, this.guidance.replies);
     const after = cloneBoard(next);
     let total = 0;
     let weighted = 0;
@@ -97,8 +72,8 @@ export class ModelGuidedPlayer implements GamePlayer {
       applyMove(next, parseUciMove(reply.move)!, after);
       let value: number;
       if (gameStatus(after) === 'checkmate') value = 0;
-      else if (isDrawByRule(afterMove, after)) value = 0.5;
-      else value = 1 - evaluateGraph(this.values, buildPositionGraph(after, this.graph), this.options.maturity).value;
+      else if (isDrawnByRule(afterMove, after)) value = 0.5;
+      else value = 1 - evaluateGraph(this.values, buildPositionGraph(after, this.lookGraph), this.guidance.maturity).value;
       weighted += reply.probability * value;
       total += reply.probability;
     }

@@ -15,6 +15,8 @@ import { buildPositionGraph, PositionGraph } from '../graph/positionGraph.ts';
 import { getMetaJson, getMeta } from '../store/meta.ts';
 import type { PatternRecord } from '../store/patternRecord.ts';
 import { PatternStore } from '../store/patternStore.ts';
+import { SCHEMA_VERSION } from '../store/migrations.ts';
+import Database from 'better-sqlite3';
 
 /** Score of terminal successors, learned like pattern scores (stored in meta `model_terminal_scores`). */
 export interface TerminalScores {
@@ -64,16 +66,38 @@ export interface PositionHistory {
  */
 export type FeatureSet = 'most-specific' | 'all';
 
+/** Visit stamps by pattern id (hot path: no Set per position). */
+let visited = new Int32Array(1 << 12);
+let visitEpoch = 0;
+const pending: PatternRecord[] = [];
+
 function withAncestors(matches: readonly PatternRecord[]): PatternRecord[] {
-  const seen = new Set<PatternRecord>();
-  const stack = [...matches];
-  while (stack.length > 0) {
-    const record = stack.pop()!;
-    if (seen.has(record)) continue;
-    seen.add(record);
-    for (const parent of record.parents) stack.push(parent);
+  const epoch = ++visitEpoch;
+  const result: PatternRecord[] = [];
+  for (const record of matches) pending.push(record);
+  while (pending.length > 0) {
+    const record = pending.pop()!;
+    if (record.id >= visited.length) {
+      const grown = new Int32Array(Math.max(record.id + 1, visited.length * 2));
+      grown.set(visited);
+      visited = grown;
+    }
+    if (visited[record.id] === epoch) continue;
+    visited[record.id] = epoch;
+    result.push(record);
+    for (const parent of record.parents) pending.push(parent);
   }
-  return [...seen];
+  return result;
+}
+
+/** Whether `board`, reached in the game of `history`, is drawn by rule (checkmate is checked first). */
+export function isDrawnByRule(history: PositionHistory, board: Board): boolean {
+  return (
+    gameStatus(board) === 'stalemate' ||
+    isInsufficientMaterial(board.squares) ||
+    history.occurrences(board) >= 2 ||
+    board.halfmoveClock >= 100
+  );
 }
 
 /** The successors of a position: each legal move and what the model sees after it. */
@@ -91,12 +115,7 @@ export function successorsOf(
     const uci = uciMove(move);
     const status = gameStatus(next);
     if (status === 'checkmate') successors.push({ move: uci, kind: 'checkmate', patterns: [] });
-    else if (
-      status === 'stalemate' ||
-      isInsufficientMaterial(next.squares) ||
-      history.occurrences(next) >= 2 ||
-      next.halfmoveClock >= 100
-    ) {
+    else if (isDrawnByRule(history, next)) {
       successors.push({ move: uci, kind: 'draw', patterns: [] });
     } else {
       // The matches array is reused by the next retrieval: copy it.
@@ -108,12 +127,16 @@ export function successorsOf(
 }
 
 /** Scores and softmax probabilities of successors, best first (ties in move order). */
-export function scoreSuccessors(successors: readonly Successor[], terminal: TerminalScores): ScoredMove[] {
+export function scoreSuccessors(
+  successors: readonly Successor[],
+  terminal: TerminalScores,
+  scoreOf: (record: PatternRecord) => number = (record) => scoreOfWeight(record.weight),
+): ScoredMove[] {
   const scored = successors.map((s) => {
     let score = 0;
     if (s.kind === 'checkmate') score = terminal.checkmate;
     else if (s.kind === 'draw') score = terminal.draw;
-    else for (const record of s.patterns) score += scoreOfWeight(record.weight);
+    else for (const record of s.patterns) score += scoreOf(record);
     return { move: s.move, score, probability: 0 };
   });
   const top = Math.max(...scored.map((s) => s.score));
@@ -131,17 +154,47 @@ export interface ModelInfo {
   seed: number;
 }
 
+/**
+ * Models are only read, and a read-only open refuses an older schema; so a model written by an older build is
+ * upgraded once here (a writer's open, which checks the kind before it writes and then applies migrations).
+ */
+function upgradeIfOlder(path: string): void {
+  let version: number;
+  try {
+    const db = new Database(path, { readonly: true, fileMustExist: true });
+    try {
+      version = Number(db.pragma('user_version', { simple: true }));
+    } finally {
+      db.close();
+    }
+  } catch {
+    return; // the read-only open that follows reports what is wrong
+  }
+  if (version >= 1 && version < SCHEMA_VERSION) PatternStore.open(path, { kind: 'opponent-model' }).close();
+}
+
 export class OpponentModel {
   private readonly graph = new PositionGraph();
+  /** Preference scores by pattern id, computed once (a model is read-only). */
+  private readonly scores: Float64Array;
+  readonly scoreOf = (record: PatternRecord): number => this.scores[record.id];
 
   constructor(
     readonly store: PatternStore,
     readonly terminal: TerminalScores,
     readonly features: FeatureSet = 'most-specific',
-  ) {}
+  ) {
+    let maxId = 0;
+    for (const record of store.hierarchy.byId.values()) maxId = Math.max(maxId, record.id);
+    for (const record of store.hierarchy.material.values()) maxId = Math.max(maxId, record.id);
+    this.scores = new Float64Array(maxId + 1);
+    for (const record of store.hierarchy.byId.values()) this.scores[record.id] = scoreOfWeight(record.weight);
+    for (const record of store.hierarchy.material.values()) this.scores[record.id] = scoreOfWeight(record.weight);
+  }
 
   /** Opens a model database read-only; a value database (or anything else) is refused in one line. */
   static open(path: string): OpponentModel {
+    upgradeIfOlder(path);
     const store = PatternStore.open(path, { readonly: true, kind: 'opponent-model' });
     try {
       const terminal = getMetaJson<TerminalScores>(store.db, TERMINAL_SCORES_KEY) ?? { checkmate: 0, draw: 0 };
@@ -159,7 +212,7 @@ export class OpponentModel {
 
   /** The legal moves of the position at the end of `history`, likeliest first. */
   rank(history: PositionHistory): ScoredMove[] {
-    return scoreSuccessors(this.successors(history), this.terminal);
+    return scoreSuccessors(this.successors(history), this.terminal, this.scoreOf);
   }
 
   successors(history: PositionHistory): Successor[] {

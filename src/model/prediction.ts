@@ -4,15 +4,15 @@
  * valued at their expectation: a ranker that ties everything scores exactly as random).
  *
  * Players that break ties at random (greedy, ab:D) cannot be predicted beyond their tie: for them a label
- * ranker (`labels`) gives the player's own equally best moves, and a prediction counts as right when it is any
- * of them (the ranker's best-placed one is scored).
+ * ranker (`labels`) gives the player's own equally best moves, and a filter succeeds when it keeps any of them
+ * (setShare). A move the label ranker does not value best is scored as itself.
  *
  * Intervals: 95%, from the standard error of a mean over games (moves of one game are not independent), so a
  * share is mean ± 1.96·SE with SE² = G/(G-1) · Σ_g (S_g - p·n_g)² / n², S_g and n_g a game's sum and count.
  */
 import type { GameHistory } from '../chess/history.ts';
 import { boardToFen } from '../chess/board.ts';
-import { positionAgreement, TIE_TOLERANCE, type AgreementShares } from '../agree/metrics.ts';
+import { positionAgreement, TIE_TOLERANCE, topThirdSize, type AgreementShares } from '../agree/metrics.ts';
 import type { MoveScore } from '../agree/rankers.ts';
 import type { Decision } from './decisions.ts';
 import { decisionHistories } from './modelBuilder.ts';
@@ -95,13 +95,42 @@ function shareSet(rows: readonly Row[]): ShareSet {
   return { moves: rows.length, top1: share(rows, 'top1'), top4: share(rows, 'top4'), topThird: share(rows, 'topThird') };
 }
 
-/** The label to score: the chosen move, or with a label ranker the ranker's best-placed of the player's equal best. */
-function labelFor(scores: readonly MoveScore[], chosen: string, equalBest: readonly string[] | null): string {
-  if (equalBest === null || !equalBest.includes(chosen)) return chosen;
-  const value = new Map(scores.map((s) => [s.move, s.value]));
-  let best = chosen;
-  for (const move of equalBest) if (value.get(move)! > value.get(best)! + TIE_TOLERANCE) best = move;
-  return best;
+/**
+ * The chance that the top `m` of `scores` hold at least one of `labels`, ties in random order. With a the
+ * moves strictly above the best-scored label, and in its tie group t_L labels and t_O other moves, the first
+ * j = m - a places of the group miss every label with chance C(t_O, j) / C(t_O + t_L, j).
+ */
+export function setShare(scores: readonly MoveScore[], labels: ReadonlySet<string>, m: number): number {
+  let best = -Infinity;
+  for (const s of scores) if (labels.has(s.move) && s.value > best) best = s.value;
+  if (best === -Infinity) throw new Error('no label among the ranked moves');
+  let above = 0;
+  let tiedLabels = 0;
+  let tiedOthers = 0;
+  for (const s of scores) {
+    if (s.value > best + TIE_TOLERANCE) above++;
+    else if (s.value >= best - TIE_TOLERANCE) {
+      if (labels.has(s.move)) tiedLabels++;
+      else tiedOthers++;
+    }
+  }
+  const j = m - above;
+  if (j <= 0) return 0;
+  if (j > tiedOthers) return 1;
+  let miss = 1;
+  for (let i = 0; i < j; i++) miss *= (tiedOthers - i) / (tiedOthers + tiedLabels - i);
+  return 1 - miss;
+}
+
+function agreementWith(scores: readonly MoveScore[], chosen: string, equalBest: readonly string[] | null): AgreementShares & { legal: number } {
+  if (equalBest === null || !equalBest.includes(chosen)) return positionAgreement(scores, chosen);
+  const labels = new Set(equalBest);
+  return {
+    legal: scores.length,
+    top1: setShare(scores, labels, 1),
+    top4: setShare(scores, labels, 4),
+    topThird: setShare(scores, labels, topThirdSize(scores.length)),
+  };
 }
 
 /** The moves a label ranker values equal best. */
@@ -126,7 +155,7 @@ export function measurePrediction(
     const equalBest = labels ? equalBestMoves(labels.score(history, fen)) : null;
     rankers.forEach((ranker, i) => {
       const scores = ranker.score(history, fen);
-      const agreement = positionAgreement(scores, labelFor(scores, decision.chosen, equalBest));
+      const agreement = agreementWith(scores, decision.chosen, equalBest);
       rows[i].push({ game: decision.game, phase, top1: agreement.top1, top4: agreement.top4, topThird: agreement.topThird });
       if (i === 0) legal += agreement.legal;
     });

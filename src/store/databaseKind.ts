@@ -5,7 +5,7 @@
  * every command checks it on open. A file without the record is a value database (all files written before
  * models existed are).
  */
-import type { MorphDatabase } from './database.ts';
+import { openMorphDatabase, type MorphDatabase } from './database.ts';
 import { getMeta, setMeta } from './meta.ts';
 import { badInput } from '../util/errors.ts';
 
@@ -40,5 +40,15 @@ export function requireDatabaseKind(db: MorphDatabase | { kind: DatabaseKind }, 
   const actual = 'kind' in db ? db.kind : databaseKind(db);
   if (actual !== expected) {
     throw badInput(`${path} is ${KIND_NAMES[actual]}, not ${KIND_NAMES[expected]} (${KIND_USE[actual]})`);
+  }
+}
+
+/** Checks a file's kind without loading its patterns (commands that load it later refuse it up front). */
+export function checkDatabaseFileKind(path: string, expected: DatabaseKind): void {
+  const db = openMorphDatabase(path, { readonly: true, quickCheck: false });
+  try {
+    requireDatabaseKind(db, path, expected);
+  } finally {
+    db.close();
   }
 }

@@ -36,7 +36,12 @@ export async function runTrainWorker(): Promise<void> {
   const queue: GameTask[] = [];
   let busy = false;
 
-  process.on('SIGINT', () => undefined);
+  // Ctrl-C in a terminal reaches the whole process group: the learner stops the run, and this worker's engine
+  // dies of the same signal, which is then the stop, not a failed game to report.
+  let interrupted = false;
+  process.on('SIGINT', () => {
+    interrupted = true;
+  });
   const finish = async () => {
     stopping = true;
     await actor?.close();
@@ -66,6 +71,7 @@ export async function runTrainWorker(): Promise<void> {
         send({ type: 'fatal', message: error.message, exitCode: error.exitCode });
         return;
       }
+      if (interrupted) return;
       // An engine failure, or anything else (the snapshot unreadable, a bug): the learner discards this game.
       if (!(error instanceof EngineError)) {
         snapshot?.store.close();

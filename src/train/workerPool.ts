@@ -55,7 +55,8 @@ export async function runWorkerPool(options: PoolOptions): Promise<boolean> {
   const discard = (task: GameTask, message: string) => {
     retry.push(task);
     retry.sort((a, b) => a.gameNumber - b.gameNumber);
-    if (gaveUp || stopping || fatal) return; // the run is ending anyway
+    // The run is ending anyway (Ctrl-C in a terminal also ends the workers' engines: that is the stop, not a failure).
+    if (gaveUp || stopping || fatal || options.interrupted()) return;
     if (!options.failed(task.gameNumber, message)) gaveUp = true;
   };
 
@@ -83,7 +84,7 @@ export async function runWorkerPool(options: PoolOptions): Promise<boolean> {
       workers.delete(worker);
       const why = `game worker ${child.pid} died (${signal ?? `exit code ${code}`})`;
       if (worker.task) discard(worker.task, why);
-      else if (!stopping && !gaveUp && !fatal && !options.failed(null, why)) gaveUp = true;
+      else if (!stopping && !gaveUp && !fatal && !options.interrupted() && !options.failed(null, why)) gaveUp = true;
       worker.task = null;
       wake();
     });

@@ -58,6 +58,8 @@ export interface UciEngineConfig {
   notice?: string;
   /** Called once, after `quit` (or the end of input, see end()). */
   onQuit?: () => void;
+  /** Builds the player over the store (default: the 1-ply MorphPlayer); e.g. a model-guided player. */
+  createPlayer?: (store: PatternStore, options: { maturity: number; seed: number }, name: string) => MorphPlayer;
 }
 
 /** The protocol's commands; anything before the first of these on a line is ignored (UCI 2004, "unknown tokens"). */
@@ -125,11 +127,8 @@ export class UciEngine {
   }
 
   private get player(): MorphPlayer {
-    this.loadedPlayer ??= new MorphPlayer(
-      this.store,
-      { maturity: playingMaturity(this.store, this.maturity), seed: this.seed },
-      ENGINE_NAME,
-    );
+    const create = this.config.createPlayer ?? ((store, options, name) => new MorphPlayer(store, options, name));
+    this.loadedPlayer ??= create(this.store, { maturity: playingMaturity(this.store, this.maturity), seed: this.seed }, ENGINE_NAME);
     return this.loadedPlayer;
   }
 
@@ -193,7 +192,8 @@ export class UciEngine {
     write(`option name Database type string default ${this.config.databasePath}`);
     // The defaults shown are the values the engine was started with (morph uci --maturity/--seed); without
     // --maturity, the database's own setting, so a GUI that sends every default back changes nothing.
-    const maturity = this.config.maturity ?? this.config.databaseMaturity ?? 0;
+    const maturity =
+      this.config.maturity ?? this.config.databaseMaturity ?? (this.loadedStore ? playingMaturity(this.loadedStore) : 0);
     write(`option name Maturity type spin default ${maturity} min 0 max ${MAX_MATURITY}`);
     write(`option name Seed type spin default ${this.config.seed ?? 1} min 0 max ${MAX_SEED}`);
     write(`option name MultiPV type spin default 1 min 1 max ${MAX_MULTIPV}`);

@@ -10,6 +10,7 @@ import { DEFAULT_OPENINGS, readOpenings } from '../../match/openings.ts';
 import { outcomeStatistics, pentanomial } from '../../match/outcomes.ts';
 import type { SprtSettings } from '../../match/sprt.ts';
 import { VALID_OPPONENT_FORMS } from '../../engines/opponentSpec.ts';
+import { checkDatabaseFileKind } from '../../store/databaseKind.ts';
 import { badInput, MorphError } from '../../util/errors.ts';
 import { freshSeed } from '../../util/random.ts';
 import { action, printLine } from '../run.ts';
@@ -30,6 +31,8 @@ interface MatchCommandOptions {
   engineTimeout?: string;
   maxFailures: string;
   progress: boolean;
+  whiteModel?: string;
+  blackModel?: string;
 }
 
 /** Games an SPRT may play at most when --games is not given. */
@@ -147,10 +150,13 @@ export function registerMatchCommand(program: Command): void {
     .option('--maturity <n>', 'Morph players: use patterns of at least this many updates (default: the database\'s)')
     .option('--engine-timeout <ms>', 'per-move timeout for external engines')
     .option('--max-failures <n>', 'stop after this many engine failures in a row', '5')
+    .option('--white-model <file>', "an opponent model of --black, for the Morph player --white: it looks along the predicted replies")
+    .option('--black-model <file>', 'an opponent model of --white, for the Morph player --black')
     .option('--no-progress', 'no progress lines on stderr')
     .action(
       action(async (opts: MatchCommandOptions) => {
         if (!opts.white || !opts.black) throw badInput('give both players: --white SPEC --black SPEC');
+        for (const model of [opts.whiteModel, opts.blackModel]) if (model !== undefined) checkDatabaseFileKind(model, 'opponent-model');
         const sprt = opts.sprt !== undefined ? parseSprtOption(opts.sprt) : undefined;
         const games = opts.games !== undefined ? parseIntegerOption('--games', opts.games, 1) : sprt ? SPRT_MAX_GAMES : 10;
         const concurrency = parseIntegerOption('--concurrency', opts.concurrency, 1, 64);
@@ -191,6 +197,8 @@ export function registerMatchCommand(program: Command): void {
             seed,
             maxPlies: parseIntegerOption('--max-plies', opts.maxPlies, 1),
             maxFailures: parseIntegerOption('--max-failures', opts.maxFailures, 1),
+            firstModel: opts.whiteModel,
+            secondModel: opts.blackModel,
             maturity: opts.maturity !== undefined ? parseIntegerOption('--maturity', opts.maturity, 0) : undefined,
             engineTimeouts: timeout ? { searchTimeoutMs: timeout } : undefined,
             shouldStop: () => interrupted,

@@ -3,6 +3,8 @@ import type { Command } from 'commander';
 import { createInterface } from 'node:readline';
 import { checkFen } from '../../chess/fen.ts';
 import { MorphPlayer, playingMaturity } from '../../player/morphPlayer.ts';
+import { DEFAULT_REPLIES, ModelGuidedPlayer } from '../../model/modelGuidedPlayer.ts';
+import { OpponentModel } from '../../model/opponentModel.ts';
 import { TerminalGame, type Side } from '../../play/terminalGame.ts';
 import { openStoreForReading } from '../../store/location.ts';
 import { badInput } from '../../util/errors.ts';
@@ -17,6 +19,7 @@ interface PlayOptions {
   seed?: string;
   maturity?: string;
   pgn?: string;
+  model?: string;
 }
 
 export function registerPlayCommand(program: Command): void {
@@ -29,6 +32,7 @@ export function registerPlayCommand(program: Command): void {
     .option('--seed <n>', "seed for Morph's random tie-break (default: a fresh one, shown at the start)")
     .option('--maturity <n>', "Morph ignores patterns with fewer updates than this (default: the database's)")
     .option('--pgn <file>', 'save the game as PGN to this file when it ends')
+    .option('--model <file>', 'an opponent model of you (morph model): Morph looks along the replies it predicts')
     .action(
       action(async (opts: PlayOptions) => {
         const color = opts.color.toLowerCase();
@@ -36,7 +40,15 @@ export function registerPlayCommand(program: Command): void {
         const startFen = opts.fen === undefined ? undefined : checkFen(opts.fen);
         const chosenMaturity = opts.maturity === undefined ? undefined : parseIntegerOption('--maturity', opts.maturity, 0);
         const seed = parseSeedOption(opts.seed) ?? freshSeed();
-        const { store, fresh } = openStoreForReading(opts.db);
+        const model = opts.model === undefined ? null : OpponentModel.open(opts.model);
+        let opened: ReturnType<typeof openStoreForReading>;
+        try {
+          opened = openStoreForReading(opts.db);
+        } catch (error) {
+          model?.close();
+          throw error;
+        }
+        const { store, fresh } = opened;
         try {
           const maturity = playingMaturity(store, chosenMaturity);
           printLine(
@@ -44,12 +56,16 @@ export function registerPlayCommand(program: Command): void {
               ? `Morph has no database yet (train first): every move values 0.5, so it plays at random. Seed ${seed}.`
               : `Morph plays from ${store.path} (${store.size} patterns, maturity ${maturity}, seed ${seed}).`,
           );
-          const player = new MorphPlayer(store, { maturity, seed }, 'Morph');
+          const player = model
+            ? new ModelGuidedPlayer(store, model, { maturity, seed, replies: DEFAULT_REPLIES }, 'Morph')
+            : new MorphPlayer(store, { maturity, seed }, 'Morph');
+          if (model) printLine(`Morph looks along the replies ${opts.model} predicts for you.`);
           await playInTerminal(
             new TerminalGame({ player, humanColor: color as Side, startFen, autoPgnPath: opts.pgn, write: printLine }),
           );
         } finally {
           store.close();
+          model?.close();
         }
       }),
     );

@@ -2,10 +2,13 @@
 import type { Command } from 'commander';
 import { existsSync } from 'node:fs';
 import { createInterface } from 'node:readline';
-import { openMorphDatabase } from '../../store/database.ts';
 import { defaultDatabasePath, openStoreForReading } from '../../store/location.ts';
 import type { PatternStore } from '../../store/patternStore.ts';
-import { MAX_MATURITY, MAX_SEED, UciEngine } from '../../uci/engine.ts';
+import { MAX_MATURITY, MAX_SEED, UciEngine, type UciEngineConfig } from '../../uci/engine.ts';
+import { checkDatabaseFileKind, requireDatabaseKind } from '../../store/databaseKind.ts';
+import { openMorphDatabase } from '../../store/database.ts';
+import { DEFAULT_REPLIES, ModelGuidedPlayer } from '../../model/modelGuidedPlayer.ts';
+import { OpponentModel } from '../../model/opponentModel.ts';
 import { action } from '../run.ts';
 import { parseIntegerOption } from '../options.ts';
 import { loadConfig } from '../../learn/config.ts';
@@ -14,6 +17,7 @@ interface UciOptions {
   db?: string;
   maturity?: string;
   seed: string;
+  model?: string;
 }
 
 export function registerUciCommand(program: Command): void {
@@ -23,6 +27,7 @@ export function registerUciCommand(program: Command): void {
     .option('--db <file>', 'pattern database (default: data/morph.db in the checkout, or $MORPH_DB)')
     .option('--maturity <n>', "ignore patterns with fewer updates than this (UCI option Maturity; default: the database's)")
     .option('--seed <n>', 'seed for the random tie-break (UCI option Seed)', '1')
+    .option('--model <file>', "an opponent model of the engine's opponent: Morph looks along its predicted replies")
     .action(
       action(async (opts: UciOptions) => {
         const maturity = opts.maturity === undefined ? undefined : parseIntegerOption('--maturity', opts.maturity, 0, MAX_MATURITY);
@@ -32,12 +37,24 @@ export function registerUciCommand(program: Command): void {
         const fresh = opts.db === undefined && !existsSync(defaultDatabasePath());
         let databaseMaturity: number | undefined;
         if (!fresh) {
-          const db = openMorphDatabase(opts.db ?? defaultDatabasePath(), { readonly: true, quickCheck: false });
-          databaseMaturity = loadConfig(db).maturity;
-          db.close();
+          const path = opts.db ?? defaultDatabasePath();
+          const db = openMorphDatabase(path, { readonly: true, quickCheck: false });
+          try {
+            requireDatabaseKind(db, path, 'value');
+            databaseMaturity = loadConfig(db).maturity;
+          } finally {
+            db.close();
+          }
         }
+        if (opts.model !== undefined) checkDatabaseFileKind(opts.model, 'opponent-model');
         await runUciEngine({
-          store: () => openStoreForReading(opts.db).store, fresh, dbOption: opts.db, maturity, databaseMaturity, seed,
+          store: () => openStoreForReading(opts.db).store,
+          fresh,
+          dbOption: opts.db,
+          maturity,
+          databaseMaturity,
+          seed,
+          createPlayer: opts.model === undefined ? undefined : modelGuidedFactory(opts.model),
         });
       }),
     );
@@ -50,6 +67,7 @@ async function runUciEngine(setup: {
   maturity: number | undefined;
   databaseMaturity: number | undefined;
   seed: number;
+  createPlayer?: UciEngineConfig['createPlayer'];
 }): Promise<void> {
   // A GUI that goes away closes our stdout; that must end the engine quietly, not with an EPIPE stack trace.
   let outputOpen = true;
@@ -69,6 +87,7 @@ async function runUciEngine(setup: {
       maturity: setup.maturity,
       databaseMaturity: setup.databaseMaturity,
       seed: setup.seed,
+      createPlayer: setup.createPlayer,
       write,
       notice: setup.fresh ? `no database at ${defaultDatabasePath()} yet: every move values 0.5` : undefined,
       onQuit: () => {
@@ -81,4 +100,13 @@ async function runUciEngine(setup: {
     input.on('close', () => engine.end()); // end of input is quit
   });
   await finished;
+}
+
+/** The model-guided player over whatever value database the engine plays from (the model is loaded once). */
+function modelGuidedFactory(modelPath: string): UciEngineConfig['createPlayer'] {
+  let model: OpponentModel | null = null;
+  return (store, options, name) => {
+    model ??= OpponentModel.open(modelPath);
+    return new ModelGuidedPlayer(store, model, { ...options, replies: DEFAULT_REPLIES }, name);
+  };
 }
