@@ -18,7 +18,8 @@ import { WriterLock } from './writerLock.ts';
 import { pragmaNumber, stmt } from './statements.ts';
 import { BAD_INPUT, MorphError } from '../util/errors.ts';
 
-export type MorphDatabase = Database.Database;
+export type { MorphDatabase } from './morphDatabase.ts';
+import type { MorphDatabase } from './morphDatabase.ts';
 
 /** 'MORP': stored in the SQLite header so a Morph database is recognisable without parsing its schema. */
 export const MORPH_APPLICATION_ID = 0x4d4f5250;

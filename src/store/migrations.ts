@@ -6,7 +6,7 @@ import Database from 'better-sqlite3';
 import { readFileSync, readdirSync } from 'node:fs';
 import { join } from 'node:path';
 import { fileURLToPath } from 'node:url';
-import type { MorphDatabase } from './database.ts';
+import type { MorphDatabase } from './morphDatabase.ts';
 import { pragmaNumber } from './statements.ts';
 import { MorphError } from '../util/errors.ts';
 

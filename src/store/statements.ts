@@ -1,6 +1,6 @@
 /** SQL plumbing shared by the row modules: prepared statements cached per connection, and numeric pragmas. */
 import type Database from 'better-sqlite3';
-import type { MorphDatabase } from './database.ts';
+import type { MorphDatabase } from './morphDatabase.ts';
 
 const statementCache = new WeakMap<MorphDatabase, Map<string, Database.Statement>>();
 
