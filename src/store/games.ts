@@ -2,14 +2,15 @@
 import type { MorphDatabase } from './database.ts';
 import { stmt } from './statements.ts';
 
-export type Color = 'w' | 'b';
+/** A side as FEN and the games table spell it (chess/board.ts's Color is the compact board's number). */
+export type SideLetter = 'w' | 'b';
 export type GameResult = '1-0' | '0-1' | '1/2-1/2';
 
 export interface GameRecord {
   runId?: number | null;
   startedAt?: string | null;
   finishedAt?: string | null;
-  morphColor: Color;
+  morphColor: SideLetter;
   opponent: string;
   result: GameResult;
   /** checkmate, stalemate, insufficient, threefold, fifty-move, ply-limit, ... */
@@ -27,7 +28,7 @@ export interface GameRecord {
 }
 
 /** Morph's score for a result: 1 win, 0.5 draw, 0 loss. */
-export function morphScore(result: GameResult, morphColor: Color): number {
+export function morphScore(result: GameResult, morphColor: SideLetter): number {
   if (result === '1/2-1/2') return 0.5;
   return (result === '1-0') === (morphColor === 'w') ? 1 : 0;
 }
