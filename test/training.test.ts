@@ -3,7 +3,7 @@
  * hang or cheat, Ctrl-C, kill -9 and a resumed run, and reproducibility from a seed. Each test checks the
  * database afterwards (the games and runs tables, meta, integrity), the way `morph inspect` would read it.
  */
-import { spawn, type ChildProcess } from 'node:child_process';
+import type { ChildProcess } from 'node:child_process';
 import { chmodSync, existsSync, mkdtempSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
@@ -15,7 +15,7 @@ import { openMorphDatabase, type MorphDatabase } from '../src/store/database.ts'
 import { gameSeed, type TrainingSummary } from '../src/train/harness.ts';
 import { trainingSummaryText } from '../src/cli/commands/train.ts';
 
-const MORPH_BIN = fileURLToPath(new URL('../bin/morph.js', import.meta.url));
+import { startMorph, type FinishedProcess } from './helpers/cli.ts';
 const FAKE_ENGINE = fileURLToPath(new URL('./fixtures/fake-engine.mjs', import.meta.url));
 const FLAKY_ENGINE = fileURLToPath(new URL('./fixtures/flaky-engine.mjs', import.meta.url));
 const tempDir = mkdtempSync(join(tmpdir(), 'morph-train-'));
@@ -39,30 +39,16 @@ afterAll(() => {
   rmSync(tempDir, { recursive: true, force: true });
 });
 
-interface Finished {
-  code: number | null;
-  signal: NodeJS.Signals | null;
-  stdout: string;
-  stderr: string;
-}
+type Finished = FinishedProcess;
 
 /**
  * Starts `morph train ARGS` with one job (games on the live database; test/trainingJobs.test.ts covers game
  * workers); `ownGroup` puts it in a process group of its own, as a terminal would.
  */
 function startTrain(args: string[], ownGroup = false): { child: ChildProcess; done: Promise<Finished> } {
-  const child = spawn(process.execPath, [MORPH_BIN, 'train', '--jobs', '1', ...args], { detached: ownGroup });
+  const { child, done } = startMorph(['train', '--jobs', '1', ...args], ownGroup);
   running.set(child, { ownGroup });
-  let stdout = '';
-  let stderr = '';
-  child.stdout!.on('data', (chunk) => (stdout += chunk));
-  child.stderr!.on('data', (chunk) => (stderr += chunk));
-  const done = new Promise<Finished>((resolve) =>
-    child.on('close', (code, signal) => {
-      running.delete(child);
-      resolve({ code, signal, stdout, stderr });
-    }),
-  );
+  void done.then(() => running.delete(child));
   return { child, done };
 }
 

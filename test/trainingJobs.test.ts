@@ -4,7 +4,7 @@
  * exactly when they were played on the same snapshot, a killed worker costing only its game, and kill -9 of the
  * learner costing only the games in flight.
  */
-import { execFileSync, spawn, type ChildProcess } from 'node:child_process';
+import { execFileSync, type ChildProcess } from 'node:child_process';
 import { chmodSync, existsSync, mkdtempSync, rmSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
@@ -15,7 +15,7 @@ import { afterAll, describe, expect, it } from 'vitest';
 import { openMorphDatabase } from '../src/store/database.ts';
 import { gameSeed } from '../src/train/harness.ts';
 
-const MORPH_BIN = fileURLToPath(new URL('../bin/morph.js', import.meta.url));
+import { startMorph, type FinishedProcess } from './helpers/cli.ts';
 const FAKE_ENGINE = fileURLToPath(new URL('./fixtures/fake-engine.mjs', import.meta.url));
 const FLAKY_ENGINE = fileURLToPath(new URL('./fixtures/flaky-engine.mjs', import.meta.url));
 const tempDir = mkdtempSync(join(tmpdir(), 'morph-jobs-'));
@@ -35,27 +35,13 @@ afterAll(() => {
   rmSync(tempDir, { recursive: true, force: true });
 });
 
-interface Finished {
-  code: number | null;
-  signal: NodeJS.Signals | null;
-  stdout: string;
-  stderr: string;
-}
+type Finished = FinishedProcess;
 
 /** Starts `morph train ARGS`; `ownGroup` puts it in a process group of its own, as a terminal would. */
 function startTrain(args: string[], ownGroup = false): { child: ChildProcess; done: Promise<Finished> } {
-  const child = spawn(process.execPath, [MORPH_BIN, 'train', '--progress', 'none', ...args], { detached: ownGroup });
+  const { child, done } = startMorph(['train', '--progress', 'none', ...args], ownGroup);
   running.add(child);
-  let stdout = '';
-  let stderr = '';
-  child.stdout!.on('data', (chunk) => (stdout += chunk));
-  child.stderr!.on('data', (chunk) => (stderr += chunk));
-  const done = new Promise<Finished>((resolve) =>
-    child.on('close', (code, signal) => {
-      running.delete(child);
-      resolve({ code, signal, stdout, stderr });
-    }),
-  );
+  void done.then(() => running.delete(child));
   return { child, done };
 }
 

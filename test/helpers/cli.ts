@@ -1,5 +1,5 @@
 /** Running the real `morph` command in a child process, as a user would. */
-import { spawn } from 'node:child_process';
+import { spawn, type ChildProcess } from 'node:child_process';
 import { fileURLToPath } from 'node:url';
 
 export const MORPH_BIN = fileURLToPath(new URL('../../bin/morph.js', import.meta.url));
@@ -19,4 +19,24 @@ export function runMorph(args: string[], env: Record<string, string> = {}): Prom
     child.stderr.on('data', (chunk) => (stderr += chunk));
     child.on('close', (code) => resolve({ code, stdout, stderr }));
   });
+}
+
+export interface FinishedProcess extends CommandResult {
+  signal: NodeJS.Signals | null;
+}
+
+/**
+ * Starts `morph ARGS` without waiting, collecting its output; `detached` puts it in a process group of its own,
+ * as a terminal would (so a test can signal the group).
+ */
+export function startMorph(args: string[], detached = false): { child: ChildProcess; done: Promise<FinishedProcess> } {
+  const child = spawn(process.execPath, [MORPH_BIN, ...args], { detached });
+  let stdout = '';
+  let stderr = '';
+  child.stdout!.on('data', (chunk) => (stdout += chunk));
+  child.stderr!.on('data', (chunk) => (stderr += chunk));
+  const done = new Promise<FinishedProcess>((resolve) =>
+    child.on('close', (code, signal) => resolve({ code, signal, stdout, stderr })),
+  );
+  return { child, done };
 }
