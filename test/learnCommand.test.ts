@@ -6,7 +6,8 @@ import { tmpdir } from 'node:os';
 import { join, resolve } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import Database from 'better-sqlite3';
-import { splitPgnGames, type LearnFileSummary } from '../src/cli/commands/learn.ts';
+import type { LearnFileSummary } from '../src/cli/commands/learn.ts';
+import { splitPgnGames } from '../src/game/pgnFile.ts';
 import { GreedyPlayer, RandomPlayer } from '../src/engines/simplePlayers.ts';
 import { gamePgn, playGame, type PlayedGame } from '../src/game/playGame.ts';
 

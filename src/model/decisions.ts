@@ -8,7 +8,7 @@ import { readFileSync } from 'node:fs';
 import { Chess } from 'chess.js';
 import { START_FEN, checkFen } from '../chess/fen.ts';
 import { GameHistory } from '../chess/history.ts';
-import { splitPgnGames } from '../cli/commands/learn.ts';
+import { splitPgnGames } from '../game/pgnFile.ts';
 import { badInput, MorphError } from '../util/errors.ts';
 
 export interface Decision {
