@@ -21,12 +21,13 @@ import { openMorphDatabase } from '../src/store/database.ts';
 const PIECES = ONE_PIECE_ORDER;
 
 describe('learning from games against the embedded Stockfish (deterministic: skill 20, depth 1)', () => {
-  it('values material the way chess players do after 150 games', { timeout: 600_000 }, async () => {
+  // Two seeds, so that a pass is not one lucky run.
+  it.each([2, 3])('values material the way chess players do after 150 games (seed %i)', { timeout: 600_000 }, async (seed) => {
     const dir = mkdtempSync(join(tmpdir(), 'morph-learning-check-'));
     try {
       const db = join(dir, 'check.db');
       const summary = await runTraining({
-        db, games: 150, opponent: 'stockfish:skill=20,depth=1', seed: 2, maxPlies: 300, progress: 'none', maxFailures: 3,
+        db, games: 150, opponent: 'stockfish:skill=20,depth=1', seed, maxPlies: 300, progress: 'none', maxFailures: 3,
       });
       expect(summary.games).toBe(150);
       const database = openMorphDatabase(db, { readonly: true });
@@ -48,6 +49,10 @@ describe('learning from games against the embedded Stockfish (deterministic: ski
       for (const piece of ['N', 'B', 'R', 'Q'] as const) {
         expect(up.P, `up a pawn < up a ${piece}`).toBeLessThan(up[piece]);
       }
+      // The rook deficit is left out: against this opponent Morph loses nearly every game, so every deficit learns
+      // a weight near 0, and "down exactly a rook" is among the rarest material states (as "up a rook" is, see
+      // src/inspect/materialOrder.ts), so its weight can land at or just above the pawn's by chance. The
+      // 3000-game check in the benchmark orders every deficit.
       for (const piece of ['N', 'B', 'Q'] as const) {
         expect(down.P, `down a pawn > down a ${piece}`).toBeGreaterThan(down[piece]);
       }
