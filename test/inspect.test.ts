@@ -339,15 +339,15 @@ describe('reading while training writes', () => {
       for (let i = 1; i < played.length; i++) expect(played[i]).toBeGreaterThanOrEqual(played[i - 1]);
       expect(summary.games.played, 'the trainer should have carried on while we read').toBeGreaterThan(first!.games.played);
     } finally {
-      // SIGKILL, not SIGINT: the trainer checks for a stop request between games, but against an in-process
-      // opponent it never returns to the event loop, so a SIGINT waits for the whole run. A kill mid-transaction
-      // also shows readers cope with a writer that died.
+      // SIGKILL, not SIGINT: the trainer dies without warning, possibly mid-transaction, which shows readers cope
+      // with a writer that died.
       trainer.kill('SIGKILL');
       await exited;
     }
     expect(trainerErrors).not.toMatch(/locked|busy/i);
 
-    // Once the writer is gone: every read-only command leaves the database file exactly as it was.
+    // Once the writer is gone, a read-only command leaves the database file exactly as it was, and none of the
+    // reads of the sample database in this file changed it.
     const before = fileHash(path);
     expect(morph(['inspect', 'pattern', '1', '--db', path]).status).toBe(0);
     expect(fileHash(path)).toBe(before);

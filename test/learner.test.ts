@@ -355,7 +355,9 @@ describe('pattern creation methods', () => {
     const counts = { forward: 0, reverse: 0 };
     for (const positions of await gamePositions()) {
       for (const position of positions) {
-        // One position at a time, so each proposal's source is known: even i is forward, odd i reverse.
+        // One position at a time, so each proposal's source position is known; proposal.method says which end it
+        // starts from (nodeOrderedProposals alternates forward and reverse; a position without a reply gives
+        // forward only).
         for (const proposal of nodeOrderedProposals([position], 2, 6, rng)) {
           const pattern = proposal.pattern;
           expect(() => validatePattern(pattern)).not.toThrow();
@@ -431,7 +433,8 @@ describe('pattern creation methods', () => {
     const rng = new Random(10);
     let common = 0;
     for (let i = 0; i < 600; i++) {
-      // Half the pairs from one position (much in common), half from two neighbouring fixture positions.
+      // Half the pairs from one position (much in common), half from two fixture positions 1 to 3 apart
+      // (the same position when the first is the last fixture).
       const a = rng.int(fens.length);
       const b = i % 2 ? a : Math.min(fens.length - 1, a + 1 + rng.int(3));
       const p = samplePattern(graphOf(fens[a]), rng, 6);
@@ -600,7 +603,7 @@ describe('learnFromGame is one transaction', () => {
       store.close();
       expect(snapshot(path)).toEqual(before);
 
-      // The same game without the failure does change every part of the snapshot, so the check above can fail.
+      // The same game without the failure does change the patterns, meta and counters, so the check above can fail.
       store = PatternStore.open(path);
       learnFromGame(store, asLearningGame(second, 'b'), config, new Random(2));
       expect(gamesPlayed(store)).toBe(2);
@@ -677,8 +680,8 @@ describe('gameFromPgn', () => {
   });
 
   it('reads the result of a finished game without a Result header from its final position', () => {
-    // gameFromPgn documents "the result comes from the PGN's Result header or final position", but chess.js
-    // reports a missing Result header as "*", so a checkmate without a Result tag is refused today.
+    // chess.js reports a missing Result header as "*"; gameFromPgn then takes the result from the final position
+    // (here Black has mated).
     expect(gameFromPgn('1. f3 e5 2. g4 Qh4#\n', 'b').result).toBe(1);
     expect(gameFromPgn('1. f3 e5 2. g4 Qh4#\n', 'w').result).toBe(0);
   });
