@@ -8,7 +8,6 @@ import { chmodSync, existsSync, mkdtempSync, readFileSync, rmSync, writeFileSync
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { fileURLToPath } from 'node:url';
-import Database from 'better-sqlite3';
 import { Chess } from 'chess.js';
 import { afterAll, describe, expect, it } from 'vitest';
 import { openMorphDatabase, type MorphDatabase } from '../src/store/database.ts';
@@ -16,6 +15,7 @@ import { gameSeed, type TrainingSummary } from '../src/train/harness.ts';
 import { trainingSummaryText } from '../src/cli/commands/train.ts';
 
 import { startMorph, type FinishedProcess } from './helpers/cli.ts';
+import { recordedGames } from './helpers/recordedGames.ts';
 const FAKE_ENGINE = fileURLToPath(new URL('./fixtures/fake-engine.mjs', import.meta.url));
 const FLAKY_ENGINE = fileURLToPath(new URL('./fixtures/flaky-engine.mjs', import.meta.url));
 const tempDir = mkdtempSync(join(tmpdir(), 'morph-train-'));
@@ -72,21 +72,6 @@ function withDatabase<T>(path: string, check: (db: MorphDatabase) => T): T {
     return check(db);
   } finally {
     db.close();
-  }
-}
-
-/** Games recorded so far, read through a read-only connection while the run writes; 0 before the schema exists. */
-function recordedGames(path: string): number {
-  if (!existsSync(path)) return 0;
-  let db: Database.Database | undefined;
-  try {
-    db = new Database(path, { readonly: true, fileMustExist: true });
-    db.pragma('busy_timeout = 2000');
-    return db.prepare('SELECT count(*) FROM games').pluck().get() as number;
-  } catch {
-    return 0;
-  } finally {
-    db?.close();
   }
 }
 

@@ -5,17 +5,17 @@
  * learner costing only the games in flight.
  */
 import { execFileSync, type ChildProcess } from 'node:child_process';
-import { chmodSync, existsSync, mkdtempSync, rmSync, writeFileSync } from 'node:fs';
+import { chmodSync, mkdtempSync, rmSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { fileURLToPath } from 'node:url';
-import Database from 'better-sqlite3';
 import { Chess } from 'chess.js';
 import { afterAll, describe, expect, it } from 'vitest';
 import { openMorphDatabase } from '../src/store/database.ts';
 import { gameSeed } from '../src/train/harness.ts';
 
 import { startMorph, type FinishedProcess } from './helpers/cli.ts';
+import { recordedGames } from './helpers/recordedGames.ts';
 const FAKE_ENGINE = fileURLToPath(new URL('./fixtures/fake-engine.mjs', import.meta.url));
 const FLAKY_ENGINE = fileURLToPath(new URL('./fixtures/flaky-engine.mjs', import.meta.url));
 const tempDir = mkdtempSync(join(tmpdir(), 'morph-jobs-'));
@@ -63,19 +63,6 @@ function gameRows(path: string): GameRow[] {
     return rows;
   } finally {
     db.close();
-  }
-}
-
-function recordedGames(path: string): number {
-  if (!existsSync(path)) return 0;
-  let db: Database.Database | undefined;
-  try {
-    db = new Database(path, { readonly: true, fileMustExist: true });
-    return db.prepare('SELECT count(*) FROM games').pluck().get() as number;
-  } catch {
-    return 0;
-  } finally {
-    db?.close();
   }
 }
 
