@@ -8,10 +8,6 @@
  *     [--evaluation paper|shrunk|logodds|joint] [--prior N] [--maturity N]
  */
 import { Command } from 'commander';
-import { boardToFen, uciMove } from '../src/chess/board.ts';
-import { START_FEN } from '../src/chess/fen.ts';
-import { GameHistory } from '../src/chess/history.ts';
-import { generateLegalMoves } from '../src/chess/movegen.ts';
 import { createPlayer } from '../src/engines/playerFromSpec.ts';
 import { playGame } from '../src/game/playGame.ts';
 import { loadConfig } from '../src/learn/config.ts';
@@ -20,6 +16,7 @@ import { eloEstimate } from '../src/match/elo.ts';
 import { MorphPlayer } from '../src/player/morphPlayer.ts';
 import { PatternStore } from '../src/store/patternStore.ts';
 import { Random } from '../src/util/random.ts';
+import { randomOpening } from '../src/model/gameCollection.ts';
 import type { EvaluationFunction } from '../src/eval/evaluation.ts';
 
 const opts = new Command()
@@ -37,14 +34,8 @@ const opts = new Command()
   .opts();
 
 const rng = new Random(Number(opts.seed));
-function randomOpening(): string {
-  for (;;) {
-    const history = new GameHistory(START_FEN);
-    for (let ply = 0; ply < Number(opts.plies); ply++) history.play(uciMove(rng.pick(generateLegalMoves(history.board))));
-    if (history.verdict() === null) return boardToFen(history.board);
-  }
-}
-const openings = Array.from({ length: Number(opts.pairs) }, randomOpening);
+const plies = Number(opts.plies);
+const openings = Array.from({ length: Number(opts.pairs) }, () => randomOpening(rng, { min: plies, max: plies }));
 
 const store = PatternStore.open(opts.db, { readonly: true });
 const config = loadConfig(store.db);

@@ -38,7 +38,8 @@ export const DEFAULT_OPENING_PLIES = { min: 4, max: 8 } as const;
 export function randomOpening(rng: Random, plies: { min: number; max: number } = DEFAULT_OPENING_PLIES): string {
   for (;;) {
     const board = boardFromFen(START_FEN);
-    const count = plies.min + rng.int(plies.max - plies.min + 1);
+    // A fixed length draws nothing for it, so callers with fixed-length openings keep their random sequence.
+    const count = plies.min === plies.max ? plies.min : plies.min + rng.int(plies.max - plies.min + 1);
     let ok = true;
     for (let i = 0; i < count; i++) {
       const moves = generateLegalMoves(board);
