@@ -7,9 +7,9 @@ import type { PatternRecord } from '../src/store/patternRecord.ts';
 import { PatternStore } from '../src/store/patternStore.ts';
 import { isSubpattern } from '../src/pattern/subpattern.ts';
 import { matches } from '../src/pattern/matcher.ts';
-import type { GraphPattern } from '../src/pattern/pattern.ts';
+import { usesSafety, type GraphPattern } from '../src/pattern/pattern.ts';
 import { Random } from '../src/util/random.ts';
-import { seedPatterns } from '../src/learn/seeding.ts';
+import { safetySeedPatterns, seedPatterns } from '../src/learn/seeding.ts';
 import { fixturePositions, graphOf, samplePattern } from './helpers/patternSamples.ts';
 import { actualLinks, checkHierarchyInvariants } from './helpers/hierarchyInvariants.ts';
 
@@ -84,13 +84,15 @@ describe('retrieval', () => {
         totalMatches += found.length;
       }
       expect(totalMatches).toBeGreaterThan(positions.length); // not vacuous: positions do match patterns
+      // ...including patterns that require a piece en prise (sampled patterns keep it, seeds say only that).
+      expect(graphRecords.some((r) => usesSafety(r.pattern as GraphPattern))).toBe(true);
       expect(totalTested).toBeLessThan(positions.length * graphRecords.length); // and the hierarchy prunes
     };
     try {
       const path = join(dir, 'r.db');
       const store = PatternStore.open(path);
       store.transaction(() => {
-        for (const seed of seedPatterns()) store.insert(seed, 'seed', 0);
+        for (const seed of [...seedPatterns(), ...safetySeedPatterns()]) store.insert(seed, 'seed', 0);
         for (let i = 0; i < 700; i++) store.insert(samplePattern(graphOf(rng.pick(fens)), rng, 5), 'manual', 0);
       });
       checkAgainstBruteForce(store);

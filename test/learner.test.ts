@@ -12,7 +12,7 @@ import { boardToFen, parseSquare } from '../src/chess/board.ts';
 import { START_FEN } from '../src/chess/fen.ts';
 import { GreedyPlayer, RandomPlayer } from '../src/engines/simplePlayers.ts';
 import { gamePgn, playGame, type PlayedGame } from '../src/game/playGame.ts';
-import { labelSide } from '../src/graph/labels.ts';
+import { SAFETY_EN_PRISE, labelSide } from '../src/graph/labels.ts';
 import { DEFAULT_CONFIG, loadConfig, mergeConfig, saveConfig, type LearningConfig } from '../src/learn/config.ts';
 import { nodeOrderedProposals, regressionProposals, specialisationProposals } from '../src/learn/creation.ts';
 import { gameFromPgn, learnedPositions, nodeAtSquare, type LearnedPosition, type LearningGame } from '../src/learn/learningGame.ts';
@@ -24,7 +24,7 @@ import { exactDesig, rankDesig } from '../src/pattern/designation.ts';
 import { inducedPattern } from '../src/pattern/extract.ts';
 import { maximumCommonSubpattern } from '../src/pattern/generalise.ts';
 import { matches } from '../src/pattern/matcher.ts';
-import { materialPattern, validatePattern, type GraphPattern, type Pattern } from '../src/pattern/pattern.ts';
+import { materialPattern, usesSafety, validatePattern, type GraphPattern, type Pattern } from '../src/pattern/pattern.ts';
 import { isSubpattern } from '../src/pattern/subpattern.ts';
 import { morphScore } from '../src/store/games.ts';
 import { setMeta } from '../src/store/meta.ts';
@@ -705,5 +705,53 @@ describe('learning configuration in the database', () => {
     expect(loadConfig(store.db).updatePer).toBe('game');
     expect(() => mergeConfig(DEFAULT_CONFIG, { updatePer: 'move' })).toThrow(/updatePer must be game or position/);
     store.close();
+  });
+});
+
+describe('pattern language', () => {
+  /** Trains on 12 greedy-vs-random games in `language` and returns every stored graph pattern. */
+  async function learnedPatterns(language: LearningConfig['language']): Promise<{ patterns: GraphPattern[]; seeds: number }> {
+    const games = await baselineGames(12, 77, 80);
+    return withTempDir((dir) => {
+      const store = PatternStore.open(join(dir, `${language}.db`));
+      const config = mergeConfig(DEFAULT_CONFIG, { language });
+      const seeds = seedIfNew(store, config);
+      const rng = new Random(5);
+      games.forEach((game, i) => learnFromGame(store, asLearningGame(game, i % 2 ? 'b' : 'w'), config, rng));
+      const patterns = [...store.hierarchy.byId.values()].filter((r) => r.kind === 'graph').map((r) => r.pattern as GraphPattern);
+      store.close();
+      return { patterns, seeds };
+    });
+  }
+  const enPrise = (p: GraphPattern) => (p.safety ?? []).some((code) => code === SAFETY_EN_PRISE);
+
+  it("the paper's language stores no safety requirement; the safety language seeds en-prise pieces and creates patterns with them", async () => {
+    const paper = await learnedPatterns('paper');
+    const safety = await learnedPatterns('safety');
+    expect(paper.patterns.filter(usesSafety)).toEqual([]);
+    // One en-prise seed per piece label but the moved side's king (seeding.ts).
+    expect(safety.seeds - paper.seeds).toBe(11);
+    const oneNode = safety.patterns.filter((p) => p.labels.length === 1 && enPrise(p));
+    expect(oneNode.length).toBe(11);
+    // Created patterns carry "en prise" only (extract.ts), and some do: greedy and random leave pieces hanging.
+    const created = safety.patterns.filter((p) => p.labels.length > 1 && usesSafety(p));
+    expect(created.length).toBeGreaterThan(0);
+    expect(created.every((p) => p.safety!.every((code) => code === 0 || code === SAFETY_EN_PRISE))).toBe(true);
+  });
+
+  it('a database seeded in the paper language gains the en-prise seeds once when it switches', () => {
+    withTempDir((dir) => {
+      const store = PatternStore.open(join(dir, 'switch.db'));
+      const paperSeeds = seedIfNew(store, DEFAULT_CONFIG);
+      expect(paperSeeds).toBeGreaterThan(0);
+      const safety = mergeConfig(DEFAULT_CONFIG, { language: 'safety' });
+      expect(seedIfNew(store, safety)).toBe(11);
+      expect(seedIfNew(store, safety)).toBe(0);
+      store.close();
+    });
+  });
+
+  it('refuses an unknown language', () => {
+    expect(() => mergeConfig(DEFAULT_CONFIG, { language: 'chess960' })).toThrow(/language must be one of paper, safety/);
   });
 });

@@ -8,7 +8,7 @@ import { describe, expect, it } from 'vitest';
 import { boardFromFen } from '../src/chess/board.ts';
 import { EDGE_ATTACKS, LABEL_COUNT, SQUARE_LABEL } from '../src/graph/labels.ts';
 import { buildPositionGraph, type PositionGraph } from '../src/graph/positionGraph.ts';
-import { canonicalKey, lastKeySearchLeaves } from '../src/pattern/canonical.ts';
+import { patternFromKey, canonicalKey, lastKeySearchLeaves } from '../src/pattern/canonical.ts';
 import { DESIG_NONE, desigSatisfies, desigSquare, exactDesig, fileDesig, rankDesig } from '../src/pattern/designation.ts';
 import { inducedPattern } from '../src/pattern/extract.ts';
 import { compilePattern, matches } from '../src/pattern/matcher.ts';
@@ -24,6 +24,8 @@ import { Random } from '../src/util/random.ts';
 interface PlainTarget {
   labels: number[];
   desigs: number[];
+  /** Node safety (0 on a pattern target node that requires none). */
+  safety: number[];
   edge(from: number, to: number): number;
 }
 
@@ -32,6 +34,7 @@ function plainFromGraph(graph: PositionGraph): PlainTarget {
   return {
     labels: Array.from(graph.nodeLabel.subarray(0, n)),
     desigs: Array.from(graph.nodeDesig.subarray(0, n)),
+    safety: Array.from(graph.nodeSafety.subarray(0, n)),
     edge: (a, b) => graph.edgeType(a, b),
   };
 }
@@ -39,7 +42,18 @@ function plainFromGraph(graph: PositionGraph): PlainTarget {
 function plainFromPattern(pattern: GraphPattern): PlainTarget {
   const codes = new Map<number, number>();
   for (const [a, b, code] of pattern.edges) codes.set(a * 64 + b, code);
-  return { labels: pattern.labels, desigs: pattern.desigs, edge: (a, b) => codes.get(a * 64 + b) ?? 0 };
+  return {
+    labels: pattern.labels,
+    desigs: pattern.desigs,
+    safety: pattern.labels.map((_, v) => pattern.safety?.[v] ?? 0),
+    edge: (a, b) => codes.get(a * 64 + b) ?? 0,
+  };
+}
+
+/** A pattern node's required safety (0 = any) is met by the target node's. */
+function safetyMet(pattern: GraphPattern, v: number, target: PlainTarget, t: number): boolean {
+  const required = pattern.safety?.[v] ?? 0;
+  return required === 0 || required === target.safety[t];
 }
 
 /** A pattern edge of `wanted` type is met by a target edge `found` (0 = none). */
@@ -56,6 +70,7 @@ function isEmbedding(pattern: GraphPattern, target: PlainTarget, map: readonly n
     if (!(t >= 0 && t < target.labels.length)) return false;
     if (target.labels[t] !== pattern.labels[v]) return false;
     if (!desigSatisfies(pattern.desigs[v], target.desigs[t])) return false;
+    if (!safetyMet(pattern, v, target, t)) return false;
   }
   return pattern.edges.every(([a, b, code]) => edgeMet(code, target.edge(map[a], map[b])));
 }
@@ -73,6 +88,7 @@ function bruteEmbedding(pattern: GraphPattern, target: PlainTarget): number[] | 
     for (let t = 0; t < target.labels.length; t++) {
       if (used.has(t) || target.labels[t] !== pattern.labels[v]) continue;
       if (!desigSatisfies(pattern.desigs[v], target.desigs[t])) continue;
+      if (!safetyMet(pattern, v, target, t)) continue;
       map[v] = t;
       used.add(t);
       if (extend(v + 1)) return true;
@@ -95,6 +111,7 @@ function bruteIsomorphic(p: GraphPattern, q: GraphPattern): boolean {
     if (v === n) return true;
     for (let t = 0; t < n; t++) {
       if (used[t] || q.labels[t] !== p.labels[v] || q.desigs[t] !== p.desigs[v]) continue;
+      if ((p.safety?.[v] ?? 0) !== (q.safety?.[t] ?? 0)) continue;
       let ok = true;
       for (let u = 0; u < v && ok; u++) ok = pEdge(u, v) === qEdge(map[u], t) && pEdge(v, u) === qEdge(t, map[u]);
       if (!ok) continue;
@@ -141,8 +158,11 @@ function randomNodeSet(graph: PositionGraph, random: Random, size: number): numb
   return chosen;
 }
 
-/** The induced subgraph on `nodes`, every node with its exact square (written here, independent of extract.ts). */
-function inducedWithSquares(graph: PositionGraph, nodes: number[]): GraphPattern {
+/**
+ * The induced subgraph on `nodes`, every node with its exact square (written here, independent of extract.ts).
+ * With a `random`, some piece nodes also require the safety they have in the graph.
+ */
+function inducedWithSquares(graph: PositionGraph, nodes: number[], random?: Random): GraphPattern {
   const edges: GraphPattern['edges'] = [];
   nodes.forEach((a, i) =>
     nodes.forEach((b, j) => {
@@ -150,7 +170,12 @@ function inducedWithSquares(graph: PositionGraph, nodes: number[]): GraphPattern
       if (code) edges.push([i, j, code]);
     }),
   );
-  return { kind: 'graph', labels: nodes.map((v) => graph.nodeLabel[v]), desigs: nodes.map((v) => graph.nodeDesig[v]), edges };
+  const pattern: GraphPattern = { kind: 'graph', labels: nodes.map((v) => graph.nodeLabel[v]), desigs: nodes.map((v) => graph.nodeDesig[v]), edges };
+  if (random) {
+    const safety = nodes.map((v) => (graph.nodeSafety[v] !== 0 && random.next() < 0.3 ? graph.nodeSafety[v] : 0));
+    if (safety.some((code) => code !== 0)) pattern.safety = safety;
+  }
+  return pattern;
 }
 
 /** Relax a designation: keep it, or its rank, or its file, or drop it. */
@@ -169,7 +194,9 @@ function generalise(pattern: GraphPattern, random: Random, dropEdges = 0.15): Gr
     if (r < dropEdges) continue;
     edges.push([a, b, r < dropEdges + 0.3 ? EDGE_ATTACKS : code]);
   }
-  return { kind: 'graph', labels: [...pattern.labels], desigs: pattern.desigs.map((d) => relaxDesig(d, random)), edges };
+  const general: GraphPattern = { kind: 'graph', labels: [...pattern.labels], desigs: pattern.desigs.map((d) => relaxDesig(d, random)), edges };
+  if (pattern.safety) general.safety = pattern.safety.map((code) => (random.next() < 0.3 ? 0 : code));
+  return general;
 }
 
 /** One small change that may or may not keep the match: retype, add or reverse an edge, relabel, move a square. */
@@ -179,10 +206,20 @@ function perturb(pattern: GraphPattern, random: Random): GraphPattern {
     labels: [...pattern.labels],
     desigs: [...pattern.desigs],
     edges: pattern.edges.map((e) => [...e] as [number, number, number]),
+    ...(pattern.safety ? { safety: [...pattern.safety] } : {}),
   };
   const n = p.labels.length;
   const hasEdge = (a: number, b: number) => p.edges.some(([x, y]) => x === a && y === b);
-  const change = random.int(5);
+  const change = random.int(6);
+  if (change === 5) {
+    // Require a safety (1-3) of a piece node: kept or broken depending on the position.
+    const v = random.int(n);
+    if (p.labels[v] !== SQUARE_LABEL) {
+      p.safety ??= new Array<number>(n).fill(0);
+      p.safety[v] = 1 + random.int(3);
+    }
+    return p;
+  }
   if (change <= 1 && p.edges.length) {
     const edge = random.pick(p.edges);
     const [a, b] = edge;
@@ -196,6 +233,7 @@ function perturb(pattern: GraphPattern, random: Random): GraphPattern {
     const v = random.int(n);
     const hasOut = p.edges.some(([a]) => a === v);
     p.labels[v] = hasOut ? random.int(12) : random.int(LABEL_COUNT); // an empty square cannot attack
+    if (p.labels[v] === SQUARE_LABEL && p.safety) p.safety[v] = 0; // nor has a safety
   } else {
     const v = random.int(n);
     const square = random.int(64);
@@ -237,12 +275,14 @@ function relabel(pattern: GraphPattern, random: Random): GraphPattern {
   const perm = shuffle(Array.from({ length: n }, (_, i) => i), random); // old node v becomes perm[v]
   const labels = new Array<number>(n);
   const desigs = new Array<number>(n);
+  const safety = new Array<number>(n);
   for (let v = 0; v < n; v++) {
     labels[perm[v]] = pattern.labels[v];
     desigs[perm[v]] = pattern.desigs[v];
+    safety[perm[v]] = pattern.safety?.[v] ?? 0;
   }
   const edges = shuffle(pattern.edges.map(([a, b, c]) => [perm[a], perm[b], c] as [number, number, number]), random);
-  return { kind: 'graph', labels, desigs, edges };
+  return { kind: 'graph', labels, desigs, edges, ...(pattern.safety ? { safety } : {}) };
 }
 
 function shuffle<T>(items: T[], random: Random): T[] {
@@ -269,6 +309,7 @@ describe('matches() against brute-force subgraph monomorphism', () => {
     const stats = Object.fromEntries(kinds.map((k) => [k, { pairs: 0, matched: 0 }])) as Record<(typeof kinds)[number], { pairs: number; matched: number }>;
     const disagreements: string[] = [];
     let sameGraphGeneralisedMisses = 0;
+    const withSafety = { pairs: 0, matched: 0 };
     for (let i = 0; i < 3000; i++) {
       const kind = kinds[i % kinds.length];
       const source = random.pick(GRAPHS);
@@ -284,7 +325,7 @@ describe('matches() against brute-force subgraph monomorphism', () => {
         if (random.next() < 0.4) pattern = perturb(pattern, random);
         pattern.desigs = [DESIG_NONE, DESIG_NONE];
       } else {
-        const base = inducedWithSquares(source, randomNodeSet(source, random, 2 + random.int(4)));
+        const base = inducedWithSquares(source, randomNodeSet(source, random, 2 + random.int(4)), random);
         pattern = generalise(base, random);
         if (kind === 'induced+perturbed') pattern = perturb(pattern, random);
       }
@@ -299,7 +340,14 @@ describe('matches() against brute-force subgraph monomorphism', () => {
       else expect(embedding).toBeNull();
       stats[kind].pairs++;
       if (expected) stats[kind].matched++;
+      if (pattern.safety?.some((code) => code !== 0)) {
+        withSafety.pairs++;
+        if (expected) withSafety.matched++;
+      }
     }
+    // Safety requirements are exercised both ways.
+    expect(withSafety.matched).toBeGreaterThan(50);
+    expect(withSafety.pairs - withSafety.matched).toBeGreaterThan(50);
     const total = kinds.reduce((s, k) => s + stats[k].pairs, 0);
     const matched = kinds.reduce((s, k) => s + stats[k].matched, 0);
     console.log(
@@ -352,7 +400,7 @@ function patternFamilies(random: Random, families: number): GraphPattern[] {
   const patterns: GraphPattern[] = [];
   for (let f = 0; f < families; f++) {
     const graph = random.pick(GRAPHS);
-    const big = inducedWithSquares(graph, randomNodeSet(graph, random, 3 + random.int(4)));
+    const big = inducedWithSquares(graph, randomNodeSet(graph, random, 3 + random.int(4)), random);
     patterns.push(big);
     let current = big;
     for (let step = 0; step < 3; step++) {
@@ -367,6 +415,7 @@ function patternFamilies(random: Random, families: number): GraphPattern[] {
         labels: current.labels.filter((_, v) => keep(v)),
         desigs: current.desigs.filter((_, v) => keep(v)),
         edges: current.edges.filter(([a, b]) => keep(a) && keep(b)).map(([a, b, c]) => [renumber(a), renumber(b), c]),
+        ...(current.safety ? { safety: current.safety.filter((_, v) => keep(v)) } : {}),
       };
       current = generalise(smaller, random, 0.1);
       patterns.push(random.next() < 0.5 ? relabel(current, random) : current);
@@ -588,6 +637,19 @@ describe('pattern JSON', () => {
     }
   });
 
+  it('a canonical key spells out the pattern, safety included; a pattern requiring no safety keeps its paper key', () => {
+    const random = new Random(8);
+    const patterns = patternFamilies(random, 30);
+    expect(patterns.some((p) => p.safety?.some((code) => code !== 0))).toBe(true);
+    for (const pattern of patterns) {
+      const back = patternFromKey(canonicalKey(pattern)) as GraphPattern;
+      expect(bruteIsomorphic(back, pattern), JSON.stringify(pattern)).toBe(true);
+      const paper = { kind: 'graph' as const, labels: pattern.labels, desigs: pattern.desigs, edges: pattern.edges };
+      expect(canonicalKey({ ...paper, safety: pattern.labels.map(() => 0) })).toBe(canonicalKey(paper));
+      if (pattern.safety?.some((code) => code !== 0)) expect(canonicalKey(pattern)).not.toBe(canonicalKey(paper));
+    }
+  });
+
   const good = JSON.parse(
     patternToJson({ kind: 'graph', labels: [1, 11], desigs: [DESIG_NONE, exactDesig(60)], edges: [[0, 1, 1]] }),
   );
@@ -615,6 +677,8 @@ describe('pattern JSON', () => {
     ['an empty square that attacks', edited((d) => (d.nodes[0].attributes = { piece: 'square' }))],
     ['two nodes on one square', edited((d) => (d.nodes[0].attributes.square = 'e8'))],
     ['no nodes', edited((d) => ((d.nodes = []), (d.edges = [])))],
+    ['unknown safety', edited((d) => (d.nodes[0].attributes.safety = 'hanging'))],
+    ['a safety on an empty square', JSON.stringify({ attributes: { kind: 'graph' }, nodes: [{ key: '0', attributes: { piece: 'square', square: 'e4', safety: 'en prise' } }], edges: [] })],
     ['material with a non-number', JSON.stringify({ attributes: { kind: 'material', diff: { P: 'abc' } }, nodes: [], edges: [] })],
     ['material with a fraction', JSON.stringify({ attributes: { kind: 'material', diff: { N: 0.5 } }, nodes: [], edges: [] })],
   ];

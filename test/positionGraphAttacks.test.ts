@@ -10,7 +10,7 @@ import { boardFromFen } from '../src/chess/board.ts';
 import { START_FEN } from '../src/chess/fen.ts';
 import { generateLegalMoves } from '../src/chess/movegen.ts';
 import { buildPositionGraph, PositionGraph } from '../src/graph/positionGraph.ts';
-import { EDGE_DIRECT } from '../src/graph/labels.ts';
+import { EDGE_DIRECT, SAFETY_ANY, SAFETY_DEFENDED, SAFETY_EN_PRISE, SAFETY_UNATTACKED } from '../src/graph/labels.ts';
 import { mirrorSquare } from '../src/graph/normalForm.ts';
 import { Random } from '../src/util/random.ts';
 
@@ -36,6 +36,7 @@ describe('position graph direct edges against chess.js attackers()', () => {
     const graph = new PositionGraph();
     let nodes = 0;
     let edges = 0;
+    const safetyCounts = [0, 0, 0, 0];
     for (const board of randomPositions(2000, seed)) {
       const fen = boardToFen(board);
       const chess = new Chess(fen);
@@ -49,6 +50,15 @@ describe('position graph direct edges against chess.js attackers()', () => {
           if (graph.edgeType(from, target) === EDGE_DIRECT) found.push(squareName(realSquare(from)));
         }
         expect(found.sort(), `${seed}: ${fen} into ${square}`).toEqual(expected);
+        // Safety: the opponent's attackers against the owner's defenders (a king is never defended).
+        const piece = chess.get(square);
+        if (piece) {
+          const attackers = chess.attackers(square, piece.color === 'w' ? 'b' : 'w').length;
+          const defenders = piece.type === 'k' ? 0 : chess.attackers(square, piece.color).length;
+          const safety = attackers === 0 ? SAFETY_UNATTACKED : attackers > defenders ? SAFETY_EN_PRISE : SAFETY_DEFENDED;
+          expect(graph.nodeSafety[target], `${fen} safety of ${square}`).toBe(safety);
+          safetyCounts[safety]++;
+        } else expect(graph.nodeSafety[target]).toBe(SAFETY_ANY);
         nodes++;
         edges += found.length;
       }
@@ -58,6 +68,8 @@ describe('position graph direct edges against chess.js attackers()', () => {
       expect(graph.mirrored).toBe(board.turn === WHITE);
     }
     expect(nodes).toBeGreaterThan(30_000);
+    // Every safety occurs often enough for the comparison to mean something.
+    for (const safety of [SAFETY_UNATTACKED, SAFETY_DEFENDED, SAFETY_EN_PRISE]) expect(safetyCounts[safety]).toBeGreaterThan(500);
     expect(edges).toBeGreaterThan(30_000);
   });
 });

@@ -4,12 +4,12 @@
  */
 import { squareName } from '../chess/board.ts';
 import { mirrorSquare } from './normalForm.ts';
-import { edgeTypeName, labelPiece, labelSide, type EdgeType } from './labels.ts';
+import { SAFETY_NAMES, edgeTypeName, labelPiece, labelSide, type EdgeType, type SafetyName } from './labels.ts';
 import type { PositionGraph } from './positionGraph.ts';
 import type { PieceLetter } from '../chess/board.ts';
 
 export type GraphJsonNode =
-  | { square: string; kind: 'piece'; color: 'w' | 'b'; piece: PieceLetter }
+  | { square: string; kind: 'piece'; color: 'w' | 'b'; piece: PieceLetter; safety: SafetyName }
   | { square: string; kind: 'square' };
 
 export interface GraphJson {
@@ -42,7 +42,10 @@ export function graphToJson(graph: PositionGraph, fen: string): GraphJson {
     const label = graph.nodeLabel[v];
     const side = labelSide(label);
     if (side === null) nodes.push({ square, kind: 'square' });
-    else nodes.push({ square, kind: 'piece', color: realColor(graph, side), piece: labelPiece(label) as PieceLetter });
+    else {
+      const safety = SAFETY_NAMES[graph.nodeSafety[v]];
+      nodes.push({ square, kind: 'piece', color: realColor(graph, side), piece: labelPiece(label) as PieceLetter, safety });
+    }
   }
   nodes.sort((a, b) => byName(a.square, b.square));
   const edges: GraphJson['edges'] = [];

@@ -52,3 +52,16 @@ export function describeLabel(label: number): string {
   const side = labelSide(label);
   return side ? `${side} ${labelPiece(label)}` : 'square';
 }
+
+/**
+ * Safety of a piece (an extension of the paper's language, issue 12 part 4): whether the opponent attacks it
+ * directly, and whether it has at least as many direct defenders as attackers. A king has no defenders, so an
+ * attacked king (in check) is en prise. Empty squares have no safety (0). In a pattern node, 0 means "any".
+ * Counting attackers and defenders needs no piece values: it is a fact of the graph, like an edge.
+ */
+export const SAFETY_ANY = 0;
+export const SAFETY_UNATTACKED = 1;
+export const SAFETY_DEFENDED = 2;
+export const SAFETY_EN_PRISE = 3;
+export const SAFETY_NAMES = ['any', 'unattacked', 'defended', 'en prise'] as const;
+export type SafetyName = (typeof SAFETY_NAMES)[number];

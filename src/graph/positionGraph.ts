@@ -15,7 +15,10 @@ import {
   RAY_SQUARES,
 } from '../chess/geometry.ts';
 import { mirrorSquare } from './normalForm.ts';
-import { EDGE_DIRECT, EDGE_DISCOVERED, EDGE_INDIRECT, LABEL_COUNT, SQUARE_LABEL } from './labels.ts';
+import {
+  EDGE_DIRECT, EDGE_DISCOVERED, EDGE_INDIRECT, LABEL_COUNT, SAFETY_ANY, SAFETY_DEFENDED, SAFETY_EN_PRISE, SAFETY_UNATTACKED,
+  SQUARE_LABEL,
+} from './labels.ts';
 
 /**
  * The order the graph walks directions in (indices into chess/geometry.ts's rays): it fixes the order of each
@@ -36,6 +39,8 @@ export class PositionGraph {
   readonly nodeLabel = new Uint8Array(MAX_NODES);
   /** Square designation of each node in the pattern language's code (designation.ts): always the exact square. */
   readonly nodeDesig = new Uint8Array(MAX_NODES);
+  /** Safety of each node (labels.ts SAFETY_*): unattacked, defended or en prise; 0 for empty squares. */
+  readonly nodeSafety = new Uint8Array(MAX_NODES);
   /** Node index of each normal-form square, -1 when the square is not a node. */
   readonly squareToNode = new Int8Array(64);
   /** Edge type between node a and node b at [a * MAX_NODES + b]; 0 = no edge. */
@@ -81,6 +86,7 @@ export class PositionGraph {
     copy.nodeSquare.set(this.nodeSquare);
     copy.nodeLabel.set(this.nodeLabel);
     copy.nodeDesig.set(this.nodeDesig);
+    copy.nodeSafety.set(this.nodeSafety);
     copy.squareToNode.set(this.squareToNode);
     copy.edges.set(this.edges);
     copy.outStart.set(this.outStart);
@@ -123,6 +129,7 @@ export function buildPositionGraph(board: Pick<Board, 'squares' | 'turn'>, graph
   markNodes(graph);
   addEdges(graph);
   indexAdjacency(graph);
+  markSafety(graph);
   indexLabels(graph);
   countMaterial(graph);
   return graph;
@@ -242,6 +249,29 @@ function indexAdjacency(graph: PositionGraph): void {
     const to = edgeTo[e];
     const bit = tripleIndex(graph.nodeLabel[from], graph.nodeLabel[to], graph.edges[from * MAX_NODES + to]);
     graph.tripleBits[bit >>> 5] |= 1 << (bit & 31);
+  }
+}
+
+/** Direct attackers against direct defenders of each piece (labels.ts, SAFETY_*). */
+function markSafety(graph: PositionGraph): void {
+  for (let v = 0; v < graph.nodeCount; v++) {
+    const label = graph.nodeLabel[v];
+    if (label === SQUARE_LABEL) {
+      graph.nodeSafety[v] = SAFETY_ANY;
+      continue;
+    }
+    const movedSide = label < 6;
+    const isKing = label % 6 === 5;
+    let attackers = 0;
+    let defenders = 0;
+    for (let i = graph.inStart[v], end = graph.inStart[v + 1]; i < end; i++) {
+      const from = graph.inList[i];
+      if (graph.edges[from * MAX_NODES + v] !== EDGE_DIRECT) continue;
+      if ((graph.nodeLabel[from] < 6) === movedSide) defenders++;
+      else attackers++;
+    }
+    if (isKing) defenders = 0;
+    graph.nodeSafety[v] = attackers === 0 ? SAFETY_UNATTACKED : attackers > defenders ? SAFETY_EN_PRISE : SAFETY_DEFENDED;
   }
 }
 

@@ -54,6 +54,13 @@ export interface LearningConfig {
   evaluation: EvaluationFunction;
   /** Pseudo-counts of a draw that shrink each weight toward .5 (evaluation shrunk and logodds). */
   prior: number;
+  /**
+   * The pattern language patterns are created in. "paper": Levinson's (labels, squares, typed edges).
+   * "safety": the same, plus "en prise" on pieces the opponent attacks more often than they are defended
+   * (labels.ts), and one seed per piece label that says just that. A subgraph cannot say "not defended"
+   * without it; nine in ten of Morph's 1-ply blunders left a piece en prise (training/RESULTS.md).
+   */
+  language: PatternLanguage;
   /** Patterns with fewer updates are ignored when playing. */
   maturity: number;
   /** Patterns with fewer updates are ignored when evaluating a position for a TD target. */
@@ -69,6 +76,9 @@ export interface LearningConfig {
   deletion: { enabled: boolean; threshold: number; minAge: number; cap: number };
 }
 
+export const PATTERN_LANGUAGES = ['paper', 'safety'] as const;
+export type PatternLanguage = (typeof PATTERN_LANGUAGES)[number];
+
 export const DEFAULT_CONFIG: LearningConfig = {
   learnFrom: 'both',
   lambda: 1,
@@ -78,6 +88,7 @@ export const DEFAULT_CONFIG: LearningConfig = {
   temperature: DEFAULT_TEMPERATURE_SCHEDULE,
   evaluation: 'paper',
   prior: 20,
+  language: 'paper',
   maturity: 0,
   targetMaturity: 0,
   maxPatternSize: 6,
@@ -110,6 +121,9 @@ export function validateConfig(config: LearningConfig): void {
   if (config.updatePer !== 'game' && config.updatePer !== 'position') throw badInput(`config updatePer must be game or position`);
   if (!EVALUATION_FUNCTIONS.includes(config.evaluation)) {
     throw badInput(`config evaluation must be one of ${EVALUATION_FUNCTIONS.join(', ')}, got ${config.evaluation}`);
+  }
+  if (!PATTERN_LANGUAGES.includes(config.language)) {
+    throw badInput(`config language must be one of ${PATTERN_LANGUAGES.join(', ')}, got ${config.language}`);
   }
   inRange('prior', config.prior, 0, 1e6);
   inRange('lambda', config.lambda, 0, 1);

@@ -5,7 +5,7 @@
  * moment therefore loses at most the game in progress.
  */
 import { positionValue, targetValue } from '../eval/evaluation.ts';
-import { materialPattern } from '../pattern/pattern.ts';
+import { materialPattern, withoutSafety, type GraphPattern } from '../pattern/pattern.ts';
 import { boardToFen } from '../chess/board.ts';
 import { addPatternPosition } from '../store/patternPositions.ts';
 import { getMeta, getMetaNumber, setMeta } from '../store/meta.ts';
@@ -21,7 +21,7 @@ import {
 import { UtilityOrder } from './deletion.ts';
 import type { Hierarchy } from '../store/hierarchy.ts';
 import { learnedPositions, type LearnedPosition, type LearningGame } from './learningGame.ts';
-import { allSeedPatterns } from './seeding.ts';
+import { allSeedPatterns, safetySeedPatterns } from './seeding.ts';
 import { tdSweep } from './tdTargets.ts';
 
 export interface LearningSummary {
@@ -61,14 +61,25 @@ export function gamesPlayed(store: PatternStore): number {
   return getMetaNumber(store.db, 'games_played') ?? 0;
 }
 
-/** Seeds a new database once (seeding.ts): one-node exact-square and two-node patterns, weight .5. */
+/**
+ * Seeds a database once (seeding.ts): one-node exact-square and two-node patterns, weight .5; in the safety
+ * language also the en-prise seeds, once, even when the database was seeded in the paper's language before.
+ */
 export function seedIfNew(store: PatternStore, config: LearningConfig): number {
-  if (!config.seeding || getMeta(store.db, 'seeded') !== undefined) return 0;
+  if (!config.seeding) return 0;
+  const batches: { meta: string; patterns: () => GraphPattern[] }[] = [];
+  if (getMeta(store.db, 'seeded') === undefined) batches.push({ meta: 'seeded', patterns: allSeedPatterns });
+  if (config.language === 'safety' && getMeta(store.db, 'seeded-safety') === undefined) {
+    batches.push({ meta: 'seeded-safety', patterns: safetySeedPatterns });
+  }
+  if (batches.length === 0) return 0;
   return store.transaction(() => {
     let created = 0;
-    for (const pattern of allSeedPatterns()) if (store.insert(pattern, 'seed', 0).created) created++;
+    for (const batch of batches) {
+      for (const pattern of batch.patterns()) if (store.insert(pattern, 'seed', 0).created) created++;
+      setMeta(store.db, batch.meta, new Date().toISOString());
+    }
     incrementCounter(store.db, 'created:seed', created);
-    setMeta(store.db, 'seeded', new Date().toISOString());
     return created;
   });
 }
@@ -196,7 +207,8 @@ export function learnFromGame(
       proposals.push(...specialisationProposals(list, { ...config.specialisation, maxSize: config.maxPatternSize }));
     }
     for (const proposal of proposals) {
-      const { record, created: isNew } = store.insert(proposal.pattern, proposal.method, gameNumber, { weight: proposal.weight });
+      const pattern = config.language === 'paper' ? withoutSafety(proposal.pattern) : proposal.pattern;
+      const { record, created: isNew } = store.insert(pattern, proposal.method, gameNumber, { weight: proposal.weight });
       if (isNew) {
         count(proposal.method);
         order.track(record);

@@ -10,7 +10,9 @@
  * (indirect, discovered) come only from bishops, rooks and queens.
  */
 import { BISHOP, KING, PAWN, QUEEN, ROOK } from '../chess/board.ts';
-import { EDGE_DIRECT, EDGE_DISCOVERED, EDGE_INDIRECT, LABEL_COUNT, SQUARE_LABEL, labelPieceType, labelSide } from '../graph/labels.ts';
+import {
+  EDGE_DIRECT, EDGE_DISCOVERED, EDGE_INDIRECT, LABEL_COUNT, SAFETY_EN_PRISE, SQUARE_LABEL, labelPieceType, labelSide,
+} from '../graph/labels.ts';
 import { DESIG_NONE, exactDesig } from '../pattern/designation.ts';
 import type { GraphPattern } from '../pattern/pattern.ts';
 
@@ -51,4 +53,17 @@ export function squareSeedPatterns(): GraphPattern[] {
 
 export function allSeedPatterns(): GraphPattern[] {
   return [...squareSeedPatterns(), ...seedPatterns()];
+}
+
+/**
+ * The safety language's seeds: one node, a piece en prise, anywhere. Left out: the king of the side that just
+ * moved, which cannot be attacked (its side would have left it in check).
+ */
+export function safetySeedPatterns(): GraphPattern[] {
+  const seeds: GraphPattern[] = [];
+  for (let label = 0; label < SQUARE_LABEL; label++) {
+    if (labelPieceType(label) === KING && labelSide(label) === 'moved') continue;
+    seeds.push({ kind: 'graph', labels: [label], desigs: [DESIG_NONE], edges: [], safety: [SAFETY_EN_PRISE] });
+  }
+  return seeds;
 }

@@ -4,7 +4,7 @@
  * by label, designation and typed neighbourhood, then individualisation of the first ambiguous colour class,
  * recursively, keeping the lexicographically smallest encoding. Patterns are small, so this is cheap.
  */
-import type { GraphPattern, Pattern } from './pattern.ts';
+import { nodeSafety, type GraphPattern, type Pattern } from './pattern.ts';
 
 /** Complete node orders encoded by the last graph key's search: its cost, which symmetric patterns could blow up. */
 let searchLeaves = 0;
@@ -37,7 +37,7 @@ function graphKey(pattern: GraphPattern): string {
     adjacency.out[from].push([to, code]);
     adjacency.inc[to].push([from, code]);
   }
-  const initial = pattern.labels.map((label, v) => `${label}.${pattern.desigs[v]}`);
+  const initial = pattern.labels.map((_, v) => nodeToken(pattern, v));
   const colours = refine(rankStrings(initial), adjacency);
   searchLeaves = 0;
   return 'G:' + (search(pattern, adjacency, colours) ?? '');
@@ -112,12 +112,21 @@ function rankInts(values: number[]): number[] {
   return values.map((v) => distinct.indexOf(v));
 }
 
+/**
+ * A node as "label.designation", with ".safety" appended only when the node requires one, so that keys of the
+ * paper's language are unchanged by the extension.
+ */
+function nodeToken(pattern: GraphPattern, v: number): string {
+  const safety = nodeSafety(pattern, v);
+  return `${pattern.labels[v]}.${pattern.desigs[v]}${safety ? `.${safety}` : ''}`;
+}
+
 /** Encoding under a discrete colouring (a node order): nodes as label.designation, then sorted edges. */
 function encode(pattern: GraphPattern, colours: number[]): string {
   const n = colours.length;
   const nodeAt = new Array<number>(n);
   colours.forEach((c, v) => (nodeAt[c] = v));
-  const nodes = nodeAt.map((v) => `${pattern.labels[v]}.${pattern.desigs[v]}`);
+  const nodes = nodeAt.map((v) => nodeToken(pattern, v));
   const edges = pattern.edges
     .map(([from, to, code]) => [colours[from], colours[to], code])
     .sort((a, b) => a[0] - b[0] || a[1] - b[1])
@@ -139,6 +148,7 @@ export function patternFromKey(key: string): Pattern | null {
   // A hand-rolled scanner: this runs once per pattern at start-up, and split/Number cost several times more.
   const labels: number[] = [];
   const desigs: number[] = [];
+  const safety: number[] = [];
   const edges: GraphPattern['edges'] = [];
   let i = 2;
   const number = (): number => {
@@ -152,9 +162,15 @@ export function patternFromKey(key: string): Pattern | null {
     const label = number();
     if (!expect(46 /* . */)) return null;
     const desig = number();
-    if (Number.isNaN(label) || Number.isNaN(desig)) return null;
+    let nodeSafetyCode = 0;
+    if (key.charCodeAt(i) === 46) {
+      i++;
+      nodeSafetyCode = number();
+    }
+    if (Number.isNaN(label) || Number.isNaN(desig) || Number.isNaN(nodeSafetyCode)) return null;
     labels.push(label);
     desigs.push(desig);
+    safety.push(nodeSafetyCode);
     if (key.charCodeAt(i) === 32) i++;
   }
   if (!expect(124)) return null;
@@ -168,5 +184,7 @@ export function patternFromKey(key: string): Pattern | null {
     edges.push([from, to, code]);
     if (key.charCodeAt(i) === 32) i++;
   }
-  return { kind: 'graph', labels, desigs, edges };
+  const pattern: GraphPattern = { kind: 'graph', labels, desigs, edges };
+  if (safety.some((code) => code !== 0)) pattern.safety = safety;
+  return pattern;
 }

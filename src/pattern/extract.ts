@@ -2,9 +2,14 @@
  * Patterns cut out of position graphs: the induced subgraph on chosen nodes, with square designations as the
  * reference fixes them: kings, pawns and empty squares keep their exact square; other pieces keep theirs only
  * when they would otherwise be disconnected (no edge to another chosen node).
+ *
+ * Safety (the extended language): a node keeps only "en prise". Requiring "unattacked" or "defended" of every
+ * piece would make each pattern match far fewer positions; the pattern without the requirement already covers
+ * them, and the en-prise one is its more specific child. A learner in the paper's language drops even that
+ * (pattern.ts withoutSafety).
  */
 import { KING, PAWN } from '../chess/board.ts';
-import { SQUARE_LABEL, labelPieceType } from '../graph/labels.ts';
+import { SAFETY_ANY, SAFETY_EN_PRISE, SQUARE_LABEL, labelPieceType } from '../graph/labels.ts';
 import { MAX_NODES, type PositionGraph } from '../graph/positionGraph.ts';
 import { DESIG_NONE, exactDesig } from './designation.ts';
 import type { GraphPattern } from './pattern.ts';
@@ -32,7 +37,15 @@ export function inducedPattern(graph: PositionGraph, nodes: readonly number[]): 
   const desigs = nodes.map((v, i) =>
     keepsSquare(labels[i]) || !connected[i] ? exactDesig(graph.nodeSquare[v]) : DESIG_NONE,
   );
-  return { kind: 'graph', labels, desigs, edges };
+  const pattern: GraphPattern = { kind: 'graph', labels, desigs, edges };
+  const safety = nodes.map((v) => extractedSafety(graph, v));
+  if (safety.some((code) => code !== SAFETY_ANY)) pattern.safety = safety;
+  return pattern;
+}
+
+/** The safety an extracted pattern node requires: en prise when the piece is, otherwise any. */
+export function extractedSafety(graph: PositionGraph, node: number): number {
+  return graph.nodeSafety[node] === SAFETY_EN_PRISE ? SAFETY_EN_PRISE : SAFETY_ANY;
 }
 
 /** Graph nodes adjacent (either direction) to `node`. */

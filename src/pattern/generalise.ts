@@ -1,12 +1,13 @@
 /**
  * Generalisation (reference section 7, the paper's Figure 1): the maximum common subgraph of two patterns.
  * Nodes pair up only with nodes of the same label; the common pattern keeps the edges both have, with the
- * generic "attacks" type where their types differ, and the most specific designation both satisfy. The result
+ * generic "attacks" type where their types differ, the most specific designation both satisfy, and a safety
+ * only where both require the same one. The result
  * is a subpattern of both. Patterns are small (<= ~8 nodes), so an exhaustive search with a bound is fine.
  */
-import { EDGE_ATTACKS } from '../graph/labels.ts';
+import { EDGE_ATTACKS, SAFETY_ANY } from '../graph/labels.ts';
 import { commonDesig } from './designation.ts';
-import type { GraphPattern } from './pattern.ts';
+import { nodeSafety, type GraphPattern } from './pattern.ts';
 
 function edgeMatrix(pattern: GraphPattern): number[][] {
   const n = pattern.labels.length;
@@ -98,10 +99,14 @@ function largestComponent(
       edges.push([index.get(i)!, index.get(j)!, a === b ? a : EDGE_ATTACKS]);
     }
   }
-  return {
+  const common: GraphPattern = {
     kind: 'graph',
     labels: largest.map((i) => p.labels[i]),
     desigs: largest.map((i) => commonDesig(p.desigs[i], q.desigs[mapping[i]])),
     edges,
   };
+  // A safety both require is kept; where they differ, the common pattern says nothing.
+  const safety = largest.map((i) => (nodeSafety(p, i) === nodeSafety(q, mapping[i]) ? nodeSafety(p, i) : SAFETY_ANY));
+  if (safety.some((s) => s !== SAFETY_ANY)) common.safety = safety;
+  return common;
 }

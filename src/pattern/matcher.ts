@@ -9,16 +9,18 @@
  * runs over typed arrays with no allocation. The target is a position graph, or a pattern read as a graph
  * (for subpattern-of), through the same interface.
  */
-import { EDGE_ATTACKS, LABEL_COUNT } from '../graph/labels.ts';
+import { EDGE_ATTACKS, LABEL_COUNT, SAFETY_ANY } from '../graph/labels.ts';
 import { MAX_NODES } from '../graph/positionGraph.ts';
 import { desigKind, desigSatisfies, desigSquare } from './designation.ts';
-import type { GraphPattern } from './pattern.ts';
+import { nodeSafety, usesSafety, type GraphPattern } from './pattern.ts';
 
 /** What the matcher needs of a target graph. PositionGraph has this shape; so does PatternTarget. */
 export interface MatchTarget {
   nodeCount: number;
   readonly nodeLabel: Uint8Array;
   readonly nodeDesig: Uint8Array;
+  /** Safety of each node (labels.ts SAFETY_*; a pattern target's 0 satisfies only "any"). */
+  readonly nodeSafety: Uint8Array;
   /** Node designated exactly at a square, or -1. */
   readonly squareToNode: Int8Array;
   /** Edge codes at [a * MAX_NODES + b]. */
@@ -47,7 +49,8 @@ const used = new Uint8Array(MAX_NODES);
  *   [1 .. 1+n)               pattern node placed at each step
  *   [1+n .. 1+2n)            label of each step
  *   [1+2n .. 1+3n)           designation code of each step
- *   [1+3n .. 2+4n)           constraint start index of each step, n+1 entries (constraints are few, < 256)
+ *   [1+3n .. 1+4n)           required safety of each step (0 = any)
+ *   [1+4n .. 2+5n)           constraint start index of each step, n+1 entries (constraints are few, < 256)
  *   then 3 bytes per constraint: earlier step, incoming flag (1: edge earlier -> this), edge code
  * Label needs, as (label, count) pairs, follow the constraints; their start is kept in `needsStart`.
  */
@@ -78,7 +81,7 @@ export class CompiledPattern {
     const needs: number[] = [];
     counts.forEach((count, label) => count > 0 && needs.push(label, count));
 
-    const consBase = 2 + 4 * n;
+    const consBase = 2 + 5 * n;
     this.needsStart = consBase + 3 * constraints.length;
     const plan = new Uint8Array(this.needsStart + needs.length);
     plan[0] = n;
@@ -86,9 +89,10 @@ export class CompiledPattern {
       plan[1 + s] = v;
       plan[1 + n + s] = pattern.labels[v];
       plan[1 + 2 * n + s] = pattern.desigs[v];
+      plan[1 + 3 * n + s] = nodeSafety(pattern, v);
     });
-    for (const c of constraints) plan[2 + 3 * n + c.step]++;
-    for (let s = 0; s < n; s++) plan[2 + 3 * n + s] += plan[1 + 3 * n + s];
+    for (const c of constraints) plan[2 + 4 * n + c.step]++;
+    for (let s = 0; s < n; s++) plan[2 + 4 * n + s] += plan[1 + 4 * n + s];
     constraints.forEach((c, i) => {
       plan[consBase + 3 * i] = c.other;
       plan[consBase + 3 * i + 1] = c.incoming;
@@ -98,7 +102,8 @@ export class CompiledPattern {
     this.plan = plan;
 
     const [edge] = pattern.edges;
-    const isTriple = n === 2 && pattern.edges.length === 1 && pattern.desigs[0] === 0 && pattern.desigs[1] === 0;
+    const isTriple =
+      n === 2 && pattern.edges.length === 1 && pattern.desigs[0] === 0 && pattern.desigs[1] === 0 && !usesSafety(pattern);
     this.tripleAnyType = isTriple && edge[2] === EDGE_ATTACKS;
     this.tripleBit = isTriple
       ? (pattern.labels[edge[0]] * LABEL_COUNT + pattern.labels[edge[1]]) * 3 + (this.tripleAnyType ? 0 : edge[2] - 1)
@@ -146,10 +151,10 @@ export class CompiledPattern {
       const candidate = target.squareToNode[desig - 1];
       return candidate >= 0 && this.tryCandidate(target, step, candidate);
     }
-    const first = plan[1 + 3 * n + step];
-    if (first < plan[2 + 3 * n + step]) {
+    const first = plan[1 + 4 * n + step];
+    if (first < plan[2 + 4 * n + step]) {
       // Walk the neighbours of the node placed for the most restrictive constraint.
-      const at = 2 + 4 * n + 3 * first;
+      const at = 2 + 5 * n + 3 * first;
       const anchor = image[plan[at]];
       if (plan[at + 1]) {
         for (let i = target.outStart[anchor], end = target.outStart[anchor + 1]; i < end; i++) {
@@ -174,8 +179,10 @@ export class CompiledPattern {
     const n = this.size;
     if (used[candidate] || target.nodeLabel[candidate] !== plan[1 + n + step]) return false;
     if (!desigSatisfies(plan[1 + 2 * n + step], target.nodeDesig[candidate])) return false;
-    for (let c = plan[1 + 3 * n + step], end = plan[2 + 3 * n + step]; c < end; c++) {
-      const at = 2 + 4 * n + 3 * c;
+    const safety = plan[1 + 3 * n + step];
+    if (safety !== SAFETY_ANY && target.nodeSafety[candidate] !== safety) return false;
+    for (let c = plan[1 + 4 * n + step], end = plan[2 + 4 * n + step]; c < end; c++) {
+      const at = 2 + 5 * n + 3 * c;
       const other = image[plan[at]];
       const found = plan[at + 1] ? target.edges[other * MAX_NODES + candidate] : target.edges[candidate * MAX_NODES + other];
       const wanted = plan[at + 2];
@@ -207,7 +214,8 @@ function planOrder(pattern: GraphPattern): number[] {
   const restrictiveness = (v: number): number => {
     const kind = desigKind(pattern.desigs[v]);
     const desigScore = kind === 'exact' ? 100 : kind === 'none' ? 0 : 20;
-    return desigScore + LABEL_RARITY[pattern.labels[v]] * 4 + degree[v];
+    const safetyScore = nodeSafety(pattern, v) !== SAFETY_ANY ? 10 : 0;
+    return desigScore + safetyScore + LABEL_RARITY[pattern.labels[v]] * 4 + degree[v];
   };
   const placed = new Array<boolean>(n).fill(false);
   const linksToPlaced = new Array<number>(n).fill(0);

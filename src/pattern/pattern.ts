@@ -10,7 +10,7 @@ import { DirectedGraph } from 'graphology';
 import type { SerializedGraph } from 'graphology-types';
 import {
   EDGE_ATTACKS, EDGE_TYPES, LABEL_COUNT, PIECE_TYPES, SQUARE_LABEL, edgeCode, edgeTypeName, labelPiece, labelSide,
-  pieceLabel, describeLabel, type EdgeType, type Side,
+  pieceLabel, describeLabel, SAFETY_ANY, SAFETY_EN_PRISE, SAFETY_NAMES, type EdgeType, type SafetyName, type Side,
 } from '../graph/labels.ts';
 import { badInput } from '../util/errors.ts';
 import { desigFromAttributes, desigSquare, desigToAttributes, describeDesig } from './designation.ts';
@@ -25,6 +25,28 @@ export interface GraphPattern {
   desigs: number[];
   /** Edges as [from node, to node, edge code 1..4]. */
   edges: [number, number, number][];
+  /**
+   * Required safety of each node (labels.ts SAFETY_*, 0 = any), the extended language's only addition. Absent
+   * or all 0 in the paper's language; read it through nodeSafety().
+   */
+  safety?: number[];
+}
+
+/** The safety a pattern node requires (0 = any). */
+export function nodeSafety(pattern: GraphPattern, node: number): number {
+  return pattern.safety?.[node] ?? SAFETY_ANY;
+}
+
+/** Does any node of the pattern require a safety? */
+export function usesSafety(pattern: GraphPattern): boolean {
+  return pattern.safety !== undefined && pattern.safety.some((s) => s !== SAFETY_ANY);
+}
+
+/** The same pattern in the paper's language: every safety requirement dropped. */
+export function withoutSafety(pattern: GraphPattern): GraphPattern {
+  if (pattern.safety === undefined) return pattern;
+  const { safety: _dropped, ...paper } = pattern;
+  return paper;
 }
 
 /** Piece-count differences P, N, B, R, Q: side that just moved minus side to move. */
@@ -54,10 +76,14 @@ export function validatePattern(pattern: Pattern): void {
   const n = pattern.labels.length;
   if (n === 0) throw badInput('a graph pattern needs at least one node');
   if (pattern.desigs.length !== n) throw badInput('pattern designations do not match its nodes');
+  if (pattern.safety !== undefined && pattern.safety.length !== n) throw badInput('pattern safety does not match its nodes');
   const squares = new Set<number>();
   for (let v = 0; v < n; v++) {
     const label = pattern.labels[v];
     if (!Number.isInteger(label) || label < 0 || label >= LABEL_COUNT) throw badInput(`bad pattern node label ${label}`);
+    const safety = nodeSafety(pattern, v);
+    if (!Number.isInteger(safety) || safety < SAFETY_ANY || safety > SAFETY_EN_PRISE) throw badInput(`bad pattern node safety ${safety}`);
+    if (safety !== SAFETY_ANY && label === SQUARE_LABEL) throw badInput('an empty square has no safety');
     const sq = desigSquare(pattern.desigs[v]);
     if (sq >= 0) {
       if (squares.has(sq)) throw badInput('two pattern nodes designate the same square');
@@ -88,7 +114,13 @@ export function patternToGraphology(pattern: Pattern): DirectedGraph {
   }
   pattern.labels.forEach((label, v) => {
     const side = labelSide(label);
-    graph.addNode(String(v), { piece: labelPiece(label), ...(side ? { side } : {}), ...desigToAttributes(pattern.desigs[v]) });
+    const safety = nodeSafety(pattern, v);
+    graph.addNode(String(v), {
+      piece: labelPiece(label),
+      ...(side ? { side } : {}),
+      ...desigToAttributes(pattern.desigs[v]),
+      ...(safety !== SAFETY_ANY ? { safety: SAFETY_NAMES[safety] } : {}),
+    });
   });
   for (const [from, to, code] of pattern.edges) graph.addEdge(String(from), String(to), { type: edgeTypeName(code) });
   return graph;
@@ -140,11 +172,13 @@ export function patternFromSerialized(data: SerializedGraph): Pattern {
   const index = new Map<string, number>();
   const labels: number[] = [];
   const desigs: number[] = [];
+  const safety: number[] = [];
   for (const node of data.nodes) {
     const nodeAttrs = (node.attributes ?? {}) as Record<string, unknown>;
     index.set(String(node.key), labels.length);
     labels.push(labelFromAttributes(nodeAttrs));
     desigs.push(desigFromAttributes(nodeAttrs));
+    safety.push(safetyFromAttributes(nodeAttrs));
   }
   const edges: GraphPattern['edges'] = [];
   for (const edge of data.edges ?? []) {
@@ -156,8 +190,16 @@ export function patternFromSerialized(data: SerializedGraph): Pattern {
     edges.push([from, to, edgeCode(type)]);
   }
   const pattern: GraphPattern = { kind: 'graph', labels, desigs, edges };
+  if (safety.some((s) => s !== SAFETY_ANY)) pattern.safety = safety;
   validatePattern(pattern);
   return pattern;
+}
+
+function safetyFromAttributes(attrs: Record<string, unknown>): number {
+  if (attrs.safety === undefined) return SAFETY_ANY;
+  const code = SAFETY_NAMES.indexOf(attrs.safety as SafetyName);
+  if (code <= SAFETY_ANY) throw badInput(`unknown pattern node safety ${JSON.stringify(attrs.safety)}`);
+  return code;
 }
 
 /** One line a person can read, e.g. "moved N on f3 -direct-> toMove Q; ...". */
@@ -165,7 +207,8 @@ export function describePattern(pattern: Pattern): string {
   if (pattern.kind === 'material') return describeMaterial(pattern.diff);
   const node = (v: number): string => {
     const where = describeDesig(pattern.desigs[v]);
-    return `${describeLabel(pattern.labels[v])}${where ? ' ' + where : ''}`;
+    const safety = nodeSafety(pattern, v);
+    return `${describeLabel(pattern.labels[v])}${safety !== SAFETY_ANY ? ` (${SAFETY_NAMES[safety]})` : ''}${where ? ' ' + where : ''}`;
   };
   const parts = pattern.edges.map(([from, to, code]) => `${node(from)} -${edgeTypeName(code)}-> ${node(to)}`);
   const touched = new Set(pattern.edges.flatMap(([a, b]) => [a, b]));

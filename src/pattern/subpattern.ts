@@ -1,6 +1,6 @@
 /**
  * subpattern-of (reference section 3): P <= Q when P matches Q read as a graph. Q's designations and generic
- * edges are read conservatively: a designation in P must be implied by Q's, and an edge of a specific type in
+ * edges are read conservatively: a designation (or safety) in P must be implied by Q's, and an edge of a specific type in
  * P needs that type in Q, so P <= Q and Q matching a position imply P matches it. This is the partial order
  * the hierarchy stores.
  */
@@ -8,7 +8,7 @@ import { LABEL_COUNT } from '../graph/labels.ts';
 import { MAX_NODES } from '../graph/positionGraph.ts';
 import { desigSquare } from './designation.ts';
 import { compilePattern, type MatchTarget } from './matcher.ts';
-import type { GraphPattern } from './pattern.ts';
+import { nodeSafety, type GraphPattern } from './pattern.ts';
 
 /**
  * A graph pattern laid out as a match target. Reusable: `load` refills it in place, because insertion tests a
@@ -18,6 +18,7 @@ export class PatternTarget implements MatchTarget {
   nodeCount = 0;
   readonly nodeLabel = new Uint8Array(MAX_NODES);
   readonly nodeDesig = new Uint8Array(MAX_NODES);
+  readonly nodeSafety = new Uint8Array(MAX_NODES);
   readonly squareToNode = new Int8Array(64).fill(-1);
   readonly edges = new Uint8Array(MAX_NODES * MAX_NODES);
   readonly outStart = new Uint16Array(MAX_NODES + 1);
@@ -53,6 +54,7 @@ export class PatternTarget implements MatchTarget {
     for (let v = 0; v < n; v++) {
       this.nodeLabel[v] = pattern.labels[v];
       this.nodeDesig[v] = pattern.desigs[v];
+      this.nodeSafety[v] = nodeSafety(pattern, v);
       const sq = desigSquare(pattern.desigs[v]);
       if (sq >= 0) this.squareToNode[sq] = v;
       this.labelStart[pattern.labels[v] + 1]++;

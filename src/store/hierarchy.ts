@@ -9,11 +9,11 @@ import { NO_RECORDS, PatternRecord, type RecordStats } from './patternRecord.ts'
 import { canonicalKey } from '../pattern/canonical.ts';
 import { isSubpattern } from '../pattern/subpattern.ts';
 import { desigSquare } from '../pattern/designation.ts';
-import { patternSize, type GraphPattern, type Pattern } from '../pattern/pattern.ts';
-import { RootIndex, nodeKey } from './rootIndex.ts';
+import { nodeSafety, patternSize, type GraphPattern, type Pattern } from '../pattern/pattern.ts';
+import { RootIndex, nodeKey, safetyKey } from './rootIndex.ts';
 import { mostSpecificSubpatterns } from './retrieval.ts';
 import { tripleIndex } from '../graph/positionGraph.ts';
-import { EDGE_ATTACKS } from '../graph/labels.ts';
+import { EDGE_ATTACKS, SAFETY_ANY } from '../graph/labels.ts';
 
 /**
  * Cheap necessary condition for p <= q: q has at least p's nodes and edges and all its exact nodes. (Label
@@ -273,6 +273,8 @@ function indexKeysOf(pattern: GraphPattern): number[] {
   pattern.labels.forEach((label, v) => {
     const square = desigSquare(pattern.desigs[v]);
     if (square >= 0) keys.push(nodeKey(label, square));
+    const safety = nodeSafety(pattern, v);
+    if (safety !== SAFETY_ANY) keys.push(safetyKey(label, safety));
   });
   for (const [from, to, code] of pattern.edges) {
     if (code !== EDGE_ATTACKS) keys.push(tripleIndex(pattern.labels[from], pattern.labels[to], code));

@@ -16,7 +16,7 @@ import type { PatternRecord } from './patternRecord.ts';
 import type { MatchTarget } from '../pattern/matcher.ts';
 import { patternTarget } from '../pattern/subpattern.ts';
 import type { GraphPattern } from '../pattern/pattern.ts';
-import { nodeKey, type RootIndex } from './rootIndex.ts';
+import { nodeKey, safetyKey, type RootIndex } from './rootIndex.ts';
 
 /** What retrieval reads of a hierarchy: its roots and its material table, nothing of how it is maintained. */
 export interface RetrievalIndex {
@@ -67,6 +67,12 @@ export function mostSpecificMatches(hierarchy: RetrievalIndex, graph: PositionGr
       if (root !== undefined) {
         tested++;
         markMatched(root, epoch);
+      }
+      // Several nodes can share a label and safety: the root is marked once.
+      const safetyRoot = indexed.get(safetyKey(graph.nodeLabel[v], graph.nodeSafety[v]));
+      if (safetyRoot !== undefined && safetyRoot.epoch !== epoch) {
+        tested++;
+        markMatched(safetyRoot, epoch);
       }
     }
     const bits = graph.tripleBits;

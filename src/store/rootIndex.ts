@@ -1,11 +1,13 @@
 /**
- * The roots of the hierarchy, with a direct index for the two kinds of root that are most numerous and
- * cheapest to resolve: one-node patterns with an exact square (keyed by label and square) and two-node,
- * one-edge patterns without designations (keyed by the (from label, to label, edge type) triple). Retrieval
+ * The roots of the hierarchy, with a direct index for the kinds of root that are most numerous and cheapest
+ * to resolve: one-node patterns with an exact square (keyed by label and square), one-node patterns with a
+ * safety and no square (keyed by label and safety), and two-node, one-edge patterns without designations or
+ * safety (keyed by the (from label, to label, edge type) triple). Retrieval
  * then finds the matching ones among them by looking up the position's own nodes and triples instead of
  * testing each root; the rest of the roots are tested one by one.
  */
-import { EDGE_ATTACKS } from '../graph/labels.ts';
+import { EDGE_ATTACKS, SAFETY_ANY } from '../graph/labels.ts';
+import { nodeSafety, usesSafety } from '../pattern/pattern.ts';
 import { tripleIndex } from '../graph/positionGraph.ts';
 import { DESIG_NONE, desigSquare } from '../pattern/designation.ts';
 import type { PatternRecord } from './patternRecord.ts';
@@ -17,15 +19,24 @@ export function nodeKey(label: number, square: number): number {
   return NODE_KEY_BASE + label * 64 + square;
 }
 
+const SAFETY_KEY_BASE = 2048;
+
+export function safetyKey(label: number, safety: number): number {
+  return SAFETY_KEY_BASE + label * 4 + safety;
+}
+
 /** The index key of a root, or -1 when it is not of an indexed shape. */
 function indexKey(record: PatternRecord): number {
   const pattern = record.pattern;
   if (pattern.kind !== 'graph') return -1;
+  const safety = nodeSafety(pattern, 0);
   if (pattern.labels.length === 1 && pattern.edges.length === 0) {
     const square = desigSquare(pattern.desigs[0]);
-    return square >= 0 ? nodeKey(pattern.labels[0], square) : -1;
+    if (safety === SAFETY_ANY) return square >= 0 ? nodeKey(pattern.labels[0], square) : -1;
+    return pattern.desigs[0] === DESIG_NONE ? safetyKey(pattern.labels[0], safety) : -1;
   }
   if (
+    !usesSafety(pattern) &&
     pattern.labels.length === 2 &&
     pattern.edges.length === 1 &&
     pattern.desigs[0] === DESIG_NONE &&

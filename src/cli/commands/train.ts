@@ -22,6 +22,7 @@ interface TrainOptions {
   engineTimeout?: string;
   maturity?: string;
   evaluation?: string;
+  language?: string;
   prior?: string;
   checkpointEvery?: string;
   jobs?: string;
@@ -71,6 +72,7 @@ export function registerTrainCommand(program: Command): void {
     .option('--target-maturity <n>', 'evaluate TD targets with patterns of at least this many updates (saved)')
     .option('--evaluation <fn>', 'paper | shrunk | logodds | joint: how matched patterns combine, in play and learning (saved)')
     .option('--prior <n>', 'pseudo-counts of a draw shrinking each weight, for shrunk and logodds (saved)')
+    .option('--language <name>', "paper | safety: the paper's pattern language, or with en-prise pieces marked (saved)")
     .option('--temperature <schedule>', 'constant:K | linear:K0->K1@G | exp:K0,HALF,KMIN (saved in the database)')
     .option('--checkpoint-every <n>', 'keep a copy of the database every N games in DB.checkpoints/ (SQLite backup)')
     .option('--jobs <n>', `game workers playing at once on snapshots of the weights; 1 plays on the live database (default: the cores, here ${defaultJobs()})`)
@@ -99,6 +101,7 @@ export function registerTrainCommand(program: Command): void {
         if (opts.temperature !== undefined) config.temperature = opts.temperature;
         if (opts.evaluation !== undefined) config.evaluation = opts.evaluation as LearningConfig['evaluation'];
         if (opts.prior !== undefined) config.prior = parseNumberOption('--prior', opts.prior, 0, 1e6);
+        if (opts.language !== undefined) config.language = opts.language as LearningConfig['language'];
         const summary = await runTraining({
           db: opts.db,
           games: opts.hours !== undefined ? undefined : opts.games ? parseIntegerOption('--games', opts.games, 1) : DEFAULT_GAMES,
