@@ -23,8 +23,9 @@ import { generateLegalMoves } from '../chess/movegen.ts';
 import { buildPositionGraph, PositionGraph } from '../graph/positionGraph.ts';
 import { nodeAtSquare } from '../learn/learningGame.ts';
 import { orderedSubpattern } from '../learn/nodeOrder.ts';
-import { allSeedPatterns } from '../learn/seeding.ts';
-import { materialPattern } from '../pattern/pattern.ts';
+import { allSeedPatterns, safetySeedPatterns } from '../learn/seeding.ts';
+import type { PatternLanguage } from '../learn/config.ts';
+import { materialPattern, withoutSafety } from '../pattern/pattern.ts';
 import { setMeta } from '../store/meta.ts';
 import { PatternStore } from '../store/patternStore.ts';
 import { badInput } from '../util/errors.ts';
@@ -47,6 +48,8 @@ export interface ModelSettings {
   shrinkage: number;
   /** Which of a position's matching patterns score its move. */
   features: FeatureSet;
+  /** The pattern language (learn/config.ts): "safety" adds the en-prise seeds and keeps en prise in induced patterns. */
+  language: PatternLanguage;
 }
 
 export const DEFAULT_MODEL_SETTINGS: ModelSettings = {
@@ -56,6 +59,7 @@ export const DEFAULT_MODEL_SETTINGS: ModelSettings = {
   learningRate: 0.3,
   shrinkage: 0.01,
   features: 'all',
+  language: 'paper',
 };
 
 export interface BuildSummary extends ModelInfo {
@@ -95,6 +99,7 @@ export function checkNewModelPath(path: string): void {
 function inducePatterns(store: PatternStore, decisions: readonly Decision[], settings: ModelSettings, rng: Random): void {
   store.transaction(() => {
     for (const pattern of allSeedPatterns()) store.insert(pattern, 'seed', 0);
+    if (settings.language === 'safety') for (const pattern of safetySeedPatterns()) store.insert(pattern, 'seed', 0);
   });
   const graph = new PositionGraph();
   store.transaction(() => {
@@ -112,7 +117,8 @@ function inducePatterns(store: PatternStore, decisions: readonly Decision[], set
       if (start < 0) continue;
       for (let i = 0; i < settings.patternsPerDecision; i++) {
         const size = 2 + rng.int(settings.maxSize - 1);
-        const pattern = orderedSubpattern(graph, start, size, rng);
+        const induced = orderedSubpattern(graph, start, size, rng);
+        const pattern = settings.language === 'paper' ? withoutSafety(induced) : induced;
         if (pattern.labels.length >= 2) store.insert(pattern, 'forward', 0);
       }
     }

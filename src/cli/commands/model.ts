@@ -14,6 +14,7 @@ import { badInput } from '../../util/errors.ts';
 import { freshSeed } from '../../util/random.ts';
 import { parseIntegerOption, parseNumberOption, parseSeedOption } from '../options.ts';
 import { action, printLine } from '../run.ts';
+import { PATTERN_LANGUAGES, type PatternLanguage } from '../../learn/config.ts';
 
 interface ModelOptions {
   out: string;
@@ -28,6 +29,7 @@ interface ModelOptions {
   passes?: string;
   shrinkage?: string;
   features: string;
+  language: string;
   json?: boolean;
   progress: boolean;
 }
@@ -57,16 +59,21 @@ export function registerModelCommand(program: Command): void {
     .option('--passes <n>', 'fitting passes', '4')
     .option('--shrinkage <x>', 'L2 pull of the scores towards indifference', '0.01')
     .option('--features <set>', 'all (every matching pattern) or most-specific (only those, as Morph plays)', 'all')
+    .option('--language <name>', "paper | safety: the pattern language (see morph train --language)", 'paper')
     .option('--json', 'print the summary as JSON')
     .option('--no-progress', 'no progress lines on stderr')
     .action(
       action(async (opts: ModelOptions) => {
+        if (!(PATTERN_LANGUAGES as readonly string[]).includes(opts.language)) {
+          throw badInput(`--language must be one of ${PATTERN_LANGUAGES.join(', ')}`);
+        }
         const seed = parseSeedOption(opts.seed) ?? freshSeed();
         const settings = {
           patternsPerDecision: parseIntegerOption('--patterns-per-decision', opts.patternsPerDecision ?? '2', 0, 50),
           passes: parseIntegerOption('--passes', opts.passes ?? '4', 1, 100),
           shrinkage: parseNumberOption('--shrinkage', opts.shrinkage ?? '0.01', 0),
           features: parseFeatureSet(opts.features),
+          language: opts.language as PatternLanguage,
         };
         const progress = (message: string) => opts.progress && process.stderr.write(`morph: ${message}\n`);
         checkNewModelPath(opts.out);
