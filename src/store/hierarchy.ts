@@ -8,12 +8,10 @@
 import { NO_RECORDS, PatternRecord, type RecordStats } from './patternRecord.ts';
 import { canonicalKey } from '../pattern/canonical.ts';
 import { isSubpattern } from '../pattern/subpattern.ts';
-import { desigSquare } from '../pattern/designation.ts';
-import { nodeSafety, patternSize, type GraphPattern, type Pattern } from '../pattern/pattern.ts';
-import { RootIndex, nodeKey, safetyKey } from './rootIndex.ts';
+import type { GraphPattern, Pattern } from '../pattern/pattern.ts';
+import { RootIndex } from './rootIndex.ts';
 import { mostSpecificSubpatterns } from './retrieval.ts';
-import { tripleIndex } from '../graph/positionGraph.ts';
-import { EDGE_ATTACKS, SAFETY_ANY } from '../graph/labels.ts';
+import { FEATURE_KEY_COUNT, featureSignature, patternFeatures } from './patternFeatures.ts';
 
 /**
  * Cheap necessary condition for p <= q: q has at least p's nodes and edges and all its exact nodes. (Label
@@ -59,10 +57,12 @@ export class Hierarchy {
   /** Material patterns by canonical key. */
   readonly material = new Map<string, PatternRecord>();
   /**
-   * Graph patterns by each (label, exact square) they contain. Any superpattern of P contains every exact node
-   * of P, so this narrows the superpattern search on insert to a small candidate set.
+   * Graph patterns by each feature they have (patternFeatures.ts): any superpattern of P has every feature of P,
+   * so the patterns under P's rarest feature hold all of P's superpatterns. Lists drop deleted records lazily
+   * (see `forgetFeatures`); `deadInFeature` counts them.
    */
-  private readonly exactIndex = new Map<number, Set<PatternRecord>>();
+  private readonly byFeature: (PatternRecord[] | undefined)[] = new Array(FEATURE_KEY_COUNT).fill(undefined);
+  private readonly deadInFeature = new Int32Array(FEATURE_KEY_COUNT);
 
   get size(): number {
     return this.byId.size;
@@ -76,12 +76,29 @@ export class Hierarchy {
   addLoaded(record: PatternRecord): void {
     this.byId.set(record.id, record);
     this.byKey.set(record.key, record);
-    if (record.kind === 'material') this.material.set(record.key, record);
-    for (const code of record.exactCodes) {
-      let set = this.exactIndex.get(code);
-      if (!set) this.exactIndex.set(code, (set = new Set()));
-      set.add(record);
+    if (record.kind === 'material') {
+      this.material.set(record.key, record);
+      return;
     }
+    const features = patternFeatures(record.pattern as GraphPattern);
+    [record.signatureLow, record.signatureHigh] = featureSignature(features);
+    for (const key of features) (this.byFeature[key] ??= []).push(record);
+  }
+
+  /** A deleted record stays in its feature lists until a list is half dead, then that list is compacted. */
+  private forgetFeatures(record: PatternRecord): void {
+    for (const key of patternFeatures(record.pattern as GraphPattern)) {
+      const list = this.byFeature[key]!;
+      if (++this.deadInFeature[key] * 2 <= list.length) continue;
+      let kept = 0;
+      for (const entry of list) if (this.isLive(entry)) list[kept++] = entry;
+      list.length = kept;
+      this.deadInFeature[key] = 0;
+    }
+  }
+
+  private isLive(record: PatternRecord): boolean {
+    return this.byId.get(record.id) === record;
   }
 
   /** Adds a link while loading. */
@@ -154,8 +171,9 @@ export class Hierarchy {
     this.addLoaded(record);
     if (pattern.kind === 'material') return { record, created: true, changes };
 
-    const parents = this.mostSpecificSubpatterns(record);
-    const children = this.mostGeneralSuperpatterns(record, parents);
+    const features = patternFeatures(pattern);
+    const parents = mostSpecificSubpatterns(this, record, features);
+    const children = this.mostGeneralSuperpatterns(record, features);
     for (const parent of parents) {
       for (const child of children) {
         if (parent.children.includes(child)) {
@@ -178,11 +196,11 @@ export class Hierarchy {
   delete(record: PatternRecord, changes: LinkChanges = { added: [], removed: [] }): LinkChanges {
     this.byId.delete(record.id);
     this.byKey.delete(record.key);
-    for (const code of record.exactCodes) this.exactIndex.get(code)?.delete(record);
     if (record.kind === 'material') {
       this.material.delete(record.key);
       return changes;
     }
+    this.forgetFeatures(record);
     const parents = [...record.parents];
     const children = [...record.children];
     for (const parent of parents) {
@@ -222,62 +240,42 @@ export class Hierarchy {
     this.retrigger(child);
   }
 
-  /** The existing patterns below `record` none of whose children are also below it (retrieval.ts). */
-  private mostSpecificSubpatterns(record: PatternRecord): PatternRecord[] {
-    return mostSpecificSubpatterns(this, record, indexKeysOf(record.pattern as GraphPattern));
-  }
-
   /**
-   * The existing patterns above `record` none of whose parents are also above it. Candidates: the patterns that
-   * share record's rarest exact node; failing that, the descendants of one of its parents (every superpattern
-   * lies below each parent); for a new root without exact nodes, everything.
+   * The existing patterns above `record` none of whose parents are also above it. Candidates: the patterns
+   * under record's rarest feature (they hold every superpattern), less those whose feature signature lacks one
+   * of record's bits. They are decided in order of depth, so a candidate with a parent already known to be
+   * above is above too, and not most general, without a test.
    */
-  private mostGeneralSuperpatterns(record: PatternRecord, parents: PatternRecord[]): PatternRecord[] {
-    const above: PatternRecord[] = [];
-    let candidates: Iterable<PatternRecord> | undefined;
-    for (const code of record.exactCodes) {
-      const set = this.exactIndex.get(code);
-      if (set && (candidates === undefined || set.size < (candidates as Set<PatternRecord>).size)) candidates = set;
+  private mostGeneralSuperpatterns(record: PatternRecord, features: readonly number[]): PatternRecord[] {
+    let candidates = this.byFeature[features[0]]!;
+    for (const key of features) {
+      const list = this.byFeature[key]!;
+      if (list.length < candidates.length) candidates = list;
     }
-    candidates ??= parents.length > 0 ? this.descendants(this.fewestChildren(parents)) : this.graphRecords();
+    const low = record.signatureLow;
+    const high = record.signatureHigh;
+    const byDepth = depthBuckets;
     for (const candidate of candidates) {
-      if (candidate !== record && subpatternOf(record, candidate)) above.push(candidate);
+      if (((low & ~candidate.signatureLow) | (high & ~candidate.signatureHigh)) !== 0) continue;
+      if (candidate === record || !this.isLive(candidate)) continue;
+      while (byDepth.length <= candidate.depth) byDepth.push([]);
+      byDepth[candidate.depth].push(candidate);
     }
-    // The candidates hold every superpattern, and superpatterns are closed upwards in specificity, so q is
-    // minimal exactly when none of its parents is also above.
-    const aboveSet = new Set(above);
-    return above.filter((q) => !q.parents.some((parent) => aboveSet.has(parent)));
-  }
-
-  private fewestChildren(records: PatternRecord[]): PatternRecord {
-    return records.reduce((a, b) => (b.children.length < a.children.length ? b : a));
-  }
-
-  private descendants(start: PatternRecord): Set<PatternRecord> {
-    const seen = new Set<PatternRecord>();
-    const stack = [...start.children];
-    while (stack.length) {
-      const next = stack.pop()!;
-      if (seen.has(next)) continue;
-      seen.add(next);
-      stack.push(...next.children);
+    const above = new Set<PatternRecord>();
+    const mostGeneral: PatternRecord[] = [];
+    for (const bucket of byDepth) {
+      for (const candidate of bucket) {
+        if (candidate.parents.some((parent) => above.has(parent))) above.add(candidate);
+        else if (subpatternOf(record, candidate)) {
+          above.add(candidate);
+          mostGeneral.push(candidate);
+        }
+      }
+      bucket.length = 0;
     }
-    return seen;
+    return mostGeneral;
   }
-
 }
 
-/** The root-index keys of the one-node and two-node seed shapes that lie below `pattern`. */
-function indexKeysOf(pattern: GraphPattern): number[] {
-  const keys: number[] = [];
-  pattern.labels.forEach((label, v) => {
-    const square = desigSquare(pattern.desigs[v]);
-    if (square >= 0) keys.push(nodeKey(label, square));
-    const safety = nodeSafety(pattern, v);
-    if (safety !== SAFETY_ANY) keys.push(safetyKey(label, safety));
-  });
-  for (const [from, to, code] of pattern.edges) {
-    if (code !== EDGE_ATTACKS) keys.push(tripleIndex(pattern.labels[from], pattern.labels[to], code));
-  }
-  return keys;
-}
+/** Scratch for mostGeneralSuperpatterns: candidates by depth (emptied after each use). */
+const depthBuckets: PatternRecord[][] = [];

@@ -35,6 +35,9 @@ export class PatternRecord implements RecordStats {
    */
   trigger: PatternRecord | null = null;
   triggers: PatternRecord[] = NO_RECORDS;
+  /** Summary of the pattern's features (patternFeatures.ts featureSignature), set by the hierarchy. */
+  signatureLow = 0;
+  signatureHigh = 0;
   // Per-retrieval bookkeeping, valid when the stamp equals the retrieval's epoch (see retrieval.ts).
   epoch = 0;
   matched = false;
