@@ -11,7 +11,7 @@ import { isSubpattern } from '../pattern/subpattern.ts';
 import type { GraphPattern, Pattern } from '../pattern/pattern.ts';
 import { RootIndex } from './rootIndex.ts';
 import { mostSpecificSubpatterns } from './retrieval.ts';
-import { FEATURE_KEY_COUNT, featureSignature, patternFeatures } from './patternFeatures.ts';
+import { SUPERPATTERN_KEY_COUNT, featureSignature, patternFeatures, superpatternFeatures } from './patternFeatures.ts';
 
 /**
  * Cheap necessary condition for p <= q: q has at least p's nodes and edges and all its exact nodes. (Label
@@ -57,12 +57,12 @@ export class Hierarchy {
   /** Material patterns by canonical key. */
   readonly material = new Map<string, PatternRecord>();
   /**
-   * Graph patterns by each feature they have (patternFeatures.ts): any superpattern of P has every feature of P,
+   * Graph patterns by each feature they have (superpatternFeatures): any superpattern of P has every feature of P,
    * so the patterns under P's rarest feature hold all of P's superpatterns. Lists drop deleted records lazily
    * (see `forgetFeatures`); `deadInFeature` counts them.
    */
-  private readonly byFeature: (PatternRecord[] | undefined)[] = new Array(FEATURE_KEY_COUNT).fill(undefined);
-  private readonly deadInFeature = new Int32Array(FEATURE_KEY_COUNT);
+  private readonly byFeature: (PatternRecord[] | undefined)[] = new Array(SUPERPATTERN_KEY_COUNT).fill(undefined);
+  private readonly deadInFeature = new Int32Array(SUPERPATTERN_KEY_COUNT);
 
   get size(): number {
     return this.byId.size;
@@ -80,14 +80,14 @@ export class Hierarchy {
       this.material.set(record.key, record);
       return;
     }
-    const features = patternFeatures(record.pattern as GraphPattern);
+    const features = superpatternFeatures(record.pattern as GraphPattern);
     [record.signatureLow, record.signatureHigh] = featureSignature(features);
     for (const key of features) (this.byFeature[key] ??= []).push(record);
   }
 
   /** A deleted record stays in its feature lists until a list is half dead, then that list is compacted. */
   private forgetFeatures(record: PatternRecord): void {
-    for (const key of patternFeatures(record.pattern as GraphPattern)) {
+    for (const key of superpatternFeatures(record.pattern as GraphPattern)) {
       const list = this.byFeature[key]!;
       if (++this.deadInFeature[key] * 2 <= list.length) continue;
       let kept = 0;
@@ -171,9 +171,8 @@ export class Hierarchy {
     this.addLoaded(record);
     if (pattern.kind === 'material') return { record, created: true, changes };
 
-    const features = patternFeatures(pattern);
-    const parents = mostSpecificSubpatterns(this, record, features);
-    const children = this.mostGeneralSuperpatterns(record, features);
+    const parents = mostSpecificSubpatterns(this, record, patternFeatures(pattern));
+    const children = this.mostGeneralSuperpatterns(record, superpatternFeatures(pattern));
     for (const parent of parents) {
       for (const child of children) {
         if (parent.children.includes(child)) {

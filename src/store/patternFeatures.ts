@@ -10,11 +10,18 @@
  *   safety node    (label, safety 1..3)                         SAFETY_KEY_BASE + label * 4 + safety
  *   edge pair      (from label, to label), any edge type        PAIR_KEY_BASE + from * 13 + to
  *   label          (label)                                      LABEL_KEY_BASE + label
- * Rank and file designations give no feature (their node still gives its label).
+ *   rank, file     (label, rank) and (label, file) of a node designated by an exact square, rank or file
+ *                                                              RANK_KEY_BASE + label * 8 + rank, FILE_KEY_BASE + ...
+ *
+ * Superpattern search adds one more kind, too many in a position to look roots up by, but what tells a real
+ * superpattern from a pattern that merely has the same edges somewhere:
+ *   two-edge path  (middle label, end labels, directions), three distinct nodes, any edge types
+ *                                                              PATH_KEY_BASE + ((directions * 13 + middle) * 13 + end) * 13 + end
  */
 import { EDGE_ATTACKS, LABEL_COUNT, SAFETY_ANY, SAFETY_DEFENDED, SAFETY_EN_PRISE } from '../graph/labels.ts';
 import { tripleIndex } from '../graph/positionGraph.ts';
-import { desigSquare } from '../pattern/designation.ts';
+import { desigKind, desigSquare, fileDesig, rankDesig } from '../pattern/designation.ts';
+import { fileOf, rankOf } from '../chess/board.ts';
 import { nodeSafety, type GraphPattern } from '../pattern/pattern.ts';
 
 const TRIPLE_KEYS = LABEL_COUNT * LABEL_COUNT * 3;
@@ -22,37 +29,86 @@ const NODE_KEY_BASE = 1024;
 const SAFETY_KEY_BASE = 2048;
 const PAIR_KEY_BASE = 2112;
 const LABEL_KEY_BASE = 2304;
-/** One past the largest key: index arrays are this long. */
-export const FEATURE_KEY_COUNT = LABEL_KEY_BASE + LABEL_COUNT;
+const RANK_KEY_BASE = LABEL_KEY_BASE + LABEL_COUNT;
+const FILE_KEY_BASE = RANK_KEY_BASE + LABEL_COUNT * 8;
+/** One past the largest key of patternFeatures: the root index's arrays are this long. */
+export const FEATURE_KEY_COUNT = FILE_KEY_BASE + LABEL_COUNT * 8;
+const PATH_KEY_BASE = FEATURE_KEY_COUNT;
+const OUT_OUT = 0;
+const IN_IN = 1;
+const IN_OUT = 2;
+/** One past the largest key of superpatternFeatures. */
+export const SUPERPATTERN_KEY_COUNT = PATH_KEY_BASE + 3 * LABEL_COUNT ** 3;
 
 export const nodeKey = (label: number, square: number): number => NODE_KEY_BASE + label * 64 + square;
 export const safetyKey = (label: number, safety: number): number => SAFETY_KEY_BASE + label * 4 + safety;
 export const pairKey = (from: number, to: number): number => PAIR_KEY_BASE + from * LABEL_COUNT + to;
 export const labelKey = (label: number): number => LABEL_KEY_BASE + label;
+export const rankKey = (label: number, rank: number): number => RANK_KEY_BASE + label * 8 + rank;
+export const fileKey = (label: number, file: number): number => FILE_KEY_BASE + label * 8 + file;
 /** The pair key of a typed triple key. */
 export const pairOfTriple = (triple: number): number => PAIR_KEY_BASE + Math.floor(triple / 3);
 export const isTripleKey = (key: number): boolean => key < TRIPLE_KEYS;
 
+function addKey(keys: number[], key: number): void {
+  // Patterns are small: a list is cheaper than a set (this runs for every pattern at load).
+  if (!keys.includes(key)) keys.push(key);
+}
+
 /** The distinct feature keys of a graph pattern. */
 export function patternFeatures(pattern: GraphPattern): number[] {
   const keys: number[] = [];
-  // Patterns are small: a list is cheaper than a set (this runs for every pattern at load).
-  const add = (key: number) => {
-    if (!keys.includes(key)) keys.push(key);
-  };
-  pattern.labels.forEach((label, v) => {
-    add(labelKey(label));
-    const square = desigSquare(pattern.desigs[v]);
-    if (square >= 0) add(nodeKey(label, square));
+  const labels = pattern.labels;
+  for (let v = 0; v < labels.length; v++) {
+    const label = labels[v];
+    addKey(keys, labelKey(label));
+    const desig = pattern.desigs[v];
+    const square = desigSquare(desig);
+    if (square >= 0) {
+      // An exact square also satisfies a requirement of its rank or its file.
+      addKey(keys, nodeKey(label, square));
+      addKey(keys, rankKey(label, rankOf(square)));
+      addKey(keys, fileKey(label, fileOf(square)));
+    } else if (desigKind(desig) === 'rank') addKey(keys, rankKey(label, desig - rankDesig(0)));
+    else if (desigKind(desig) === 'file') addKey(keys, fileKey(label, desig - fileDesig(0)));
     const safety = nodeSafety(pattern, v);
-    if (safety !== SAFETY_ANY) add(safetyKey(label, safety));
-  });
+    if (safety !== SAFETY_ANY) addKey(keys, safetyKey(label, safety));
+  }
   for (const [from, to, code] of pattern.edges) {
-    const a = pattern.labels[from];
-    const b = pattern.labels[to];
-    add(pairKey(a, b));
+    const a = labels[from];
+    const b = labels[to];
+    addKey(keys, pairKey(a, b));
     // The generalised "attacks" edge is satisfied by any edge type, so it requires only the pair.
-    if (code !== EDGE_ATTACKS) add(tripleIndex(a, b, code));
+    if (code !== EDGE_ATTACKS) addKey(keys, tripleIndex(a, b, code));
+  }
+  return keys;
+}
+
+function pathKey(labels: readonly number[], directions: number, middle: number, x: number, y: number): number {
+  let a = labels[x];
+  let b = labels[y];
+  // Both ends alike (both out of the middle, or both into it): the pair is unordered.
+  if (directions !== IN_OUT && a > b) [a, b] = [b, a];
+  return PATH_KEY_BASE + ((directions * LABEL_COUNT + labels[middle]) * LABEL_COUNT + a) * LABEL_COUNT + b;
+}
+
+/**
+ * patternFeatures plus the pattern's two-edge paths: x - middle - y over three distinct nodes, by the middle's
+ * label, the ends' labels and the edges' directions (both out of the middle, both into it, or through it).
+ * A superpattern has every path of P: its images of x, middle and y are distinct and keep both edges.
+ */
+export function superpatternFeatures(pattern: GraphPattern): number[] {
+  const keys = patternFeatures(pattern);
+  const { edges, labels } = pattern;
+  for (let i = 0; i < edges.length; i++) {
+    const [f1, t1] = edges[i];
+    for (let j = i + 1; j < edges.length; j++) {
+      const [f2, t2] = edges[j];
+      if (f1 === f2) addKey(keys, pathKey(labels, OUT_OUT, f1, t1, t2));
+      else if (t1 === t2) addKey(keys, pathKey(labels, IN_IN, t1, f1, f2));
+      else if (t1 === f2 && f1 !== t2) addKey(keys, pathKey(labels, IN_OUT, t1, f1, t2));
+      else if (t2 === f1 && f2 !== t1) addKey(keys, pathKey(labels, IN_OUT, f1, f2, t1));
+    }
   }
   return keys;
 }
@@ -62,7 +118,8 @@ const LABEL_RARITY = [1, 3, 3, 3, 5, 6, 1, 3, 3, 3, 5, 6, 0];
 
 /**
  * How often a feature is expected in a position, lower is rarer: a rough static order (exact squares, x-ray
- * edges, en prise, direct edges, defended, any edge, unattacked, bare labels), rarer labels first within a kind.
+ * edges, en prise, direct edges, rank or file, defended, any edge, unattacked, bare labels), rarer labels first
+ * within a kind.
  * It only chooses which feature keys a root, so a poor guess costs tests, never correctness.
  */
 export function featureCommonness(key: number): number {
@@ -81,7 +138,8 @@ export function featureCommonness(key: number): number {
     const pair = key - PAIR_KEY_BASE;
     return 600 - LABEL_RARITY[Math.floor(pair / LABEL_COUNT)] - LABEL_RARITY[pair % LABEL_COUNT];
   }
-  return 800 - LABEL_RARITY[key - LABEL_KEY_BASE];
+  if (key < RANK_KEY_BASE) return 800 - LABEL_RARITY[key - LABEL_KEY_BASE];
+  return 450 - LABEL_RARITY[Math.floor((key - RANK_KEY_BASE) / 8) % LABEL_COUNT];
 }
 
 /** The pattern's rarest feature by featureCommonness. */

@@ -4,7 +4,8 @@
  * children matched. The position's own material pattern is added when the database has it.
  *
  * How the work is kept small:
- *  - roots are looked up by the position's own features (rootIndex.ts): nodes, labels, edge triples and pairs;
+ *  - roots are looked up by the position's own features (rootIndex.ts): nodes, ranks, files, labels, edge
+ *    triples and pairs;
  *  - a pattern is put up for testing only by its trigger parent (hierarchy.ts), the parent least likely to
  *    match, and tested when it comes up in depth order, by which time every parent has been decided;
  *  - per-retrieval state lives on the records, stamped with an epoch, so nothing is cleared between calls.
@@ -17,7 +18,8 @@ import type { MatchTarget } from '../pattern/matcher.ts';
 import { patternTarget } from '../pattern/subpattern.ts';
 import type { GraphPattern } from '../pattern/pattern.ts';
 import type { RootIndex } from './rootIndex.ts';
-import { FEATURE_KEY_COUNT, labelKey, nodeKey, pairOfTriple, safetyKey } from './patternFeatures.ts';
+import { FEATURE_KEY_COUNT, fileKey, labelKey, nodeKey, pairOfTriple, rankKey, safetyKey } from './patternFeatures.ts';
+import { fileOf, rankOf } from '../chess/board.ts';
 
 /** What retrieval reads of a hierarchy: its roots and its material table, nothing of how it is maintained. */
 export interface RetrievalIndex {
@@ -64,7 +66,10 @@ export function mostSpecificMatches(hierarchy: RetrievalIndex, graph: PositionGr
   let tested = 0;
   for (let v = 0; v < graph.nodeCount; v++) {
     const label = graph.nodeLabel[v];
-    tested += visitRoots(roots, nodeKey(label, graph.nodeSquare[v]), graph, epoch, null);
+    const square = graph.nodeSquare[v];
+    tested += visitRoots(roots, nodeKey(label, square), graph, epoch, null);
+    tested += visitRoots(roots, rankKey(label, rankOf(square)), graph, epoch, null);
+    tested += visitRoots(roots, fileKey(label, fileOf(square)), graph, epoch, null);
     const safety = graph.nodeSafety[v];
     if (safety !== SAFETY_ANY) tested += visitRoots(roots, safetyKey(label, safety), graph, epoch, null);
   }
