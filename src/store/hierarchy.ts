@@ -9,19 +9,31 @@ import { NO_RECORDS, PatternRecord, type RecordStats } from './patternRecord.ts'
 import { canonicalKey } from '../pattern/canonical.ts';
 import { isSubpattern } from '../pattern/subpattern.ts';
 import type { GraphPattern, Pattern } from '../pattern/pattern.ts';
+import { LABEL_COUNT } from '../graph/labels.ts';
 import { RootIndex } from './rootIndex.ts';
 import { mostSpecificSubpatterns } from './retrieval.ts';
-import { SUPERPATTERN_KEY_COUNT, featureSignature, patternFeatures, superpatternFeatures } from './patternFeatures.ts';
+import { SUPERPATTERN_KEY_COUNT, patternFeatures, setSignature, superpatternFeatures } from './patternFeatures.ts';
 
 /**
- * Cheap necessary condition for p <= q: q has at least p's nodes and edges and all its exact nodes. (Label
- * counts are checked first thing by the matcher itself.)
+ * Cheap necessary condition for p <= q: q has at least p's nodes, edges and nodes of each label, and all its
+ * exact nodes.
  */
 function mayBeSubpattern(p: PatternRecord, q: PatternRecord): boolean {
   const pg = p.pattern as GraphPattern;
   const qg = q.pattern as GraphPattern;
   if (pg.labels.length > qg.labels.length || pg.edges.length > qg.edges.length) return false;
-  return isSortedSubset(p.exactCodes, q.exactCodes);
+  return isSortedSubset(p.exactCodes, q.exactCodes) && labelsFit(pg.labels, qg.labels);
+}
+
+const labelSurplus = new Int8Array(LABEL_COUNT);
+
+/** Has q at least p's number of nodes of each label? (Before the matcher lays q out as a target.) */
+function labelsFit(p: readonly number[], q: readonly number[]): boolean {
+  for (const label of q) labelSurplus[label]++;
+  let fits = true;
+  for (const label of p) if (--labelSurplus[label] < 0) fits = false;
+  labelSurplus.fill(0);
+  return fits;
 }
 
 function isSortedSubset(small: readonly number[], large: readonly number[]): boolean {
@@ -81,7 +93,7 @@ export class Hierarchy {
       return;
     }
     const features = superpatternFeatures(record.pattern as GraphPattern);
-    [record.signatureLow, record.signatureHigh] = featureSignature(features);
+    setSignature(record, features);
     for (const key of features) (this.byFeature[key] ??= []).push(record);
   }
 
@@ -98,7 +110,7 @@ export class Hierarchy {
   }
 
   private isLive(record: PatternRecord): boolean {
-    return this.byId.get(record.id) === record;
+    return !record.deleted;
   }
 
   /** Adds a link while loading. */
@@ -175,7 +187,8 @@ export class Hierarchy {
     const children = this.mostGeneralSuperpatterns(record, superpatternFeatures(pattern));
     for (const parent of parents) {
       for (const child of children) {
-        if (parent.children.includes(child)) {
+        // The child's parent list is the short side of the link.
+        if (child.parents.includes(parent)) {
           this.unlink(parent, child);
           changes.removed.push([parent, child]);
         }
@@ -195,6 +208,7 @@ export class Hierarchy {
   delete(record: PatternRecord, changes: LinkChanges = { added: [], removed: [] }): LinkChanges {
     this.byId.delete(record.id);
     this.byKey.delete(record.key);
+    record.deleted = true;
     if (record.kind === 'material') {
       this.material.delete(record.key);
       return changes;
@@ -251,22 +265,23 @@ export class Hierarchy {
       const list = this.byFeature[key]!;
       if (list.length < candidates.length) candidates = list;
     }
-    const low = record.signatureLow;
-    const high = record.signatureHigh;
+    const { signature0: s0, signature1: s1, signature2: s2, signature3: s3 } = record;
     const byDepth = depthBuckets;
     for (const candidate of candidates) {
-      if (((low & ~candidate.signatureLow) | (high & ~candidate.signatureHigh)) !== 0) continue;
+      const missing = (s0 & ~candidate.signature0) | (s1 & ~candidate.signature1) | (s2 & ~candidate.signature2) | (s3 & ~candidate.signature3);
+      if (missing !== 0) continue;
       if (candidate === record || !this.isLive(candidate)) continue;
       while (byDepth.length <= candidate.depth) byDepth.push([]);
       byDepth[candidate.depth].push(candidate);
     }
-    const above = new Set<PatternRecord>();
+    // Superpatterns found so far carry this search's stamp.
+    const stamp = ++aboveStamp;
     const mostGeneral: PatternRecord[] = [];
     for (const bucket of byDepth) {
       for (const candidate of bucket) {
-        if (candidate.parents.some((parent) => above.has(parent))) above.add(candidate);
+        if (hasParentStamped(candidate, stamp)) candidate.aboveStamp = stamp;
         else if (subpatternOf(record, candidate)) {
-          above.add(candidate);
+          candidate.aboveStamp = stamp;
           mostGeneral.push(candidate);
         }
       }
@@ -274,6 +289,13 @@ export class Hierarchy {
     }
     return mostGeneral;
   }
+}
+
+let aboveStamp = 0;
+
+function hasParentStamped(record: PatternRecord, stamp: number): boolean {
+  for (const parent of record.parents) if (parent.aboveStamp === stamp) return true;
+  return false;
 }
 
 /** Scratch for mostGeneralSuperpatterns: candidates by depth (emptied after each use). */

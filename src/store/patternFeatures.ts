@@ -149,17 +149,24 @@ export function rarestFeature(features: readonly number[]): number {
   return best;
 }
 
+/** What setSignature writes on a record. */
+export interface FeatureSignature {
+  signature0: number;
+  signature1: number;
+  signature2: number;
+  signature3: number;
+}
+
 /**
- * A 64-bit summary of a feature set (two 32-bit words, a one-hash Bloom filter): if P's features are a subset
- * of Q's, so are P's bits of Q's. Insertion rejects most candidate superpatterns with it before matching.
+ * A 128-bit summary of a feature set (four 32-bit words, a one-hash Bloom filter): if P's features are a
+ * subset of Q's, so are P's bits of Q's. Insertion rejects most candidate superpatterns with it before matching.
+ * (64 bits let a third of the candidates through on a database of 100k: large patterns set most of them.)
  */
-export function featureSignature(features: readonly number[]): [number, number] {
-  let low = 0;
-  let high = 0;
+export function setSignature(target: FeatureSignature, features: readonly number[]): void {
+  const words = [0, 0, 0, 0];
   for (const key of features) {
-    const bit = Math.imul(key, 0x9e3779b1) >>> 26;
-    if (bit < 32) low |= 1 << bit;
-    else high |= 1 << (bit - 32);
+    const bit = Math.imul(key, 0x9e3779b1) >>> 25;
+    words[bit >>> 5] |= 1 << (bit & 31);
   }
-  return [low, high];
+  [target.signature0, target.signature1, target.signature2, target.signature3] = words;
 }
