@@ -163,6 +163,9 @@ describe('retrieval', () => {
       store.close();
       const reopened = PatternStore.open(path);
       checkAgainstBruteForce(reopened);
+      // Deletes before the first insert too: the superpattern index is built on the first insert after a load.
+      const early = [...reopened.hierarchy.byId.values()].filter(() => rng.next() < 0.05);
+      reopened.transaction(() => early.forEach((record) => reopened.delete(record)));
       insertSome(reopened, 200);
       const moreVictims = [...reopened.hierarchy.byId.values()].filter(() => rng.next() < 0.1);
       reopened.transaction(() => moreVictims.forEach((record) => reopened.delete(record)));

@@ -71,9 +71,10 @@ export class Hierarchy {
   /**
    * Graph patterns by each feature they have (superpatternFeatures): any superpattern of P has every feature of P,
    * so the patterns under P's rarest feature hold all of P's superpatterns. Lists drop deleted records lazily
-   * (see `forgetFeatures`); `deadInFeature` counts them.
+   * (see `forgetFeatures`); `deadInFeature` counts them. Built on the first insert: a store opened to play never
+   * needs it, and at 100k patterns it costs about half a second and 20 MB.
    */
-  private readonly byFeature: (PatternRecord[] | undefined)[] = new Array(SUPERPATTERN_KEY_COUNT).fill(undefined);
+  private byFeature: (PatternRecord[] | undefined)[] | null = null;
   private readonly deadInFeature = new Int32Array(SUPERPATTERN_KEY_COUNT);
 
   get size(): number {
@@ -92,13 +93,27 @@ export class Hierarchy {
       this.material.set(record.key, record);
       return;
     }
+    if (this.byFeature) this.indexFeatures(this.byFeature, record);
+  }
+
+  private indexFeatures(byFeature: (PatternRecord[] | undefined)[], record: PatternRecord): void {
     const features = superpatternFeatures(record.pattern as GraphPattern);
     setSignature(record, features);
-    for (const key of features) (this.byFeature[key] ??= []).push(record);
+    for (const key of features) (byFeature[key] ??= []).push(record);
+  }
+
+  private featureIndex(): (PatternRecord[] | undefined)[] {
+    if (!this.byFeature) {
+      const byFeature: (PatternRecord[] | undefined)[] = new Array(SUPERPATTERN_KEY_COUNT).fill(undefined);
+      for (const record of this.byId.values()) if (record.kind === 'graph') this.indexFeatures(byFeature, record);
+      this.byFeature = byFeature;
+    }
+    return this.byFeature;
   }
 
   /** A deleted record stays in its feature lists until a list is half dead, then that list is compacted. */
   private forgetFeatures(record: PatternRecord): void {
+    if (!this.byFeature) return;
     for (const key of superpatternFeatures(record.pattern as GraphPattern)) {
       const list = this.byFeature[key]!;
       if (++this.deadInFeature[key] * 2 <= list.length) continue;
@@ -180,6 +195,7 @@ export class Hierarchy {
     const existing = this.byKey.get(key);
     if (existing) return { record: existing, created: false, changes };
     const record = new PatternRecord(id, key, pattern, stats);
+    this.featureIndex();
     this.addLoaded(record);
     if (pattern.kind === 'material') return { record, created: true, changes };
 
@@ -260,9 +276,10 @@ export class Hierarchy {
    * above is above too, and not most general, without a test.
    */
   private mostGeneralSuperpatterns(record: PatternRecord, features: readonly number[]): PatternRecord[] {
-    let candidates = this.byFeature[features[0]]!;
+    const byFeature = this.featureIndex();
+    let candidates = byFeature[features[0]]!;
     for (const key of features) {
-      const list = this.byFeature[key]!;
+      const list = byFeature[key]!;
       if (list.length < candidates.length) candidates = list;
     }
     const { signature0: s0, signature1: s1, signature2: s2, signature3: s3 } = record;

@@ -50,14 +50,24 @@ export const fileKey = (label: number, file: number): number => FILE_KEY_BASE + 
 export const pairOfTriple = (triple: number): number => PAIR_KEY_BASE + Math.floor(triple / 3);
 export const isTripleKey = (key: number): boolean => key < TRIPLE_KEYS;
 
+// Keys already collected for the current pattern: a stamp per key, so collecting stays linear (it runs for every
+// pattern at load).
+let keyStamp = 0;
+const keySeen = new Uint32Array(SUPERPATTERN_KEY_COUNT);
+
 function addKey(keys: number[], key: number): void {
-  // Patterns are small: a list is cheaper than a set (this runs for every pattern at load).
-  if (!keys.includes(key)) keys.push(key);
+  if (keySeen[key] === keyStamp) return;
+  keySeen[key] = keyStamp;
+  keys.push(key);
 }
 
 /** The distinct feature keys of a graph pattern. */
 export function patternFeatures(pattern: GraphPattern): number[] {
-  const keys: number[] = [];
+  keyStamp++;
+  return collectNodeAndEdgeFeatures(pattern, []);
+}
+
+function collectNodeAndEdgeFeatures(pattern: GraphPattern, keys: number[]): number[] {
   const labels = pattern.labels;
   for (let v = 0; v < labels.length; v++) {
     const label = labels[v];
@@ -74,9 +84,11 @@ export function patternFeatures(pattern: GraphPattern): number[] {
     const safety = nodeSafety(pattern, v);
     if (safety !== SAFETY_ANY) addKey(keys, safetyKey(label, safety));
   }
-  for (const [from, to, code] of pattern.edges) {
-    const a = labels[from];
-    const b = labels[to];
+  for (let i = 0; i < pattern.edges.length; i++) {
+    const edge = pattern.edges[i];
+    const a = labels[edge[0]];
+    const b = labels[edge[1]];
+    const code = edge[2];
     addKey(keys, pairKey(a, b));
     // The generalised "attacks" edge is satisfied by any edge type, so it requires only the pair.
     if (code !== EDGE_ATTACKS) addKey(keys, tripleIndex(a, b, code));
@@ -85,10 +97,10 @@ export function patternFeatures(pattern: GraphPattern): number[] {
 }
 
 function pathKey(labels: readonly number[], directions: number, middle: number, x: number, y: number): number {
-  let a = labels[x];
-  let b = labels[y];
   // Both ends alike (both out of the middle, or both into it): the pair is unordered.
-  if (directions !== IN_OUT && a > b) [a, b] = [b, a];
+  const swap = directions !== IN_OUT && labels[x] > labels[y];
+  const a = swap ? labels[y] : labels[x];
+  const b = swap ? labels[x] : labels[y];
   return PATH_KEY_BASE + ((directions * LABEL_COUNT + labels[middle]) * LABEL_COUNT + a) * LABEL_COUNT + b;
 }
 
@@ -98,12 +110,15 @@ function pathKey(labels: readonly number[], directions: number, middle: number, 
  * A superpattern has every path of P: its images of x, middle and y are distinct and keep both edges.
  */
 export function superpatternFeatures(pattern: GraphPattern): number[] {
-  const keys = patternFeatures(pattern);
+  keyStamp++;
+  const keys = collectNodeAndEdgeFeatures(pattern, []);
   const { edges, labels } = pattern;
   for (let i = 0; i < edges.length; i++) {
-    const [f1, t1] = edges[i];
+    const f1 = edges[i][0];
+    const t1 = edges[i][1];
     for (let j = i + 1; j < edges.length; j++) {
-      const [f2, t2] = edges[j];
+      const f2 = edges[j][0];
+      const t2 = edges[j][1];
       if (f1 === f2) addKey(keys, pathKey(labels, OUT_OUT, f1, t1, t2));
       else if (t1 === t2) addKey(keys, pathKey(labels, IN_IN, t1, f1, f2));
       else if (t1 === f2 && f1 !== t2) addKey(keys, pathKey(labels, IN_OUT, t1, f1, t2));
@@ -163,10 +178,20 @@ export interface FeatureSignature {
  * (64 bits let a third of the candidates through on a database of 100k: large patterns set most of them.)
  */
 export function setSignature(target: FeatureSignature, features: readonly number[]): void {
-  const words = [0, 0, 0, 0];
-  for (const key of features) {
-    const bit = Math.imul(key, 0x9e3779b1) >>> 25;
-    words[bit >>> 5] |= 1 << (bit & 31);
+  let w0 = 0;
+  let w1 = 0;
+  let w2 = 0;
+  let w3 = 0;
+  for (let i = 0; i < features.length; i++) {
+    const bit = Math.imul(features[i], 0x9e3779b1) >>> 25;
+    const mask = 1 << (bit & 31);
+    if (bit < 32) w0 |= mask;
+    else if (bit < 64) w1 |= mask;
+    else if (bit < 96) w2 |= mask;
+    else w3 |= mask;
   }
-  [target.signature0, target.signature1, target.signature2, target.signature3] = words;
+  target.signature0 = w0;
+  target.signature1 = w1;
+  target.signature2 = w2;
+  target.signature3 = w3;
 }
