@@ -183,15 +183,15 @@ export class Hierarchy {
   /**
    * Inserts a pattern under its most specific existing subpatterns and above its most general existing
    * superpatterns, removing links that become transitive. An existing pattern (same canonical key) is returned
-   * unchanged with `created` false.
+   * unchanged with `created` false. A caller that has the canonical key already passes it (it costs).
    */
   insert(
     pattern: Pattern,
     id: number,
     stats: Partial<RecordStats> = {},
     changes: LinkChanges = { added: [], removed: [] },
+    key = canonicalKey(pattern),
   ): { record: PatternRecord; created: boolean; changes: LinkChanges } {
-    const key = canonicalKey(pattern);
     const existing = this.byKey.get(key);
     if (existing) return { record: existing, created: false, changes };
     const record = new PatternRecord(id, key, pattern, stats);
