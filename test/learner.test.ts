@@ -17,7 +17,7 @@ import { DEFAULT_CONFIG, loadConfig, mergeConfig, saveConfig, type LearningConfi
 import { nodeOrderedProposals, regressionProposals, specialisationProposals } from '../src/learn/creation.ts';
 import { gameFromPgn, learnedPositions, nodeAtSquare, type LearnedPosition, type LearningGame } from '../src/learn/learningGame.ts';
 import { gamesPlayed, learnFromGame, seedIfNew } from '../src/learn/learner.ts';
-import { allSeedPatterns } from '../src/learn/seeding.ts';
+import { allSeedPatterns, safetySeedPatterns } from '../src/learn/seeding.ts';
 import { connectedOrder } from '../src/learn/nodeOrder.ts';
 import { canonicalKey } from '../src/pattern/canonical.ts';
 import { exactDesig, rankDesig } from '../src/pattern/designation.ts';
@@ -516,7 +516,7 @@ describe('deletion during learning', () => {
     const store = PatternStore.open(':memory:');
     const config = mergeConfig(DEFAULT_CONFIG, { deletion: { enabled: true, threshold: 0.5, minAge: 0, cap: 100 } });
     const seeds = seedIfNew(store, config);
-    expect(seeds).toBe(allSeedPatterns().length);
+    expect(seeds).toBe(allSeedPatterns().length + safetySeedPatterns().length);
     let deleted = 0;
     games.forEach((played, i) => {
       deleted += learnFromGame(store, asLearningGame(played, 'w'), config, new Random(i)).deleted;
@@ -742,13 +742,22 @@ describe('pattern language', () => {
   it('a database seeded in the paper language gains the en-prise seeds once when it switches', () => {
     withTempDir((dir) => {
       const store = PatternStore.open(join(dir, 'switch.db'));
-      const paperSeeds = seedIfNew(store, DEFAULT_CONFIG);
+      const paperSeeds = seedIfNew(store, mergeConfig(DEFAULT_CONFIG, { language: 'paper' }));
       expect(paperSeeds).toBeGreaterThan(0);
       const safety = mergeConfig(DEFAULT_CONFIG, { language: 'safety' });
       expect(seedIfNew(store, safety)).toBe(11);
       expect(seedIfNew(store, safety)).toBe(0);
       store.close();
     });
+  });
+
+  it('a new database uses the safety language; one saved before languages existed stays in the paper language', () => {
+    const store = PatternStore.open(':memory:');
+    expect(loadConfig(store.db).language).toBe('safety');
+    const { language: _dropped, ...older } = DEFAULT_CONFIG;
+    setMeta(store.db, 'config', older);
+    expect(loadConfig(store.db).language).toBe('paper');
+    store.close();
   });
 
   it('refuses an unknown language', () => {

@@ -190,9 +190,10 @@ describe('position graph: hand-checked positions, every node and edge', () => {
   it('JSON node objects carry the real colour and piece letter when White is to move', () => {
     const json = jsonOf('k3r3/8/8/8/4N3/8/8/4K3 w - - 0 1');
     const find = (square: string) => json.nodes.find((n) => n.square === square);
-    expect(find('e1')).toEqual({ square: 'e1', kind: 'piece', color: 'w', piece: 'K' });
-    expect(find('e4')).toEqual({ square: 'e4', kind: 'piece', color: 'w', piece: 'N' });
-    expect(find('e8')).toEqual({ square: 'e8', kind: 'piece', color: 'b', piece: 'R' });
+    // Safety by hand: the rook attacks the knight, which nothing defends; the rook only x-rays the king.
+    expect(find('e1')).toEqual({ square: 'e1', kind: 'piece', color: 'w', piece: 'K', safety: 'unattacked' });
+    expect(find('e4')).toEqual({ square: 'e4', kind: 'piece', color: 'w', piece: 'N', safety: 'en prise' });
+    expect(find('e8')).toEqual({ square: 'e8', kind: 'piece', color: 'b', piece: 'R', safety: 'unattacked' });
     expect(find('e2')).toEqual({ square: 'e2', kind: 'square' });
     // Nodes sorted by square name, edges by (from, to).
     expect(json.nodes.map((n) => n.square)).toEqual([...json.nodes.map((n) => n.square)].sort());

@@ -72,7 +72,7 @@ export function registerTrainCommand(program: Command): void {
     .option('--target-maturity <n>', 'evaluate TD targets with patterns of at least this many updates (saved)')
     .option('--evaluation <fn>', 'paper | shrunk | logodds | joint: how matched patterns combine, in play and learning (saved)')
     .option('--prior <n>', 'pseudo-counts of a draw shrinking each weight, for shrunk and logodds (saved)')
-    .option('--language <name>', "paper | safety: the paper's pattern language, or with en-prise pieces marked (saved)")
+    .option('--language <name>', "paper | safety: the paper's pattern language, or with en-prise pieces marked (saved; a new database: safety)")
     .option('--temperature <schedule>', 'constant:K | linear:K0->K1@G | exp:K0,HALF,KMIN (saved in the database)')
     .option('--checkpoint-every <n>', 'keep a copy of the database every N games in DB.checkpoints/ (SQLite backup)')
     .option('--jobs <n>', `game workers playing at once on snapshots of the weights; 1 plays on the live database (default: the cores, here ${defaultJobs()})`)
