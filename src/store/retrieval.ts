@@ -28,7 +28,7 @@ export interface RetrievalIndex {
 }
 
 export interface Retrieval {
-  /** Most-specific matching graph patterns in id order, then the material pattern if present. */
+  /** Most-specific matching graph patterns, then the material pattern if present. */
   matches: PatternRecord[];
   /** Graph patterns tested (the cost the hierarchy is meant to keep small). */
   tested: number;
@@ -89,9 +89,7 @@ export function mostSpecificMatches(hierarchy: RetrievalIndex, graph: PositionGr
     }
   }
   tested += descend(graph, epoch, null);
-  // In id order: the walk's order is an accident of the index and of link history (it differed after a reload),
-  // and learning reads the matches in order (which patterns it touches first, sums of weights).
-  const result = mostSpecific(epoch).sort(byId);
+  const result = mostSpecific(epoch);
   const material = hierarchy.material.get(materialKey(graph.material));
   if (material) result.push(material);
   return { matches: result, tested };
@@ -155,8 +153,6 @@ function descend(target: MatchTarget, epoch: number, exclude: PatternRecord | nu
   }
   return tested;
 }
-
-const byId = (a: PatternRecord, b: PatternRecord): number => a.id - b.id;
 
 function mostSpecific(epoch: number): PatternRecord[] {
   const result: PatternRecord[] = [];
