@@ -2,12 +2,13 @@
  * Figures on a database grown by training (the synthetic ones of hierarchy.bench.ts flatter it: real generalised
  * patterns without exact squares, real weights and ages). Run in its own process, so memory is this database's:
  *   node bin/run-ts.js bench/trained.bench.ts                 measure the largest cached trained database
+ *   node bin/run-ts.js bench/trained.bench.ts --db PATH       measure another database (a copy of it)
  *   node bin/run-ts.js bench/trained.bench.ts --build --hours H [--jobs N]
  *                                                            grow one (resumable: run it again to grow further)
  * The build step is `morph train --seed 1` against the default partner into bench/.cache/trained.db (a checkout's
  * own build, niced); the measurement runs on a copy taken with SQLite's backup API, so a build may go on meanwhile.
- * Figures: load, memory, retrieval, 1-ply move (benchStoreFile), insertion p95, deletion per game (the kept utility
- * order against the scan) and the learner's milliseconds per game (docs/scaling.md).
+ * Figures: load, memory, retrieval, 1-ply move (benchStoreFile), insertion p95 (subpatterns of positions and
+ * generalisations of stored patterns, half each), deletion per game (the kept utility order against the scan) and the learner's milliseconds per game (docs/scaling.md).
  */
 import { execFileSync } from 'node:child_process';
 import { copyFileSync, existsSync, mkdirSync, mkdtempSync, rmSync } from 'node:fs';
@@ -22,6 +23,8 @@ import { UtilityOrder, patternsToDelete } from '../src/learn/deletion.ts';
 import { gameFromPgn } from '../src/learn/learningGame.ts';
 import { gamesPlayed, learnFromGame } from '../src/learn/learner.ts';
 import { orderedSubpattern } from '../src/learn/nodeOrder.ts';
+import { maximumCommonSubpattern } from '../src/pattern/generalise.ts';
+import type { GraphPattern } from '../src/pattern/pattern.ts';
 import { PatternStore } from '../src/store/patternStore.ts';
 import { openMorphDatabase } from '../src/store/database.ts';
 import { Random } from '../src/util/random.ts';
@@ -55,14 +58,14 @@ async function snapshotOf(path: string, dir: string): Promise<string> {
 
 const round = (value: number, digits: number) => Number(value.toFixed(digits));
 
-export async function benchTrained(): Promise<Figure[]> {
-  if (!existsSync(TRAINED_DB)) {
+export async function benchTrained(database = TRAINED_DB): Promise<Figure[]> {
+  if (database === TRAINED_DB && !existsSync(TRAINED_DB)) {
     process.stderr.write('no trained database yet: growing one of 200 games (see bench/trained.bench.ts --build)\n');
     buildTrainedDatabase(['--games', '200']);
   }
   const dir = mkdtempSync(join(tmpdir(), 'morph-trained-bench-'));
   try {
-    const path = await snapshotOf(TRAINED_DB, dir);
+    const path = await snapshotOf(database, dir);
     const probe = PatternStore.open(path, { readonly: true, quickCheck: false });
     const size = probe.size;
     const games = gamesPlayed(probe);
@@ -91,19 +94,47 @@ function writeFigures(path: string, label: string, games: number): Figure[] {
   const config = loadConfig(store.db);
   const rng = new Random(7);
 
-  // Insertion: patterns as learning proposes them (node-ordered subgraphs of held-out positions), one at a time.
+  // Insertion: patterns as learning proposes them, one at a time: node-ordered subgraphs of held-out positions,
+  // and generalisations (the maximum common subpattern of two stored patterns of about the same size), which
+  // have few exact squares and many superpatterns. CPU time beside wall time: the machine may be shared.
   const graphs = splitFens().test.map((fen) => buildPositionGraph(boardFromFen(fen)));
+  const stored = [...store.hierarchy.byId.values()].filter((r) => r.kind === 'graph' && r.size >= 2);
   const insertTimes: number[] = [];
+  const insertCpuTimes: number[] = [];
+  let generalisations = 0;
+  // The first insert builds the hierarchy's superpattern index (once per process): timed apart.
+  let firstInsert = 0;
+  for (let created = false; !created; ) {
+    const graph = rng.pick(graphs);
+    const pattern = orderedSubpattern(graph, rng.int(graph.nodeCount), 2 + rng.int(5), rng);
+    const started = performance.now();
+    created = store.insert(pattern, 'forward', games + 1).created;
+    firstInsert = performance.now() - started;
+  }
   store.transaction(() => {
-    for (let i = 0; i < 300; i++) {
-      const graph = rng.pick(graphs);
-      const pattern = orderedSubpattern(graph, rng.int(graph.nodeCount), 2 + rng.int(5), rng);
+    for (let i = 0; i < 400; i++) {
+      let pattern: GraphPattern | null = null;
+      if (i % 2 === 1) {
+        const a = rng.pick(stored);
+        const b = rng.pick(stored);
+        if (a !== b && Math.abs(a.size - b.size) <= 1) pattern = maximumCommonSubpattern(a.pattern as GraphPattern, b.pattern as GraphPattern);
+        if (pattern && pattern.labels.length >= 2) generalisations++;
+        else pattern = null;
+      }
+      if (!pattern) {
+        const graph = rng.pick(graphs);
+        pattern = orderedSubpattern(graph, rng.int(graph.nodeCount), 2 + rng.int(5), rng);
+      }
+      const cpuStarted = process.cpuUsage();
       const started = performance.now();
       store.insert(pattern, 'forward', games + 1);
       insertTimes.push(performance.now() - started);
+      const cpu = process.cpuUsage(cpuStarted);
+      insertCpuTimes.push((cpu.user + cpu.system) / 1000);
     }
   });
   insertTimes.sort((a, b) => a - b);
+  insertCpuTimes.sort((a, b) => a - b);
 
   // Deletion per game: each simulated game uses ~150 patterns (their last use moves), then asks what to delete.
   const deletion = { ...config.deletion, cap: Math.max(100, store.size - 20) }; // a cap that bites every game
@@ -142,7 +173,7 @@ function writeFigures(path: string, label: string, games: number): Figure[] {
   store.close();
   const mean = (xs: number[]) => xs.reduce((a, b) => a + b, 0) / Math.max(1, xs.length);
   return [
-    { name: `insert one pattern, ${label} (95th percentile)`, value: round(percentile(insertTimes, 0.95), 3), unit: 'ms', target: '<= 1', note: `median ${round(percentile(insertTimes, 0.5), 3)} ms, max ${round(insertTimes.at(-1)!, 1)} ms` },
+    { name: `insert one pattern, ${label} (95th percentile)`, value: round(percentile(insertTimes, 0.95), 3), unit: 'ms', target: '<= 1', note: `median ${round(percentile(insertTimes, 0.5), 3)} ms, max ${round(insertTimes.at(-1)!, 1)} ms; CPU time p95 ${round(percentile(insertCpuTimes, 0.95), 3)} ms, median ${round(percentile(insertCpuTimes, 0.5), 3)} ms; ${generalisations} of ${insertTimes.length} generalisations; the first insert, building the index, ${round(firstInsert, 1)} ms` },
     { name: `deletion pass per game, ${label} (median)`, value: round(percentile(orderTimes, 0.5), 3), unit: 'ms', target: '<= 5', note: `kept utility order; the scan: ${round(percentile(scanTimes, 0.5), 2)} ms` },
     { name: `learner per game, ${label} (mean)`, value: round(mean(learnTimes), 1), unit: 'ms', note: `median ${round(percentile(learnTimes, 0.5), 1)} ms over ${learnTimes.length} games` },
   ];
@@ -150,5 +181,8 @@ function writeFigures(path: string, label: string, games: number): Figure[] {
 
 if (import.meta.url === pathToFileURL(process.argv[1] ?? '').href) {
   if (process.argv.includes('--build')) buildTrainedDatabase(process.argv.slice(process.argv.indexOf('--build') + 1));
-  else process.stdout.write(JSON.stringify(await benchTrained()) + '\n');
+  else {
+    const at = process.argv.indexOf('--db');
+    process.stdout.write(JSON.stringify(await benchTrained(at > 0 ? resolve(process.argv[at + 1]) : TRAINED_DB)) + '\n');
+  }
 }

@@ -69,17 +69,26 @@ export class PatternTarget implements MatchTarget {
       this.inStart[v + 1] += this.inStart[v];
     }
     for (let l = 0; l < LABEL_COUNT; l++) this.labelStart[l + 1] += this.labelStart[l];
-    const outFill = this.outStart.slice(0, n);
-    const inFill = this.inStart.slice(0, n);
-    for (const [from, to] of edges) {
+    // Fill cursors in shared scratch: insertion loads thousands of candidates, and allocating them showed.
+    for (let v = 0; v < n; v++) {
+      outFill[v] = this.outStart[v];
+      inFill[v] = this.inStart[v];
+    }
+    for (let i = 0; i < edges.length; i++) {
+      const from = edges[i][0];
+      const to = edges[i][1];
       this.outList[outFill[from]++] = to;
       this.inList[inFill[to]++] = from;
     }
-    const labelFill = this.labelStart.slice(0, LABEL_COUNT);
+    for (let l = 0; l < LABEL_COUNT; l++) labelFill[l] = this.labelStart[l];
     for (let v = 0; v < n; v++) this.labelNodes[labelFill[pattern.labels[v]]++] = v;
     return this;
   }
 }
+
+const outFill = new Uint16Array(MAX_NODES);
+const inFill = new Uint16Array(MAX_NODES);
+const labelFill = new Uint8Array(LABEL_COUNT);
 
 // Two shared targets: the new pattern during an insertion's top-down walk, and the candidate under test.
 const walkTarget = new PatternTarget();

@@ -8,22 +8,32 @@
 import { NO_RECORDS, PatternRecord, type RecordStats } from './patternRecord.ts';
 import { canonicalKey } from '../pattern/canonical.ts';
 import { isSubpattern } from '../pattern/subpattern.ts';
-import { desigSquare } from '../pattern/designation.ts';
-import { nodeSafety, patternSize, type GraphPattern, type Pattern } from '../pattern/pattern.ts';
-import { RootIndex, nodeKey, safetyKey } from './rootIndex.ts';
+import type { GraphPattern, Pattern } from '../pattern/pattern.ts';
+import { LABEL_COUNT } from '../graph/labels.ts';
+import { RootIndex } from './rootIndex.ts';
 import { mostSpecificSubpatterns } from './retrieval.ts';
-import { tripleIndex } from '../graph/positionGraph.ts';
-import { EDGE_ATTACKS, SAFETY_ANY } from '../graph/labels.ts';
+import { SUPERPATTERN_KEY_COUNT, patternFeatures, setSignature, superpatternFeatures } from './patternFeatures.ts';
 
 /**
- * Cheap necessary condition for p <= q: q has at least p's nodes and edges and all its exact nodes. (Label
- * counts are checked first thing by the matcher itself.)
+ * Cheap necessary condition for p <= q: q has at least p's nodes, edges and nodes of each label, and all its
+ * exact nodes.
  */
 function mayBeSubpattern(p: PatternRecord, q: PatternRecord): boolean {
   const pg = p.pattern as GraphPattern;
   const qg = q.pattern as GraphPattern;
   if (pg.labels.length > qg.labels.length || pg.edges.length > qg.edges.length) return false;
-  return isSortedSubset(p.exactCodes, q.exactCodes);
+  return isSortedSubset(p.exactCodes, q.exactCodes) && labelsFit(pg.labels, qg.labels);
+}
+
+const labelSurplus = new Int8Array(LABEL_COUNT);
+
+/** Has q at least p's number of nodes of each label? (Before the matcher lays q out as a target.) */
+function labelsFit(p: readonly number[], q: readonly number[]): boolean {
+  for (const label of q) labelSurplus[label]++;
+  let fits = true;
+  for (const label of p) if (--labelSurplus[label] < 0) fits = false;
+  labelSurplus.fill(0);
+  return fits;
 }
 
 function isSortedSubset(small: readonly number[], large: readonly number[]): boolean {
@@ -59,10 +69,13 @@ export class Hierarchy {
   /** Material patterns by canonical key. */
   readonly material = new Map<string, PatternRecord>();
   /**
-   * Graph patterns by each (label, exact square) they contain. Any superpattern of P contains every exact node
-   * of P, so this narrows the superpattern search on insert to a small candidate set.
+   * Graph patterns by each feature they have (superpatternFeatures): any superpattern of P has every feature of P,
+   * so the patterns under P's rarest feature hold all of P's superpatterns. Lists drop deleted records lazily
+   * (see `forgetFeatures`); `deadInFeature` counts them. Built on the first insert: a store opened to play never
+   * needs it, and at 100k patterns it costs about half a second and 20 MB.
    */
-  private readonly exactIndex = new Map<number, Set<PatternRecord>>();
+  private byFeature: (PatternRecord[] | undefined)[] | null = null;
+  private readonly deadInFeature = new Int32Array(SUPERPATTERN_KEY_COUNT);
 
   get size(): number {
     return this.byId.size;
@@ -76,12 +89,43 @@ export class Hierarchy {
   addLoaded(record: PatternRecord): void {
     this.byId.set(record.id, record);
     this.byKey.set(record.key, record);
-    if (record.kind === 'material') this.material.set(record.key, record);
-    for (const code of record.exactCodes) {
-      let set = this.exactIndex.get(code);
-      if (!set) this.exactIndex.set(code, (set = new Set()));
-      set.add(record);
+    if (record.kind === 'material') {
+      this.material.set(record.key, record);
+      return;
     }
+    if (this.byFeature) this.indexFeatures(this.byFeature, record);
+  }
+
+  private indexFeatures(byFeature: (PatternRecord[] | undefined)[], record: PatternRecord): void {
+    const features = superpatternFeatures(record.pattern as GraphPattern);
+    setSignature(record, features);
+    for (const key of features) (byFeature[key] ??= []).push(record);
+  }
+
+  private featureIndex(): (PatternRecord[] | undefined)[] {
+    if (!this.byFeature) {
+      const byFeature: (PatternRecord[] | undefined)[] = new Array(SUPERPATTERN_KEY_COUNT).fill(undefined);
+      for (const record of this.byId.values()) if (record.kind === 'graph') this.indexFeatures(byFeature, record);
+      this.byFeature = byFeature;
+    }
+    return this.byFeature;
+  }
+
+  /** A deleted record stays in its feature lists until a list is half dead, then that list is compacted. */
+  private forgetFeatures(record: PatternRecord): void {
+    if (!this.byFeature) return;
+    for (const key of superpatternFeatures(record.pattern as GraphPattern)) {
+      const list = this.byFeature[key]!;
+      if (++this.deadInFeature[key] * 2 <= list.length) continue;
+      let kept = 0;
+      for (const entry of list) if (this.isLive(entry)) list[kept++] = entry;
+      list.length = kept;
+      this.deadInFeature[key] = 0;
+    }
+  }
+
+  private isLive(record: PatternRecord): boolean {
+    return !record.deleted;
   }
 
   /** Adds a link while loading. */
@@ -139,26 +183,28 @@ export class Hierarchy {
   /**
    * Inserts a pattern under its most specific existing subpatterns and above its most general existing
    * superpatterns, removing links that become transitive. An existing pattern (same canonical key) is returned
-   * unchanged with `created` false.
+   * unchanged with `created` false. A caller that has the canonical key already passes it (it costs).
    */
   insert(
     pattern: Pattern,
     id: number,
     stats: Partial<RecordStats> = {},
     changes: LinkChanges = { added: [], removed: [] },
+    key = canonicalKey(pattern),
   ): { record: PatternRecord; created: boolean; changes: LinkChanges } {
-    const key = canonicalKey(pattern);
     const existing = this.byKey.get(key);
     if (existing) return { record: existing, created: false, changes };
     const record = new PatternRecord(id, key, pattern, stats);
+    this.featureIndex();
     this.addLoaded(record);
     if (pattern.kind === 'material') return { record, created: true, changes };
 
-    const parents = this.mostSpecificSubpatterns(record);
-    const children = this.mostGeneralSuperpatterns(record, parents);
+    const parents = mostSpecificSubpatterns(this, record, patternFeatures(pattern));
+    const children = this.mostGeneralSuperpatterns(record, superpatternFeatures(pattern));
     for (const parent of parents) {
       for (const child of children) {
-        if (parent.children.includes(child)) {
+        // The child's parent list is the short side of the link.
+        if (child.parents.includes(parent)) {
           this.unlink(parent, child);
           changes.removed.push([parent, child]);
         }
@@ -178,11 +224,12 @@ export class Hierarchy {
   delete(record: PatternRecord, changes: LinkChanges = { added: [], removed: [] }): LinkChanges {
     this.byId.delete(record.id);
     this.byKey.delete(record.key);
-    for (const code of record.exactCodes) this.exactIndex.get(code)?.delete(record);
+    record.deleted = true;
     if (record.kind === 'material') {
       this.material.delete(record.key);
       return changes;
     }
+    this.forgetFeatures(record);
     const parents = [...record.parents];
     const children = [...record.children];
     for (const parent of parents) {
@@ -222,62 +269,51 @@ export class Hierarchy {
     this.retrigger(child);
   }
 
-  /** The existing patterns below `record` none of whose children are also below it (retrieval.ts). */
-  private mostSpecificSubpatterns(record: PatternRecord): PatternRecord[] {
-    return mostSpecificSubpatterns(this, record, indexKeysOf(record.pattern as GraphPattern));
-  }
-
   /**
-   * The existing patterns above `record` none of whose parents are also above it. Candidates: the patterns that
-   * share record's rarest exact node; failing that, the descendants of one of its parents (every superpattern
-   * lies below each parent); for a new root without exact nodes, everything.
+   * The existing patterns above `record` none of whose parents are also above it. Candidates: the patterns
+   * under record's rarest feature (they hold every superpattern), less those whose feature signature lacks one
+   * of record's bits. They are decided in order of depth, so a candidate with a parent already known to be
+   * above is above too, and not most general, without a test.
    */
-  private mostGeneralSuperpatterns(record: PatternRecord, parents: PatternRecord[]): PatternRecord[] {
-    const above: PatternRecord[] = [];
-    let candidates: Iterable<PatternRecord> | undefined;
-    for (const code of record.exactCodes) {
-      const set = this.exactIndex.get(code);
-      if (set && (candidates === undefined || set.size < (candidates as Set<PatternRecord>).size)) candidates = set;
+  private mostGeneralSuperpatterns(record: PatternRecord, features: readonly number[]): PatternRecord[] {
+    const byFeature = this.featureIndex();
+    let candidates = byFeature[features[0]]!;
+    for (const key of features) {
+      const list = byFeature[key]!;
+      if (list.length < candidates.length) candidates = list;
     }
-    candidates ??= parents.length > 0 ? this.descendants(this.fewestChildren(parents)) : this.graphRecords();
+    const { signature0: s0, signature1: s1, signature2: s2, signature3: s3 } = record;
+    const byDepth = depthBuckets;
     for (const candidate of candidates) {
-      if (candidate !== record && subpatternOf(record, candidate)) above.push(candidate);
+      const missing = (s0 & ~candidate.signature0) | (s1 & ~candidate.signature1) | (s2 & ~candidate.signature2) | (s3 & ~candidate.signature3);
+      if (missing !== 0) continue;
+      if (candidate === record || !this.isLive(candidate)) continue;
+      while (byDepth.length <= candidate.depth) byDepth.push([]);
+      byDepth[candidate.depth].push(candidate);
     }
-    // The candidates hold every superpattern, and superpatterns are closed upwards in specificity, so q is
-    // minimal exactly when none of its parents is also above.
-    const aboveSet = new Set(above);
-    return above.filter((q) => !q.parents.some((parent) => aboveSet.has(parent)));
-  }
-
-  private fewestChildren(records: PatternRecord[]): PatternRecord {
-    return records.reduce((a, b) => (b.children.length < a.children.length ? b : a));
-  }
-
-  private descendants(start: PatternRecord): Set<PatternRecord> {
-    const seen = new Set<PatternRecord>();
-    const stack = [...start.children];
-    while (stack.length) {
-      const next = stack.pop()!;
-      if (seen.has(next)) continue;
-      seen.add(next);
-      stack.push(...next.children);
+    // Superpatterns found so far carry this search's stamp.
+    const stamp = ++aboveStamp;
+    const mostGeneral: PatternRecord[] = [];
+    for (const bucket of byDepth) {
+      for (const candidate of bucket) {
+        if (hasParentStamped(candidate, stamp)) candidate.aboveStamp = stamp;
+        else if (subpatternOf(record, candidate)) {
+          candidate.aboveStamp = stamp;
+          mostGeneral.push(candidate);
+        }
+      }
+      bucket.length = 0;
     }
-    return seen;
+    return mostGeneral;
   }
-
 }
 
-/** The root-index keys of the one-node and two-node seed shapes that lie below `pattern`. */
-function indexKeysOf(pattern: GraphPattern): number[] {
-  const keys: number[] = [];
-  pattern.labels.forEach((label, v) => {
-    const square = desigSquare(pattern.desigs[v]);
-    if (square >= 0) keys.push(nodeKey(label, square));
-    const safety = nodeSafety(pattern, v);
-    if (safety !== SAFETY_ANY) keys.push(safetyKey(label, safety));
-  });
-  for (const [from, to, code] of pattern.edges) {
-    if (code !== EDGE_ATTACKS) keys.push(tripleIndex(pattern.labels[from], pattern.labels[to], code));
-  }
-  return keys;
+let aboveStamp = 0;
+
+function hasParentStamped(record: PatternRecord, stamp: number): boolean {
+  for (const parent of record.parents) if (parent.aboveStamp === stamp) return true;
+  return false;
 }
+
+/** Scratch for mostGeneralSuperpatterns: candidates by depth (emptied after each use). */
+const depthBuckets: PatternRecord[][] = [];

@@ -35,6 +35,15 @@ export class PatternRecord implements RecordStats {
    */
   trigger: PatternRecord | null = null;
   triggers: PatternRecord[] = NO_RECORDS;
+  /** Summary of the pattern's features in 4 words (patternFeatures.ts setSignature), set by the hierarchy. */
+  signature0 = 0;
+  signature1 = 0;
+  signature2 = 0;
+  signature3 = 0;
+  /** Set when the hierarchy deletes the record (feature lists drop it lazily). */
+  deleted = false;
+  /** Stamp of the last superpattern search that found this record above the pattern being inserted. */
+  aboveStamp = 0;
   // Per-retrieval bookkeeping, valid when the stamp equals the retrieval's epoch (see retrieval.ts).
   epoch = 0;
   matched = false;

@@ -131,7 +131,7 @@ export class PatternStore {
         uses: stats.uses ?? 0,
         lastUsedGame: stats.lastUsedGame ?? null,
       });
-      const { record, changes } = this.hierarchy.insert(pattern, id, { ...stats, weight, origin, createdGame });
+      const { record, changes } = this.hierarchy.insert(pattern, id, { ...stats, weight, origin, createdGame }, undefined, key);
       this.writeLinkChanges(changes);
       return { record, created: true };
     });

@@ -4,19 +4,22 @@
  * children matched. The position's own material pattern is added when the database has it.
  *
  * How the work is kept small:
- *  - indexed roots (rootIndex.ts) are resolved by looking up the position's own nodes and edge triples;
+ *  - roots are looked up by the position's own features (rootIndex.ts): nodes, ranks, files, labels, edge
+ *    triples and pairs;
  *  - a pattern is put up for testing only by its trigger parent (hierarchy.ts), the parent least likely to
  *    match, and tested when it comes up in depth order, by which time every parent has been decided;
  *  - per-retrieval state lives on the records, stamped with an epoch, so nothing is cleared between calls.
  */
 import { materialKey } from '../pattern/canonical.ts';
-import { LABEL_COUNT } from '../graph/labels.ts';
+import { LABEL_COUNT, SAFETY_ANY } from '../graph/labels.ts';
 import type { PositionGraph } from '../graph/positionGraph.ts';
 import type { PatternRecord } from './patternRecord.ts';
 import type { MatchTarget } from '../pattern/matcher.ts';
 import { patternTarget } from '../pattern/subpattern.ts';
 import type { GraphPattern } from '../pattern/pattern.ts';
-import { nodeKey, safetyKey, type RootIndex } from './rootIndex.ts';
+import type { RootIndex } from './rootIndex.ts';
+import { FEATURE_KEY_COUNT, fileKey, labelKey, nodeKey, pairOfTriple, rankKey, safetyKey } from './patternFeatures.ts';
+import { fileOf, rankOf } from '../chess/board.ts';
 
 /** What retrieval reads of a hierarchy: its roots and its material table, nothing of how it is maintained. */
 export interface RetrievalIndex {
@@ -59,39 +62,33 @@ function allParentsMatched(record: PatternRecord, epoch: number): boolean {
 export function mostSpecificMatches(hierarchy: RetrievalIndex, graph: PositionGraph): Retrieval {
   const epoch = ++epochCounter;
   matched.length = 0;
+  const roots = hierarchy.roots;
   let tested = 0;
-  const indexed = hierarchy.roots.indexed;
-  if (indexed.size > 0) {
-    for (let v = 0; v < graph.nodeCount; v++) {
-      const root = indexed.get(nodeKey(graph.nodeLabel[v], graph.nodeSquare[v]));
-      if (root !== undefined) {
-        tested++;
-        markMatched(root, epoch);
-      }
-      // Several nodes can share a label and safety: the root is marked once.
-      const safetyRoot = indexed.get(safetyKey(graph.nodeLabel[v], graph.nodeSafety[v]));
-      if (safetyRoot !== undefined && safetyRoot.epoch !== epoch) {
-        tested++;
-        markMatched(safetyRoot, epoch);
-      }
-    }
-    const bits = graph.tripleBits;
-    for (let word = 0; word < bits.length; word++) {
-      let w = bits[word];
-      while (w !== 0) {
-        const bit = 31 - Math.clz32(w);
-        w &= ~(1 << bit);
-        const triple = word * 32 + bit;
-        if (triple >= TRIPLE_COUNT) continue;
-        const root = indexed.get(triple);
-        if (root !== undefined) {
-          tested++;
-          markMatched(root, epoch);
-        }
-      }
+  for (let v = 0; v < graph.nodeCount; v++) {
+    const label = graph.nodeLabel[v];
+    const square = graph.nodeSquare[v];
+    tested += visitRoots(roots, nodeKey(label, square), graph, epoch, null);
+    tested += visitRoots(roots, rankKey(label, rankOf(square)), graph, epoch, null);
+    tested += visitRoots(roots, fileKey(label, fileOf(square)), graph, epoch, null);
+    const safety = graph.nodeSafety[v];
+    if (safety !== SAFETY_ANY) tested += visitRoots(roots, safetyKey(label, safety), graph, epoch, null);
+  }
+  for (let label = 0; label < LABEL_COUNT; label++) {
+    if (graph.labelStart[label + 1] > graph.labelStart[label]) tested += visitRoots(roots, labelKey(label), graph, epoch, null);
+  }
+  const bits = graph.tripleBits;
+  for (let word = 0; word < bits.length; word++) {
+    let w = bits[word];
+    while (w !== 0) {
+      const bit = 31 - Math.clz32(w);
+      w &= ~(1 << bit);
+      const triple = word * 32 + bit;
+      if (triple >= TRIPLE_COUNT) continue;
+      tested += visitRoots(roots, triple, graph, epoch, null);
+      tested += visitRoots(roots, pairOfTriple(triple), graph, epoch, null);
     }
   }
-  tested += descend(hierarchy, graph, epoch, null);
+  tested += descend(graph, epoch, null);
   const result = mostSpecific(epoch);
   const material = hierarchy.material.get(materialKey(graph.material));
   if (material) result.push(material);
@@ -100,27 +97,45 @@ export function mostSpecificMatches(hierarchy: RetrievalIndex, graph: PositionGr
 
 /**
  * The most specific existing subpatterns of a pattern being inserted (its parents-to-be): the same walk, with
- * the pattern read as a graph. Indexed roots below it are found from its own exact nodes and typed edges.
+ * the pattern read as a graph and its own features (patternFeatures.ts) looked up in the root index.
  */
-export function mostSpecificSubpatterns(hierarchy: RetrievalIndex, record: PatternRecord, rootKeys: readonly number[]): PatternRecord[] {
+export function mostSpecificSubpatterns(hierarchy: RetrievalIndex, record: PatternRecord, features: readonly number[]): PatternRecord[] {
   const epoch = ++epochCounter;
   matched.length = 0;
-  for (const key of rootKeys) {
-    const root = hierarchy.roots.indexed.get(key);
-    if (root !== undefined && root !== record && root.epoch !== epoch) markMatched(root, epoch);
-  }
-  descend(hierarchy, patternTarget(record.pattern as GraphPattern), epoch, record);
+  const target = patternTarget(record.pattern as GraphPattern);
+  for (const key of features) visitRoots(hierarchy.roots, key, target, epoch, record);
+  descend(target, epoch, record);
   return mostSpecific(epoch);
 }
 
-/** Tests the un-indexed roots, then every triggered candidate in depth order; returns how many were tested. */
-function descend(hierarchy: RetrievalIndex, target: MatchTarget, epoch: number, exclude: PatternRecord | null): number {
+/** Keys already visited in this retrieval (a position has several nodes of one label and safety). */
+const keyVisited = new Uint32Array(FEATURE_KEY_COUNT);
+
+/** Decides the roots filed under a feature the target has; returns how many were looked at. */
+function visitRoots(roots: RootIndex, key: number, target: MatchTarget, epoch: number, exclude: PatternRecord | null): number {
+  if (keyVisited[key] === epoch) return 0;
+  keyVisited[key] = epoch;
   let tested = 0;
-  for (const root of hierarchy.roots.others) {
-    if (root === exclude) continue;
+  const resolved = roots.resolved[key];
+  if (resolved !== undefined && resolved !== exclude) {
     tested++;
-    if (root.compiled.matches(target)) markMatched(root, epoch);
+    markMatched(resolved, epoch);
   }
+  const keyed = roots.keyed[key];
+  if (keyed !== undefined) {
+    for (let i = 0; i < keyed.length; i++) {
+      const root = keyed[i];
+      if (root === exclude) continue;
+      tested++;
+      if (root.compiled.matches(target)) markMatched(root, epoch);
+    }
+  }
+  return tested;
+}
+
+/** Tests every triggered candidate in depth order; returns how many were tested. */
+function descend(target: MatchTarget, epoch: number, exclude: PatternRecord | null): number {
+  let tested = 0;
   for (let depth = 0; depth < pending.length; depth++) {
     const candidates = pending[depth];
     // markMatched may append to deeper lists only, so this list is stable while it is walked.

@@ -1,90 +1,92 @@
 /**
- * The roots of the hierarchy, with a direct index for the kinds of root that are most numerous and cheapest
- * to resolve: one-node patterns with an exact square (keyed by label and square), one-node patterns with a
- * safety and no square (keyed by label and safety), and two-node, one-edge patterns without designations or
- * safety (keyed by the (from label, to label, edge type) triple). Retrieval
- * then finds the matching ones among them by looking up the position's own nodes and triples instead of
- * testing each root; the rest of the roots are tested one by one.
+ * The roots of the hierarchy, every one indexed by a feature (patternFeatures.ts), so that retrieval looks roots
+ * up by the features the position has instead of testing each root:
+ *  - resolved roots match exactly when the graph has their feature, so a lookup decides them with no test:
+ *    one-node patterns (an exact square, or a safety, or a bare label) and two-node one-edge patterns without
+ *    designations or safety (a typed triple, or a label pair for "attacks");
+ *  - every other root is filed under its rarest feature and tested only when the graph has that feature.
  */
 import { EDGE_ATTACKS, SAFETY_ANY } from '../graph/labels.ts';
-import { nodeSafety, usesSafety } from '../pattern/pattern.ts';
+import { nodeSafety, usesSafety, type GraphPattern } from '../pattern/pattern.ts';
 import { tripleIndex } from '../graph/positionGraph.ts';
 import { DESIG_NONE, desigSquare } from '../pattern/designation.ts';
 import type { PatternRecord } from './patternRecord.ts';
+import { FEATURE_KEY_COUNT, labelKey, nodeKey, pairKey, patternFeatures, rarestFeature, safetyKey } from './patternFeatures.ts';
 
-/** Index keys: triples are 0..506; one-node keys are offset past them. */
-const NODE_KEY_BASE = 1024;
-
-export function nodeKey(label: number, square: number): number {
-  return NODE_KEY_BASE + label * 64 + square;
-}
-
-const SAFETY_KEY_BASE = 2048;
-
-export function safetyKey(label: number, safety: number): number {
-  return SAFETY_KEY_BASE + label * 4 + safety;
-}
-
-/** The index key of a root, or -1 when it is not of an indexed shape. */
-function indexKey(record: PatternRecord): number {
-  const pattern = record.pattern;
-  if (pattern.kind !== 'graph') return -1;
-  const safety = nodeSafety(pattern, 0);
+/** The feature whose presence is exactly a match of this pattern, or -1 when it has none. */
+function resolvingKey(record: PatternRecord): number {
+  const pattern = record.pattern as GraphPattern;
   if (pattern.labels.length === 1 && pattern.edges.length === 0) {
+    const label = pattern.labels[0];
     const square = desigSquare(pattern.desigs[0]);
-    if (safety === SAFETY_ANY) return square >= 0 ? nodeKey(pattern.labels[0], square) : -1;
-    return pattern.desigs[0] === DESIG_NONE ? safetyKey(pattern.labels[0], safety) : -1;
+    const safety = nodeSafety(pattern, 0);
+    if (safety === SAFETY_ANY) return square >= 0 ? nodeKey(label, square) : pattern.desigs[0] === DESIG_NONE ? labelKey(label) : -1;
+    return pattern.desigs[0] === DESIG_NONE ? safetyKey(label, safety) : -1;
   }
   if (
     !usesSafety(pattern) &&
     pattern.labels.length === 2 &&
     pattern.edges.length === 1 &&
     pattern.desigs[0] === DESIG_NONE &&
-    pattern.desigs[1] === DESIG_NONE &&
-    pattern.edges[0][2] !== EDGE_ATTACKS
+    pattern.desigs[1] === DESIG_NONE
   ) {
     const [from, to, code] = pattern.edges[0];
-    return tripleIndex(pattern.labels[from], pattern.labels[to], code);
+    const a = pattern.labels[from];
+    const b = pattern.labels[to];
+    return code === EDGE_ATTACKS ? pairKey(a, b) : tripleIndex(a, b, code);
   }
   return -1;
 }
 
 export class RootIndex {
-  readonly all = new Set<PatternRecord>();
-  readonly indexed = new Map<number, PatternRecord>();
-  /** Roots not in the index, tested one by one. */
-  readonly others = new Set<PatternRecord>();
+  /** Roots decided by their feature alone, by feature key. */
+  readonly resolved: (PatternRecord | undefined)[] = new Array(FEATURE_KEY_COUNT).fill(undefined);
+  /** The other roots, under their rarest feature: tested when the graph has it. */
+  readonly keyed: (PatternRecord[] | undefined)[] = new Array(FEATURE_KEY_COUNT).fill(undefined);
+  /** Every root, with where it is filed: its resolving key, or FEATURE_KEY_COUNT + the key it is tested under. */
+  private readonly filed = new Map<PatternRecord, number>();
 
   has(record: PatternRecord): boolean {
-    return this.all.has(record);
+    return this.filed.has(record);
   }
 
   get size(): number {
-    return this.all.size;
+    return this.filed.size;
   }
 
   [Symbol.iterator](): IterableIterator<PatternRecord> {
-    return this.all.values();
+    return this.filed.keys();
   }
 
+  /** Files a graph pattern's record as a root. */
   add(record: PatternRecord): void {
-    if (this.all.has(record)) return;
-    this.all.add(record);
-    const key = indexKey(record);
-    if (key >= 0) this.indexed.set(key, record);
-    else this.others.add(record);
+    if (this.filed.has(record) || record.kind !== 'graph') return;
+    const resolving = resolvingKey(record);
+    if (resolving >= 0) {
+      this.resolved[resolving] = record;
+      this.filed.set(record, resolving);
+      return;
+    }
+    const key = rarestFeature(patternFeatures(record.pattern as GraphPattern));
+    (this.keyed[key] ??= []).push(record);
+    this.filed.set(record, FEATURE_KEY_COUNT + key);
   }
 
   delete(record: PatternRecord): void {
-    if (!this.all.delete(record)) return;
-    const key = indexKey(record);
-    if (key >= 0) this.indexed.delete(key);
-    else this.others.delete(record);
+    const filed = this.filed.get(record);
+    if (filed === undefined) return;
+    this.filed.delete(record);
+    if (filed < FEATURE_KEY_COUNT) {
+      this.resolved[filed] = undefined;
+      return;
+    }
+    const list = this.keyed[filed - FEATURE_KEY_COUNT]!;
+    list.splice(list.indexOf(record), 1);
   }
 
   clear(): void {
-    this.all.clear();
-    this.indexed.clear();
-    this.others.clear();
+    this.filed.clear();
+    this.resolved.fill(undefined);
+    this.keyed.fill(undefined);
   }
 }
