@@ -16,9 +16,8 @@ import type { CompactMove } from '../chess/board.ts';
 import { MAX_NODES, type PositionGraph } from '../graph/positionGraph.ts';
 import { DESIG_NONE, exactDesig } from '../pattern/designation.ts';
 import { extractedSafety, inducedPattern, keepsSquare, neighbours } from '../pattern/extract.ts';
-import { SAFETY_ANY } from '../graph/labels.ts';
 import { maximumCommonSubpattern } from '../pattern/generalise.ts';
-import { nodeSafety, usesSafety, type GraphPattern } from '../pattern/pattern.ts';
+import { nodeSafety, withSafety, type GraphPattern } from '../pattern/pattern.ts';
 import type { PatternRecord } from '../store/patternRecord.ts';
 import type { Random } from '../util/random.ts';
 import { nodeAtSquare, squareOfNode, type LearnedPosition } from './learningGame.ts';
@@ -130,11 +129,7 @@ function withExtraNode(pattern: GraphPattern, images: number[], graph: PositionG
     desigs: [...pattern.desigs, keepsSquare(label) ? exactDesig(graph.nodeSquare[extra]) : DESIG_NONE],
     edges,
   };
-  const extraSafety = extractedSafety(graph, extra);
-  if (usesSafety(pattern) || extraSafety !== SAFETY_ANY) {
-    special.safety = [...pattern.labels.map((_, v) => nodeSafety(pattern, v)), extraSafety];
-  }
-  return special;
+  return withSafety(special, [...pattern.labels.map((_, v) => nodeSafety(pattern, v)), extractedSafety(graph, extra)]);
 }
 
 export function specialisationProposals(

@@ -4,7 +4,7 @@
  * by label, designation and typed neighbourhood, then individualisation of the first ambiguous colour class,
  * recursively, keeping the lexicographically smallest encoding. Patterns are small, so this is cheap.
  */
-import { nodeSafety, type GraphPattern, type Pattern } from './pattern.ts';
+import { nodeSafety, withSafety, type GraphPattern, type Pattern } from './pattern.ts';
 
 /** Complete node orders encoded by the last graph key's search: its cost, which symmetric patterns could blow up. */
 let searchLeaves = 0;
@@ -184,7 +184,5 @@ export function patternFromKey(key: string): Pattern | null {
     edges.push([from, to, code]);
     if (key.charCodeAt(i) === 32) i++;
   }
-  const pattern: GraphPattern = { kind: 'graph', labels, desigs, edges };
-  if (safety.some((code) => code !== 0)) pattern.safety = safety;
-  return pattern;
+  return withSafety({ kind: 'graph', labels, desigs, edges }, safety);
 }

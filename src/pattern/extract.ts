@@ -12,7 +12,7 @@ import { KING, PAWN } from '../chess/board.ts';
 import { SAFETY_ANY, SAFETY_EN_PRISE, SQUARE_LABEL, labelPieceType } from '../graph/labels.ts';
 import { MAX_NODES, type PositionGraph } from '../graph/positionGraph.ts';
 import { DESIG_NONE, exactDesig } from './designation.ts';
-import type { GraphPattern } from './pattern.ts';
+import { withSafety, type GraphPattern } from './pattern.ts';
 
 /** Kings, pawns and empty squares keep their exact square in extracted and specialised patterns. */
 export function keepsSquare(label: number): boolean {
@@ -37,10 +37,7 @@ export function inducedPattern(graph: PositionGraph, nodes: readonly number[]): 
   const desigs = nodes.map((v, i) =>
     keepsSquare(labels[i]) || !connected[i] ? exactDesig(graph.nodeSquare[v]) : DESIG_NONE,
   );
-  const pattern: GraphPattern = { kind: 'graph', labels, desigs, edges };
-  const safety = nodes.map((v) => extractedSafety(graph, v));
-  if (safety.some((code) => code !== SAFETY_ANY)) pattern.safety = safety;
-  return pattern;
+  return withSafety({ kind: 'graph', labels, desigs, edges }, nodes.map((v) => extractedSafety(graph, v)));
 }
 
 /** The safety an extracted pattern node requires: en prise when the piece is, otherwise any. */

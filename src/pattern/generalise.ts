@@ -7,7 +7,7 @@
  */
 import { EDGE_ATTACKS, SAFETY_ANY } from '../graph/labels.ts';
 import { commonDesig } from './designation.ts';
-import { nodeSafety, type GraphPattern } from './pattern.ts';
+import { nodeSafety, withSafety, type GraphPattern } from './pattern.ts';
 
 function edgeMatrix(pattern: GraphPattern): number[][] {
   const n = pattern.labels.length;
@@ -106,7 +106,5 @@ function largestComponent(
     edges,
   };
   // A safety both require is kept; where they differ, the common pattern says nothing.
-  const safety = largest.map((i) => (nodeSafety(p, i) === nodeSafety(q, mapping[i]) ? nodeSafety(p, i) : SAFETY_ANY));
-  if (safety.some((s) => s !== SAFETY_ANY)) common.safety = safety;
-  return common;
+  return withSafety(common, largest.map((i) => (nodeSafety(p, i) === nodeSafety(q, mapping[i]) ? nodeSafety(p, i) : SAFETY_ANY)));
 }

@@ -42,6 +42,15 @@ export function usesSafety(pattern: GraphPattern): boolean {
   return pattern.safety !== undefined && pattern.safety.some((s) => s !== SAFETY_ANY);
 }
 
+/**
+ * `pattern` with these node safeties (0 = any). The array is kept only when some node requires a safety, so a
+ * pattern that requires none is exactly the paper's.
+ */
+export function withSafety(pattern: GraphPattern, safety: number[]): GraphPattern {
+  if (safety.some((code) => code !== SAFETY_ANY)) pattern.safety = safety;
+  return pattern;
+}
+
 /** The same pattern in the paper's language: every safety requirement dropped. */
 export function withoutSafety(pattern: GraphPattern): GraphPattern {
   if (pattern.safety === undefined) return pattern;
@@ -189,8 +198,7 @@ export function patternFromSerialized(data: SerializedGraph): Pattern {
     if (from === undefined || to === undefined) throw badInput('pattern edge refers to a missing node');
     edges.push([from, to, edgeCode(type)]);
   }
-  const pattern: GraphPattern = { kind: 'graph', labels, desigs, edges };
-  if (safety.some((s) => s !== SAFETY_ANY)) pattern.safety = safety;
+  const pattern = withSafety({ kind: 'graph', labels, desigs, edges }, safety);
   validatePattern(pattern);
   return pattern;
 }
