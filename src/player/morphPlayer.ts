@@ -1,8 +1,9 @@
 /**
  * Morph's move choice (reference section 5): one ply. Every legal move is played on the compact board and the
  * resulting position judged: a mate scores 1; stalemate, insufficient material, threefold repetition and the
- * 50-move rule score .5; anything else is valued by its patterns. The best move is played, ties broken by a
- * seeded random choice.
+ * 50-move rule score .5; anything else is valued by its patterns. With the search mode "captures"
+ * (search.ts) a move is then worth no more than what the opponent's best capture leaves it. The best move is
+ * played, ties broken by a seeded random choice.
  */
 import { applyMove, cloneBoard, uciMove, type Board, type CompactMove } from '../chess/board.ts';
 import { generateLegalMoves } from '../chess/movegen.ts';
@@ -16,6 +17,7 @@ import { badInput } from '../util/errors.ts';
 import { evaluateGraph, type PositionEvaluation } from './evaluate.ts';
 import type { EvaluationSettings } from '../eval/evaluation.ts';
 import { evaluationSettings, loadConfig } from '../learn/config.ts';
+import { worstCaptureReply, type Refutation, type SearchMode } from './search.ts';
 
 /** Why a move got its value. */
 export type ValueSource = GameEnd | 'patterns';
@@ -24,8 +26,10 @@ export interface RankedMove {
   move: string;
   value: number;
   source: ValueSource;
-  /** The pattern evaluation, when the value came from patterns. */
+  /** The pattern evaluation of the position after the move, when that position is valued by patterns. */
   evaluation?: PositionEvaluation;
+  /** Search "captures": the opponent's capture that set the value (absent when no capture lowers it). */
+  refutation?: Refutation;
 }
 
 export interface MorphPlayerOptions {
@@ -34,6 +38,8 @@ export interface MorphPlayerOptions {
   seed: number;
   /** How matched patterns combine into a value; default: the database's learning config. */
   evaluation?: EvaluationSettings;
+  /** How far to look (search.ts); default: the database's learning config. */
+  search?: SearchMode;
 }
 
 /**
@@ -48,6 +54,7 @@ export class MorphPlayer implements GamePlayer {
   readonly name: string;
   private readonly rng: Random;
   private readonly graph = new PositionGraph();
+  readonly search: SearchMode;
   readonly evaluation: EvaluationSettings;
   /** Patterns tested in the last call to rankMoves (for benchmarks and --explain). */
   lastTested = 0;
@@ -59,7 +66,9 @@ export class MorphPlayer implements GamePlayer {
   ) {
     this.name = name;
     this.rng = new Random(options.seed);
-    this.evaluation = options.evaluation ?? evaluationSettings(loadConfig(store.db));
+    const config = options.evaluation === undefined || options.search === undefined ? loadConfig(store.db) : undefined;
+    this.evaluation = options.evaluation ?? evaluationSettings(config!);
+    this.search = options.search ?? config!.search;
   }
 
   async newGame(): Promise<void> {}
@@ -100,9 +109,23 @@ export class MorphPlayer implements GamePlayer {
     const end = gameEnd(next, history.occurrences(next) + 1);
     if (end === 'checkmate') return { move: uci, value: 1, source: end };
     if (end !== null) return { move: uci, value: 0.5, source: end };
-    const evaluation = evaluateGraph(this.store, buildPositionGraph(next, this.graph), this.options.maturity, this.evaluation);
+    const evaluation = this.evaluate(next);
+    const ranked: RankedMove = { move: uci, value: evaluation.value, source: 'patterns', ...(keep ? { evaluation } : {}) };
+    if (this.search === 'captures') {
+      const refutation = worstCaptureReply(next, evaluation.value, (after) => this.evaluate(after).value);
+      if (refutation !== undefined) {
+        ranked.value = refutation.value;
+        ranked.refutation = refutation;
+      }
+    }
+    return ranked;
+  }
+
+  /** The patterns' value of a position for the side that just moved. */
+  private evaluate(board: Board): PositionEvaluation {
+    const evaluation = evaluateGraph(this.store, buildPositionGraph(board, this.graph), this.options.maturity, this.evaluation);
     this.lastTested += evaluation.tested;
-    return { move: uci, value: evaluation.value, source: 'patterns', ...(keep ? { evaluation } : {}) };
+    return evaluation;
   }
 }
 
