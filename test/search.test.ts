@@ -151,6 +151,18 @@ describe('the player searching captures', () => {
       }
       expect(moves).toBeGreaterThan(400);
       expect(lowered).toBeGreaterThan(20);
+
+      // The game path's shortcut (bestMove) plays what choose plays: two players with the same seed agree.
+      const chooser = new MorphPlayer(store, { maturity: 0, seed: 5, search: 'captures' });
+      const shortcut = new MorphPlayer(store, { maturity: 0, seed: 5, search: 'captures' });
+      let differentFromOnePly = 0;
+      for (const fen of fixturePositions().filter((_, i) => i % 20 === 0)) {
+        if (new Chess(fen).isGameOver()) continue;
+        const chosen = chooser.choose(new GameHistory(fen)).move;
+        expect(shortcut.bestMove(new GameHistory(fen)), fen).toBe(chosen);
+        if (onePly.choose(new GameHistory(fen)).move !== chosen) differentFromOnePly++;
+      }
+      expect(differentFromOnePly).toBeGreaterThan(10);
       store.close();
     } finally {
       rmSync(dir, { recursive: true, force: true });

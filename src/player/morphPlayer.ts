@@ -19,6 +19,11 @@ import type { EvaluationSettings } from '../eval/evaluation.ts';
 import { evaluationSettings, loadConfig } from '../learn/config.ts';
 import { worstCaptureReply, type Refutation, type SearchMode } from './search.ts';
 
+/** Values closer than this count as equal when choosing among the best moves. */
+const TIE_TOLERANCE = 1e-12;
+
+const byValueThenMove = (a: RankedMove, b: RankedMove) => b.value - a.value || (a.move < b.move ? -1 : 1);
+
 /** Why a move got its value. */
 export type ValueSource = GameEnd | 'patterns';
 
@@ -74,7 +79,7 @@ export class MorphPlayer implements GamePlayer {
   async newGame(): Promise<void> {}
 
   async chooseMove(position: GamePosition): Promise<string> {
-    return this.choose(new GameHistory(position.startFen, position.moves)).move;
+    return this.bestMove(new GameHistory(position.startFen, position.moves));
   }
 
   async close(): Promise<void> {}
@@ -87,38 +92,75 @@ export class MorphPlayer implements GamePlayer {
     this.lastTested = 0;
     for (const move of generateLegalMoves(board)) {
       applyMove(board, move, next);
-      const ranked = this.judge(history, next, move, keepEvaluations);
+      const ranked = this.judgePosition(history, next, move, keepEvaluations);
+      if (this.search === 'captures') this.lookAtCaptures(next, ranked);
       ranking.push(ranked);
     }
-    ranking.sort((a, b) => b.value - a.value || (a.move < b.move ? -1 : 1));
-    return ranking;
+    return ranking.sort(byValueThenMove);
   }
 
   /** The move to play: the best value, a seeded random one among equals. */
   choose(history: GameHistory, keepEvaluations = false): RankedMove & { ranking: RankedMove[] } {
     const ranking = this.rankMoves(history, keepEvaluations);
     if (ranking.length === 0) throw badInput('no legal moves: the game is over');
-    const best = ranking[0].value;
-    const tied = ranking.filter((r) => r.value >= best - 1e-12);
-    return { ...this.rng.pick(tied), ranking };
+    return { ...this.pickAmongBest(ranking), ranking };
   }
 
-  private judge(history: GameHistory, next: Board, move: CompactMove, keep: boolean): RankedMove {
+  /**
+   * The move `choose` plays, with less work under search "captures". Captures can only lower a move's value
+   * below its position's own, so moves are looked at in the order of their positions' values, and a move whose
+   * position is already worth less than the best move found needs no look at the captures. The moves that
+   * could tie are valued exactly and picked from as `choose` picks, so the move played is the same.
+   */
+  bestMove(history: GameHistory): string {
+    if (this.search === 'one-ply') return this.choose(history).move;
+    const board = history.board;
+    const next = cloneBoard(board);
+    this.lastTested = 0;
+    const moves = generateLegalMoves(board);
+    if (moves.length === 0) throw badInput('no legal moves: the game is over');
+    const candidates = moves.map((move) => {
+      applyMove(board, move, next);
+      return { move, ranked: this.judgePosition(history, next, move, false) };
+    });
+    candidates.sort((a, b) => b.ranked.value - a.ranked.value);
+    let best = -Infinity;
+    const valued: RankedMove[] = [];
+    for (const { move, ranked } of candidates) {
+      if (ranked.value < best - TIE_TOLERANCE) break;
+      applyMove(board, move, next);
+      this.lookAtCaptures(next, ranked);
+      valued.push(ranked);
+      best = Math.max(best, ranked.value);
+    }
+    return this.pickAmongBest(valued.sort(byValueThenMove)).move;
+  }
+
+  /** A seeded random choice among the moves within TIE_TOLERANCE of the first (`ranking` sorted best first). */
+  private pickAmongBest(ranking: RankedMove[]): RankedMove {
+    const best = ranking[0].value;
+    return this.rng.pick(ranking.filter((r) => r.value >= best - TIE_TOLERANCE));
+  }
+
+  /** The move valued one ply deep: by the rules when the game ends, else by the patterns of its position. */
+  private judgePosition(history: GameHistory, next: Board, move: CompactMove, keep: boolean): RankedMove {
     const uci = uciMove(move);
     // The position after the move has occurred once more than the history has seen it so far.
     const end = gameEnd(next, history.occurrences(next) + 1);
     if (end === 'checkmate') return { move: uci, value: 1, source: end };
     if (end !== null) return { move: uci, value: 0.5, source: end };
     const evaluation = this.evaluate(next);
-    const ranked: RankedMove = { move: uci, value: evaluation.value, source: 'patterns', ...(keep ? { evaluation } : {}) };
-    if (this.search === 'captures') {
-      const refutation = worstCaptureReply(next, evaluation.value, (after) => this.evaluate(after).value);
-      if (refutation !== undefined) {
-        ranked.value = refutation.value;
-        ranked.refutation = refutation;
-      }
+    return { move: uci, value: evaluation.value, source: 'patterns', ...(keep ? { evaluation } : {}) };
+  }
+
+  /** Search "captures": lowers a move's value to what the opponent's best capture leaves (search.ts). */
+  private lookAtCaptures(next: Board, ranked: RankedMove): void {
+    if (ranked.source !== 'patterns') return;
+    const refutation = worstCaptureReply(next, ranked.value, (after) => this.evaluate(after).value);
+    if (refutation !== undefined) {
+      ranked.value = refutation.value;
+      ranked.refutation = refutation;
     }
-    return ranked;
   }
 
   /** The patterns' value of a position for the side that just moved. */
