@@ -95,7 +95,7 @@ describe('UciEngine (the protocol state machine)', () => {
       'id author Morph team',
       'option name Database type string default /somewhere/morph.db',
       'option name Maturity type spin default 0 min 0 max 100000',
-      'option name Search type combo default one-ply var one-ply var captures',
+      'option name Search type combo default captures var one-ply var captures',
       'option name Seed type spin default 1 min 0 max 2147483647',
       'option name MultiPV type spin default 1 min 1 max 256',
       'option name UCI_ShowWDL type check default false',
@@ -273,7 +273,7 @@ describe('UciEngine (the protocol state machine)', () => {
     const store = PatternStore.open(':memory:');
     store.insert(materialPattern([-1, 1, 0, 0, 0]), 'seed', 0, { weight: 0.5, updates: 5 });
     store.insert(materialPattern([1, 0, 0, 0, 0]), 'seed', 0, { weight: 0.9, updates: 5 });
-    const { send } = engineUnderTest({ store });
+    const { send } = engineUnderTest({ store, search: 'one-ply' });
     send('setoption name MultiPV value 40');
     send('position fen 6k1/8/3p4/8/8/5N2/8/6K1 w - - 0 1');
     const scoreOf = (lines: string[], move: string) => lines.find((line) => line.endsWith(` pv ${move}`))?.match(/ score cp (-?\d+) /)?.[1];
@@ -288,7 +288,8 @@ describe('UciEngine (the protocol state machine)', () => {
   });
 
   it('prints the MultiPV best moves, best first, with WDL when UCI_ShowWDL is on', () => {
-    const { send } = engineUnderTest({ store: storeWithEqualMaterialPattern(0.8) });
+    // One ply: every move's value is its own position's (the capture replies of search "captures" would lower some).
+    const { send } = engineUnderTest({ store: storeWithEqualMaterialPattern(0.8), search: 'one-ply' });
     expect(send('setoption name MultiPV value 40')).toEqual([]);
     expect(send('setoption name UCI_ShowWDL value true')).toEqual([]);
     send('position startpos moves e2e4 d7d5');

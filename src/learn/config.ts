@@ -69,6 +69,11 @@ export interface LearningConfig {
   /**
    * How far the player looks before judging a move (player/search.ts): "one-ply", the paper's player, or
    * "captures", one ply and then the opponent's captures. Play only, in training too; learning is the same.
+   * Decided: default "captures" for a new database. Measured (training/RESULTS.md, 2026-11-23): on the same
+   * databases, mean win-chance loss -2.35 [-3.63, -1.07] (1000 games) and -2.14 [-3.13, -1.14] (3000 games),
+   * and against ab:1 +.255 [+.184, +.326] and +.223 [+.153, +.292] points a game, paired by opening; trained
+   * with it from fresh, as good as trained one-ply and played with it (-0.28 [-1.46, +0.90]); about 1.3 times
+   * the one-ply player's time a move. A database saved before search modes existed keeps "one-ply".
    */
   search: SearchMode;
   /** Patterns with fewer updates are ignored when playing. */
@@ -99,7 +104,7 @@ export const DEFAULT_CONFIG: LearningConfig = {
   evaluation: 'paper',
   prior: 20,
   language: 'safety',
-  search: 'one-ply',
+  search: 'captures',
   maturity: 0,
   targetMaturity: 0,
   maxPatternSize: 6,
