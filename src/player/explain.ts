@@ -88,6 +88,10 @@ export function explainMove(
 
 export function explanationText(explanation: MoveExplanation): string {
   const lines = [`${explanation.san} (${explanation.move}) is worth ${explanation.value.toFixed(4)} to the side moving`];
+  if (explanation.source === 'repetition') {
+    lines.push('  it returns to a position already seen in this game: counted as the draw the opponent can claim by repeating it');
+    return lines.join('\n');
+  }
   if (explanation.source !== 'patterns') {
     lines.push(`  by the rules: ${explanation.source}`);
     return lines.join('\n');

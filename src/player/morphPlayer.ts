@@ -1,7 +1,8 @@
 /**
  * Morph's move choice (reference section 5): one ply. Every legal move is played on the compact board and the
  * resulting position judged: a mate scores 1; stalemate, insufficient material, threefold repetition and the
- * 50-move rule score .5; anything else is valued by its patterns. With the search mode "captures"
+ * 50-move rule score .5, and so does a return to a position already seen in the game (the opponent can make
+ * it a threefold); anything else is valued by its patterns. With the search mode "captures"
  * (search.ts) a move is then worth no more than what the opponent's best capture leaves it. The best move is
  * played, ties broken by a seeded random choice.
  */
@@ -24,8 +25,11 @@ const TIE_TOLERANCE = 1e-12;
 
 const byValueThenMove = (a: RankedMove, b: RankedMove) => b.value - a.value || (a.move < b.move ? -1 : 1);
 
-/** Why a move got its value. */
-export type ValueSource = GameEnd | 'patterns';
+/**
+ * Why a move got its value: the game ends, the move returns to a position already seen in the game
+ * ('repetition'), or the patterns of the position it leads to.
+ */
+export type ValueSource = GameEnd | 'repetition' | 'patterns';
 
 export interface RankedMove {
   move: string;
@@ -146,9 +150,14 @@ export class MorphPlayer implements GamePlayer {
   private judgePosition(history: GameHistory, next: Board, move: CompactMove, keep: boolean): RankedMove {
     const uci = uciMove(move);
     // The position after the move has occurred once more than the history has seen it so far.
-    const end = gameEnd(next, history.occurrences(next) + 1);
+    const occurrences = history.occurrences(next) + 1;
+    const end = gameEnd(next, occurrences);
     if (end === 'checkmate') return { move: uci, value: 1, source: end };
     if (end !== null) return { move: uci, value: 0.5, source: end };
+    // Back to a position already seen: the opponent can repeat it once more and claim the draw, so it counts as
+    // one (as engines score a repetition inside their search). Without this, a side far ahead whose moves all
+    // look won (values near 1) shuffles at random and lets the opponent repeat: measured in training/RESULTS.md.
+    if (occurrences >= 2) return { move: uci, value: 0.5, source: 'repetition' };
     const evaluation = this.evaluate(next);
     return { move: uci, value: evaluation.value, source: 'patterns', ...(keep ? { evaluation } : {}) };
   }
