@@ -13,6 +13,7 @@ import { GameHistory } from '../src/chess/history.ts';
 import { buildPositionGraph } from '../src/graph/positionGraph.ts';
 import { orderedSubpattern } from '../src/learn/nodeOrder.ts';
 import { allSeedPatterns } from '../src/learn/seeding.ts';
+import type { SearchMode } from '../src/player/search.ts';
 import { MorphPlayer } from '../src/player/morphPlayer.ts';
 import { PatternStore } from '../src/store/patternStore.ts';
 import { Random } from '../src/util/random.ts';
@@ -82,15 +83,19 @@ export function benchStoreFile(path: string, label: string, withTargets: boolean
   const meanRetrieval = times.reduce((a, b) => a + b, 0) / times.length;
   const fractionTested = tested / times.length / store.size;
 
-  const player = new MorphPlayer(store, { maturity: 0, seed: 1 });
-  const moveTimes: number[] = [];
-  for (const fen of test.slice(0, 200)) {
-    const history = new GameHistory(fen);
-    const started = performance.now();
-    player.choose(history);
-    moveTimes.push(performance.now() - started);
-  }
-  moveTimes.sort((a, b) => a - b);
+  const moveTimesWith = (search: SearchMode): number[] => {
+    const player = new MorphPlayer(store, { maturity: 0, seed: 1, search });
+    const moveTimes: number[] = [];
+    for (const fen of test.slice(0, 200)) {
+      const history = new GameHistory(fen);
+      const started = performance.now();
+      player.choose(history);
+      moveTimes.push(performance.now() - started);
+    }
+    return moveTimes.sort((a, b) => a - b);
+  };
+  const moveTimes = moveTimesWith('one-ply');
+  const captureTimes = moveTimesWith('captures');
   const rss = process.memoryUsage().rss;
   store.close();
   const at100k = withTargets;
@@ -101,6 +106,12 @@ export function benchStoreFile(path: string, label: string, withTargets: boolean
     { name: `fraction of database tested, ${label}`, value: round(100 * fractionTested, 2), unit: '%', ...(at100k ? { target: '< 5' } : {}) },
     { name: `1-ply move, ${label} (median)`, value: round(percentile(moveTimes, 0.5), 2), unit: 'ms', ...(at100k ? { target: '< 10' } : {}) },
     { name: `1-ply move, ${label} (95th percentile)`, value: round(percentile(moveTimes, 0.95), 2), unit: 'ms' },
+    {
+      name: `move with search captures, ${label} (median)`,
+      value: round(percentile(captureTimes, 0.5), 2),
+      unit: 'ms',
+      note: `p95 ${round(percentile(captureTimes, 0.95), 2)} ms; ${round(percentile(captureTimes, 0.5) / percentile(moveTimes, 0.5), 2)}x the 1-ply median`,
+    },
   ];
 }
 

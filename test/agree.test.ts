@@ -104,7 +104,8 @@ describe('morph agree', () => {
   it('with an empty Morph database equals the random expectation (positions without mate in one)', async () => {
     const dbPath = join(tempDir, 'empty.db');
     PatternStore.open(dbPath).close();
-    // An empty database values every move .5 except a mating one (1): leave out positions with a mate in one.
+    // Played one ply, an empty database values every move .5 except a mating one (1): leave out positions with
+    // a mate in one. (Looking at captures it would also avoid moves that allow a mate by capture.)
     const mateInOne = (fen: string) => {
       const board = boardFromFen(fen);
       const next = cloneBoard(board);
@@ -117,10 +118,10 @@ describe('morph agree', () => {
     expect(rows.length).toBeGreaterThan(300);
     const file = join(tempDir, 'no-mates.jsonl');
     writeFileSync(file, rows.map((row) => JSON.stringify(row)).join('\n') + '\n');
-    const { code, stdout, stderr } = await runMorph(['agree', '--positions', file, '--db', dbPath, '--json']);
+    const { code, stdout, stderr } = await runMorph(['agree', '--positions', file, '--db', dbPath, '--search', 'one-ply', '--json']);
     expect(code, stderr).toBe(0);
     const report = JSON.parse(stdout);
-    expect(report).toMatchObject({ ranker: `morph:${dbPath}`, positions: rows.length });
+    expect(report).toMatchObject({ ranker: `morph:${dbPath} (search=one-ply)`, positions: rows.length });
     expectShares(report, randomExpectation(rows.map((row) => row.fen)));
   });
 

@@ -40,6 +40,21 @@ describe('the 1-ply player', () => {
     expect(ranking.find((r) => r.move === 'e7e5')?.source).toBe('patterns');
   });
 
+  it('counts a return to a position already seen as a draw, and judges the other moves by their patterns', () => {
+    const store = PatternStore.open(':memory:');
+    store.insert(materialPattern([0, 0, 0, 0, 0]), 'manual', 0, { weight: 0.9, updates: 10 });
+    const start = 'rnbqkbnr/pppppppp/8/8/8/8/PPPPPPPP/RNBQKBNR w KQkq - 0 1';
+    // After 1.Nf3 Nf6 2.Ng1, Black's Ng8 brings back the start position (its second occurrence).
+    const ranking = morph(store).rankMoves(new GameHistory(start, ['g1f3', 'g8f6', 'f3g1']));
+    expect(ranking.find((r) => r.move === 'f6g8')).toMatchObject({ value: 0.5, source: 'repetition' });
+    expect(ranking.find((r) => r.move === 'e7e5')).toMatchObject({ value: 0.9, source: 'patterns' });
+    // The same move where the position is new is judged by its patterns.
+    const fresh = morph(store).rankMoves(new GameHistory(start, ['g1f3', 'g8f6', 'b1c3']));
+    expect(fresh.find((r) => r.move === 'f6g8')).toMatchObject({ value: 0.9, source: 'patterns' });
+    // Far ahead, with every other move worth .9, Morph does not go back.
+    expect(morph(store).choose(new GameHistory(start, ['g1f3', 'g8f6', 'f3g1'])).move).not.toBe('f6g8');
+  });
+
   it('scores the third occurrence as a draw when the first came after a double push (en passant impossible)', () => {
     const store = PatternStore.open(':memory:');
     const moves = ['e2e4', 'g8f6', 'f1c4', 'f6g8', 'c4f1', 'g8f6', 'f1c4', 'f6g8'];

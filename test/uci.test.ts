@@ -95,6 +95,7 @@ describe('UciEngine (the protocol state machine)', () => {
       'id author Morph team',
       'option name Database type string default /somewhere/morph.db',
       'option name Maturity type spin default 0 min 0 max 100000',
+      'option name Search type combo default captures var one-ply var captures',
       'option name Seed type spin default 1 min 0 max 2147483647',
       'option name MultiPV type spin default 1 min 1 max 256',
       'option name UCI_ShowWDL type check default false',
@@ -267,8 +268,28 @@ describe('UciEngine (the protocol state machine)', () => {
     expect(send('go')[0]).toMatch(/ score cp 241 /);
   });
 
+  it("looks at the opponent's captures when Search is captures, and refuses an unknown search", () => {
+    // Material only: White's knight against Black's pawn .5 to White; Black's pawn alone, after dxe5, .9 to Black.
+    const store = PatternStore.open(':memory:');
+    store.insert(materialPattern([-1, 1, 0, 0, 0]), 'seed', 0, { weight: 0.5, updates: 5 });
+    store.insert(materialPattern([1, 0, 0, 0, 0]), 'seed', 0, { weight: 0.9, updates: 5 });
+    const { send } = engineUnderTest({ store, search: 'one-ply' });
+    send('setoption name MultiPV value 40');
+    send('position fen 6k1/8/3p4/8/8/5N2/8/6K1 w - - 0 1');
+    const scoreOf = (lines: string[], move: string) => lines.find((line) => line.endsWith(` pv ${move}`))?.match(/ score cp (-?\d+) /)?.[1];
+    expect(scoreOf(send('go'), 'f3e5')).toBe('0');
+    expect(send('setoption name Search value captures')).toEqual([]);
+    const lines = send('go');
+    expect(scoreOf(lines, 'f3e5')).toBe(String(valueToCentipawns(0.1)));
+    expect(scoreOf(lines, 'f3d4')).toBe('0');
+    expect(send('setoption name Search value deeper')[0]).toBe('info string option Search is one of one-ply, captures, got "deeper"');
+    expect(send('setoption name Search value one-ply')).toEqual([]);
+    expect(scoreOf(send('go'), 'f3e5')).toBe('0');
+  });
+
   it('prints the MultiPV best moves, best first, with WDL when UCI_ShowWDL is on', () => {
-    const { send } = engineUnderTest({ store: storeWithEqualMaterialPattern(0.8) });
+    // One ply: every move's value is its own position's (the capture replies of search "captures" would lower some).
+    const { send } = engineUnderTest({ store: storeWithEqualMaterialPattern(0.8), search: 'one-ply' });
     expect(send('setoption name MultiPV value 40')).toEqual([]);
     expect(send('setoption name UCI_ShowWDL value true')).toEqual([]);
     send('position startpos moves e2e4 d7d5');
@@ -480,7 +501,7 @@ describe('morph uci against the embedded Stockfish', () => {
     try {
       await Promise.all([morph.start(), stockfish.start()]);
       expect(morph.engineId).toBe(`Morph ${VERSION}`);
-      expect(morph.optionNames).toEqual(['Database', 'Maturity', 'Seed', 'MultiPV', 'UCI_ShowWDL']);
+      expect(morph.optionNames).toEqual(['Database', 'Maturity', 'Search', 'Seed', 'MultiPV', 'UCI_ShowWDL']);
       let morphMoves = 0;
       for (const morphIsWhite of [true, false]) {
         await Promise.all([morph.newGame(), stockfish.newGame()]);

@@ -8,7 +8,8 @@
  *   - other.
  * For comparison it also gives how often the ranker's other (non-blunder) chosen moves leave a piece en prise.
  *
- *   node bin/run-ts.js training/blunder-kinds.ts --positions test/fixtures/move-scores.jsonl --db FILE [--ranker SPEC]
+ *   node bin/run-ts.js training/blunder-kinds.ts --positions test/fixtures/move-scores.jsonl --db FILE [--search MODE]
+ *   node bin/run-ts.js training/blunder-kinds.ts --positions test/fixtures/move-scores.jsonl --ranker SPEC
  */
 import { Command } from 'commander';
 import { applyMove, boardFromFen, cloneBoard, uciMove, WHITE, type Board, type CompactMove } from '../src/chess/board.ts';
@@ -20,6 +21,7 @@ import { TIE_TOLERANCE } from '../src/agree/metrics.ts';
 import { BLUNDER, winChanceLoss } from '../src/agree/winChance.ts';
 import { PIECE_VALUE } from '../src/chess/pieceValues.ts';
 import type { EvaluationFunction } from '../src/eval/evaluation.ts';
+import type { SearchMode } from '../src/player/search.ts';
 
 const opts = new Command()
   .requiredOption('--positions <file>')
@@ -27,6 +29,7 @@ const opts = new Command()
   .option('--ranker <spec>')
   .option('--evaluation <fn>')
   .option('--maturity <n>')
+  .option('--search <mode>')
   .parse()
   .opts();
 
@@ -48,6 +51,7 @@ const ranker = opts.db
   ? morphRanker(opts.db, {
     evaluation: opts.evaluation as EvaluationFunction | undefined,
     maturity: opts.maturity !== undefined ? Number(opts.maturity) : undefined,
+    search: opts.search as SearchMode | undefined,
   })
   : createRanker(opts.ranker ?? 'greedy');
 const kinds = { enPrise: 0, missedCapture: 0, other: 0 };

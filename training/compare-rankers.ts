@@ -12,11 +12,12 @@ import { parseLabelledPositions } from '../src/agree/positions.ts';
 import { createRanker, morphRanker, type MoveRanker } from '../src/agree/rankers.ts';
 import { meanWithInterval, positionQuality } from '../src/agree/metrics.ts';
 import type { EvaluationFunction } from '../src/eval/evaluation.ts';
+import type { SearchMode } from '../src/player/search.ts';
 
 const program = new Command().requiredOption('--positions <file>').argument('<rankers...>').parse();
 const positions = parseLabelledPositions(readInputLines(program.opts().positions)).positions.filter((p) => p.scores);
 
-/** 'ranker=SPEC', or 'db=FILE' with optional ';evaluation=FN', ';maturity=N', ';prior=N'. */
+/** 'ranker=SPEC', or 'db=FILE' with optional ';evaluation=FN', ';maturity=N', ';prior=N', ';search=MODE'. */
 function rankerOf(text: string): MoveRanker {
   const fields = Object.fromEntries(text.split(';').map((pair) => [pair.slice(0, pair.indexOf('=')), pair.slice(pair.indexOf('=') + 1)]));
   if (fields.ranker) return createRanker(fields.ranker);
@@ -24,6 +25,7 @@ function rankerOf(text: string): MoveRanker {
     evaluation: fields.evaluation as EvaluationFunction | undefined,
     maturity: fields.maturity !== undefined ? Number(fields.maturity) : undefined,
     prior: fields.prior !== undefined ? Number(fields.prior) : undefined,
+    search: fields.search as SearchMode | undefined,
   });
 }
 

@@ -7,6 +7,7 @@
  *   ab:D[,q]           alpha-beta's searched score of each root move
  *   random             every move the same score: the expectation of a random ranking
  */
+import type { SearchMode } from '../player/search.ts';
 import { boardFromFen, uciMove } from '../chess/board.ts';
 import { generateLegalMoves } from '../chess/movegen.ts';
 import { GameHistory } from '../chess/history.ts';
@@ -68,6 +69,7 @@ export interface MorphRankerOverrides {
   maturity?: number;
   evaluation?: EvaluationFunction;
   prior?: number;
+  search?: SearchMode;
 }
 
 /**
@@ -80,6 +82,7 @@ export function morphRanker(dbPath: string, overrides: MorphRankerOverrides = {}
   const settings = {
     maturity: playingMaturity(store, overrides.maturity),
     evaluation: { function: overrides.evaluation ?? config.evaluation, prior: overrides.prior ?? config.prior },
+    search: overrides.search ?? config.search,
   };
   const shown = Object.entries(overrides).filter(([, value]) => value !== undefined).map(([key, value]) => `${key}=${value}`);
   const player = new MorphPlayer(

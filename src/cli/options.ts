@@ -1,5 +1,6 @@
 /** Parsing numeric command-line options with one-line errors. */
 import { badInput } from '../util/errors.ts';
+import { SEARCH_MODES, type SearchMode } from '../player/search.ts';
 
 function rangeText(min: number, max: number): string {
   if (min > -Infinity && max < Infinity) return ` from ${min} to ${max}`;
@@ -38,4 +39,11 @@ const MAX_SEED = 2 ** 32 - 1;
 /** A --seed option: a whole number in [0, 2^32 - 1], or undefined when not given. */
 export function parseSeedOption(text: string | undefined): number | undefined {
   return text === undefined ? undefined : parseIntegerOption('--seed', text, 0, MAX_SEED);
+}
+
+/** A --search option: one of the player's search modes, or undefined when not given. */
+export function parseSearchOption(text: string | undefined): SearchMode | undefined {
+  if (text === undefined) return undefined;
+  if (!(SEARCH_MODES as readonly string[]).includes(text)) throw badInput(`--search must be one of ${SEARCH_MODES.join(', ')}, got "${text}"`);
+  return text as SearchMode;
 }

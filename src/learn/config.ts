@@ -8,6 +8,7 @@ import { type MorphDatabase } from '../store/database.ts';
 import { DEFAULT_TEMPERATURE_SCHEDULE, parseTemperatureSchedule } from './annealing.ts';
 import { badInput } from '../util/errors.ts';
 import { EVALUATION_FUNCTIONS, type EvaluationFunction, type EvaluationSettings } from '../eval/evaluation.ts';
+import { SEARCH_MODES, type SearchMode } from '../player/search.ts';
 
 export interface LearningConfig {
   /**
@@ -65,6 +66,16 @@ export interface LearningConfig {
    * +.107 [+.026, +.189]).
    */
   language: PatternLanguage;
+  /**
+   * How far the player looks before judging a move (player/search.ts): "one-ply", the paper's player, or
+   * "captures", one ply and then the opponent's captures. Play only, in training too; learning is the same.
+   * Decided: default "captures" for a new database. Measured (training/RESULTS.md, 2026-11-23): on the same
+   * databases, mean win-chance loss -2.35 [-3.63, -1.07] (1000 games) and -2.14 [-3.13, -1.14] (3000 games),
+   * and against ab:1 +.255 [+.184, +.326] and +.223 [+.153, +.292] points a game, paired by opening; trained
+   * with it from fresh, as good as trained one-ply and played with it (-0.28 [-1.46, +0.90]); about 1.3 times
+   * the one-ply player's time a move. A database saved before search modes existed keeps "one-ply".
+   */
+  search: SearchMode;
   /** Patterns with fewer updates are ignored when playing. */
   maturity: number;
   /** Patterns with fewer updates are ignored when evaluating a position for a TD target. */
@@ -93,6 +104,7 @@ export const DEFAULT_CONFIG: LearningConfig = {
   evaluation: 'paper',
   prior: 20,
   language: 'safety',
+  search: 'captures',
   maturity: 0,
   targetMaturity: 0,
   maxPatternSize: 6,
@@ -129,6 +141,9 @@ export function validateConfig(config: LearningConfig): void {
   if (!PATTERN_LANGUAGES.includes(config.language)) {
     throw badInput(`config language must be one of ${PATTERN_LANGUAGES.join(', ')}, got ${config.language}`);
   }
+  if (!SEARCH_MODES.includes(config.search)) {
+    throw badInput(`config search must be one of ${SEARCH_MODES.join(', ')}, got ${config.search}`);
+  }
   inRange('prior', config.prior, 0, 1e6);
   inRange('lambda', config.lambda, 0, 1);
   inRange('beta', config.beta, 0, 10);
@@ -149,6 +164,8 @@ export function loadConfig(db: MorphDatabase): LearningConfig {
   if (stored && stored.evaluation === undefined) stored.evaluation = 'paper';
   // ...and one saved before pattern languages existed was learned in the paper's.
   if (stored && stored.language === undefined) stored.language = 'paper';
+  // ...and one saved before search modes existed played one ply.
+  if (stored && stored.search === undefined) stored.search = 'one-ply';
   return mergeConfig(DEFAULT_CONFIG, stored ?? {});
 }
 

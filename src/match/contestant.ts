@@ -16,10 +16,13 @@ import { PatternStore } from '../store/patternStore.ts';
 import { DEFAULT_REPLIES, ModelGuidedPlayer } from '../model/modelGuidedPlayer.ts';
 import { OpponentModel } from '../model/opponentModel.ts';
 import { badInput } from '../util/errors.ts';
+import type { SearchMode } from '../player/search.ts';
 
 export interface ContestantOptions {
   /** Overrides the maturity stored in a Morph database. */
   maturity?: number;
+  /** Overrides the search mode stored in a Morph database. */
+  search?: SearchMode;
   engineTimeouts?: CreateOpponentOptions['engineTimeouts'];
   /** A model of the other player: a Morph contestant then looks along its predicted replies (src/model). */
   opponentModel?: string;
@@ -91,7 +94,7 @@ export class Contestant {
           this.model ??= OpponentModel.open(this.options.opponentModel);
           return new ModelGuidedPlayer(this.store, this.model, { maturity, seed: context.seed, replies: DEFAULT_REPLIES }, this.name);
         }
-        return new MorphPlayer(this.store, { maturity, seed: context.seed }, context.name);
+        return new MorphPlayer(this.store, { maturity, seed: context.seed, search: this.options.search }, context.name);
       },
       alphaBetaFactory: (ab, context) => new AlphaBetaPlayer(parseAlphaBetaSpec(ab.body, context.seed)),
     });

@@ -9,6 +9,7 @@
  * played, ties broken by a seeded random choice.
  */
 import { applyMove, cloneBoard, parseUciMove, uciMove, type Board } from '../chess/board.ts';
+import type { GameHistory } from '../chess/history.ts';
 import { positionKey } from '../chess/positionKey.ts';
 import { gameStatus, generateLegalMoves } from '../chess/movegen.ts';
 import { buildPositionGraph, PositionGraph } from '../graph/positionGraph.ts';
@@ -46,6 +47,11 @@ export class ModelGuidedPlayer extends MorphPlayer {
     name = `morph:${values.path}+model:${model.store.path}`,
   ) {
     super(values, { maturity: guidance.maturity, seed: guidance.seed }, name);
+  }
+
+  /** The move `choose` plays: the 1-ply player's shortcut for search "captures" does not apply here. */
+  override bestMove(history: GameHistory): string {
+    return this.choose(history).move;
   }
 
   /** Every legal move with its value looking along the predicted replies, best first. */

@@ -29,6 +29,8 @@ export interface MoveExplanation {
   patterns: ExplainedPattern[];
   /** The combination applied in order: each step adds one pattern (with the weight it counts with). */
   combination: { id: number; weight: number; runningValue: number }[];
+  /** Search "captures": the opponent capture that set the value; the patterns above value the position before it. */
+  refutation?: { move: string; san: string; value: number; source: string; positionValue: number };
 }
 
 const round = (v: number) => Math.round(v * 1e4) / 1e4;
@@ -43,6 +45,7 @@ export function explainMove(
   san: string,
   maturity: number,
   evaluation: EvaluationSettings = PAPER_EVALUATION,
+  refutationSan?: string,
 ): MoveExplanation {
   const matched = ranked.evaluation?.matched ?? [];
   const used = ranked.evaluation?.used ?? [];
@@ -69,14 +72,37 @@ export function explainMove(
       description: describePattern(record.pattern),
     })),
     combination,
+    ...(ranked.refutation
+      ? {
+        refutation: {
+          move: ranked.refutation.move,
+          san: refutationSan ?? ranked.refutation.move,
+          value: round(ranked.refutation.value),
+          source: ranked.refutation.source,
+          positionValue: round(ranked.evaluation?.value ?? 0.5),
+        },
+      }
+      : {}),
   };
 }
 
 export function explanationText(explanation: MoveExplanation): string {
   const lines = [`${explanation.san} (${explanation.move}) is worth ${explanation.value.toFixed(4)} to the side moving`];
+  if (explanation.source === 'repetition') {
+    lines.push('  it returns to a position already seen in this game: counted as the draw the opponent can claim by repeating it');
+    return lines.join('\n');
+  }
   if (explanation.source !== 'patterns') {
     lines.push(`  by the rules: ${explanation.source}`);
     return lines.join('\n');
+  }
+  const refutation = explanation.refutation;
+  if (refutation) {
+    const how = refutation.source === 'patterns' ? 'by its patterns' : `by the rules: ${refutation.source}`;
+    lines.push(
+      `  after the opponent's best capture ${refutation.san} (${refutation.move}), worth ${refutation.value.toFixed(4)} to the side moving (${how});`,
+      `  the position after the move itself is worth ${refutation.positionValue.toFixed(4)}:`,
+    );
   }
   if (explanation.patterns.length === 0) {
     lines.push('  no pattern matched the resulting position, so it is worth 0.5');

@@ -1,8 +1,10 @@
 /**
  * Morph's move choice (reference section 5): one ply. Every legal move is played on the compact board and the
  * resulting position judged: a mate scores 1; stalemate, insufficient material, threefold repetition and the
- * 50-move rule score .5; anything else is valued by its patterns. The best move is played, ties broken by a
- * seeded random choice.
+ * 50-move rule score .5, and so does a return to a position already seen in the game (the opponent can make
+ * it a threefold); anything else is valued by its patterns. With the search mode "captures"
+ * (search.ts) a move is then worth no more than what the opponent's best capture leaves it. The best move is
+ * played, ties broken by a seeded random choice.
  */
 import { applyMove, cloneBoard, uciMove, type Board, type CompactMove } from '../chess/board.ts';
 import { generateLegalMoves } from '../chess/movegen.ts';
@@ -16,16 +18,27 @@ import { badInput } from '../util/errors.ts';
 import { evaluateGraph, type PositionEvaluation } from './evaluate.ts';
 import type { EvaluationSettings } from '../eval/evaluation.ts';
 import { evaluationSettings, loadConfig } from '../learn/config.ts';
+import { worstCaptureReply, type Refutation, type SearchMode } from './search.ts';
 
-/** Why a move got its value. */
-export type ValueSource = GameEnd | 'patterns';
+/** Values closer than this count as equal when choosing among the best moves. */
+const TIE_TOLERANCE = 1e-12;
+
+const byValueThenMove = (a: RankedMove, b: RankedMove) => b.value - a.value || (a.move < b.move ? -1 : 1);
+
+/**
+ * Why a move got its value: the game ends, the move returns to a position already seen in the game
+ * ('repetition'), or the patterns of the position it leads to.
+ */
+export type ValueSource = GameEnd | 'repetition' | 'patterns';
 
 export interface RankedMove {
   move: string;
   value: number;
   source: ValueSource;
-  /** The pattern evaluation, when the value came from patterns. */
+  /** The pattern evaluation of the position after the move, when that position is valued by patterns. */
   evaluation?: PositionEvaluation;
+  /** Search "captures": the opponent's capture that set the value (absent when no capture lowers it). */
+  refutation?: Refutation;
 }
 
 export interface MorphPlayerOptions {
@@ -34,6 +47,8 @@ export interface MorphPlayerOptions {
   seed: number;
   /** How matched patterns combine into a value; default: the database's learning config. */
   evaluation?: EvaluationSettings;
+  /** How far to look (search.ts); default: the database's learning config. */
+  search?: SearchMode;
 }
 
 /**
@@ -48,6 +63,7 @@ export class MorphPlayer implements GamePlayer {
   readonly name: string;
   private readonly rng: Random;
   private readonly graph = new PositionGraph();
+  readonly search: SearchMode;
   readonly evaluation: EvaluationSettings;
   /** Patterns tested in the last call to rankMoves (for benchmarks and --explain). */
   lastTested = 0;
@@ -59,13 +75,15 @@ export class MorphPlayer implements GamePlayer {
   ) {
     this.name = name;
     this.rng = new Random(options.seed);
-    this.evaluation = options.evaluation ?? evaluationSettings(loadConfig(store.db));
+    const config = options.evaluation === undefined || options.search === undefined ? loadConfig(store.db) : undefined;
+    this.evaluation = options.evaluation ?? evaluationSettings(config!);
+    this.search = options.search ?? config!.search;
   }
 
   async newGame(): Promise<void> {}
 
   async chooseMove(position: GamePosition): Promise<string> {
-    return this.choose(new GameHistory(position.startFen, position.moves)).move;
+    return this.bestMove(new GameHistory(position.startFen, position.moves));
   }
 
   async close(): Promise<void> {}
@@ -78,31 +96,87 @@ export class MorphPlayer implements GamePlayer {
     this.lastTested = 0;
     for (const move of generateLegalMoves(board)) {
       applyMove(board, move, next);
-      const ranked = this.judge(history, next, move, keepEvaluations);
+      const ranked = this.judgePosition(history, next, move, keepEvaluations);
+      if (this.search === 'captures') this.lookAtCaptures(next, ranked);
       ranking.push(ranked);
     }
-    ranking.sort((a, b) => b.value - a.value || (a.move < b.move ? -1 : 1));
-    return ranking;
+    return ranking.sort(byValueThenMove);
   }
 
   /** The move to play: the best value, a seeded random one among equals. */
   choose(history: GameHistory, keepEvaluations = false): RankedMove & { ranking: RankedMove[] } {
     const ranking = this.rankMoves(history, keepEvaluations);
     if (ranking.length === 0) throw badInput('no legal moves: the game is over');
-    const best = ranking[0].value;
-    const tied = ranking.filter((r) => r.value >= best - 1e-12);
-    return { ...this.rng.pick(tied), ranking };
+    return { ...this.pickAmongBest(ranking), ranking };
   }
 
-  private judge(history: GameHistory, next: Board, move: CompactMove, keep: boolean): RankedMove {
+  /**
+   * The move `choose` plays, with less work under search "captures". Captures can only lower a move's value
+   * below its position's own, so moves are looked at in the order of their positions' values, and a move whose
+   * position is already worth less than the best move found needs no look at the captures. The moves that
+   * could tie are valued exactly and picked from as `choose` picks, so the move played is the same.
+   */
+  bestMove(history: GameHistory): string {
+    if (this.search === 'one-ply') return this.choose(history).move;
+    const board = history.board;
+    const next = cloneBoard(board);
+    this.lastTested = 0;
+    const moves = generateLegalMoves(board);
+    if (moves.length === 0) throw badInput('no legal moves: the game is over');
+    const candidates = moves.map((move) => {
+      applyMove(board, move, next);
+      return { move, ranked: this.judgePosition(history, next, move, false) };
+    });
+    candidates.sort((a, b) => b.ranked.value - a.ranked.value);
+    let best = -Infinity;
+    const valued: RankedMove[] = [];
+    for (const { move, ranked } of candidates) {
+      if (ranked.value < best - TIE_TOLERANCE) break;
+      applyMove(board, move, next);
+      this.lookAtCaptures(next, ranked);
+      valued.push(ranked);
+      best = Math.max(best, ranked.value);
+    }
+    return this.pickAmongBest(valued.sort(byValueThenMove)).move;
+  }
+
+  /** A seeded random choice among the moves within TIE_TOLERANCE of the first (`ranking` sorted best first). */
+  private pickAmongBest(ranking: RankedMove[]): RankedMove {
+    const best = ranking[0].value;
+    return this.rng.pick(ranking.filter((r) => r.value >= best - TIE_TOLERANCE));
+  }
+
+  /** The move valued one ply deep: by the rules when the game ends, else by the patterns of its position. */
+  private judgePosition(history: GameHistory, next: Board, move: CompactMove, keep: boolean): RankedMove {
     const uci = uciMove(move);
     // The position after the move has occurred once more than the history has seen it so far.
-    const end = gameEnd(next, history.occurrences(next) + 1);
+    const occurrences = history.occurrences(next) + 1;
+    const end = gameEnd(next, occurrences);
     if (end === 'checkmate') return { move: uci, value: 1, source: end };
     if (end !== null) return { move: uci, value: 0.5, source: end };
-    const evaluation = evaluateGraph(this.store, buildPositionGraph(next, this.graph), this.options.maturity, this.evaluation);
-    this.lastTested += evaluation.tested;
+    // Back to a position already seen: the opponent can repeat it once more and claim the draw, so it counts as
+    // one (as engines score a repetition inside their search). Without this, a side far ahead whose moves all
+    // look won (values near 1) shuffles at random and lets the opponent repeat: measured in training/RESULTS.md.
+    if (occurrences >= 2) return { move: uci, value: 0.5, source: 'repetition' };
+    const evaluation = this.evaluate(next);
     return { move: uci, value: evaluation.value, source: 'patterns', ...(keep ? { evaluation } : {}) };
+  }
+
+  /** Search "captures": lowers a move's value to what the opponent's best capture leaves (search.ts). */
+  private lookAtCaptures(next: Board, ranked: RankedMove): void {
+    if (ranked.source !== 'patterns') return;
+    const refutation = worstCaptureReply(next, ranked.value, (after) => this.evaluate(after).value);
+    if (refutation !== undefined) {
+      ranked.value = refutation.value;
+      ranked.refutation = refutation;
+    }
+  }
+
+  /** The patterns' value of a position for the side that just moved. */
+  private evaluate(board: Board): PositionEvaluation {
+    const evaluation = evaluateGraph(this.store, buildPositionGraph(board, this.graph), this.options.maturity, this.evaluation);
+    this.lastTested += evaluation.tested;
+    return evaluation;
   }
 }
 

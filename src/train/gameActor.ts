@@ -82,7 +82,7 @@ export class GameActor {
   /** Plays `task` with the weights of `store` (learned from `snapshot` games); null when stopped early. */
   async play(store: PatternStore, snapshot: number, task: GameTask, shouldStop: () => boolean): Promise<FinishedGame | null> {
     const config = loadConfig(store.db);
-    const settings = { maturity: config.maturity, evaluation: evaluationSettings(config) };
+    const settings = { maturity: config.maturity, evaluation: evaluationSettings(config), search: config.search };
     const morph = yieldingBeforeMoves(new MorphPlayer(store, { ...settings, seed: task.seed }, 'Morph'));
     const opponentSeed = opponentSeedOf(task.seed);
     const started = performance.now();

@@ -23,6 +23,8 @@ import { checkFen, START_FEN } from '../chess/fen.ts';
 import { GameHistory } from '../chess/history.ts';
 import { gameStatus, generateLegalMoves } from '../chess/movegen.ts';
 import { MorphPlayer, playingMaturity, type RankedMove } from '../player/morphPlayer.ts';
+import { SEARCH_MODES, type SearchMode } from '../player/search.ts';
+import { loadConfig } from '../learn/config.ts';
 import { PatternStore } from '../store/patternStore.ts';
 import { oneLineMessage } from '../util/errors.ts';
 
@@ -51,6 +53,10 @@ export interface UciEngineConfig {
   maturity?: number;
   /** The stored maturity of the database at start-up, shown as the Maturity option's default without opening it. */
   databaseMaturity?: number;
+  /** Overrides the database's stored search mode (morph uci --search). */
+  search?: SearchMode;
+  /** The stored search mode of the database at start-up, shown as the Search option's default. */
+  databaseSearch?: SearchMode;
   seed?: number;
   /** Receives every output line (without the newline). */
   write: (line: string) => void;
@@ -59,7 +65,7 @@ export interface UciEngineConfig {
   /** Called once, after `quit` (or the end of input, see end()). */
   onQuit?: () => void;
   /** Builds the player over the store (default: the 1-ply MorphPlayer); e.g. a model-guided player. */
-  createPlayer?: (store: PatternStore, options: { maturity: number; seed: number }, name: string) => MorphPlayer;
+  createPlayer?: (store: PatternStore, options: { maturity: number; seed: number; search?: SearchMode }, name: string) => MorphPlayer;
 }
 
 /** The protocol's commands; anything before the first of these on a line is ignored (UCI 2004, "unknown tokens"). */
@@ -96,6 +102,8 @@ export class UciEngine {
   private loadedPlayer: MorphPlayer | null = null;
   /** Set by --maturity or `setoption name Maturity`; otherwise each database's own setting is used. */
   private maturity: number | undefined;
+  /** Set by --search or `setoption name Search`; otherwise each database's own setting is used. */
+  private searchMode: SearchMode | undefined;
   private seed: number;
   private multiPv = 1;
   private showWdl = false;
@@ -108,6 +116,7 @@ export class UciEngine {
   constructor(private readonly config: UciEngineConfig) {
     this.loadedStore = typeof config.store === 'function' ? null : config.store;
     this.maturity = config.maturity;
+    this.searchMode = config.search;
     this.seed = config.seed ?? 1;
     this.history = new GameHistory(START_FEN);
   }
@@ -128,7 +137,8 @@ export class UciEngine {
 
   private get player(): MorphPlayer {
     const create = this.config.createPlayer ?? ((store, options, name) => new MorphPlayer(store, options, name));
-    this.loadedPlayer ??= create(this.store, { maturity: playingMaturity(this.store, this.maturity), seed: this.seed }, ENGINE_NAME);
+    const options = { maturity: playingMaturity(this.store, this.maturity), seed: this.seed, search: this.searchMode };
+    this.loadedPlayer ??= create(this.store, options, ENGINE_NAME);
     return this.loadedPlayer;
   }
 
@@ -195,6 +205,8 @@ export class UciEngine {
     const maturity =
       this.config.maturity ?? this.config.databaseMaturity ?? (this.loadedStore ? playingMaturity(this.loadedStore) : 0);
     write(`option name Maturity type spin default ${maturity} min 0 max ${MAX_MATURITY}`);
+    const search = this.config.search ?? this.config.databaseSearch ?? (this.loadedStore ? loadConfig(this.loadedStore.db).search : 'one-ply');
+    write(`option name Search type combo default ${search} ${SEARCH_MODES.map((mode) => `var ${mode}`).join(' ')}`);
     write(`option name Seed type spin default ${this.config.seed ?? 1} min 0 max ${MAX_SEED}`);
     write(`option name MultiPV type spin default 1 min 1 max ${MAX_MULTIPV}`);
     write('option name UCI_ShowWDL type check default false');
@@ -221,6 +233,13 @@ export class UciEngine {
         this.loadedPlayer = null;
         return;
       }
+      case 'search': {
+        const mode = SEARCH_MODES.find((known) => known === value.toLowerCase());
+        if (mode === undefined) return this.info(`option ${name} is one of ${SEARCH_MODES.join(', ')}, got "${value}"`);
+        this.searchMode = mode;
+        this.loadedPlayer = null;
+        return;
+      }
       case 'seed': {
         const seed = this.spinValue(name, value, MAX_SEED);
         if (seed === null) return;
@@ -240,7 +259,7 @@ export class UciEngine {
         this.showWdl = value === 'true';
         return;
       default:
-        this.info(`unknown option "${name}" (Morph has Database, Maturity, Seed, MultiPV, UCI_ShowWDL)`);
+        this.info(`unknown option "${name}" (Morph has Database, Maturity, Search, Seed, MultiPV, UCI_ShowWDL)`);
     }
   }
 

@@ -11,7 +11,8 @@ import { EVALUATION_FUNCTIONS, type EvaluationFunction } from '../../eval/evalua
 import { BAD_INPUT, badInput, MorphError } from '../../util/errors.ts';
 import { action, printLine, reportError } from '../run.ts';
 import { readInputLines } from '../lines.ts';
-import { parseIntegerOption, parseNumberOption } from '../options.ts';
+import { parseIntegerOption, parseNumberOption, parseSearchOption } from '../options.ts';
+import { SEARCH_MODES } from '../../player/search.ts';
 
 interface AgreeOptions {
   positions?: string;
@@ -20,6 +21,7 @@ interface AgreeOptions {
   maturity?: string;
   evaluation?: string;
   prior?: string;
+  search?: string;
   json?: boolean;
 }
 
@@ -61,6 +63,7 @@ export function registerAgreeCommand(program: Command): void {
     .option('--maturity <n>', "with --db: use patterns of at least this many updates (default: the database's)")
     .option('--evaluation <fn>', `with --db: ${EVALUATION_FUNCTIONS.join(' | ')} (default: the database's)`)
     .option('--prior <n>', "with --db: pseudo-counts shrinking weights for shrunk and logodds (default: the database's)")
+    .option('--search <mode>', `with --db: ${SEARCH_MODES.join(' | ')} (default: the database's)`)
     .option('--json', 'JSON output, one object per ranker a line: {"positions":N,"top1":…,"quality":{…}, …}')
     .action(
       action((opts: AgreeOptions) => {
@@ -68,6 +71,7 @@ export function registerAgreeCommand(program: Command): void {
         if (!opts.db && opts.ranker.length === 0) throw badInput('give --db FILE or --ranker SPEC (or both)');
         const maturity = opts.maturity !== undefined ? parseIntegerOption('--maturity', opts.maturity, 0) : undefined;
         const prior = opts.prior !== undefined ? parseNumberOption('--prior', opts.prior, 0, 1e6) : undefined;
+        const search = parseSearchOption(opts.search);
         if (opts.evaluation !== undefined && !(EVALUATION_FUNCTIONS as readonly string[]).includes(opts.evaluation)) {
           throw badInput(`--evaluation must be one of ${EVALUATION_FUNCTIONS.join(', ')}`);
         }
@@ -81,7 +85,7 @@ export function registerAgreeCommand(program: Command): void {
         if (parsed.positions.length === 0) throw badInput(`no usable positions in ${opts.positions}`);
         const makers: (() => MoveRanker)[] = [
           ...(opts.db
-            ? [() => morphRanker(opts.db!, { maturity, evaluation: opts.evaluation as EvaluationFunction | undefined, prior })]
+            ? [() => morphRanker(opts.db!, { maturity, evaluation: opts.evaluation as EvaluationFunction | undefined, prior, search })]
             : []),
           ...specs.map((spec) => () => createRanker(spec)),
         ];

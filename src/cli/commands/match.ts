@@ -14,7 +14,8 @@ import { checkDatabaseFileKind } from '../../store/databaseKind.ts';
 import { badInput, MorphError } from '../../util/errors.ts';
 import { freshSeed } from '../../util/random.ts';
 import { action, printLine } from '../run.ts';
-import { parseIntegerOption, parseNumberOption, parseSeedOption } from '../options.ts';
+import { parseIntegerOption, parseNumberOption, parseSearchOption, parseSeedOption } from '../options.ts';
+import { SEARCH_MODES } from '../../player/search.ts';
 
 interface MatchCommandOptions {
   white?: string;
@@ -28,6 +29,7 @@ interface MatchCommandOptions {
   seed?: string;
   maxPlies: string;
   maturity?: string;
+  search?: string;
   engineTimeout?: string;
   maxFailures: string;
   progress: boolean;
@@ -148,6 +150,7 @@ export function registerMatchCommand(program: Command): void {
     .option('--seed <n>', 'match seed: the opening order and each game\'s seeds derive from it (default: fresh, reported)')
     .option('--max-plies <n>', 'adjudicate a draw after this many plies (opening included)', '300')
     .option('--maturity <n>', 'Morph players: use patterns of at least this many updates (default: the database\'s)')
+    .option('--search <mode>', `Morph players: ${SEARCH_MODES.join(' | ')} (default: the database's)`)
     .option('--engine-timeout <ms>', 'per-move timeout for external engines')
     .option('--max-failures <n>', 'stop after this many engine failures in a row', '5')
     .option('--white-model <file>', "an opponent model of --black, for the Morph player --white: it looks along the predicted replies")
@@ -200,6 +203,7 @@ export function registerMatchCommand(program: Command): void {
             firstModel: opts.whiteModel,
             secondModel: opts.blackModel,
             maturity: opts.maturity !== undefined ? parseIntegerOption('--maturity', opts.maturity, 0) : undefined,
+            search: parseSearchOption(opts.search),
             engineTimeouts: timeout ? { searchTimeoutMs: timeout } : undefined,
             shouldStop: () => interrupted,
             onGame: (_game, pgn, tally) => {

@@ -9,7 +9,8 @@ import { openStoreForReading } from '../../store/location.ts';
 import { BAD_INPUT, MorphError, badInput } from '../../util/errors.ts';
 import { action, printLine, reportError } from '../run.ts';
 import { readInputLines } from '../lines.ts';
-import { parseIntegerOption, parseSeedOption } from '../options.ts';
+import { parseIntegerOption, parseSearchOption, parseSeedOption } from '../options.ts';
+import { SEARCH_MODES } from '../../player/search.ts';
 
 interface MoveOptions {
   fen?: string;
@@ -19,13 +20,15 @@ interface MoveOptions {
   explain?: boolean;
   move?: string;
   maturity?: string;
+  search?: string;
   seed: string;
 }
 
 export interface MoveReport {
   fen: string;
   best: string;
-  ranking: { move: string; san: string; value: number; source: string }[];
+  /** refutation: with search "captures", the opponent capture (UCI) that set the move's value. */
+  ranking: { move: string; san: string; value: number; source: string; refutation?: string }[];
   explanation?: MoveExplanation;
 }
 
@@ -34,6 +37,13 @@ function sanByUci(fen: string): Map<string, string> {
   const map = new Map<string, string>();
   for (const m of new Chess(fen).moves({ verbose: true })) map.set(m.from + m.to + (m.promotion ?? ''), m.san);
   return map;
+}
+
+/** SAN of `reply` in the position after `move`. */
+function sanAfter(fen: string, move: string, reply: string): string {
+  const chess = new Chess(fen);
+  chess.move({ from: move.slice(0, 2), to: move.slice(2, 4), promotion: move[4] });
+  return chess.move({ from: reply.slice(0, 2), to: reply.slice(2, 4), promotion: reply[4] }).san;
 }
 
 export function chooseAndReport(player: MorphPlayer, rawFen: string, explain: boolean, explainOnly?: string): MoveReport {
@@ -45,20 +55,30 @@ export function chooseAndReport(player: MorphPlayer, rawFen: string, explain: bo
   const report: MoveReport = {
     fen,
     best: chosen,
-    ranking: ranking.map((r) => ({ move: r.move, san: sans.get(r.move) ?? r.move, value: round(r.value), source: r.source })),
+    ranking: ranking.map((r) => ({
+      move: r.move,
+      san: sans.get(r.move) ?? r.move,
+      value: round(r.value),
+      source: r.source,
+      ...(r.refutation ? { refutation: r.refutation.move } : {}),
+    })),
   };
   if (explain) {
     const target = explainOnly ?? chosen;
     const ranked: RankedMove | undefined = ranking.find((r) => r.move === target);
     if (!ranked) throw badInput(`"${target}" is not a legal move in this position (moves are in UCI, e.g. e2e4)`);
-    report.explanation = explainMove(ranked, sans.get(target) ?? target, player.options.maturity, player.evaluation);
+    const refutationSan = ranked.refutation ? sanAfter(fen, target, ranked.refutation.move) : undefined;
+    report.explanation = explainMove(ranked, sans.get(target) ?? target, player.options.maturity, player.evaluation, refutationSan);
   }
   return report;
 }
 
 function reportText(report: MoveReport): string {
   const lines = [`best: ${report.best} (${report.ranking.find((r) => r.move === report.best)?.san})`];
-  for (const r of report.ranking) lines.push(`  ${r.move.padEnd(6)} ${r.san.padEnd(8)} ${r.value.toFixed(4)}  ${r.source}`);
+  for (const r of report.ranking) {
+    const after = r.refutation ? `, after ${r.refutation}` : '';
+    lines.push(`  ${r.move.padEnd(6)} ${r.san.padEnd(8)} ${r.value.toFixed(4)}  ${r.source}${after}`);
+  }
   if (report.explanation) lines.push('', explanationText(report.explanation));
   return lines.join('\n');
 }
@@ -74,6 +94,7 @@ export function registerMoveCommand(program: Command): void {
     .option('--explain', 'show the patterns behind the chosen move and how they combined')
     .option('--move <uci>', 'with --explain: explain this move instead of the chosen one')
     .option('--maturity <n>', "ignore patterns with fewer updates than this (default: the database's)")
+    .option('--search <mode>', `${SEARCH_MODES.join(' | ')}: how far Morph looks (default: the database's)`)
     .option('--seed <n>', 'seed for the random tie-break', '1')
     .action(
       action((opts: MoveOptions) => {
@@ -82,9 +103,10 @@ export function registerMoveCommand(program: Command): void {
         // Bad input is reported before anything else is opened or printed.
         if (opts.fen) checkFen(opts.fen);
         const maturity = opts.maturity === undefined ? undefined : parseIntegerOption('--maturity', opts.maturity, 0);
+        const search = parseSearchOption(opts.search);
         const seed = parseSeedOption(opts.seed)!;
         const { store, fresh } = openStoreForReading(opts.db);
-        const options = { maturity: playingMaturity(store, maturity), seed };
+        const options = { maturity: playingMaturity(store, maturity), seed, search };
         if (fresh && !opts.json) process.stderr.write('morph: no database yet (train first); every move values 0.5\n');
         const player = new MorphPlayer(store, options);
         const show = (report: MoveReport) => printLine(opts.json ? JSON.stringify(report) : reportText(report));

@@ -5,7 +5,8 @@ import { runTrainWorker } from '../../train/trainWorker.ts';
 import type { ProgressMode } from '../../train/progress.ts';
 import { badInput } from '../../util/errors.ts';
 import { action, printLine } from '../run.ts';
-import { parseIntegerOption, parseNumberOption, parsePositiveNumberOption, parseSeedOption } from '../options.ts';
+import { parseIntegerOption, parseNumberOption, parsePositiveNumberOption, parseSearchOption, parseSeedOption } from '../options.ts';
+import { SEARCH_MODES } from '../../player/search.ts';
 import type { LearningConfig } from '../../learn/config.ts';
 
 interface TrainOptions {
@@ -23,6 +24,7 @@ interface TrainOptions {
   maturity?: string;
   evaluation?: string;
   language?: string;
+  search?: string;
   prior?: string;
   checkpointEvery?: string;
   jobs?: string;
@@ -73,6 +75,7 @@ export function registerTrainCommand(program: Command): void {
     .option('--evaluation <fn>', 'paper | shrunk | logodds | joint: how matched patterns combine, in play and learning (saved)')
     .option('--prior <n>', 'pseudo-counts of a draw shrinking each weight, for shrunk and logodds (saved)')
     .option('--language <name>', "paper | safety: the paper's pattern language, or with en-prise pieces marked (saved; a new database: safety)")
+    .option('--search <mode>', `${SEARCH_MODES.join(' | ')}: Morph looks one ply, or also at the opponent's captures (saved)`)
     .option('--temperature <schedule>', 'constant:K | linear:K0->K1@G | exp:K0,HALF,KMIN (saved in the database)')
     .option('--checkpoint-every <n>', 'keep a copy of the database every N games in DB.checkpoints/ (SQLite backup)')
     .option('--jobs <n>', `game workers playing at once on snapshots of the weights; 1 plays on the live database (default: the cores, here ${defaultJobs()})`)
@@ -102,6 +105,7 @@ export function registerTrainCommand(program: Command): void {
         if (opts.evaluation !== undefined) config.evaluation = opts.evaluation as LearningConfig['evaluation'];
         if (opts.prior !== undefined) config.prior = parseNumberOption('--prior', opts.prior, 0, 1e6);
         if (opts.language !== undefined) config.language = opts.language as LearningConfig['language'];
+        if (opts.search !== undefined) config.search = parseSearchOption(opts.search);
         const summary = await runTraining({
           db: opts.db,
           games: opts.hours !== undefined ? undefined : opts.games ? parseIntegerOption('--games', opts.games, 1) : DEFAULT_GAMES,

@@ -10,12 +10,14 @@ import { openMorphDatabase } from '../../store/database.ts';
 import { DEFAULT_REPLIES, ModelGuidedPlayer } from '../../model/modelGuidedPlayer.ts';
 import { OpponentModel } from '../../model/opponentModel.ts';
 import { action } from '../run.ts';
-import { parseIntegerOption } from '../options.ts';
+import { parseIntegerOption, parseSearchOption } from '../options.ts';
+import { SEARCH_MODES, type SearchMode } from '../../player/search.ts';
 import { loadConfig } from '../../learn/config.ts';
 
 interface UciOptions {
   db?: string;
   maturity?: string;
+  search?: string;
   seed: string;
   model?: string;
 }
@@ -26,22 +28,25 @@ export function registerUciCommand(program: Command): void {
     .description('run Morph as a UCI engine (for chess GUIs): reads commands on stdin, answers on stdout')
     .option('--db <file>', 'pattern database (default: data/morph.db in the checkout, or $MORPH_DB)')
     .option('--maturity <n>', "ignore patterns with fewer updates than this (UCI option Maturity; default: the database's)")
+    .option('--search <mode>', `${SEARCH_MODES.join(' | ')}: how far Morph looks (UCI option Search; default: the database's)`)
     .option('--seed <n>', 'seed for the random tie-break (UCI option Seed)', '1')
     .option('--model <file>', "an opponent model of the engine's opponent: Morph looks along its predicted replies")
     .action(
       action(async (opts: UciOptions) => {
         const maturity = opts.maturity === undefined ? undefined : parseIntegerOption('--maturity', opts.maturity, 0, MAX_MATURITY);
+        const search = parseSearchOption(opts.search);
         const seed = parseIntegerOption('--seed', opts.seed, 0, MAX_SEED);
         // A bad --db fails here, as a one-line error, before any protocol is spoken: the file is checked (header
         // and schema, quickly), while the patterns are loaded only at `isready`, so `uci` is answered at once.
         const fresh = opts.db === undefined && !existsSync(defaultDatabasePath());
         let databaseMaturity: number | undefined;
+        let databaseSearch: SearchMode | undefined;
         if (!fresh) {
           const path = opts.db ?? defaultDatabasePath();
           const db = openMorphDatabase(path, { readonly: true, quickCheck: false });
           try {
             requireDatabaseKind(db, path, 'value');
-            databaseMaturity = loadConfig(db).maturity;
+            ({ maturity: databaseMaturity, search: databaseSearch } = loadConfig(db));
           } finally {
             db.close();
           }
@@ -53,6 +58,8 @@ export function registerUciCommand(program: Command): void {
           dbOption: opts.db,
           maturity,
           databaseMaturity,
+          search,
+          databaseSearch,
           seed,
           createPlayer: opts.model === undefined ? undefined : modelGuidedFactory(opts.model),
         });
@@ -66,6 +73,8 @@ async function runUciEngine(setup: {
   dbOption: string | undefined;
   maturity: number | undefined;
   databaseMaturity: number | undefined;
+  search: SearchMode | undefined;
+  databaseSearch: SearchMode | undefined;
   seed: number;
   createPlayer?: UciEngineConfig['createPlayer'];
 }): Promise<void> {
@@ -86,6 +95,8 @@ async function runUciEngine(setup: {
       openDatabase: (path) => openStoreForReading(path === '' ? setup.dbOption : path).store,
       maturity: setup.maturity,
       databaseMaturity: setup.databaseMaturity,
+      search: setup.search,
+      databaseSearch: setup.databaseSearch,
       seed: setup.seed,
       createPlayer: setup.createPlayer,
       write,

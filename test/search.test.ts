@@ -1,0 +1,205 @@
+/**
+ * The player's search modes (src/player/search.ts): which moves are captures, the capture reply that sets a
+ * move's value, and the player looking one capture deep, each checked against chess.js or against the one-ply
+ * player composed by hand.
+ */
+import { mkdtempSync, rmSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import { Chess } from 'chess.js';
+import { describe, expect, it } from 'vitest';
+import { boardFromFen, boardToFen, uciMove, type Board } from '../src/chess/board.ts';
+import { generateLegalMoves } from '../src/chess/movegen.ts';
+import { GameHistory } from '../src/chess/history.ts';
+import { isCapture, worstCaptureReply } from '../src/player/search.ts';
+import { MorphPlayer } from '../src/player/morphPlayer.ts';
+import { PatternStore } from '../src/store/patternStore.ts';
+import { DEFAULT_CONFIG, loadConfig, mergeConfig, saveConfig } from '../src/learn/config.ts';
+import { setMeta } from '../src/store/meta.ts';
+import { materialPattern } from '../src/pattern/pattern.ts';
+import { Random } from '../src/util/random.ts';
+import { fixturePositions } from './helpers/patternSamples.ts';
+import { buildSampleDatabase } from './helpers/sampleDatabase.ts';
+import { runMorph } from './helpers/cli.ts';
+
+const uciOf = (m: { from: string; to: string; promotion?: string }) => m.from + m.to + (m.promotion ?? '');
+
+/**
+ * Every 25th fixture position, the positions of a few seeded random games, and two where en passant is legal.
+ * (chess.js's verbose move lists are slow, so the sample is kept small.)
+ */
+function samplePositions(): string[] {
+  const fens = fixturePositions().filter((_, i) => i % 25 === 0);
+  fens.push('rnbqkbnr/ppp1p1pp/8/3pPp2/8/8/PPPP1PPP/RNBQKBNR w KQkq f6 0 3', '4k3/8/8/8/3pP3/8/8/4K3 b - e3 0 1');
+  const rng = new Random(7);
+  for (let game = 0; game < 8; game++) {
+    const chess = new Chess();
+    for (let ply = 0; ply < 100 && !chess.isGameOver(); ply++) {
+      const moves = chess.moves();
+      chess.move(moves[rng.int(moves.length)]);
+      fens.push(chess.fen());
+    }
+  }
+  return fens;
+}
+
+describe('isCapture', () => {
+  it('agrees with chess.js (capture or en passant) on every legal move of real and random positions', () => {
+    let captures = 0;
+    let enPassant = 0;
+    let moves = 0;
+    for (const fen of samplePositions()) {
+      const board = boardFromFen(fen);
+      const expected = new Map(new Chess(fen).moves({ verbose: true }).map((m) => [uciOf(m), m.isCapture() || m.isEnPassant()]));
+      for (const move of generateLegalMoves(board)) {
+        const capture = isCapture(board, move);
+        expect(capture, `${fen} ${uciMove(move)}`).toBe(expected.get(uciMove(move)));
+        moves++;
+        if (capture) captures++;
+        if (capture && board.squares[move.to] === 0) enPassant++;
+      }
+    }
+    expect(moves).toBeGreaterThan(2000);
+    expect(captures).toBeGreaterThan(200);
+    expect(enPassant).toBeGreaterThanOrEqual(2);
+  });
+});
+
+describe('worstCaptureReply', () => {
+  /** A made-up valuation, a fixed pseudo-random function of the position. */
+  const valuation = (board: Board) => {
+    let hash = 2166136261;
+    for (const ch of boardToFen(board)) hash = Math.imul(hash ^ ch.charCodeAt(0), 16777619) >>> 0;
+    return (hash % 10007) / 10006;
+  };
+
+  it('is the least of the stand-pat value and one minus the valuation after each capture, as chess.js lists captures', () => {
+    let refuted = 0;
+    let kept = 0;
+    for (const fen of samplePositions().filter((_, i) => i % 3 === 0)) {
+      const board = boardFromFen(fen);
+      for (const standPat of [0.2, 0.5, 0.9]) {
+        let expected = standPat;
+        const best: string[] = [];
+        for (const m of new Chess(fen).moves({ verbose: true })) {
+          if (!(m.isCapture() || m.isEnPassant())) continue;
+          const after = new Chess(m.after);
+          const value = after.isCheckmate() ? 0 : after.isStalemate() || after.isInsufficientMaterial() ? 0.5 : 1 - valuation(boardFromFen(m.after));
+          if (value < expected - 1e-12) {
+            expected = value;
+            best.length = 0;
+          }
+          if (Math.abs(value - expected) < 1e-12 && value < standPat) best.push(uciOf(m));
+        }
+        const refutation = worstCaptureReply(board, standPat, valuation);
+        if (expected < standPat) {
+          refuted++;
+          expect(refutation?.value).toBeCloseTo(expected, 12);
+          expect(best).toContain(refutation?.move);
+        } else {
+          kept++;
+          expect(refutation).toBeUndefined();
+        }
+      }
+    }
+    expect(refuted).toBeGreaterThan(50);
+    expect(kept).toBeGreaterThan(50);
+  });
+
+  it('scores a capture that mates 0 for the side that just moved', () => {
+    // Black's last move left the back rank open: Rxe8 takes the rook and mates.
+    const board = boardFromFen('4r1k1/5ppp/8/8/8/8/5PPP/4R1K1 w - - 0 1');
+    const refutation = worstCaptureReply(board, 0.5, () => 0.5);
+    expect(refutation).toEqual({ move: 'e1e8', value: 0, source: 'checkmate' });
+  });
+});
+
+describe('the player searching captures', () => {
+  it("values every move as the least of its one-ply value and what each capture reply leaves, as the one-ply player ranks the replies", () => {
+    const dir = mkdtempSync(join(tmpdir(), 'morph-search-'));
+    try {
+      buildSampleDatabase(join(dir, 'sample.db'));
+      const store = PatternStore.open(join(dir, 'sample.db'), { readonly: true });
+      const onePly = new MorphPlayer(store, { maturity: 0, seed: 1, search: 'one-ply' });
+      const captures = new MorphPlayer(store, { maturity: 0, seed: 1, search: 'captures' });
+      let lowered = 0;
+      let moves = 0;
+      for (const fen of fixturePositions().filter((_, i) => i % 100 === 0)) {
+        const plain = new Map(onePly.rankMoves(new GameHistory(fen)).map((r) => [r.move, r]));
+        for (const ranked of captures.rankMoves(new GameHistory(fen))) {
+          moves++;
+          const first = plain.get(ranked.move)!;
+          if (first.source !== 'patterns') {
+            expect(ranked).toMatchObject({ value: first.value, source: first.source });
+            continue;
+          }
+          const replies = new Chess(fen);
+          replies.move({ from: ranked.move.slice(0, 2), to: ranked.move.slice(2, 4), promotion: ranked.move[4] });
+          const captureReplies = new Set(replies.moves({ verbose: true }).filter((m) => m.isCapture() || m.isEnPassant()).map(uciOf));
+          let expected = first.value;
+          for (const reply of onePly.rankMoves(new GameHistory(fen, [ranked.move]))) {
+            if (captureReplies.has(reply.move)) expected = Math.min(expected, 1 - reply.value);
+          }
+          expect(ranked.value, `${fen} ${ranked.move}`).toBeCloseTo(expected, 12);
+          if (expected < first.value) {
+            lowered++;
+            expect(captureReplies.has(ranked.refutation!.move)).toBe(true);
+          } else {
+            expect(ranked.refutation).toBeUndefined();
+          }
+        }
+      }
+      expect(moves).toBeGreaterThan(400);
+      expect(lowered).toBeGreaterThan(20);
+
+      // The game path's shortcut (bestMove) plays what choose plays: two players with the same seed agree.
+      const chooser = new MorphPlayer(store, { maturity: 0, seed: 5, search: 'captures' });
+      const shortcut = new MorphPlayer(store, { maturity: 0, seed: 5, search: 'captures' });
+      let differentFromOnePly = 0;
+      for (const fen of fixturePositions().filter((_, i) => i % 20 === 0)) {
+        if (new Chess(fen).isGameOver()) continue;
+        const chosen = chooser.choose(new GameHistory(fen)).move;
+        expect(shortcut.bestMove(new GameHistory(fen)), fen).toBe(chosen);
+        if (onePly.choose(new GameHistory(fen)).move !== chosen) differentFromOnePly++;
+      }
+      expect(differentFromOnePly).toBeGreaterThan(10);
+      store.close();
+    } finally {
+      rmSync(dir, { recursive: true, force: true });
+    }
+  });
+
+  it('sees a knight left to a pawn that the one-ply player, knowing only material, cannot tell from a safe move', () => {
+    const store = PatternStore.open(':memory:');
+    // Material differences (P N B R Q) for the side that just moved: White's knight against Black's pawn is
+    // worth .5 to White; Black's pawn against nothing, after the pawn takes the knight, .9 to Black.
+    store.insert(materialPattern([-1, 1, 0, 0, 0]), 'manual', 0, { weight: 0.5, updates: 100 });
+    store.insert(materialPattern([1, 0, 0, 0, 0]), 'manual', 0, { weight: 0.9, updates: 100 });
+    const fen = '6k1/8/3p4/8/8/5N2/8/6K1 w - - 0 1';
+    const onePly = new MorphPlayer(store, { maturity: 0, seed: 1, search: 'one-ply' }).rankMoves(new GameHistory(fen));
+    const captures = new MorphPlayer(store, { maturity: 0, seed: 1, search: 'captures' }).rankMoves(new GameHistory(fen));
+    expect(onePly.find((r) => r.move === 'f3e5')?.value).toBe(0.5);
+    expect(onePly.every((r) => r.value === 0.5)).toBe(true);
+    expect(captures.find((r) => r.move === 'f3e5')).toMatchObject({ refutation: { move: 'd6e5' } });
+    expect(captures.find((r) => r.move === 'f3e5')?.value).toBeCloseTo(0.1, 12);
+    expect(captures.filter((r) => r.move !== 'f3e5').every((r) => r.value === 0.5)).toBe(true);
+  });
+
+  it('plays the search saved in the database; a configuration saved before search modes existed plays one ply', () => {
+    const store = PatternStore.open(':memory:');
+    saveConfig(store.db, mergeConfig(DEFAULT_CONFIG, { search: 'captures' }));
+    expect(new MorphPlayer(store, { maturity: 0, seed: 1 }).search).toBe('captures');
+    const { search: _, ...older } = DEFAULT_CONFIG;
+    setMeta(store.db, 'config', { ...older, search: undefined });
+    expect(loadConfig(store.db).search).toBe('one-ply');
+    expect(new MorphPlayer(store, { maturity: 0, seed: 1 }).search).toBe('one-ply');
+    expect(() => mergeConfig(DEFAULT_CONFIG, { search: 'deeper' })).toThrow(/search must be one of one-ply, captures/);
+    store.close();
+  });
+
+  it('refuses an unknown --search in one line with exit code 2', async () => {
+    const result = await runMorph(['move', '--fen', '6k1/8/8/8/8/8/8/6K1 w - - 0 1', '--search', 'deeper']);
+    expect(result.code).toBe(2);
+    expect(result.stderr).toBe('morph: --search must be one of one-ply, captures, got "deeper"\n');
+  });
+});
