@@ -1,4 +1,4 @@
-/** Parsing numeric command-line options with one-line errors. */
+/** Parsing command-line options (numbers, seeds, search modes) with one-line errors. */
 import { badInput } from '../util/errors.ts';
 import { SEARCH_MODES, type SearchMode } from '../player/search.ts';
 
@@ -44,6 +44,8 @@ export function parseSeedOption(text: string | undefined): number | undefined {
 /** A --search option: one of the player's search modes, or undefined when not given. */
 export function parseSearchOption(text: string | undefined): SearchMode | undefined {
   if (text === undefined) return undefined;
-  if (!(SEARCH_MODES as readonly string[]).includes(text)) throw badInput(`--search must be one of ${SEARCH_MODES.join(', ')}, got "${text}"`);
+  if (!(SEARCH_MODES as readonly string[]).includes(text)) {
+    throw badInput(`--search must be one of ${SEARCH_MODES.join(', ')}, got "${text}"`);
+  }
   return text as SearchMode;
 }
