@@ -13,9 +13,10 @@ import type { LabelledPosition } from './positions.ts';
 import type { MoveRanker, MoveScore } from './rankers.ts';
 import { BLUNDER, INACCURACY, MISTAKE, winChanceLoss } from './winChance.ts';
 import { Z_95 } from '../match/elo.ts';
+import { TIE_TOLERANCE } from '../player/morphPlayer.ts';
 
-/** Values closer than this are ties (Morph's values are sums of floats). */
-export const TIE_TOLERANCE = 1e-12;
+/** Values closer than this are ties: the player's own rule, so a ranker's ties are the moves Morph picks among. */
+export { TIE_TOLERANCE };
 
 /** The number of moves the top-third filter keeps. */
 export const topThirdSize = (legal: number): number => Math.ceil(legal / 3);

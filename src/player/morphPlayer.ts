@@ -20,8 +20,8 @@ import type { EvaluationSettings } from '../eval/evaluation.ts';
 import { evaluationSettings, loadConfig } from '../learn/config.ts';
 import { worstCaptureReply, type Refutation, type SearchMode } from './search.ts';
 
-/** Values closer than this count as equal when choosing among the best moves. */
-const TIE_TOLERANCE = 1e-12;
+/** Values closer than this count as equal when choosing among the best moves (Morph's values are sums of floats). */
+export const TIE_TOLERANCE = 1e-12;
 
 const byValueThenMove = (a: RankedMove, b: RankedMove) => b.value - a.value || (a.move < b.move ? -1 : 1);
 
