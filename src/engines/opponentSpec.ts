@@ -1,6 +1,7 @@
 /**
  * Opponent specs: the short text that names a sparring partner on the command line and in logs, e.g.
- * "stockfish:skill=3,depth=2", "gnuchess:depth=2", "uci:/usr/bin/myengine:Hash=32", "ab:2", "random".
+ * "stockfish:skill=3,depth=2", "gnuchess:depth=2", "uci:/usr/bin/myengine:Hash=32", "ab:2", "random",
+ * "mix:random;ab:1".
  *
  * Parsing fills in the defaults, so formatOpponentSpec gives the full, canonical text of what will play
  * (bare "stockfish" becomes "stockfish:skill=0,depth=1") and a recorded spec can be replayed exactly.
@@ -26,13 +27,16 @@ export type OpponentSpec =
   /** Self-play: the opponent is the learning Morph itself, on the same live database (training only). */
   | { kind: 'self' }
   /** body: what follows "ab:", read by the alpha-beta engine's own factory. */
-  | { kind: 'ab'; body: string };
+  | { kind: 'ab'; body: string }
+  /** Training against several opponents in turn: game n (1-based) plays members[(n - 1) mod k] (training only). */
+  | { kind: 'mix'; members: OpponentSpec[] };
 
 export type OpponentKind = OpponentSpec['kind'];
 
 export const VALID_OPPONENT_FORMS =
   'stockfish[:skill=N,depth=N,nodes=N,movetime=MS,Name=value,...], gnuchess[:depth=N], ' +
-  'uci:PATH[:depth=N,nodes=N,movetime=MS,Name=value,...], morph:DB_PATH, ab:D, random, greedy, noisy:P:SPEC, noisy:auto=T:SPEC, self (training only)';
+  'uci:PATH[:depth=N,nodes=N,movetime=MS,Name=value,...], morph:DB_PATH, ab:D, random, greedy, noisy:P:SPEC, noisy:auto=T:SPEC, self (training only), ' +
+  'mix:SPEC;SPEC;... (training only: game n plays member (n - 1) mod k)';
 
 /** Where an adaptive handicap's probability starts on a database that has none recorded. */
 export const ADAPTIVE_START_PROBABILITY = 0.5;
@@ -72,15 +76,9 @@ export function parseOpponentSpec(text: string): OpponentSpec {
       }
       const probability = adaptive ? ADAPTIVE_START_PROBABILITY : number;
       const target = adaptive ? number : undefined;
-      let inner: OpponentSpec;
-      try {
-        inner = parseOpponentSpec(body!.slice(split + 1));
-      } catch (error) {
-        // Say what is wrong with the inner player, but name the whole spec the user gave.
-        const problem = (error as Error).message.replace(/^bad opponent "[^"]*": /, '').replace(/; valid forms: .*$/, '');
-        return fail(problem);
-      }
+      const inner = parsePart(body!.slice(split + 1), '', fail);
       if (inner.kind === 'self') fail('self-play cannot be noisy');
+      if (inner.kind === 'mix') fail('a mix cannot be noisy; make its members noisy instead');
       return target === undefined ? { kind, probability, inner } : { kind, probability, inner, target };
     }
     case 'morph':
@@ -107,9 +105,41 @@ export function parseOpponentSpec(text: string): OpponentSpec {
       const options = parseOptionList(hasOptions ? body!.slice(lastColon + 1) : '', GO_KEYS, fail);
       return { kind, path, options: withDefaultDepth(checkedSearchLimits(options, fail)) };
     }
+    case 'mix': {
+      const members = (body ?? '').split(';').map((text, index) => parsePart(text, `member ${index + 1}: `, fail));
+      if (members.length < 2) fail('a mix needs at least two members: mix:SPEC;SPEC;..., e.g. mix:random;ab:1');
+      members.forEach((member, index) => {
+        if (member.kind === 'mix') fail(`member ${index + 1}: a mix cannot hold a mix`);
+        if (member.kind === 'noisy' && member.target !== undefined) {
+          fail(`member ${index + 1}: an adaptive handicap (noisy:auto=T) cannot be a mix member, its probability is one per run; use noisy:P:SPEC`);
+        }
+      });
+      return { kind, members };
+    }
     default:
       return fail(kind === '' ? 'it is empty' : `unknown opponent "${kind}"`);
   }
+}
+
+/** A spec inside another (a noisy player's, a mix member): what is wrong with it, but naming the whole spec. */
+function parsePart(text: string, label: string, fail: (problem: string) => never): OpponentSpec {
+  try {
+    return parseOpponentSpec(text);
+  } catch (error) {
+    const problem = (error as Error).message.replace(/^bad opponent "[^"]*": /, '').replace(/; valid forms: .*$/, '');
+    return fail(label + problem);
+  }
+}
+
+/** The opponents a spec stands for: a mix's members, or the spec itself. */
+export function opponentMembers(spec: OpponentSpec): OpponentSpec[] {
+  return spec.kind === 'mix' ? spec.members : [spec];
+}
+
+/** The opponent of game `gameNumber` (1-based): a mix's members take turns by game number. */
+export function opponentOfGame(spec: OpponentSpec, gameNumber: number): OpponentSpec {
+  const members = opponentMembers(spec);
+  return members[(((gameNumber - 1) % members.length) + members.length) % members.length]!;
 }
 
 export function formatOpponentSpec(spec: OpponentSpec): string {
@@ -130,6 +160,8 @@ export function formatOpponentSpec(spec: OpponentSpec): string {
       return withOptions('stockfish', spec.options);
     case 'uci':
       return withOptions(`uci:${spec.path}`, spec.options);
+    case 'mix':
+      return `mix:${spec.members.map(formatOpponentSpec).join(';')}`;
   }
 }
 

@@ -1,12 +1,12 @@
 /**
  * One training game as an actor plays it: Morph (with the weights of some snapshot of the database) against the
- * sparring opponent, from the game's seed. The same code plays in the training process itself (`--jobs 1`, on the
+ * sparring opponent of that game (a mix's member by game number), from the game's seed. The same code plays in the training process itself (`--jobs 1`, on the
  * live database) and in each game worker (`--jobs N`, trainWorker.ts, on a read-only snapshot); the learner
  * (harness.ts) applies what comes back.
  */
 import { setImmediate as eventLoopTurn } from 'node:timers/promises';
 import { createPlayer } from '../engines/playerFromSpec.ts';
-import { parseOpponentSpec } from '../engines/opponentSpec.ts';
+import { formatOpponentSpec, opponentOfGame, parseOpponentSpec, type OpponentSpec } from '../engines/opponentSpec.ts';
 import type { GamePlayer } from '../engines/gamePlayer.ts';
 import { NoisyPlayer } from '../engines/noisyPlayer.ts';
 import { playGame, type PlayedGame } from '../game/playGame.ts';
@@ -27,7 +27,7 @@ export interface GameTask {
 export interface FinishedGame {
   task: GameTask;
   played: PlayedGame;
-  /** The opponent as recorded (an adaptive handicap with the probability it played at). */
+  /** The opponent as recorded: the mix member that played; an adaptive handicap with the probability it played at. */
   opponentName: string;
   /** Games learned in the weights Morph played with (the snapshot); gameNumber - 1 on the live database. */
   snapshot: number;
@@ -68,15 +68,19 @@ export function yieldingBeforeMoves(player: GamePlayer): GamePlayer {
 }
 
 /**
- * Plays games one after another with one opponent instance (restarted after an engine failure, and per game for
- * built-in players). Throws EngineError when the opponent fails; the caller discards that game.
+ * Plays games one after another, each against the opponent of its game number (a mix's members take turns). Keeps
+ * one instance per opponent for the run (restarted after an engine failure, and made per game for built-in
+ * players). Throws EngineError when the opponent fails; the caller discards that game.
  */
 export class GameActor {
-  private readonly perGameOpponent: boolean;
+  private readonly spec: OpponentSpec;
+  /** The live opponents by canonical spec text. */
+  private readonly opponents = new Map<string, GamePlayer>();
 
-  /** `opponent`: one already started (and checked) by the caller, used for the first game. */
-  constructor(private readonly options: ActorOptions, private opponent: GamePlayer | null = null) {
-    this.perGameOpponent = BUILT_IN_OPPONENTS.has(parseOpponentSpec(options.opponent).kind);
+  /** `started`: opponents already started (and checked) by the caller, by canonical spec text; the actor owns them. */
+  constructor(private readonly options: ActorOptions, started: ReadonlyMap<string, GamePlayer> = new Map()) {
+    this.spec = parseOpponentSpec(options.opponent);
+    for (const [name, player] of started) this.opponents.set(name, player);
   }
 
   /** Plays `task` with the weights of `store` (learned from `snapshot` games); null when stopped early. */
@@ -87,14 +91,16 @@ export class GameActor {
     const opponentSeed = opponentSeedOf(task.seed);
     const started = performance.now();
     const startedAt = new Date().toISOString();
-    if (!this.opponent || this.perGameOpponent) {
-      await this.opponent?.close();
-      this.opponent = null;
-      this.opponent = this.options.opponent === 'self'
+    const member = opponentOfGame(this.spec, task.gameNumber);
+    const key = formatOpponentSpec(member);
+    let opponent = this.opponents.get(key);
+    if (!opponent || BUILT_IN_OPPONENTS.has(member.kind)) {
+      await this.dropOpponent(key);
+      opponent = member.kind === 'self'
         ? yieldingBeforeMoves(new MorphPlayer(store, { ...settings, seed: opponentSeed }, 'self'))
-        : await createPlayer(this.options.opponent, { seed: opponentSeed, engineTimeouts: this.options.engineTimeouts });
+        : await createPlayer(key, { seed: opponentSeed, engineTimeouts: this.options.engineTimeouts });
+      this.opponents.set(key, opponent);
     }
-    const opponent = this.opponent;
     // A noisy opponent's random moves follow the game's seed, so a resumed run replays the same games.
     if (opponent instanceof NoisyPlayer) opponent.reseed(opponentSeed);
     if (opponent instanceof NoisyPlayer && opponent.target !== undefined && task.handicap !== undefined) {
@@ -109,7 +115,7 @@ export class GameActor {
         shouldStop,
       });
     } catch (error) {
-      await this.restartOpponent();
+      await this.dropOpponent(key);
       throw error;
     }
     if (!played) return null;
@@ -117,14 +123,19 @@ export class GameActor {
     return { task, played, opponentName, snapshot, seconds: (performance.now() - started) / 1000, startedAt };
   }
 
-  /** Drops the opponent (after a failure); the next game starts a new one. */
-  async restartOpponent(): Promise<void> {
-    const opponent = this.opponent;
-    this.opponent = null;
+  /** Drops one opponent (after its failure); the next game it plays starts a new one. */
+  private async dropOpponent(key: string): Promise<void> {
+    const opponent = this.opponents.get(key);
+    this.opponents.delete(key);
     await opponent?.close().catch(() => undefined);
   }
 
+  /** Drops every opponent (a stop ends a search in progress at once); the next game starts new ones. */
+  async restartOpponents(): Promise<void> {
+    await Promise.all([...this.opponents.keys()].map((key) => this.dropOpponent(key)));
+  }
+
   async close(): Promise<void> {
-    await this.restartOpponent();
+    await this.restartOpponents();
   }
 }

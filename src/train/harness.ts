@@ -11,7 +11,9 @@
 import { appendFileSync, mkdirSync } from 'node:fs';
 import { basename, dirname, join } from 'node:path';
 import { availableParallelism } from 'node:os';
-import { ADAPTIVE_START_PROBABILITY, formatOpponentSpec, parseOpponentSpec, type OpponentSpec } from '../engines/opponentSpec.ts';
+import {
+  ADAPTIVE_START_PROBABILITY, formatOpponentSpec, opponentMembers, parseOpponentSpec, type OpponentSpec,
+} from '../engines/opponentSpec.ts';
 import { EngineError } from '../engines/uciClient.ts';
 import { createPlayer } from '../engines/playerFromSpec.ts';
 import type { GamePlayer } from '../engines/gamePlayer.ts';
@@ -133,6 +135,7 @@ export function gameSeed(runSeed: number, gameNumber: number): number {
 const HANDSHAKE_TIMEOUT_FLOOR_MS = 10_000;
 
 function usesMorphDatabase(spec: OpponentSpec): boolean {
+  if (spec.kind === 'mix') return spec.members.some(usesMorphDatabase);
   return spec.kind === 'morph' || (spec.kind === 'noisy' && usesMorphDatabase(spec.inner));
 }
 
@@ -155,14 +158,21 @@ export async function runTraining(options: TrainingOptions): Promise<TrainingSum
       }
     : undefined;
   let stopRequested = false;
-  let opponent: GamePlayer | null = null;
+  /** Opponents started by the check below, by canonical spec text, until the actor takes them over. */
+  const startedOpponents = new Map<string, GamePlayer>();
+  const closeStarted = async (name: string) => {
+    const opponent = startedOpponents.get(name);
+    startedOpponents.delete(name);
+    await opponent?.close();
+  };
+  const closeAllStarted = () => Promise.all([...startedOpponents.keys()].map(closeStarted));
   let actor: GameActor | null = null;
   // A stop ends the opponent at once: a search in progress fails (the game is discarded) instead of running on
   // to the engine timeout, so Ctrl-C or SIGTERM stops the run within a second even while the engine hangs.
   const onSignal = () => {
     stopRequested = true;
-    opponent?.close().catch(() => {});
-    actor?.restartOpponent().catch(() => {});
+    closeAllStarted().catch(() => {});
+    actor?.restartOpponents().catch(() => {});
   };
   process.on('SIGINT', onSignal);
   process.on('SIGTERM', onSignal);
@@ -170,25 +180,26 @@ export async function runTraining(options: TrainingOptions): Promise<TrainingSum
   let progress: TrainingProgress | null = null;
   let runId: number | null = null;
   try {
-    // An opponent that lives for the whole run (an engine process, a morph: database) is started once before the
-    // training database is touched, so a bad engine path, engine option or database is refused with nothing
-    // written. A morph: opponent is made again with the run's seed; game workers (--jobs N) start their own.
-    // An engine that merely fails to start in time (a busy machine) is not bad input: it is dropped here and
-    // retried by the game loop, which discards the game and counts the failure as it does for any engine fault.
-    if (!BUILT_IN_OPPONENTS.has(spec.kind)) {
-      opponent = await createPlayer(options.opponent, { seed: 0, engineTimeouts: timeouts });
+    // An opponent that lives for the whole run (an engine process, a morph: database; each such member of a mix) is
+    // started once before the training database is touched, so a bad engine path, engine option or database is
+    // refused with nothing written. A morph: opponent is made again with the run's seed; game workers (--jobs N)
+    // start their own. An engine that merely fails to start in time (a busy machine) is not bad input: it is
+    // dropped here and retried by the game loop, which discards the game and counts the failure as it does for
+    // any engine fault.
+    for (const member of opponentMembers(spec)) {
+      const name = formatOpponentSpec(member);
+      if (BUILT_IN_OPPONENTS.has(member.kind) || startedOpponents.has(name)) continue;
+      const opponent = await createPlayer(name, { seed: 0, engineTimeouts: timeouts });
+      startedOpponents.set(name, opponent);
       try {
         await opponent.newGame();
       } catch (error) {
         if (stopRequested) throw new MorphError('training stopped before its first game; nothing was written');
         if (!(error instanceof EngineError)) throw error;
-        await opponent.close();
-        opponent = null;
+        await closeStarted(name);
+        continue;
       }
-      if (opponent && usesMorphDatabase(spec)) {
-        await opponent.close();
-        opponent = null;
-      }
+      if (usesMorphDatabase(member)) await closeStarted(name);
     }
     if (stopRequested) throw new MorphError('training stopped before its first game; nothing was written');
     const store = openStoreForWriting(options.db);
@@ -320,9 +331,8 @@ export async function runTraining(options: TrainingOptions): Promise<TrainingSum
     };
 
     if (jobs > 1) {
-      // The workers start their own opponents; the one started above only checked the spec.
-      await opponent?.close();
-      opponent = null;
+      // The workers start their own opponents; the ones started above only checked the spec.
+      await closeAllStarted();
       await runWorkerPool({
         jobs,
         setup: {
@@ -337,8 +347,8 @@ export async function runTraining(options: TrainingOptions): Promise<TrainingSum
       });
       if (stopRequested && summary.stopReason !== 'too-many-failures') summary.stopReason = 'interrupted';
     } else {
-      actor = new GameActor({ opponent: options.opponent, maxPlies: options.maxPlies, engineTimeouts: timeouts }, opponent);
-      opponent = null; // the actor's now
+      actor = new GameActor({ opponent: options.opponent, maxPlies: options.maxPlies, engineTimeouts: timeouts }, startedOpponents);
+      startedOpponents.clear(); // the actor's now
       let retry: GameTask | null = null;
       while (true) {
         const task: GameTask | null = retry ?? nextTask();
@@ -387,7 +397,7 @@ export async function runTraining(options: TrainingOptions): Promise<TrainingSum
     progress?.stop();
     process.off('SIGINT', onSignal);
     process.off('SIGTERM', onSignal);
-    await opponent?.close();
+    await closeAllStarted();
     await actor?.close();
     openedStore?.close();
   }
