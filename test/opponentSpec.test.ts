@@ -49,6 +49,21 @@ describe('parseOpponentSpec', () => {
       'noisy:0.3:stockfish:skill=20,depth=1',
     ],
     ['noisy:1:greedy', { kind: 'noisy', probability: 1, inner: { kind: 'greedy' } }, 'noisy:1:greedy'],
+    ['mix:random;greedy', { kind: 'mix', members: [{ kind: 'random' }, { kind: 'greedy' }] }, 'mix:random;greedy'],
+    [
+      'mix: self ; stockfish:depth=2;noisy:0.3:gnuchess;ab:2,q;self',
+      {
+        kind: 'mix',
+        members: [
+          { kind: 'self' },
+          { kind: 'stockfish', options: { skill: '0', depth: '2' } },
+          { kind: 'noisy', probability: 0.3, inner: { kind: 'gnuchess', depth: 1 } },
+          { kind: 'ab', body: '2,q' },
+          { kind: 'self' },
+        ],
+      },
+      'mix:self;stockfish:skill=0,depth=2;noisy:0.3:gnuchess:depth=1;ab:2,q;self',
+    ],
   ])('reads %j', (text, spec, canonical) => {
     expect(parseOpponentSpec(text)).toEqual(spec);
     expect(formatOpponentSpec(spec)).toBe(canonical);
@@ -82,6 +97,16 @@ describe('parseOpponentSpec', () => {
     ['uci::depth=2', /uci needs the engine binary/],
     ['uci:/opt/engine:movetime=-5', /movetime must be a positive whole number/],
     ['morph', /morph needs its database/],
+    ['mix', /a mix needs at least two members/],
+    ['mix:', /nothing after "mix:"/],
+    ['mix:random', /a mix needs at least two members/],
+    ['mix:random;', /member 2: it is empty/],
+    ['mix:random;;greedy', /member 2: it is empty/],
+    ['mix:random;stockfsh', /member 2: unknown opponent "stockfsh"/],
+    ['mix:random;stockfish:depth=0', /member 2: depth must be a positive whole number, got "0"/],
+    ['mix:random;mix:greedy;ab:1', /member 2: a mix cannot hold a mix/],
+    ['mix:random;noisy:auto=0.4:greedy', /member 2: an adaptive handicap \(noisy:auto=T\) cannot be a mix member, its probability is one per run/],
+    ['noisy:0.3:mix:random;greedy', /a mix cannot be noisy/],
   ])('rejects %j', (text, problem) => {
     let failure: unknown;
     try {
@@ -209,6 +234,13 @@ describe('createOpponent', () => {
 
   it('refuses self-play outside training, as bad input', async () => {
     await expect(createOpponent(parseOpponentSpec('self'), { seed: 1 })).rejects.toThrow(/training opponent only/);
+  });
+
+  it('refuses a mix outside training, as bad input in one line', async () => {
+    const failure = await createOpponent(parseOpponentSpec('mix:random;greedy'), { seed: 1 }).catch((error: unknown) => error);
+    expect(failure).toBeInstanceOf(MorphError);
+    expect((failure as MorphError).exitCode).toBe(2);
+    expect((failure as Error).message).toBe('"mix:random;greedy" (a mix of opponents) is for training only: morph train --opponent mix:...');
   });
 
   it('rejects a uci engine path that does not exist, as bad input', async () => {

@@ -106,13 +106,15 @@ export function parseOpponentSpec(text: string): OpponentSpec {
       return { kind, path, options: withDefaultDepth(checkedSearchLimits(options, fail)) };
     }
     case 'mix': {
-      const members = (body ?? '').split(';').map((text, index) => parsePart(text, `member ${index + 1}: `, fail));
-      if (members.length < 2) fail('a mix needs at least two members: mix:SPEC;SPEC;..., e.g. mix:random;ab:1');
-      members.forEach((member, index) => {
-        if (member.kind === 'mix') fail(`member ${index + 1}: a mix cannot hold a mix`);
-        if (member.kind === 'noisy' && member.target !== undefined) {
+      const texts = (body ?? '').split(';');
+      if (body === undefined || texts.length < 2) fail('a mix needs at least two members: mix:SPEC;SPEC;..., e.g. mix:random;ab:1');
+      const members = texts.map((member, index) => {
+        if (/^\s*mix(:|$)/.test(member)) fail(`member ${index + 1}: a mix cannot hold a mix`);
+        const spec = parsePart(member, `member ${index + 1}: `, fail);
+        if (spec.kind === 'noisy' && spec.target !== undefined) {
           fail(`member ${index + 1}: an adaptive handicap (noisy:auto=T) cannot be a mix member, its probability is one per run; use noisy:P:SPEC`);
         }
+        return spec;
       });
       return { kind, members };
     }
