@@ -13,6 +13,7 @@ import { Chess } from 'chess.js';
 import { afterAll, describe, expect, it } from 'vitest';
 import { openMorphDatabase } from '../src/store/database.ts';
 import { gameSeed } from '../src/train/harness.ts';
+import { AUTO_RELOAD_FACTOR, snapshotIsDue } from '../src/train/trainWorker.ts';
 
 import { startMorph, type FinishedProcess } from './helpers/cli.ts';
 import { recordedGames } from './helpers/recordedGames.ts';
@@ -113,6 +114,25 @@ function expectOrderedGames(rows: GameRow[], seed: number): void {
     expect(row.snapshot!).toBeLessThan(row.id);
   });
 }
+
+describe('when a game worker loads a fresh snapshot', () => {
+  it('counts games for a number, and time against the load time for auto', () => {
+    expect(snapshotIsDue(4, { games: 3, seconds: 1000 }, 1)).toBe(false);
+    expect(snapshotIsDue(4, { games: 4, seconds: 0.1 }, 1)).toBe(true);
+    // auto: a snapshot that took 0.5 s to load is kept for AUTO_RELOAD_FACTOR * 0.5 s of play, however many games.
+    expect(snapshotIsDue('auto', { games: 50, seconds: AUTO_RELOAD_FACTOR * 0.5 - 0.01 }, 0.5)).toBe(false);
+    expect(snapshotIsDue('auto', { games: 1, seconds: AUTO_RELOAD_FACTOR * 0.5 }, 0.5)).toBe(true);
+  });
+
+  it('refuses a --snapshot-every that is neither auto nor a whole number, in one line', async () => {
+    const db = tempPath('bad-snapshot-every.db');
+    for (const bad of ['0', 'often', '2.5']) {
+      const run = await startTrain(['--db', db, '--jobs', '2', '--games', '1', '--opponent', 'random', '--snapshot-every', bad]).done;
+      expect(run.code).toBe(2);
+      expect(run.stderr.trim().split('\n')).toEqual([`morph: --snapshot-every must be auto or a whole number of games (1 or more), got "${bad}"`]);
+    }
+  });
+});
 
 describe('morph train --jobs N', () => {
   it('applies games in order and records their snapshots; a game replays exactly on the same snapshot', async () => {

@@ -56,7 +56,7 @@ export interface TrainingOptions {
   /** Game workers (default 1; `morph train` defaults to defaultJobs()); 1 plays in this process on the live database. */
   jobs?: number;
   /** With jobs > 1: games a worker plays on one snapshot of the weights before it loads a fresh one. */
-  snapshotEvery?: number;
+  snapshotEvery?: number | 'auto';
 }
 
 export interface GameLogEntry {
@@ -101,8 +101,11 @@ export interface TrainingSummary {
   jobs: number;
 }
 
-/** Games a worker plays on one snapshot before loading a fresh one, unless --snapshot-every says otherwise. */
-export const DEFAULT_SNAPSHOT_EVERY = 4;
+/**
+ * Games a worker plays on one snapshot before loading a fresh one, unless --snapshot-every says otherwise:
+ * 'auto' reloads by time, once loading is a small share of the worker's time (trainWorker.ts).
+ */
+export const DEFAULT_SNAPSHOT_EVERY = 'auto';
 
 /** The cores this process may use: one game worker each (the learner's share is small; see docs/scaling.md). */
 export function defaultJobs(): number {

@@ -1,7 +1,7 @@
 /** `morph train`: an unattended training run against a sparring opponent (src/train/harness.ts). */
 import type { Command } from 'commander';
 import { DEFAULT_SNAPSHOT_EVERY, defaultJobs, runTraining, type TrainingSummary } from '../../train/harness.ts';
-import { runTrainWorker } from '../../train/trainWorker.ts';
+import { AUTO_RELOAD_FACTOR, runTrainWorker } from '../../train/trainWorker.ts';
 import type { ProgressMode } from '../../train/progress.ts';
 import { badInput } from '../../util/errors.ts';
 import { action, printLine } from '../run.ts';
@@ -79,7 +79,7 @@ export function registerTrainCommand(program: Command): void {
     .option('--temperature <schedule>', 'constant:K | linear:K0->K1@G | exp:K0,HALF,KMIN (saved in the database)')
     .option('--checkpoint-every <n>', 'keep a copy of the database every N games in DB.checkpoints/ (SQLite backup)')
     .option('--jobs <n>', `game workers playing at once on snapshots of the weights; 1 plays on the live database (default: the cores, here ${defaultJobs()})`)
-    .option('--snapshot-every <n>', `with --jobs > 1, games a worker plays before loading fresh weights (default ${DEFAULT_SNAPSHOT_EVERY})`)
+    .option('--snapshot-every <n>', `with --jobs > 1, games a worker plays before loading fresh weights, or auto: once its games took ${AUTO_RELOAD_FACTOR} times as long as loading them (default ${DEFAULT_SNAPSHOT_EVERY})`)
     .option('--progress <mode>', 'auto | bar | lines | none', 'auto')
     .option('--max-failures <n>', 'stop after this many discarded games in a row', '5')
     .option('--engine-timeout <ms>', 'per-move timeout for external engines')
@@ -121,11 +121,18 @@ export function registerTrainCommand(program: Command): void {
           engineTimeoutMs: opts.engineTimeout ? parseIntegerOption('--engine-timeout', opts.engineTimeout, 1) : undefined,
           checkpointEvery: opts.checkpointEvery ? parseIntegerOption('--checkpoint-every', opts.checkpointEvery, 1) : undefined,
           jobs: opts.jobs ? parseIntegerOption('--jobs', opts.jobs, 1) : defaultJobs(),
-          snapshotEvery: opts.snapshotEvery ? parseIntegerOption('--snapshot-every', opts.snapshotEvery, 1) : undefined,
+          snapshotEvery: parseSnapshotEvery(opts.snapshotEvery),
         });
         printLine(opts.json ? JSON.stringify(summary) : trainingSummaryText(summary));
       }),
     );
   // The game workers of `morph train --jobs N` (src/train/trainWorker.ts); started by the learner, not by users.
   program.command('train-worker', { hidden: true }).action(() => runTrainWorker());
+}
+
+/** --snapshot-every: auto (the default) or a whole number of games. */
+function parseSnapshotEvery(text: string | undefined): number | 'auto' | undefined {
+  if (text === undefined || text === 'auto') return undefined;
+  if (!/^\s*\d+\s*$/.test(text) || Number(text) < 1) throw badInput(`--snapshot-every must be auto or a whole number of games (1 or more), got "${text}"`);
+  return Number(text);
 }
