@@ -1,8 +1,8 @@
 /**
  * One training game as an actor plays it: Morph (with the weights of some snapshot of the database) against the
- * sparring opponent of that game (a mix's member by game number), from the game's seed. The same code plays in the training process itself (`--jobs 1`, on the
- * live database) and in each game worker (`--jobs N`, trainWorker.ts, on a read-only snapshot); the learner
- * (harness.ts) applies what comes back.
+ * sparring opponent of that game (a mix's member by game number), from the game's seed. The same code plays in
+ * the training process itself (`--jobs 1`, on the live database) and in each game worker (`--jobs N`,
+ * trainWorker.ts, on a read-only snapshot); the learner (harness.ts) applies what comes back.
  */
 import { setImmediate as eventLoopTurn } from 'node:timers/promises';
 import { createPlayer } from '../engines/playerFromSpec.ts';
