@@ -9,6 +9,7 @@ import { MorphPlayer } from '../src/player/morphPlayer.ts';
 import { TerminalGame, type TerminalGameConfig } from '../src/play/terminalGame.ts';
 import { PatternStore } from '../src/store/patternStore.ts';
 import { Random } from '../src/util/random.ts';
+import { buildSampleDatabase } from './helpers/sampleDatabase.ts';
 
 const MORPH_BIN = fileURLToPath(new URL('../bin/morph.js', import.meta.url));
 const tempDir = mkdtempSync(join(tmpdir(), 'morph-play-'));
@@ -214,6 +215,30 @@ describe('morph play as a process', () => {
     const chess = reread(readFileSync(pgnPath, 'utf8'));
     expect(chess.isCheckmate()).toBe(true);
     expect(chess.getHeaders().Result).toBe('1-0');
+  });
+
+  it("plays with the database's search unless --search overrides it, and refuses an unknown one in one line", async () => {
+    const db = join(tempDir, 'sample.db');
+    buildSampleDatabase(db, 5); // a new database: its config says captures
+    const play = async (extra: string[]) => {
+      const child = spawn(process.execPath, [MORPH_BIN, 'play', '--db', db, '--seed', '3', '--fen', BACK_RANK, ...extra]);
+      let stdout = '';
+      let stderr = '';
+      child.stdout.on('data', (chunk) => (stdout += chunk));
+      child.stderr.on('data', (chunk) => (stderr += chunk));
+      child.stdin.end('quit\n');
+      const code = await new Promise((resolve) => child.on('close', resolve));
+      return { code, stdout, stderr };
+    };
+    const stored = await play([]);
+    expect(stored.code).toBe(0);
+    expect(stored.stdout).toMatch(/maturity 0, search captures, seed 3\)/);
+    const onePly = await play(['--search', 'one-ply']);
+    expect(onePly.code).toBe(0);
+    expect(onePly.stdout).toMatch(/maturity 0, search one-ply, seed 3\)/);
+    const bad = await play(['--search', 'deep']);
+    expect(bad.code).toBe(2);
+    expect(bad.stderr).toBe('morph: --search must be one of one-ply, captures, got "deep"\n');
   });
 
   it('rejects a bad --color with a one-line error', async () => {

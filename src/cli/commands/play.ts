@@ -10,7 +10,8 @@ import { openStoreForReading } from '../../store/location.ts';
 import { badInput } from '../../util/errors.ts';
 import { freshSeed } from '../../util/random.ts';
 import { action, printLine, reportError } from '../run.ts';
-import { parseIntegerOption, parseSeedOption } from '../options.ts';
+import { parseIntegerOption, parseSearchOption, parseSeedOption } from '../options.ts';
+import { SEARCH_MODES } from '../../player/search.ts';
 
 interface PlayOptions {
   db?: string;
@@ -18,6 +19,7 @@ interface PlayOptions {
   fen?: string;
   seed?: string;
   maturity?: string;
+  search?: string;
   pgn?: string;
   model?: string;
 }
@@ -31,6 +33,7 @@ export function registerPlayCommand(program: Command): void {
     .option('--fen <fen>', 'start from this position instead of the initial one')
     .option('--seed <n>', "seed for Morph's random tie-break (default: a fresh one, shown at the start)")
     .option('--maturity <n>', "Morph ignores patterns with fewer updates than this (default: the database's)")
+    .option('--search <mode>', `${SEARCH_MODES.join(' | ')}: how far Morph looks (default: the database's)`)
     .option('--pgn <file>', 'save the game as PGN to this file when it ends')
     .option('--model <file>', 'an opponent model of you (morph model): Morph looks along the replies it predicts')
     .action(
@@ -40,6 +43,7 @@ export function registerPlayCommand(program: Command): void {
         const startFen = opts.fen === undefined ? undefined : checkFen(opts.fen);
         const chosenMaturity = opts.maturity === undefined ? undefined : parseIntegerOption('--maturity', opts.maturity, 0);
         const seed = parseSeedOption(opts.seed) ?? freshSeed();
+        const chosenSearch = parseSearchOption(opts.search);
         const model = opts.model === undefined ? null : OpponentModel.open(opts.model);
         let opened: ReturnType<typeof openStoreForReading>;
         try {
@@ -51,14 +55,15 @@ export function registerPlayCommand(program: Command): void {
         const { store, fresh } = opened;
         try {
           const maturity = playingMaturity(store, chosenMaturity);
+          const morph = new MorphPlayer(store, { maturity, seed, search: chosenSearch }, 'Morph');
           printLine(
             fresh
               ? `Morph has no database yet (train first): every move values 0.5, so it plays at random. Seed ${seed}.`
-              : `Morph plays from ${store.path} (${store.size} patterns, maturity ${maturity}, seed ${seed}).`,
+              : `Morph plays from ${store.path} (${store.size} patterns, maturity ${maturity}, search ${morph.search}, seed ${seed}).`,
           );
           const player = model
             ? new ModelGuidedPlayer(store, model, { maturity, seed, replies: DEFAULT_REPLIES }, 'Morph')
-            : new MorphPlayer(store, { maturity, seed }, 'Morph');
+            : morph;
           if (model) printLine(`Morph looks along the replies ${opts.model} predicts for you.`);
           await playInTerminal(
             new TerminalGame({ player, humanColor: color as Side, startFen, autoPgnPath: opts.pgn, write: printLine }),
