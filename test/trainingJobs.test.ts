@@ -5,17 +5,17 @@
  * learner costing only the games in flight.
  */
 import { execFileSync, type ChildProcess } from 'node:child_process';
-import { chmodSync, mkdtempSync, rmSync, writeFileSync } from 'node:fs';
+import { chmodSync, mkdtempSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { Chess } from 'chess.js';
-import { afterAll, describe, expect, it } from 'vitest';
+import { describe, expect, it } from 'vitest';
 import { openMorphDatabase } from '../src/store/database.ts';
 import { gameSeed } from '../src/train/harness.ts';
 import { AUTO_RELOAD_FACTOR, snapshotIsDue } from '../src/train/trainWorker.ts';
 
-import { startMorph, type FinishedProcess } from './helpers/cli.ts';
+import { killedAfterAll, startMorph, type FinishedProcess } from './helpers/cli.ts';
 import { recordedGames } from './helpers/recordedGames.ts';
 const FAKE_ENGINE = fileURLToPath(new URL('./fixtures/fake-engine.mjs', import.meta.url));
 const FLAKY_ENGINE = fileURLToPath(new URL('./fixtures/flaky-engine.mjs', import.meta.url));
@@ -24,26 +24,13 @@ let fileCount = 0;
 const tempPath = (name: string) => join(tempDir, `${fileCount++}-${name}`);
 const sleep = (ms: number) => new Promise((resolve) => setTimeout(resolve, ms));
 
-const running = new Set<ChildProcess>();
-afterAll(() => {
-  for (const child of running) {
-    try {
-      process.kill(child.pid!, 'SIGKILL');
-    } catch {
-      // already gone
-    }
-  }
-  rmSync(tempDir, { recursive: true, force: true });
-});
+const tracked = killedAfterAll(tempDir);
 
 type Finished = FinishedProcess;
 
 /** Starts `morph train ARGS`; `ownGroup` puts it in a process group of its own, as a terminal would. */
 function startTrain(args: string[], ownGroup = false): { child: ChildProcess; done: Promise<Finished> } {
-  const { child, done } = startMorph(['train', '--progress', 'none', ...args], ownGroup);
-  running.add(child);
-  void done.then(() => running.delete(child));
-  return { child, done };
+  return tracked(startMorph(['train', '--progress', 'none', ...args], ownGroup));
 }
 
 interface GameRow {

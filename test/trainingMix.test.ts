@@ -4,15 +4,14 @@
  * log name the member that played; a bad engine member is refused before the database is touched; an engine
  * member that crashes is restarted alone. `morph match` refuses a mix in one line.
  */
-import type { ChildProcess } from 'node:child_process';
-import { chmodSync, existsSync, mkdtempSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
+import { chmodSync, existsSync, mkdtempSync, readFileSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { Chess } from 'chess.js';
-import { afterAll, describe, expect, it } from 'vitest';
+import { describe, expect, it } from 'vitest';
 import { openMorphDatabase } from '../src/store/database.ts';
-import { runMorph, startMorph, type FinishedProcess } from './helpers/cli.ts';
+import { killedAfterAll, runMorph, startMorph, type FinishedProcess } from './helpers/cli.ts';
 
 const FAKE_ENGINE = fileURLToPath(new URL('./fixtures/fake-engine.mjs', import.meta.url));
 const FLAKY_ENGINE = fileURLToPath(new URL('./fixtures/flaky-engine.mjs', import.meta.url));
@@ -20,23 +19,10 @@ const tempDir = mkdtempSync(join(tmpdir(), 'morph-mix-'));
 let fileCount = 0;
 const tempPath = (name: string) => join(tempDir, `${fileCount++}-${name}`);
 
-const running = new Set<ChildProcess>();
-afterAll(() => {
-  for (const child of running) {
-    try {
-      process.kill(child.pid!, 'SIGKILL');
-    } catch {
-      // already gone
-    }
-  }
-  rmSync(tempDir, { recursive: true, force: true });
-});
+const tracked = killedAfterAll(tempDir);
 
 function train(args: string[]): Promise<FinishedProcess> {
-  const { child, done } = startMorph(['train', '--progress', 'none', ...args]);
-  running.add(child);
-  void done.then(() => running.delete(child));
-  return done;
+  return tracked(startMorph(['train', '--progress', 'none', ...args])).done;
 }
 
 /** An executable running `script` with `args` that first appends a line to `startLog` (one line per start). */

@@ -1,6 +1,8 @@
 /** Running the real `morph` command in a child process, as a user would. */
 import { spawn, type ChildProcess } from 'node:child_process';
+import { rmSync } from 'node:fs';
 import { fileURLToPath } from 'node:url';
+import { afterAll } from 'vitest';
 
 export const MORPH_BIN = fileURLToPath(new URL('../../bin/morph.js', import.meta.url));
 
@@ -39,4 +41,27 @@ export function startMorph(args: string[], detached = false): { child: ChildProc
     child.on('close', (code, signal) => resolve({ code, signal, stdout, stderr })),
   );
   return { child, done };
+}
+
+/**
+ * For a test file that starts long-running commands: after its tests, kills every process still running that was
+ * passed through the returned function, and removes `tempDir`. Returns what it is given.
+ */
+export function killedAfterAll(tempDir: string): <T extends { child: ChildProcess; done: Promise<unknown> }>(started: T) => T {
+  const running = new Set<ChildProcess>();
+  afterAll(() => {
+    for (const child of running) {
+      try {
+        process.kill(child.pid!, 'SIGKILL');
+      } catch {
+        // already gone
+      }
+    }
+    rmSync(tempDir, { recursive: true, force: true });
+  });
+  return (started) => {
+    running.add(started.child);
+    void started.done.then(() => running.delete(started.child));
+    return started;
+  };
 }
