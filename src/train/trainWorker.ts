@@ -18,9 +18,10 @@ export interface WorkerSetup extends ActorOptions {
 
 /**
  * With 'auto', a worker plays on a snapshot until its games there took this many times as long as loading the
- * snapshot did, so loading costs it at most about 1/(1+F) of its time. Loading is a full read of the hierarchy
- * (0.4-0.6 s at 11k patterns, 1.6 s at 22k on this 2-core machine), which every 4 games cost a worker 10-30% of
- * its time; at F = 20 a worker's weights are still only some tens of games old.
+ * snapshot did, so loading costs it at most about 1/(1+F) of its time however large the database grows. Loading
+ * is a full read of the hierarchy, growing with it (on an idle 2-core machine 0.2 s at 11k patterns, 0.4 s at
+ * 22k, about 2.6 s at 100k): every 4 games that is 4-5% of a worker's time at 11k-22k, but a quarter at 100k.
+ * At F = 20 a worker reloads about every 4 games at 11k-22k, and its weights stay some tens of games old at most.
  */
 export const AUTO_RELOAD_FACTOR = 20;
 
