@@ -1,7 +1,7 @@
 #!/usr/bin/env bash
 # Training signals beside the default partner (issue 12 part 3), with the search `captures` of today's defaults:
 #   1. a mix of opponents in turn: --opponent 'mix:stockfish;ab:1;ab:2,q' (game n plays member (n-1) mod 3),
-#      and the adaptive handicap --opponent 'noisy:auto=0.5:stockfish';
+#      the adaptive handicap --opponent 'noisy:auto=0.5:stockfish', and self-play (--opponent self, --jobs 2);
 #   2. pre-training on engine-vs-engine games: ENGINE_PAIRS matches of the native Debian Stockfish at mixed
 #      skills and depths and toga2 (300 games each, the balanced suite, colours paired, seed = pairing number),
 #      learned with `morph learn` (both sides, each judged by its own result), then GAMES games against the
@@ -39,6 +39,9 @@ measure "$OUT/mix.db" mix
 nice -n 5 node bin/morph.js train --db "$OUT/handicap.db" --games "$GAMES" --seed "$SEED" --jobs 1 --search captures \
   --opponent 'noisy:auto=0.5:stockfish' --json-log "$OUT/handicap.jsonl" --progress lines > "$OUT/handicap.train.log" 2>&1
 measure "$OUT/handicap.db" handicap
+nice -n 5 node bin/morph.js train --db "$OUT/self.db" --games "$GAMES" --seed "$SEED" --jobs 2 --search captures \
+  --opponent self --progress lines > "$OUT/self.train.log" 2>&1
+measure "$OUT/self.db" self
 
 # 2. Pre-training on engine games.
 pairs=(
