@@ -10,7 +10,8 @@ import { GreedyPlayer, RandomPlayer } from '../src/engines/simplePlayers.ts';
 import { gamePgn, playGame } from '../src/game/playGame.ts';
 import { playerDecisions } from '../src/model/decisions.ts';
 import { randomOpening } from '../src/model/gameCollection.ts';
-import { OpponentModel } from '../src/model/opponentModel.ts';
+import { OpponentModel, withAncestors } from '../src/model/opponentModel.ts';
+import { buildPositionGraph } from '../src/graph/positionGraph.ts';
 import { ModelGuidedPlayer } from '../src/model/modelGuidedPlayer.ts';
 import { setShare } from '../src/model/prediction.ts';
 import { GameHistory } from '../src/chess/history.ts';
@@ -192,6 +193,86 @@ describe('morph model and morph predict', () => {
     expect(readFileSync(model).equals(modelBytes)).toBe(true);
     expect(readFileSync(valueDb).equals(valueBytes)).toBe(true);
   }, 90_000);
+});
+
+describe('search captures', () => {
+  // After 1.e4 d5, Qg4 leaves the queen to Bxg4; exd5 is met by Qxd5.
+  const fen = 'rnbqkbnr/ppp1pppp/8/3p4/4P3/8/PPPP1PPP/RNBQKBNR w KQkq - 0 2';
+  let capturesModel: string;
+
+  beforeAll(async () => {
+    capturesModel = join(dir, 'greedy.captures.db');
+    const run = await morph('model', '--out', capturesModel, '--pgn', train, '--player', 'greedy', '--seed', '3', '--search', 'captures', '--json', '--no-progress');
+    expect(run.stderr).toBe('');
+    expect(run.status).toBe(0);
+    expect(JSON.parse(run.stdout).settings.search).toBe('captures');
+  }, 120_000);
+
+  it('is recorded in the model and used when it is opened; older models and the default look one ply', () => {
+    const opened = OpponentModel.open(capturesModel);
+    const plain = OpponentModel.open(model);
+    try {
+      expect(opened.search).toBe('captures');
+      expect(plain.search).toBe('one-ply');
+      expect(OpponentModel.open(model, 'captures').search).toBe('captures');
+    } finally {
+      opened.close();
+      plain.close();
+    }
+  });
+
+  it('marks each move down by the largest gain of a capture reply, as the model values it for the capturer (chess.js lists the captures)', () => {
+    const looking = OpponentModel.open(capturesModel);
+    const onePly = OpponentModel.open(capturesModel, 'one-ply');
+    try {
+      const history = new GameHistory(fen);
+      const ranking = looking.rank(history);
+      const own = new Map(onePly.rank(history).map((m) => [m.move, m.score]));
+      let refuted = 0;
+      const gains = new Map<string, number>();
+      for (const m of ranking) {
+        // Independently: the opponent's captures after m (chess.js); the one-ply model scores each as the
+        // capturer's move, and the position as the capturer would have it without capturing is the same board
+        // with the capturer as the side that just moved (White to move again: a null move).
+        const chess = new Chess(fen);
+        chess.move({ from: m.move.slice(0, 2), to: m.move.slice(2, 4), promotion: m.move[4] });
+        const captures = new Set(chess.moves({ verbose: true }).filter((r) => r.isCapture() || r.isEnPassant()).map((r) => r.lan));
+        const fields = chess.fen().split(' ');
+        const declined = onePly.store.retrieve(buildPositionGraph(new GameHistory([fields[0], 'w', '-', '-', '0', '1'].join(' ')).board)).matches;
+        const declinedScore = withAncestors(declined).reduce((sum, r) => sum + onePly.scoreOf(r), 0);
+        let largest = 0;
+        let worst: string | undefined;
+        for (const reply of onePly.rank(new GameHistory(fen, [m.move]))) {
+          if (!captures.has(reply.move)) continue;
+          gains.set(`${m.move} ${reply.move}`, reply.score - declinedScore);
+          if (reply.score - declinedScore > largest) [largest, worst] = [reply.score - declinedScore, reply.move];
+        }
+        expect(m.score).toBeCloseTo(own.get(m.move)! - largest, 9);
+        expect(m.refutation).toBe(worst);
+        if (worst) refuted++;
+      }
+      expect(refuted).toBeGreaterThan(0);
+      // The learned model (of greedy, which takes the most material it can): taking the queen is a gain for
+      // the capturer, so leaving it to Bxg4 scores below Qg4's own position.
+      expect(gains.get('d1g4 c8g4')).toBeGreaterThan(0);
+      expect(ranking.find((m) => m.move === 'd1g4')!.score).toBeLessThan(own.get('d1g4')!);
+    } finally {
+      looking.close();
+      onePly.close();
+    }
+  });
+
+  it('refuses an unknown search mode: one line, exit 2, no model file', async () => {
+    const out = join(dir, 'deep.db');
+    const run = await morph('model', '--out', out, '--pgn', train, '--player', 'greedy', '--search', 'deep');
+    expect(run.status).toBe(2);
+    expect(run.stderr.trim().split('\n')).toHaveLength(1);
+    expect(run.stderr).toMatch(/--search must be one of one-ply, captures/);
+    expect(existsSync(out)).toBe(false);
+    const predict = await morph('predict', '--model', model, '--pgn', heldOut, '--player', 'greedy', '--search', 'deep');
+    expect(predict.status).toBe(2);
+    expect(predict.stderr.trim().split('\n')).toHaveLength(1);
+  }, 60_000);
 });
 
 describe('model options of match and uci', () => {

@@ -16,7 +16,7 @@ import { buildPositionGraph, PositionGraph } from '../graph/positionGraph.ts';
 import { MorphPlayer, type RankedMove } from '../player/morphPlayer.ts';
 import { evaluateGraph } from '../player/evaluate.ts';
 import type { PatternStore } from '../store/patternStore.ts';
-import { isDrawnByRule, scoreSuccessors, type OpponentModel, type PositionHistory } from './opponentModel.ts';
+import { isDrawnByRule, type OpponentModel, type PositionHistory } from './opponentModel.ts';
 
 export interface ModelGuidedOptions {
   maturity: number;
@@ -70,7 +70,7 @@ export class ModelGuidedPlayer extends MorphPlayer {
     if (gameStatus(next) === 'checkmate') return 1;
     if (isDrawnByRule(history, next)) return 0.5;
     const afterMove = extendedHistory(history, next);
-    const replies = scoreSuccessors(this.model.successors(afterMove), this.model.terminal, this.model.scoreOf).slice(0, this.guidance.replies);
+    const replies = this.model.rank(afterMove).slice(0, this.guidance.replies);
     const after = cloneBoard(next);
     let total = 0;
     let weighted = 0;

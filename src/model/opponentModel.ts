@@ -7,11 +7,23 @@
  * and the probability of each move is the softmax of the scores. A move that mates, or ends the game in a
  * draw by rule, has a learned score of its own instead (those positions have nothing left to choose).
  *
+ * Search "captures" (a setting of the model, as of a value database: player/search.ts) also plays each capture
+ * the mover's opponent could answer with, and asks what the capture gains the capturer, as the model values
+ * it: the score of the position after the capture (the capturer just moved there) less the score of the
+ * position before it seen with the capturer as the side that just moved (what it keeps if it declines to
+ * capture). A move's score is its own position's less the largest such gain, when one is positive. A move that
+ * leaves a piece to be taken is marked down by what taking it is worth to a player like this one. (Both scores
+ * of a gain describe positions from the same side, so the model's arbitrary zero cancels; the mover's own score
+ * and the capturer's cannot simply be compared as v and 1 - v are in the value player.)
+ *
  * Model databases record their kind (databaseKind.ts) and are refused where a value database is expected.
  */
-import { applyMove, cloneBoard, uciMove, type Board } from '../chess/board.ts';
+import { applyMove, BLACK, cloneBoard, uciMove, WHITE, type Board } from '../chess/board.ts';
 import { gameStatus, generateLegalMoves, isInsufficientMaterial } from '../chess/movegen.ts';
 import { buildPositionGraph, PositionGraph } from '../graph/positionGraph.ts';
+import { gameEnd } from '../chess/gameEnd.ts';
+import { isCapture, SEARCH_MODES, type SearchMode } from '../player/search.ts';
+import { badInput } from '../util/errors.ts';
 import { getMetaJson, getMeta } from '../store/meta.ts';
 import type { PatternRecord } from '../store/patternRecord.ts';
 import { PatternStore } from '../store/patternStore.ts';
@@ -26,11 +38,24 @@ export interface TerminalScores {
 
 export type SuccessorKind = 'checkmate' | 'draw' | 'patterns';
 
-export interface Successor {
-  move: string;
+/** A position as the model sees it: terminal, or the patterns it matches. */
+export interface ModelPosition {
   kind: SuccessorKind;
-  /** The most-specific matches of the position after the move ('patterns' successors only). */
+  /** The matching patterns ('patterns' positions only). */
   patterns: PatternRecord[];
+}
+
+/** A capture the mover's opponent can answer with, and the position it leads to (the capturer just moved). */
+export interface CaptureReply extends ModelPosition {
+  move: string;
+}
+
+export interface Successor extends ModelPosition {
+  move: string;
+  /** With search "captures": the opponent's capture replies (none after a mate or a draw); otherwise empty. */
+  replies: CaptureReply[];
+  /** With capture replies: the position after the move with the capturer as the side that just moved. */
+  declined: PatternRecord[];
 }
 
 export interface ScoredMove {
@@ -39,6 +64,8 @@ export interface ScoredMove {
   score: number;
   /** Softmax of the scores over the position's legal moves. */
   probability: number;
+  /** With search "captures": the capture reply whose gain lowered the score, when one did. */
+  refutation?: string;
 }
 
 /** Weights are kept away from 0 and 1 so that every score is finite. */
@@ -71,7 +98,7 @@ let visited = new Int32Array(1 << 12);
 let visitEpoch = 0;
 const pending: PatternRecord[] = [];
 
-function withAncestors(matches: readonly PatternRecord[]): PatternRecord[] {
+export function withAncestors(matches: readonly PatternRecord[]): PatternRecord[] {
   const epoch = ++visitEpoch;
   const result: PatternRecord[] = [];
   for (const record of matches) pending.push(record);
@@ -100,12 +127,36 @@ export function isDrawnByRule(history: PositionHistory, board: Board): boolean {
   );
 }
 
-/** The successors of a position: each legal move and what the model sees after it. */
+function matchingPatterns(store: PatternStore, board: Pick<Board, 'squares' | 'turn'>, graph: PositionGraph, features: FeatureSet): PatternRecord[] {
+  // The matches array is reused by the next retrieval: copy it.
+  const matches = store.retrieve(buildPositionGraph(board, graph)).matches;
+  return features === 'all' ? withAncestors(matches) : [...matches];
+}
+
+/** The opponent's captures in `position` (the mover just moved there) and what the model sees after each. */
+function captureReplies(store: PatternStore, position: Board, graph: PositionGraph, features: FeatureSet): CaptureReply[] {
+  const replies: CaptureReply[] = [];
+  const after = cloneBoard(position);
+  for (const reply of generateLegalMoves(position)) {
+    if (!isCapture(position, reply)) continue;
+    applyMove(position, reply, after);
+    // A capture changes the material, so the position after it cannot repeat an earlier one.
+    const end = gameEnd(after, 1);
+    const move = uciMove(reply);
+    if (end === 'checkmate') replies.push({ move, kind: 'checkmate', patterns: [] });
+    else if (end !== null) replies.push({ move, kind: 'draw', patterns: [] });
+    else replies.push({ move, kind: 'patterns', patterns: matchingPatterns(store, after, graph, features) });
+  }
+  return replies;
+}
+
+/** The successors of a position: each legal move and what the model sees after it (and, with search "captures", after each capture reply). */
 export function successorsOf(
   store: PatternStore,
   history: PositionHistory,
   graph = new PositionGraph(),
   features: FeatureSet = 'most-specific',
+  search: SearchMode = 'one-ply',
 ): Successor[] {
   const board = history.board;
   const next: Board = cloneBoard(board);
@@ -114,30 +165,56 @@ export function successorsOf(
     applyMove(board, move, next);
     const uci = uciMove(move);
     const status = gameStatus(next);
-    if (status === 'checkmate') successors.push({ move: uci, kind: 'checkmate', patterns: [] });
+    if (status === 'checkmate') successors.push({ move: uci, kind: 'checkmate', patterns: [], replies: [], declined: [] });
     else if (isDrawnByRule(history, next)) {
-      successors.push({ move: uci, kind: 'draw', patterns: [] });
+      successors.push({ move: uci, kind: 'draw', patterns: [], replies: [], declined: [] });
     } else {
-      // The matches array is reused by the next retrieval: copy it.
-      const matches = store.retrieve(buildPositionGraph(next, graph)).matches;
-      successors.push({ move: uci, kind: 'patterns', patterns: features === 'all' ? withAncestors(matches) : [...matches] });
+      const patterns = matchingPatterns(store, next, graph, features);
+      const replies = search === 'captures' ? captureReplies(store, next, graph, features) : [];
+      // The graph speaks of the side that just moved as the side not to move: flipping the turn describes the
+      // same position from the capturer's side.
+      const declined = replies.length ? matchingPatterns(store, { squares: next.squares, turn: next.turn === WHITE ? BLACK : WHITE }, graph, features) : [];
+      successors.push({ move: uci, kind: 'patterns', patterns, replies, declined });
     }
   }
   return successors;
 }
 
-/** Scores and softmax probabilities of successors, best first (ties in move order). */
+/** The model's score of a position for the side that just moved there. */
+function positionScore(position: ModelPosition, terminal: TerminalScores, scoreOf: (record: PatternRecord) => number): number {
+  if (position.kind === 'checkmate') return terminal.checkmate;
+  if (position.kind === 'draw') return terminal.draw;
+  let score = 0;
+  for (const record of position.patterns) score += scoreOf(record);
+  return score;
+}
+
+/**
+ * Scores and softmax probabilities of successors, best first (ties in move order). A successor's score is its
+ * own position's, less the largest gain of a capture reply when that is positive (see the top of this file).
+ */
 export function scoreSuccessors(
   successors: readonly Successor[],
   terminal: TerminalScores,
   scoreOf: (record: PatternRecord) => number = (record) => scoreOfWeight(record.weight),
 ): ScoredMove[] {
-  const scored = successors.map((s) => {
-    let score = 0;
-    if (s.kind === 'checkmate') score = terminal.checkmate;
-    else if (s.kind === 'draw') score = terminal.draw;
-    else for (const record of s.patterns) score += scoreOf(record);
-    return { move: s.move, score, probability: 0 };
+  const scored = successors.map((s): ScoredMove => {
+    let score = positionScore(s, terminal, scoreOf);
+    let refutation: string | undefined;
+    if (s.replies.length) {
+      let declined = 0;
+      for (const record of s.declined) declined += scoreOf(record);
+      let largest = 0;
+      for (const reply of s.replies) {
+        const gain = positionScore(reply, terminal, scoreOf) - declined;
+        if (gain > largest) {
+          largest = gain;
+          refutation = reply.move;
+        }
+      }
+      score -= largest;
+    }
+    return refutation === undefined ? { move: s.move, score, probability: 0 } : { move: s.move, score, probability: 0, refutation };
   });
   const top = Math.max(...scored.map((s) => s.score));
   let total = 0;
@@ -183,6 +260,7 @@ export class OpponentModel {
     readonly store: PatternStore,
     readonly terminal: TerminalScores,
     readonly features: FeatureSet = 'most-specific',
+    readonly search: SearchMode = 'one-ply',
   ) {
     let maxId = 0;
     for (const record of store.hierarchy.byId.values()) maxId = Math.max(maxId, record.id);
@@ -192,14 +270,20 @@ export class OpponentModel {
     for (const record of store.hierarchy.material.values()) this.scores[record.id] = scoreOfWeight(record.weight);
   }
 
-  /** Opens a model database read-only; a value database (or anything else) is refused in one line. */
-  static open(path: string): OpponentModel {
+  /**
+   * Opens a model database read-only; a value database (or anything else) is refused in one line. `search`
+   * overrides the model's own setting (to measure a look the model was not fitted with).
+   */
+  static open(path: string, search?: SearchMode): OpponentModel {
     upgradeIfOlder(path);
     const store = PatternStore.open(path, { readonly: true, kind: 'opponent-model' });
     try {
       const terminal = getMetaJson<TerminalScores>(store.db, TERMINAL_SCORES_KEY) ?? { checkmate: 0, draw: 0 };
-      const features = getMetaJson<{ features?: FeatureSet }>(store.db, 'model_settings')?.features ?? 'most-specific';
-      return new OpponentModel(store, terminal, features);
+      const settings = getMetaJson<{ features?: FeatureSet; search?: string }>(store.db, 'model_settings');
+      // Models written before search modes existed look one ply.
+      const stored = settings?.search ?? 'one-ply';
+      if (!(SEARCH_MODES as readonly string[]).includes(stored)) throw badInput(`${path}: unknown model search "${stored}"`);
+      return new OpponentModel(store, terminal, settings?.features ?? 'most-specific', search ?? (stored as SearchMode));
     } catch (error) {
       store.close();
       throw error;
@@ -216,7 +300,7 @@ export class OpponentModel {
   }
 
   successors(history: PositionHistory): Successor[] {
-    return successorsOf(this.store, history, this.graph, this.features);
+    return successorsOf(this.store, history, this.graph, this.features, this.search);
   }
 
   close(): void {

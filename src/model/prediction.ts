@@ -56,6 +56,8 @@ export interface ShareSet {
 
 export interface RankerPrediction extends ShareSet {
   ranker: string;
+  /** Mean wall-clock milliseconds the ranker took to rank a position's moves. */
+  msPerMove: number;
   byPhase: Partial<Record<Phase, ShareSet>>;
 }
 
@@ -147,6 +149,7 @@ export function measurePrediction(
   labels: PredictionRanker | null = null,
 ): PredictionReport {
   const rows: Row[][] = rankers.map(() => []);
+  const milliseconds = rankers.map(() => 0);
   let legal = 0;
   let moves = 0;
   for (const [decision, history] of decisionHistories(decisions)) {
@@ -154,7 +157,9 @@ export function measurePrediction(
     const phase = phaseOf(history);
     const equalBest = labels ? equalBestMoves(labels.score(history, fen)) : null;
     rankers.forEach((ranker, i) => {
+      const started = performance.now();
       const scores = ranker.score(history, fen);
+      milliseconds[i] += performance.now() - started;
       const agreement = agreementWith(scores, decision.chosen, equalBest);
       rows[i].push({ game: decision.game, phase, top1: agreement.top1, top4: agreement.top4, topThird: agreement.topThird });
       if (i === 0) legal += agreement.legal;
@@ -173,7 +178,7 @@ export function measurePrediction(
         const inPhase = rows[i].filter((r) => r.phase === phase);
         if (inPhase.length) byPhase[phase] = shareSet(inPhase);
       }
-      return { ranker: ranker.name, ...shareSet(rows[i]), byPhase };
+      return { ranker: ranker.name, msPerMove: moves ? milliseconds[i] / moves : 0, ...shareSet(rows[i]), byPhase };
     }),
   };
 }

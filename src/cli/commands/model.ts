@@ -12,7 +12,8 @@ import type { FeatureSet } from '../../model/opponentModel.ts';
 import { buildModel, checkNewModelPath, type BuildSummary } from '../../model/modelBuilder.ts';
 import { badInput } from '../../util/errors.ts';
 import { freshSeed } from '../../util/random.ts';
-import { parseIntegerOption, parseNumberOption, parseSeedOption } from '../options.ts';
+import { parseIntegerOption, parseNumberOption, parseSearchOption, parseSeedOption } from '../options.ts';
+import { SEARCH_MODES } from '../../player/search.ts';
 import { action, printLine } from '../run.ts';
 import { PATTERN_LANGUAGES, type PatternLanguage } from '../../learn/config.ts';
 
@@ -30,6 +31,7 @@ interface ModelOptions {
   shrinkage?: string;
   features: string;
   language: string;
+  search: string;
   json?: boolean;
   progress: boolean;
 }
@@ -60,6 +62,7 @@ export function registerModelCommand(program: Command): void {
     .option('--shrinkage <x>', 'L2 pull of the scores towards indifference', '0.01')
     .option('--features <set>', 'all (every matching pattern) or most-specific (only those, as Morph plays)', 'all')
     .option('--language <name>', "paper | safety: the pattern language (see morph train --language)", 'paper')
+    .option('--search <mode>', `${SEARCH_MODES.join(' | ')}: a move's own position only, or also the opponent's capture replies`, 'one-ply')
     .option('--json', 'print the summary as JSON')
     .option('--no-progress', 'no progress lines on stderr')
     .action(
@@ -74,6 +77,7 @@ export function registerModelCommand(program: Command): void {
           shrinkage: parseNumberOption('--shrinkage', opts.shrinkage ?? '0.01', 0),
           features: parseFeatureSet(opts.features),
           language: opts.language as PatternLanguage,
+          search: parseSearchOption(opts.search)!,
         };
         const progress = (message: string) => opts.progress && process.stderr.write(`morph: ${message}\n`);
         checkNewModelPath(opts.out);
