@@ -109,10 +109,18 @@ describe('playerDecisions', () => {
 
 describe('morph model and morph predict', () => {
   it('predicts greedy far better than random, counting its equally best moves', async () => {
-    const run = await morph('predict', '--model', model, '--pgn', heldOut, '--player', 'greedy', '--labels', 'greedy', '--json');
+    const run = await morph('predict', '--model', model, '--pgn', heldOut, '--player', 'greedy', '--labels', 'greedy', '--other-model', model, '--json');
     expect(run.stderr).toBe('');
     const report = JSON.parse(run.stdout);
     const [ours, random] = report.rankers;
+    // Paired differences: the model less itself is exactly nothing; less random, the difference of the shares.
+    const itself = report.rankers.at(-1);
+    expect(itself.top1.value).toBe(ours.top1.value);
+    expect(itself.firstLess.top1).toEqual({ value: 0, low: 0, high: 0 });
+    expect(random.firstLess.top1.value).toBeCloseTo(ours.top1.value - random.top1.value, 12);
+    expect(random.firstLess.top1.low).toBeGreaterThan(0);
+    expect(random.firstLess.top1.low).toBeLessThan(random.firstLess.top1.value);
+    expect(random.firstLess.top1.high).toBeGreaterThan(random.firstLess.top1.value);
     expect(random.ranker).toBe('random');
     // Random's top-1 is exactly the mean of 1/legal; greedy's own ties make the label easy only for a model that learned it.
     expect(ours.top1.value).toBeGreaterThan(random.top1.value + 0.15);

@@ -53,6 +53,14 @@ function reportText(r: PredictionReport): string {
   for (const k of r.rankers) {
     lines.push(`${k.ranker.slice(0, 44).padEnd(44)} ${percent(k.top1).padEnd(22)} ${percent(k.top4).padEnd(22)} ${percent(k.topThird).padEnd(22)} ${k.msPerMove.toFixed(1)}`);
   }
+  const points = (s: Share) => {
+    const signed = (x: number) => `${x >= 0 ? '+' : ''}${(100 * x).toFixed(1)}`;
+    return `${signed(s.value)} [${signed(s.low)}, ${signed(s.high)}]`;
+  };
+  lines.push(`paired, the model less each ranker on the same moves (points):`);
+  for (const k of r.rankers.slice(1)) {
+    if (k.firstLess) lines.push(`  ${k.ranker.slice(0, 42).padEnd(42)} top-1 ${points(k.firstLess.top1).padEnd(22)} top-4 ${points(k.firstLess.top4)}`);
+  }
   lines.push('top-1 by phase:');
   for (const k of r.rankers) {
     const parts = PHASES.filter((p) => k.byPhase[p]).map((p) => `${p} ${percent(k.byPhase[p]!.top1)} (${k.byPhase[p]!.moves})`);
