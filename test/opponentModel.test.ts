@@ -286,6 +286,42 @@ describe('search captures', () => {
   }, 60_000);
 });
 
+describe('material linear', () => {
+  it('adds a learned score per piece of difference, counted here by chess.js; recorded in the model', async () => {
+    const out = join(dir, 'greedy.linear.db');
+    const run = await morph('model', '--out', out, '--pgn', train, '--player', 'greedy', '--seed', '3', '--material', 'linear', '--json', '--no-progress');
+    expect(run.status).toBe(0);
+    expect(JSON.parse(run.stdout).settings.material).toBe('linear');
+    const linear = OpponentModel.open(out);
+    try {
+      const material = linear.material!;
+      expect(material.surplus).toHaveLength(5);
+      // Greedy takes a pawn whenever it has nothing bigger to take: a pawn more is a preference.
+      expect(material.surplus[0]).toBeGreaterThan(0.5);
+      const patternsOnly = new OpponentModel(linear.store, linear.terminal, linear.features, 'one-ply', null);
+      const fen = 'r1bqkbnr/pppp1ppp/2n5/4p3/3PP3/5N2/PPP2PPP/RNBQKB1R b KQkq - 0 3';
+      const withPatterns = new Map(patternsOnly.rank(new GameHistory(fen)).map((m) => [m.move, m.score]));
+      for (const m of linear.rank(new GameHistory(fen))) {
+        const chess = new Chess(fen);
+        chess.move({ from: m.move.slice(0, 2), to: m.move.slice(2, 4), promotion: m.move[4] });
+        let expected = withPatterns.get(m.move)!;
+        ['p', 'n', 'b', 'r', 'q'].forEach((type, k) => {
+          const count = (color: 'w' | 'b') => chess.board().flat().filter((sq) => sq?.type === type && sq.color === color).length;
+          const d = count('b') - count('w'); // Black just moved
+          expected += d > 0 ? d * material.surplus[k] : -d * material.deficit[k];
+        });
+        expect(m.score).toBeCloseTo(expected, 9);
+      }
+    } finally {
+      linear.close();
+    }
+    const bad = await morph('model', '--out', join(dir, 'bad-material.db'), '--pgn', train, '--player', 'greedy', '--material', 'pieces');
+    expect(bad.status).toBe(2);
+    expect(bad.stderr.trim().split('\n')).toHaveLength(1);
+    expect(existsSync(join(dir, 'bad-material.db'))).toBe(false);
+  }, 120_000);
+});
+
 describe('model options of match and uci', () => {
   it('refuse a value database as a model, a model for a non-Morph player, and a model as the engine database', async () => {
     const notModel = await morph('match', '--white', `morph:${valueDb}`, '--black', 'random', '--white-model', valueDb, '--games', '2');

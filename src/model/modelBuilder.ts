@@ -33,7 +33,8 @@ import { Random } from '../util/random.ts';
 import { recordDatabaseKind } from '../store/databaseKind.ts';
 import type { Decision } from './decisions.ts';
 import {
-  successorsOf, TERMINAL_SCORES_KEY, weightOfScore, type FeatureSet, type ModelInfo, type ModelPosition, type TerminalScores,
+  MATERIAL_SCORES_KEY, successorsOf, TERMINAL_SCORES_KEY, weightOfScore, type FeatureSet, type MaterialMode, type MaterialScores,
+  type ModelInfo, type ModelPosition, type TerminalScores,
 } from './opponentModel.ts';
 import type { SearchMode } from '../player/search.ts';
 
@@ -53,6 +54,8 @@ export interface ModelSettings {
   language: PatternLanguage;
   /** How far a move is looked at (opponentModel.ts): its own position, or also the opponent's capture replies. */
   search: SearchMode;
+  /** "exact": material counts only through the exact material pattern; "linear": also a score per piece of difference. */
+  material: MaterialMode;
 }
 
 export const DEFAULT_MODEL_SETTINGS: ModelSettings = {
@@ -64,6 +67,7 @@ export const DEFAULT_MODEL_SETTINGS: ModelSettings = {
   features: 'all',
   language: 'paper',
   search: 'one-ply',
+  material: 'exact',
 };
 
 export interface BuildSummary extends ModelInfo {
@@ -148,23 +152,40 @@ interface FittingCase {
   chosen: number;
 }
 
-function featureList(position: ModelPosition): number[] {
+/**
+ * A position's features. With material "linear" (materialBase >= 0), the surplus feature of piece type k
+ * (materialBase + k) appears once per piece of difference, the deficit feature (materialBase + 5 + k) likewise.
+ */
+function featureList(position: ModelPosition, materialBase: number): number[] {
   if (position.kind === 'checkmate') return [CHECKMATE_FEATURE];
   if (position.kind === 'draw') return [DRAW_FEATURE];
-  return position.patterns.map((r) => r.id + FIRST_PATTERN_FEATURE);
+  const list = position.patterns.map((r) => r.id + FIRST_PATTERN_FEATURE);
+  if (materialBase >= 0 && position.material) {
+    for (let k = 0; k < 5; k++) {
+      const d = position.material[k];
+      for (let i = 0; i < Math.abs(d); i++) list.push(materialBase + (d > 0 ? k : 5 + k));
+    }
+  }
+  return list;
 }
 
-/** `lists` without the features found in every one of them. */
-function withoutCommon(lists: number[][], counts: Map<number, number>): number[][] {
+/**
+ * `lists` without the features found in every one of them. Repeating features (the material ones, from `kept`
+ * on) are kept: they may repeat a different number of times in each list.
+ */
+function withoutCommon(lists: number[][], counts: Map<number, number>, kept: number): number[][] {
   counts.clear();
   for (const list of lists) for (const f of list) counts.set(f, (counts.get(f) ?? 0) + 1);
-  return lists.map((list) => list.filter((f) => counts.get(f)! < lists.length));
+  const common = (f: number) => f < kept && counts.get(f)! === lists.length;
+  if (!lists.some((list) => list.some(common))) return lists;
+  return lists.map((list) => list.filter((f) => !common(f)));
 }
 
 function fittingCases(
   store: PatternStore,
   decisions: readonly Decision[],
   settings: Pick<ModelSettings, 'features' | 'search'>,
+  materialBase: number,
 ): { cases: FittingCase[]; forced: number } {
   const cases: FittingCase[] = [];
   let forced = 0;
@@ -176,14 +197,14 @@ function fittingCases(
       forced++;
       continue;
     }
-    const own = withoutCommon(successors.map(featureList), counts);
+    const kept = materialBase >= 0 ? materialBase : Infinity;
+    const own = withoutCommon(successors.map((s) => featureList(s, materialBase)), counts, kept);
     const listStart = new Int32Array(successors.length + 1);
     const lists: number[][] = [];
     successors.forEach((s, i) => {
       lists.push(own[i]);
-      if (s.replies.length) {
-        const declined = { kind: 'patterns' as const, patterns: s.declined };
-        lists.push(...withoutCommon([featureList(declined), ...s.replies.map(featureList)], counts));
+      if (s.declined) {
+        lists.push(...withoutCommon([s.declined, ...s.replies].map((p) => featureList(p, materialBase)), counts, kept));
       }
       listStart[i + 1] = lists.length;
     });
@@ -314,11 +335,15 @@ export function buildModel(request: BuildRequest): BuildSummary {
     inducePatterns(store, request.decisions, settings, rng);
     const induced = performance.now();
     request.onProgress?.(`${store.size} patterns in ${((induced - started) / 1000).toFixed(1)} s; fitting`);
-    const { cases, forced } = fittingCases(store, request.decisions, settings);
     let maxId = 0;
     for (const record of store.hierarchy.byId.values()) maxId = Math.max(maxId, record.id);
-    const { scores, uses, logLikelihood } = fitScores(cases, maxId + FIRST_PATTERN_FEATURE + 1, settings, rng);
+    const materialBase = settings.material === 'linear' ? maxId + FIRST_PATTERN_FEATURE + 1 : -1;
+    const { cases, forced } = fittingCases(store, request.decisions, settings, materialBase);
+    const featureCount = maxId + FIRST_PATTERN_FEATURE + 1 + (materialBase >= 0 ? 10 : 0);
+    const { scores, uses, logLikelihood } = fitScores(cases, featureCount, settings, rng);
     const terminal: TerminalScores = { checkmate: scores[CHECKMATE_FEATURE], draw: scores[DRAW_FEATURE] };
+    const material: MaterialScores | null =
+      materialBase < 0 ? null : { surplus: [...scores.slice(materialBase, materialBase + 5)], deficit: [...scores.slice(materialBase + 5, materialBase + 10)] };
     const info: ModelInfo = {
       player: request.player,
       source: request.source,
@@ -336,6 +361,7 @@ export function buildModel(request: BuildRequest): BuildSummary {
       }
       recordDatabaseKind(store.db, 'opponent-model');
       setMeta(store.db, TERMINAL_SCORES_KEY, terminal);
+      if (material) setMeta(store.db, MATERIAL_SCORES_KEY, material);
       setMeta(store.db, 'model_info', info);
       setMeta(store.db, 'model_settings', settings);
       setMeta(store.db, 'seed', request.seed);

@@ -43,7 +43,23 @@ export interface ModelPosition {
   kind: SuccessorKind;
   /** The matching patterns ('patterns' positions only). */
   patterns: PatternRecord[];
+  /** Material difference P, N, B, R, Q, side that just moved less side to move ('patterns' positions only). */
+  material?: Int8Array;
 }
+
+/**
+ * With material "linear": a learned score per piece the side that just moved has more of (surplus) and fewer of
+ * (deficit), P N B R Q, added per piece of difference (meta `model_material_scores`). The exact material
+ * pattern matches only one whole difference; these let every capture of a knight teach what a knight is worth.
+ */
+export interface MaterialScores {
+  surplus: number[];
+  deficit: number[];
+}
+
+export const MATERIAL_SCORES_KEY = 'model_material_scores';
+export const MATERIAL_MODES = ['exact', 'linear'] as const;
+export type MaterialMode = (typeof MATERIAL_MODES)[number];
 
 /** A capture the mover's opponent can answer with, and the position it leads to (the capturer just moved). */
 export interface CaptureReply extends ModelPosition {
@@ -55,7 +71,7 @@ export interface Successor extends ModelPosition {
   /** With search "captures": the opponent's capture replies (none after a mate or a draw); otherwise empty. */
   replies: CaptureReply[];
   /** With capture replies: the position after the move with the capturer as the side that just moved. */
-  declined: PatternRecord[];
+  declined: ModelPosition | null;
 }
 
 export interface ScoredMove {
@@ -127,10 +143,10 @@ export function isDrawnByRule(history: PositionHistory, board: Board): boolean {
   );
 }
 
-function matchingPatterns(store: PatternStore, board: Pick<Board, 'squares' | 'turn'>, graph: PositionGraph, features: FeatureSet): PatternRecord[] {
+function describe(store: PatternStore, board: Pick<Board, 'squares' | 'turn'>, graph: PositionGraph, features: FeatureSet): ModelPosition {
   // The matches array is reused by the next retrieval: copy it.
   const matches = store.retrieve(buildPositionGraph(board, graph)).matches;
-  return features === 'all' ? withAncestors(matches) : [...matches];
+  return { kind: 'patterns', patterns: features === 'all' ? withAncestors(matches) : [...matches], material: graph.material.slice() };
 }
 
 /** The opponent's captures in `position` (the mover just moved there) and what the model sees after each. */
@@ -145,7 +161,7 @@ function captureReplies(store: PatternStore, position: Board, graph: PositionGra
     const move = uciMove(reply);
     if (end === 'checkmate') replies.push({ move, kind: 'checkmate', patterns: [] });
     else if (end !== null) replies.push({ move, kind: 'draw', patterns: [] });
-    else replies.push({ move, kind: 'patterns', patterns: matchingPatterns(store, after, graph, features) });
+    else replies.push({ move, ...describe(store, after, graph, features) });
   }
   return replies;
 }
@@ -165,27 +181,38 @@ export function successorsOf(
     applyMove(board, move, next);
     const uci = uciMove(move);
     const status = gameStatus(next);
-    if (status === 'checkmate') successors.push({ move: uci, kind: 'checkmate', patterns: [], replies: [], declined: [] });
+    if (status === 'checkmate') successors.push({ move: uci, kind: 'checkmate', patterns: [], replies: [], declined: null });
     else if (isDrawnByRule(history, next)) {
-      successors.push({ move: uci, kind: 'draw', patterns: [], replies: [], declined: [] });
+      successors.push({ move: uci, kind: 'draw', patterns: [], replies: [], declined: null });
     } else {
-      const patterns = matchingPatterns(store, next, graph, features);
+      const own = describe(store, next, graph, features);
       const replies = search === 'captures' ? captureReplies(store, next, graph, features) : [];
       // The graph speaks of the side that just moved as the side not to move: flipping the turn describes the
       // same position from the capturer's side.
-      const declined = replies.length ? matchingPatterns(store, { squares: next.squares, turn: next.turn === WHITE ? BLACK : WHITE }, graph, features) : [];
-      successors.push({ move: uci, kind: 'patterns', patterns, replies, declined });
+      const declined = replies.length ? describe(store, { squares: next.squares, turn: next.turn === WHITE ? BLACK : WHITE }, graph, features) : null;
+      successors.push({ move: uci, ...own, replies, declined });
     }
   }
   return successors;
 }
 
 /** The model's score of a position for the side that just moved there. */
-function positionScore(position: ModelPosition, terminal: TerminalScores, scoreOf: (record: PatternRecord) => number): number {
+function positionScore(
+  position: ModelPosition,
+  terminal: TerminalScores,
+  scoreOf: (record: PatternRecord) => number,
+  material: MaterialScores | null,
+): number {
   if (position.kind === 'checkmate') return terminal.checkmate;
   if (position.kind === 'draw') return terminal.draw;
   let score = 0;
   for (const record of position.patterns) score += scoreOf(record);
+  if (material && position.material) {
+    for (let k = 0; k < 5; k++) {
+      const d = position.material[k];
+      score += d > 0 ? d * material.surplus[k] : -d * material.deficit[k];
+    }
+  }
   return score;
 }
 
@@ -197,16 +224,16 @@ export function scoreSuccessors(
   successors: readonly Successor[],
   terminal: TerminalScores,
   scoreOf: (record: PatternRecord) => number = (record) => scoreOfWeight(record.weight),
+  material: MaterialScores | null = null,
 ): ScoredMove[] {
   const scored = successors.map((s): ScoredMove => {
-    let score = positionScore(s, terminal, scoreOf);
+    let score = positionScore(s, terminal, scoreOf, material);
     let refutation: string | undefined;
-    if (s.replies.length) {
-      let declined = 0;
-      for (const record of s.declined) declined += scoreOf(record);
+    if (s.declined) {
+      const declined = positionScore(s.declined, terminal, scoreOf, material);
       let largest = 0;
       for (const reply of s.replies) {
-        const gain = positionScore(reply, terminal, scoreOf) - declined;
+        const gain = positionScore(reply, terminal, scoreOf, material) - declined;
         if (gain > largest) {
           largest = gain;
           refutation = reply.move;
@@ -261,6 +288,7 @@ export class OpponentModel {
     readonly terminal: TerminalScores,
     readonly features: FeatureSet = 'most-specific',
     readonly search: SearchMode = 'one-ply',
+    readonly material: MaterialScores | null = null,
   ) {
     let maxId = 0;
     for (const record of store.hierarchy.byId.values()) maxId = Math.max(maxId, record.id);
@@ -283,7 +311,8 @@ export class OpponentModel {
       // Models written before search modes existed look one ply.
       const stored = settings?.search ?? 'one-ply';
       if (!(SEARCH_MODES as readonly string[]).includes(stored)) throw badInput(`${path}: unknown model search "${stored}"`);
-      return new OpponentModel(store, terminal, settings?.features ?? 'most-specific', search ?? (stored as SearchMode));
+      const material = getMetaJson<MaterialScores>(store.db, MATERIAL_SCORES_KEY) ?? null;
+      return new OpponentModel(store, terminal, settings?.features ?? 'most-specific', search ?? (stored as SearchMode), material);
     } catch (error) {
       store.close();
       throw error;
@@ -296,7 +325,7 @@ export class OpponentModel {
 
   /** The legal moves of the position at the end of `history`, likeliest first. */
   rank(history: PositionHistory): ScoredMove[] {
-    return scoreSuccessors(this.successors(history), this.terminal, this.scoreOf);
+    return scoreSuccessors(this.successors(history), this.terminal, this.scoreOf, this.material);
   }
 
   successors(history: PositionHistory): Successor[] {

@@ -8,7 +8,7 @@ import { writeFileSync } from 'node:fs';
 import { formatOpponentSpec, parseOpponentSpec } from '../../engines/opponentSpec.ts';
 import { playerDecisions, readPgnText } from '../../model/decisions.ts';
 import { DEFAULT_OPENING_PLIES, playCollection } from '../../model/gameCollection.ts';
-import type { FeatureSet } from '../../model/opponentModel.ts';
+import { MATERIAL_MODES, type FeatureSet, type MaterialMode } from '../../model/opponentModel.ts';
 import { buildModel, checkNewModelPath, type BuildSummary } from '../../model/modelBuilder.ts';
 import { badInput } from '../../util/errors.ts';
 import { freshSeed } from '../../util/random.ts';
@@ -32,6 +32,7 @@ interface ModelOptions {
   features: string;
   language: string;
   search: string;
+  material: string;
   json?: boolean;
   progress: boolean;
 }
@@ -63,6 +64,7 @@ export function registerModelCommand(program: Command): void {
     .option('--features <set>', 'all (every matching pattern) or most-specific (only those, as Morph plays)', 'all')
     .option('--language <name>', "paper | safety: the pattern language (see morph train --language)", 'paper')
     .option('--search <mode>', `${SEARCH_MODES.join(' | ')}: a move's own position only, or also the opponent's capture replies`, 'one-ply')
+    .option('--material <mode>', `${MATERIAL_MODES.join(' | ')}: material through the exact material pattern only, or also a learned score per piece of difference`, 'exact')
     .option('--json', 'print the summary as JSON')
     .option('--no-progress', 'no progress lines on stderr')
     .action(
@@ -78,6 +80,7 @@ export function registerModelCommand(program: Command): void {
           features: parseFeatureSet(opts.features),
           language: opts.language as PatternLanguage,
           search: parseSearchOption(opts.search)!,
+          material: parseMaterialMode(opts.material),
         };
         const progress = (message: string) => opts.progress && process.stderr.write(`morph: ${message}\n`);
         checkNewModelPath(opts.out);
@@ -118,6 +121,11 @@ export function registerModelCommand(program: Command): void {
         printLine(opts.json ? JSON.stringify(summary) : summaryText(summary, opts.out));
       }),
     );
+}
+
+function parseMaterialMode(text: string): MaterialMode {
+  if (!(MATERIAL_MODES as readonly string[]).includes(text)) throw badInput(`--material must be one of ${MATERIAL_MODES.join(', ')}, got "${text}"`);
+  return text as MaterialMode;
 }
 
 function parseFeatureSet(text: string): FeatureSet {
