@@ -273,6 +273,23 @@ describe('search captures', () => {
     }
   });
 
+  it('fits one ply unless told to fit through the look: the weights of a one-ply build, or others', async () => {
+    const weights = (path: string) => {
+      const opened = OpponentModel.open(path);
+      try {
+        return [...opened.store.hierarchy.byId.values()].map((r) => [r.id, r.weight]).sort((a, b) => a[0] - b[0]);
+      } finally {
+        opened.close();
+      }
+    };
+    const through = join(dir, 'greedy.through.db');
+    const run = await morph('model', '--out', through, '--pgn', train, '--player', 'greedy', '--seed', '3', '--search', 'captures', '--fit-through-search', '--json', '--no-progress');
+    expect(run.status).toBe(0);
+    expect(JSON.parse(run.stdout).settings.fitThroughSearch).toBe(true);
+    expect(weights(capturesModel)).toEqual(weights(model));
+    expect(weights(through)).not.toEqual(weights(model));
+  }, 120_000);
+
   it('refuses an unknown search mode: one line, exit 2, no model file', async () => {
     const out = join(dir, 'deep.db');
     const run = await morph('model', '--out', out, '--pgn', train, '--player', 'greedy', '--search', 'deep');

@@ -52,8 +52,15 @@ export interface ModelSettings {
   features: FeatureSet;
   /** The pattern language (learn/config.ts): "safety" adds the en-prise seeds and keeps en prise in induced patterns. */
   language: PatternLanguage;
-  /** How far a move is looked at (opponentModel.ts): its own position, or also the opponent's capture replies. */
+  /** How far a move is looked at when the model ranks (opponentModel.ts): its own position, or also the opponent's capture replies. */
   search: SearchMode;
+  /**
+   * Whether the fitting looks as far as `search` (each move's deciding gain found again at every visit) or one
+   * ply. Decided, measured: one ply. Fitting through the captures look predicted less well on held-out games
+   * than fitting one ply and looking at the captures only when ranking (docs/opponent-models.md), at four
+   * times the building time.
+   */
+  fitThroughSearch: boolean;
   /** "exact": material counts only through the exact material pattern; "linear": also a score per piece of difference. */
   material: MaterialMode;
 }
@@ -67,6 +74,7 @@ export const DEFAULT_MODEL_SETTINGS: ModelSettings = {
   features: 'all',
   language: 'paper',
   search: 'one-ply',
+  fitThroughSearch: false,
   material: 'exact',
 };
 
@@ -338,7 +346,8 @@ export function buildModel(request: BuildRequest): BuildSummary {
     let maxId = 0;
     for (const record of store.hierarchy.byId.values()) maxId = Math.max(maxId, record.id);
     const materialBase = settings.material === 'linear' ? maxId + FIRST_PATTERN_FEATURE + 1 : -1;
-    const { cases, forced } = fittingCases(store, request.decisions, settings, materialBase);
+    const fitting = { features: settings.features, search: settings.fitThroughSearch ? settings.search : 'one-ply' } as const;
+    const { cases, forced } = fittingCases(store, request.decisions, fitting, materialBase);
     const featureCount = maxId + FIRST_PATTERN_FEATURE + 1 + (materialBase >= 0 ? 10 : 0);
     const { scores, uses, logLikelihood } = fitScores(cases, featureCount, settings, rng);
     const terminal: TerminalScores = { checkmate: scores[CHECKMATE_FEATURE], draw: scores[DRAW_FEATURE] };

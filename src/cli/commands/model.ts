@@ -33,6 +33,7 @@ interface ModelOptions {
   language: string;
   search: string;
   material: string;
+  fitThroughSearch?: boolean;
   json?: boolean;
   progress: boolean;
 }
@@ -64,6 +65,7 @@ export function registerModelCommand(program: Command): void {
     .option('--features <set>', 'all (every matching pattern) or most-specific (only those, as Morph plays)', 'all')
     .option('--language <name>', "paper | safety: the pattern language (see morph train --language)", 'paper')
     .option('--search <mode>', `${SEARCH_MODES.join(' | ')}: a move's own position only, or also the opponent's capture replies`, 'one-ply')
+    .option('--fit-through-search', 'fit the weights through the --search look too (measured worse; default: fit one ply)')
     .option('--material <mode>', `${MATERIAL_MODES.join(' | ')}: material through the exact material pattern only, or also a learned score per piece of difference`, 'exact')
     .option('--json', 'print the summary as JSON')
     .option('--no-progress', 'no progress lines on stderr')
@@ -81,6 +83,7 @@ export function registerModelCommand(program: Command): void {
           language: opts.language as PatternLanguage,
           search: parseSearchOption(opts.search)!,
           material: parseMaterialMode(opts.material),
+          fitThroughSearch: opts.fitThroughSearch === true,
         };
         const progress = (message: string) => opts.progress && process.stderr.write(`morph: ${message}\n`);
         checkNewModelPath(opts.out);
