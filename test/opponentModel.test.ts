@@ -6,6 +6,7 @@ import { tmpdir } from 'node:os';
 import { join, resolve } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { Chess } from 'chess.js';
+import Database from 'better-sqlite3';
 import { GreedyPlayer, RandomPlayer } from '../src/engines/simplePlayers.ts';
 import { gamePgn, playGame } from '../src/game/playGame.ts';
 import { playerDecisions } from '../src/model/decisions.ts';
@@ -210,6 +211,7 @@ describe('search captures', () => {
   // After 1.e4 d5, Qg4 leaves the queen to Bxg4; exd5 is met by Qxd5.
   const fen = 'rnbqkbnr/ppp1pppp/8/3p4/4P3/8/PPPP1PPP/RNBQKBNR w KQkq - 0 2';
   let capturesModel: string;
+  let onePlyModel: string;
 
   beforeAll(async () => {
     capturesModel = join(dir, 'greedy.captures.db');
@@ -217,19 +219,30 @@ describe('search captures', () => {
     expect(run.stderr).toBe('');
     expect(run.status).toBe(0);
     expect(JSON.parse(run.stdout).settings.search).toBe('captures');
+    onePlyModel = join(dir, 'greedy.one-ply.db');
+    const plain = await morph('model', '--out', onePlyModel, '--pgn', train, '--player', 'greedy', '--seed', '3', '--search', 'one-ply', '--no-progress');
+    expect(plain.status).toBe(0);
   }, 120_000);
 
-  it('is recorded in the model and used when it is opened; older models and the default look one ply', () => {
-    const opened = OpponentModel.open(capturesModel);
-    const plain = OpponentModel.open(model);
-    try {
-      expect(opened.search).toBe('captures');
-      expect(plain.search).toBe('one-ply');
-      expect(OpponentModel.open(model, 'captures').search).toBe('captures');
-    } finally {
+  it('is recorded in the model and used when it is opened; the default looks at captures, older models one ply', () => {
+    // A model written before search modes existed: no search among its settings.
+    const older = join(dir, 'greedy.older.db');
+    writeFileSync(older, readFileSync(onePlyModel));
+    const db = new Database(older);
+    const settings = JSON.parse((db.prepare("SELECT value FROM meta WHERE key = 'model_settings'").get() as { value: string }).value);
+    delete settings.search;
+    db.prepare("UPDATE meta SET value = ? WHERE key = 'model_settings'").run(JSON.stringify(settings));
+    db.close();
+    const searchOf = (path: string, override?: 'one-ply' | 'captures') => {
+      const opened = OpponentModel.open(path, override);
       opened.close();
-      plain.close();
-    }
+      return opened.search;
+    };
+    expect(searchOf(capturesModel)).toBe('captures');
+    expect(searchOf(model)).toBe('captures');
+    expect(searchOf(onePlyModel)).toBe('one-ply');
+    expect(searchOf(older)).toBe('one-ply');
+    expect(searchOf(onePlyModel, 'captures')).toBe('captures');
   });
 
   it('marks each move down by the largest gain of a capture reply, as the model values it for the capturer (chess.js lists the captures)', () => {
@@ -286,8 +299,8 @@ describe('search captures', () => {
     const run = await morph('model', '--out', through, '--pgn', train, '--player', 'greedy', '--seed', '3', '--search', 'captures', '--fit-through-search', '--json', '--no-progress');
     expect(run.status).toBe(0);
     expect(JSON.parse(run.stdout).settings.fitThroughSearch).toBe(true);
-    expect(weights(capturesModel)).toEqual(weights(model));
-    expect(weights(through)).not.toEqual(weights(model));
+    expect(weights(capturesModel)).toEqual(weights(onePlyModel));
+    expect(weights(through)).not.toEqual(weights(onePlyModel));
   }, 120_000);
 
   it('refuses an unknown search mode: one line, exit 2, no model file', async () => {
@@ -309,7 +322,7 @@ describe('material linear', () => {
     const run = await morph('model', '--out', out, '--pgn', train, '--player', 'greedy', '--seed', '3', '--material', 'linear', '--json', '--no-progress');
     expect(run.status).toBe(0);
     expect(JSON.parse(run.stdout).settings.material).toBe('linear');
-    const linear = OpponentModel.open(out);
+    const linear = OpponentModel.open(out, 'one-ply');
     try {
       const material = linear.material!;
       expect(material.surplus).toHaveLength(5);

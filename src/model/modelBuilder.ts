@@ -73,7 +73,7 @@ export const DEFAULT_MODEL_SETTINGS: ModelSettings = {
   shrinkage: 0.01,
   features: 'all',
   language: 'paper',
-  search: 'one-ply',
+  search: 'captures',
   fitThroughSearch: false,
   material: 'exact',
 };

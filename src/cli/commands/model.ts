@@ -64,7 +64,7 @@ export function registerModelCommand(program: Command): void {
     .option('--shrinkage <x>', 'L2 pull of the scores towards indifference', '0.01')
     .option('--features <set>', 'all (every matching pattern) or most-specific (only those, as Morph plays)', 'all')
     .option('--language <name>', "paper | safety: the pattern language (see morph train --language)", 'paper')
-    .option('--search <mode>', `${SEARCH_MODES.join(' | ')}: a move's own position only, or also the opponent's capture replies`, 'one-ply')
+    .option('--search <mode>', `${SEARCH_MODES.join(' | ')}: also the opponent's capture replies when ranking, or a move's own position only`, 'captures')
     .option('--fit-through-search', 'fit the weights through the --search look too (measured worse; default: fit one ply)')
     .option('--material <mode>', `${MATERIAL_MODES.join(' | ')}: material through the exact material pattern only, or also a learned score per piece of difference`, 'exact')
     .option('--json', 'print the summary as JSON')
