@@ -303,6 +303,24 @@ describe('search captures', () => {
     expect(weights(through)).not.toEqual(weights(onePlyModel));
   }, 120_000);
 
+  it('leaves the model-guided player ranking replies one ply (for speed): the same values as with a one-ply model', () => {
+    const looking = OpponentModel.open(capturesModel);
+    const plain = OpponentModel.open(onePlyModel);
+    const values = PatternStore.open(onePlyModel, { readonly: true, kind: 'opponent-model' }); // varied weights to value positions with
+    try {
+      const history = new GameHistory(fen);
+      const guided = (model: OpponentModel) => new ModelGuidedPlayer(values, model, { maturity: 0, seed: 1, replies: 3 }).rankMoves(history);
+      expect(new Set(guided(plain).map((m) => m.value.toFixed(6))).size).toBeGreaterThan(5);
+      expect(guided(looking)).toEqual(guided(plain));
+      // ...while the two models themselves rank differently (the look marks Qg4 down).
+      expect(looking.rank(history)).not.toEqual(plain.rank(history));
+    } finally {
+      looking.close();
+      plain.close();
+      values.close();
+    }
+  });
+
   it('refuses an unknown search mode: one line, exit 2, no model file', async () => {
     const out = join(dir, 'deep.db');
     const run = await morph('model', '--out', out, '--pgn', train, '--player', 'greedy', '--search', 'deep');

@@ -324,12 +324,12 @@ export class OpponentModel {
   }
 
   /** The legal moves of the position at the end of `history`, likeliest first. */
-  rank(history: PositionHistory): ScoredMove[] {
-    return scoreSuccessors(this.successors(history), this.terminal, this.scoreOf, this.material);
+  rank(history: PositionHistory, search: SearchMode = this.search): ScoredMove[] {
+    return scoreSuccessors(this.successors(history, search), this.terminal, this.scoreOf, this.material);
   }
 
-  successors(history: PositionHistory): Successor[] {
-    return successorsOf(this.store, history, this.graph, this.features, this.search);
+  successors(history: PositionHistory, search: SearchMode = this.search): Successor[] {
+    return successorsOf(this.store, history, this.graph, this.features, search);
   }
 
   close(): void {
