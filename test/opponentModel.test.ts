@@ -482,6 +482,12 @@ describe('Morph with a move policy', () => {
     expect(badWeight.stderr.trim().split('\n')).toHaveLength(1);
     const positions = join(dir, 'positions.epd');
     writeFileSync(positions, 'rnbqkbnr/pppppppp/8/8/4P3/8/PPPP1PPP/RNBQKBNR b KQkq - bm e7e5;\n');
+    const uciNotModel = await morph('uci', '--db', valueDb, '--policy', valueDb);
+    expect(uciNotModel.status).toBe(2);
+    expect(uciNotModel.stderr.trim().split('\n')).toHaveLength(1);
+    const playBoth = await morph('play', '--db', valueDb, '--model', model, '--policy', model);
+    expect(playBoth.status).toBe(2);
+    expect(playBoth.stderr).toMatch(/--model or --policy, not both/);
     const agreeNotModel = await morph('agree', '--positions', positions, '--db', valueDb, '--policy', valueDb);
     expect(agreeNotModel.status).toBe(2);
     expect(agreeNotModel.stderr).toMatch(/is a value database, not an opponent model/);
