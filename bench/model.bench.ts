@@ -33,6 +33,14 @@ export function benchModel(size: number): Figure[] {
       model.rank(history);
       return performance.now() - started;
     });
+    // Search "captures" also plays each opponent capture after each move (a model built with --search captures).
+    const looking = new OpponentModel(store, { checkmate: 5, draw: 0 }, 'all', 'captures');
+    for (const history of positions.slice(0, 5)) looking.rank(history);
+    const captureTimes = positions.map((history) => {
+      const started = performance.now();
+      looking.rank(history);
+      return performance.now() - started;
+    });
     const guided = new ModelGuidedPlayer(store, model, { maturity: 0, seed: 1, replies: DEFAULT_REPLIES });
     const moveTimes = positions.slice(0, 20).map((history) => {
       const started = performance.now();
@@ -42,6 +50,7 @@ export function benchModel(size: number): Figure[] {
     const label = `${size / 1000}k`;
     return [
       { name: `opponent model: rank a position's moves, ${label} (median)`, value: Number(median(rankTimes).toFixed(2)), unit: 'ms', target: '< 100' },
+      { name: `opponent model, search captures: rank a position's moves, ${label} (median)`, value: Number(median(captureTimes).toFixed(2)), unit: 'ms', target: '< 100' },
       { name: `model-guided move, ${DEFAULT_REPLIES} replies, ${label} (median)`, value: Number(median(moveTimes).toFixed(1)), unit: 'ms', target: '< 2000', note: 'blitz: a few seconds a move' },
     ];
   } finally {

@@ -6,11 +6,13 @@ import { tmpdir } from 'node:os';
 import { join, resolve } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { Chess } from 'chess.js';
+import Database from 'better-sqlite3';
 import { GreedyPlayer, RandomPlayer } from '../src/engines/simplePlayers.ts';
 import { gamePgn, playGame } from '../src/game/playGame.ts';
 import { playerDecisions } from '../src/model/decisions.ts';
 import { randomOpening } from '../src/model/gameCollection.ts';
-import { OpponentModel } from '../src/model/opponentModel.ts';
+import { OpponentModel, withAncestors } from '../src/model/opponentModel.ts';
+import { buildPositionGraph } from '../src/graph/positionGraph.ts';
 import { ModelGuidedPlayer } from '../src/model/modelGuidedPlayer.ts';
 import { modelPolicy } from '../src/model/policy.ts';
 import { morphRanker } from '../src/agree/rankers.ts';
@@ -111,10 +113,18 @@ describe('playerDecisions', () => {
 
 describe('morph model and morph predict', () => {
   it('predicts greedy far better than random, counting its equally best moves', async () => {
-    const run = await morph('predict', '--model', model, '--pgn', heldOut, '--player', 'greedy', '--labels', 'greedy', '--json');
+    const run = await morph('predict', '--model', model, '--pgn', heldOut, '--player', 'greedy', '--labels', 'greedy', '--other-model', model, '--json');
     expect(run.stderr).toBe('');
     const report = JSON.parse(run.stdout);
     const [ours, random] = report.rankers;
+    // Paired differences: the model less itself is exactly nothing; less random, the difference of the shares.
+    const itself = report.rankers.at(-1);
+    expect(itself.top1.value).toBe(ours.top1.value);
+    expect(itself.firstLess.top1).toEqual({ value: 0, low: 0, high: 0 });
+    expect(random.firstLess.top1.value).toBeCloseTo(ours.top1.value - random.top1.value, 12);
+    expect(random.firstLess.top1.low).toBeGreaterThan(0);
+    expect(random.firstLess.top1.low).toBeLessThan(random.firstLess.top1.value);
+    expect(random.firstLess.top1.high).toBeGreaterThan(random.firstLess.top1.value);
     expect(random.ranker).toBe('random');
     // Random's top-1 is exactly the mean of 1/legal; greedy's own ties make the label easy only for a model that learned it.
     expect(ours.top1.value).toBeGreaterThan(random.top1.value + 0.15);
@@ -195,6 +205,169 @@ describe('morph model and morph predict', () => {
     expect(readFileSync(model).equals(modelBytes)).toBe(true);
     expect(readFileSync(valueDb).equals(valueBytes)).toBe(true);
   }, 90_000);
+});
+
+describe('search captures', () => {
+  // After 1.e4 d5, Qg4 leaves the queen to Bxg4; exd5 is met by Qxd5.
+  const fen = 'rnbqkbnr/ppp1pppp/8/3p4/4P3/8/PPPP1PPP/RNBQKBNR w KQkq - 0 2';
+  let capturesModel: string;
+  let onePlyModel: string;
+
+  beforeAll(async () => {
+    capturesModel = join(dir, 'greedy.captures.db');
+    const run = await morph('model', '--out', capturesModel, '--pgn', train, '--player', 'greedy', '--seed', '3', '--search', 'captures', '--json', '--no-progress');
+    expect(run.stderr).toBe('');
+    expect(run.status).toBe(0);
+    expect(JSON.parse(run.stdout).settings.search).toBe('captures');
+    onePlyModel = join(dir, 'greedy.one-ply.db');
+    const plain = await morph('model', '--out', onePlyModel, '--pgn', train, '--player', 'greedy', '--seed', '3', '--search', 'one-ply', '--no-progress');
+    expect(plain.status).toBe(0);
+  }, 120_000);
+
+  it('is recorded in the model and used when it is opened; the default looks at captures, older models one ply', () => {
+    // A model written before search modes existed: no search among its settings.
+    const older = join(dir, 'greedy.older.db');
+    writeFileSync(older, readFileSync(onePlyModel));
+    const db = new Database(older);
+    const settings = JSON.parse((db.prepare("SELECT value FROM meta WHERE key = 'model_settings'").get() as { value: string }).value);
+    delete settings.search;
+    db.prepare("UPDATE meta SET value = ? WHERE key = 'model_settings'").run(JSON.stringify(settings));
+    db.close();
+    const searchOf = (path: string, override?: 'one-ply' | 'captures') => {
+      const opened = OpponentModel.open(path, override);
+      opened.close();
+      return opened.search;
+    };
+    expect(searchOf(capturesModel)).toBe('captures');
+    expect(searchOf(model)).toBe('captures');
+    expect(searchOf(onePlyModel)).toBe('one-ply');
+    expect(searchOf(older)).toBe('one-ply');
+    expect(searchOf(onePlyModel, 'captures')).toBe('captures');
+  });
+
+  it('marks each move down by the largest gain of a capture reply, as the model values it for the capturer (chess.js lists the captures)', () => {
+    const looking = OpponentModel.open(capturesModel);
+    const onePly = OpponentModel.open(capturesModel, 'one-ply');
+    try {
+      const history = new GameHistory(fen);
+      const ranking = looking.rank(history);
+      const own = new Map(onePly.rank(history).map((m) => [m.move, m.score]));
+      let refuted = 0;
+      const gains = new Map<string, number>();
+      for (const m of ranking) {
+        // Independently: the opponent's captures after m (chess.js); the one-ply model scores each as the
+        // capturer's move, and the position as the capturer would have it without capturing is the same board
+        // with the capturer as the side that just moved (White to move again: a null move).
+        const chess = new Chess(fen);
+        chess.move({ from: m.move.slice(0, 2), to: m.move.slice(2, 4), promotion: m.move[4] });
+        const captures = new Set(chess.moves({ verbose: true }).filter((r) => r.isCapture() || r.isEnPassant()).map((r) => r.lan));
+        const fields = chess.fen().split(' ');
+        const declined = onePly.store.retrieve(buildPositionGraph(new GameHistory([fields[0], 'w', '-', '-', '0', '1'].join(' ')).board)).matches;
+        const declinedScore = withAncestors(declined).reduce((sum, r) => sum + onePly.scoreOf(r), 0);
+        let largest = 0;
+        let worst: string | undefined;
+        for (const reply of onePly.rank(new GameHistory(fen, [m.move]))) {
+          if (!captures.has(reply.move)) continue;
+          gains.set(`${m.move} ${reply.move}`, reply.score - declinedScore);
+          if (reply.score - declinedScore > largest) [largest, worst] = [reply.score - declinedScore, reply.move];
+        }
+        expect(m.score).toBeCloseTo(own.get(m.move)! - largest, 9);
+        expect(m.refutation).toBe(worst);
+        if (worst) refuted++;
+      }
+      expect(refuted).toBeGreaterThan(0);
+      // The learned model (of greedy, which takes the most material it can): taking the queen is a gain for
+      // the capturer, so leaving it to Bxg4 scores below Qg4's own position.
+      expect(gains.get('d1g4 c8g4')).toBeGreaterThan(0);
+      expect(ranking.find((m) => m.move === 'd1g4')!.score).toBeLessThan(own.get('d1g4')!);
+    } finally {
+      looking.close();
+      onePly.close();
+    }
+  });
+
+  it('fits one ply unless told to fit through the look: the weights of a one-ply build, or others', async () => {
+    const weights = (path: string) => {
+      const opened = OpponentModel.open(path);
+      try {
+        return [...opened.store.hierarchy.byId.values()].map((r) => [r.id, r.weight]).sort((a, b) => a[0] - b[0]);
+      } finally {
+        opened.close();
+      }
+    };
+    const through = join(dir, 'greedy.through.db');
+    const run = await morph('model', '--out', through, '--pgn', train, '--player', 'greedy', '--seed', '3', '--search', 'captures', '--fit-through-search', '--json', '--no-progress');
+    expect(run.status).toBe(0);
+    expect(JSON.parse(run.stdout).settings.fitThroughSearch).toBe(true);
+    expect(weights(capturesModel)).toEqual(weights(onePlyModel));
+    expect(weights(through)).not.toEqual(weights(onePlyModel));
+  }, 120_000);
+
+  it('leaves the model-guided player ranking replies one ply (for speed): the same values as with a one-ply model', () => {
+    const looking = OpponentModel.open(capturesModel);
+    const plain = OpponentModel.open(onePlyModel);
+    const values = PatternStore.open(onePlyModel, { readonly: true, kind: 'opponent-model' }); // varied weights to value positions with
+    try {
+      const history = new GameHistory(fen);
+      const guided = (model: OpponentModel) => new ModelGuidedPlayer(values, model, { maturity: 0, seed: 1, replies: 3 }).rankMoves(history);
+      expect(new Set(guided(plain).map((m) => m.value.toFixed(6))).size).toBeGreaterThan(5);
+      expect(guided(looking)).toEqual(guided(plain));
+      // ...while the two models themselves rank differently (the look marks Qg4 down).
+      expect(looking.rank(history)).not.toEqual(plain.rank(history));
+    } finally {
+      looking.close();
+      plain.close();
+      values.close();
+    }
+  });
+
+  it('refuses an unknown search mode: one line, exit 2, no model file', async () => {
+    const out = join(dir, 'deep.db');
+    const run = await morph('model', '--out', out, '--pgn', train, '--player', 'greedy', '--search', 'deep');
+    expect(run.status).toBe(2);
+    expect(run.stderr.trim().split('\n')).toHaveLength(1);
+    expect(run.stderr).toMatch(/--search must be one of one-ply, captures/);
+    expect(existsSync(out)).toBe(false);
+    const predict = await morph('predict', '--model', model, '--pgn', heldOut, '--player', 'greedy', '--search', 'deep');
+    expect(predict.status).toBe(2);
+    expect(predict.stderr.trim().split('\n')).toHaveLength(1);
+  }, 60_000);
+});
+
+describe('material linear', () => {
+  it('adds a learned score per piece of difference, counted here by chess.js; recorded in the model', async () => {
+    const out = join(dir, 'greedy.linear.db');
+    const run = await morph('model', '--out', out, '--pgn', train, '--player', 'greedy', '--seed', '3', '--material', 'linear', '--json', '--no-progress');
+    expect(run.status).toBe(0);
+    expect(JSON.parse(run.stdout).settings.material).toBe('linear');
+    const linear = OpponentModel.open(out, 'one-ply');
+    try {
+      const material = linear.material!;
+      expect(material.surplus).toHaveLength(5);
+      // Greedy takes a pawn whenever it has nothing bigger to take: a pawn more is a preference.
+      expect(material.surplus[0]).toBeGreaterThan(0.5);
+      const patternsOnly = new OpponentModel(linear.store, linear.terminal, linear.features, 'one-ply', null);
+      const fen = 'r1bqkbnr/pppp1ppp/2n5/4p3/3PP3/5N2/PPP2PPP/RNBQKB1R b KQkq - 0 3';
+      const withPatterns = new Map(patternsOnly.rank(new GameHistory(fen)).map((m) => [m.move, m.score]));
+      for (const m of linear.rank(new GameHistory(fen))) {
+        const chess = new Chess(fen);
+        chess.move({ from: m.move.slice(0, 2), to: m.move.slice(2, 4), promotion: m.move[4] });
+        let expected = withPatterns.get(m.move)!;
+        ['p', 'n', 'b', 'r', 'q'].forEach((type, k) => {
+          const count = (color: 'w' | 'b') => chess.board().flat().filter((sq) => sq?.type === type && sq.color === color).length;
+          const d = count('b') - count('w'); // Black just moved
+          expected += d > 0 ? d * material.surplus[k] : -d * material.deficit[k];
+        });
+        expect(m.score).toBeCloseTo(expected, 9);
+      }
+    } finally {
+      linear.close();
+    }
+    const bad = await morph('model', '--out', join(dir, 'bad-material.db'), '--pgn', train, '--player', 'greedy', '--material', 'pieces');
+    expect(bad.status).toBe(2);
+    expect(bad.stderr.trim().split('\n')).toHaveLength(1);
+    expect(existsSync(join(dir, 'bad-material.db'))).toBe(false);
+  }, 120_000);
 });
 
 describe('model options of match and uci', () => {

@@ -33,8 +33,10 @@ import { Random } from '../util/random.ts';
 import { recordDatabaseKind } from '../store/databaseKind.ts';
 import type { Decision } from './decisions.ts';
 import {
-  successorsOf, TERMINAL_SCORES_KEY, weightOfScore, type FeatureSet, type ModelInfo, type TerminalScores,
+  MATERIAL_SCORES_KEY, successorsOf, TERMINAL_SCORES_KEY, weightOfScore, type FeatureSet, type MaterialMode, type MaterialScores,
+  type ModelInfo, type ModelPosition, type TerminalScores,
 } from './opponentModel.ts';
+import type { SearchMode } from '../player/search.ts';
 
 export interface ModelSettings {
   /** Induced patterns per chosen position. */
@@ -50,6 +52,17 @@ export interface ModelSettings {
   features: FeatureSet;
   /** The pattern language (learn/config.ts): "safety" adds the en-prise seeds and keeps en prise in induced patterns. */
   language: PatternLanguage;
+  /** How far a move is looked at when the model ranks (opponentModel.ts): its own position, or also the opponent's capture replies. */
+  search: SearchMode;
+  /**
+   * Whether the fitting looks as far as `search` (each move's deciding gain found again at every visit) or one
+   * ply. Decided, measured: one ply. Fitting through the captures look predicted less well on held-out games
+   * than fitting one ply and looking at the captures only when ranking (docs/opponent-models.md), at four
+   * times the building time.
+   */
+  fitThroughSearch: boolean;
+  /** "exact": material counts only through the exact material pattern; "linear": also a score per piece of difference. */
+  material: MaterialMode;
 }
 
 export const DEFAULT_MODEL_SETTINGS: ModelSettings = {
@@ -60,6 +73,9 @@ export const DEFAULT_MODEL_SETTINGS: ModelSettings = {
   shrinkage: 0.01,
   features: 'all',
   language: 'paper',
+  search: 'captures',
+  fitThroughSearch: false,
+  material: 'exact',
 };
 
 export interface BuildSummary extends ModelInfo {
@@ -130,42 +146,92 @@ const DRAW_FEATURE = 1;
 /** Pattern ids are shifted past the two terminal features. */
 const FIRST_PATTERN_FEATURE = 2;
 
-/** One decision as the fitting sees it: each successor's features (those not shared by all), and the choice. */
+/**
+ * One decision as the fitting sees it. Successor s has the feature lists [listStart[s], listStart[s+1]): its own
+ * position's, then, with capture replies (search "captures"), the declined position's and each reply's. List l
+ * is features[featureStart[l] .. featureStart[l+1]). A feature in every own list of the decision adds the same
+ * to every score there and says nothing about the choice: it is left out. So is a feature in a successor's
+ * declined list and in all its reply lists, which cancels in every gain.
+ */
 interface FittingCase {
-  offsets: Int32Array;
+  listStart: Int32Array;
+  featureStart: Int32Array;
   features: Int32Array;
   chosen: number;
 }
 
-function fittingCases(store: PatternStore, decisions: readonly Decision[], featureSet: FeatureSet): { cases: FittingCase[]; forced: number } {
+/**
+ * A position's features. With material "linear" (materialBase >= 0), the surplus feature of piece type k
+ * (materialBase + k) appears once per piece of difference, the deficit feature (materialBase + 5 + k) likewise.
+ */
+function featureList(position: ModelPosition, materialBase: number): number[] {
+  if (position.kind === 'checkmate') return [CHECKMATE_FEATURE];
+  if (position.kind === 'draw') return [DRAW_FEATURE];
+  const list = position.patterns.map((r) => r.id + FIRST_PATTERN_FEATURE);
+  if (materialBase >= 0 && position.material) {
+    for (let k = 0; k < 5; k++) {
+      const d = position.material[k];
+      for (let i = 0; i < Math.abs(d); i++) list.push(materialBase + (d > 0 ? k : 5 + k));
+    }
+  }
+  return list;
+}
+
+/**
+ * `lists` without the features found in every one of them. Repeating features (the material ones, from `kept`
+ * on) are kept: they may repeat a different number of times in each list.
+ */
+function withoutCommon(lists: number[][], counts: Map<number, number>, kept: number): number[][] {
+  counts.clear();
+  for (const list of lists) for (const f of list) counts.set(f, (counts.get(f) ?? 0) + 1);
+  const common = (f: number) => f < kept && counts.get(f)! === lists.length;
+  if (!lists.some((list) => list.some(common))) return lists;
+  return lists.map((list) => list.filter((f) => !common(f)));
+}
+
+function fittingCases(
+  store: PatternStore,
+  decisions: readonly Decision[],
+  settings: Pick<ModelSettings, 'features' | 'search'>,
+  materialBase: number,
+): { cases: FittingCase[]; forced: number } {
   const cases: FittingCase[] = [];
   let forced = 0;
   const graph = new PositionGraph();
   const counts = new Map<number, number>();
   for (const [decision, history] of decisionHistories(decisions)) {
-    const successors = successorsOf(store, history, graph, featureSet);
+    const successors = successorsOf(store, history, graph, settings.features, settings.search);
     if (successors.length < 2) {
       forced++;
       continue;
     }
-    const lists = successors.map((s) =>
-      s.kind === 'checkmate' ? [CHECKMATE_FEATURE] : s.kind === 'draw' ? [DRAW_FEATURE] : s.patterns.map((r) => r.id + FIRST_PATTERN_FEATURE),
-    );
-    counts.clear();
-    for (const list of lists) for (const f of list) counts.set(f, (counts.get(f) ?? 0) + 1);
-    const kept = lists.map((list) => list.filter((f) => counts.get(f)! < successors.length));
-    const offsets = new Int32Array(kept.length + 1);
-    kept.forEach((list, i) => (offsets[i + 1] = offsets[i] + list.length));
-    const features = new Int32Array(offsets[kept.length]);
-    kept.forEach((list, i) => features.set(list, offsets[i]));
+    const kept = materialBase >= 0 ? materialBase : Infinity;
+    const own = withoutCommon(successors.map((s) => featureList(s, materialBase)), counts, kept);
+    const listStart = new Int32Array(successors.length + 1);
+    const lists: number[][] = [];
+    successors.forEach((s, i) => {
+      lists.push(own[i]);
+      if (s.declined) {
+        lists.push(...withoutCommon([s.declined, ...s.replies].map((p) => featureList(p, materialBase)), counts, kept));
+      }
+      listStart[i + 1] = lists.length;
+    });
+    const featureStart = new Int32Array(lists.length + 1);
+    lists.forEach((list, i) => (featureStart[i + 1] = featureStart[i] + list.length));
+    const features = new Int32Array(featureStart[lists.length]);
+    lists.forEach((list, i) => features.set(list, featureStart[i]));
     const chosen = successors.findIndex((s) => s.move === decision.chosen);
     if (chosen < 0) throw badInput(`game ${decision.game}: ${decision.chosen} is not legal in the replayed position`);
-    cases.push({ offsets, features, chosen });
+    cases.push({ listStart, featureStart, features, chosen });
   }
   return { cases, forced };
 }
 
-/** AdaGrad on the conditional logit; returns the scores by feature and the final mean log-likelihood. */
+/**
+ * AdaGrad on the conditional logit; returns the scores by feature and the final mean log-likelihood. Each time
+ * a decision is visited, each successor's largest capture gain is found again at the current scores; when it
+ * lowers the successor's score, the declined and reply positions that make it take the gradient too.
+ */
 function fitScores(cases: FittingCase[], featureCount: number, settings: ModelSettings, rng: Random): { scores: Float64Array; uses: Int32Array; logLikelihood: number } {
   const scores = new Float64Array(featureCount);
   const squares = new Float64Array(featureCount);
@@ -179,6 +245,20 @@ function fitScores(cases: FittingCase[], featureCount: number, settings: ModelSe
   }
   const order = cases.map((_, i) => i);
   let logLikelihood = 0;
+  const listSum = (featureStart: Int32Array, features: Int32Array, list: number): number => {
+    let sum = 0;
+    for (let k = featureStart[list]; k < featureStart[list + 1]; k++) sum += scores[features[k]];
+    return sum;
+  };
+  const step = (f: number) => {
+    if (stamp[f] === stampNow) return; // a feature of several successors is stepped once
+    stamp[f] = stampNow;
+    const g = gradient[f];
+    gradient[f] = 0;
+    const change = g - settings.shrinkage * scores[f];
+    squares[f] += change * change;
+    if (squares[f] > 0) scores[f] += (settings.learningRate * change) / Math.sqrt(squares[f]);
+  };
   for (let pass = 0; pass < settings.passes; pass++) {
     for (let i = order.length - 1; i > 0; i--) {
       const j = rng.int(i + 1);
@@ -186,34 +266,54 @@ function fitScores(cases: FittingCase[], featureCount: number, settings: ModelSe
     }
     logLikelihood = 0;
     for (const index of order) {
-      const { offsets, features, chosen } = cases[index];
-      const n = offsets.length - 1;
+      const { listStart, featureStart, features, chosen } = cases[index];
+      const n = listStart.length - 1;
       const values = new Float64Array(n);
+      /** The list of the reply whose gain lowers each successor's score, or -1. */
+      const refutation = new Int32Array(n).fill(-1);
       let top = -Infinity;
       for (let s = 0; s < n; s++) {
-        let v = 0;
-        for (let k = offsets[s]; k < offsets[s + 1]; k++) v += scores[features[k]];
+        const first = listStart[s];
+        let v = listSum(featureStart, features, first);
+        if (listStart[s + 1] - first > 1) {
+          const declined = listSum(featureStart, features, first + 1);
+          let largest = 0;
+          for (let r = first + 2; r < listStart[s + 1]; r++) {
+            const gain = listSum(featureStart, features, r) - declined;
+            if (gain > largest) {
+              largest = gain;
+              refutation[s] = r;
+            }
+          }
+          v -= largest;
+        }
         values[s] = v;
         if (v > top) top = v;
       }
       let total = 0;
       for (let s = 0; s < n; s++) total += (values[s] = Math.exp(values[s] - top));
       logLikelihood += Math.log(values[chosen] / total);
+      const add = (list: number, pull: number) => {
+        for (let k = featureStart[list]; k < featureStart[list + 1]; k++) gradient[features[k]] += pull;
+      };
       for (let s = 0; s < n; s++) {
-        const p = values[s] / total;
-        const target = s === chosen ? 1 : 0;
-        for (let k = offsets[s]; k < offsets[s + 1]; k++) gradient[features[k]] += target - p;
+        const pull = (s === chosen ? 1 : 0) - values[s] / total;
+        add(listStart[s], pull);
+        if (refutation[s] >= 0) {
+          add(listStart[s] + 1, pull);
+          add(refutation[s], -pull);
+        }
       }
       stampNow++;
-      for (let k = 0; k < features.length; k++) {
-        const f = features[k];
-        if (stamp[f] === stampNow) continue; // a feature of several successors is stepped once
-        stamp[f] = stampNow;
-        const g = gradient[f];
-        gradient[f] = 0;
-        const step = g - settings.shrinkage * scores[f];
-        squares[f] += step * step;
-        if (squares[f] > 0) scores[f] += (settings.learningRate * step) / Math.sqrt(squares[f]);
+      const stepList = (list: number) => {
+        for (let k = featureStart[list]; k < featureStart[list + 1]; k++) step(features[k]);
+      };
+      for (let s = 0; s < n; s++) {
+        stepList(listStart[s]);
+        if (refutation[s] >= 0) {
+          stepList(listStart[s] + 1);
+          stepList(refutation[s]);
+        }
       }
     }
   }
@@ -243,11 +343,16 @@ export function buildModel(request: BuildRequest): BuildSummary {
     inducePatterns(store, request.decisions, settings, rng);
     const induced = performance.now();
     request.onProgress?.(`${store.size} patterns in ${((induced - started) / 1000).toFixed(1)} s; fitting`);
-    const { cases, forced } = fittingCases(store, request.decisions, settings.features);
     let maxId = 0;
     for (const record of store.hierarchy.byId.values()) maxId = Math.max(maxId, record.id);
-    const { scores, uses, logLikelihood } = fitScores(cases, maxId + FIRST_PATTERN_FEATURE + 1, settings, rng);
+    const materialBase = settings.material === 'linear' ? maxId + FIRST_PATTERN_FEATURE + 1 : -1;
+    const fitting = { features: settings.features, search: settings.fitThroughSearch ? settings.search : 'one-ply' } as const;
+    const { cases, forced } = fittingCases(store, request.decisions, fitting, materialBase);
+    const featureCount = maxId + FIRST_PATTERN_FEATURE + 1 + (materialBase >= 0 ? 10 : 0);
+    const { scores, uses, logLikelihood } = fitScores(cases, featureCount, settings, rng);
     const terminal: TerminalScores = { checkmate: scores[CHECKMATE_FEATURE], draw: scores[DRAW_FEATURE] };
+    const material: MaterialScores | null =
+      materialBase < 0 ? null : { surplus: [...scores.slice(materialBase, materialBase + 5)], deficit: [...scores.slice(materialBase + 5, materialBase + 10)] };
     const info: ModelInfo = {
       player: request.player,
       source: request.source,
@@ -265,6 +370,7 @@ export function buildModel(request: BuildRequest): BuildSummary {
       }
       recordDatabaseKind(store.db, 'opponent-model');
       setMeta(store.db, TERMINAL_SCORES_KEY, terminal);
+      if (material) setMeta(store.db, MATERIAL_SCORES_KEY, material);
       setMeta(store.db, 'model_info', info);
       setMeta(store.db, 'model_settings', settings);
       setMeta(store.db, 'seed', request.seed);

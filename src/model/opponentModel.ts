@@ -7,11 +7,23 @@
  * and the probability of each move is the softmax of the scores. A move that mates, or ends the game in a
  * draw by rule, has a learned score of its own instead (those positions have nothing left to choose).
  *
+ * Search "captures" (a setting of the model, as of a value database: player/search.ts) also plays each capture
+ * the mover's opponent could answer with, and asks what the capture gains the capturer, as the model values
+ * it: the score of the position after the capture (the capturer just moved there) less the score of the
+ * position before it seen with the capturer as the side that just moved (what it keeps if it declines to
+ * capture). A move's score is its own position's less the largest such gain, when one is positive. A move that
+ * leaves a piece to be taken is marked down by what taking it is worth to a player like this one. (Both scores
+ * of a gain describe positions from the same side, so the model's arbitrary zero cancels; the mover's own score
+ * and the capturer's cannot simply be compared as v and 1 - v are in the value player.)
+ *
  * Model databases record their kind (databaseKind.ts) and are refused where a value database is expected.
  */
-import { applyMove, cloneBoard, uciMove, type Board } from '../chess/board.ts';
+import { applyMove, BLACK, cloneBoard, uciMove, WHITE, type Board } from '../chess/board.ts';
 import { gameStatus, generateLegalMoves, isInsufficientMaterial } from '../chess/movegen.ts';
 import { buildPositionGraph, PositionGraph } from '../graph/positionGraph.ts';
+import { gameEnd } from '../chess/gameEnd.ts';
+import { isCapture, SEARCH_MODES, type SearchMode } from '../player/search.ts';
+import { badInput } from '../util/errors.ts';
 import { getMetaJson, getMeta } from '../store/meta.ts';
 import type { PatternRecord } from '../store/patternRecord.ts';
 import { PatternStore } from '../store/patternStore.ts';
@@ -26,11 +38,40 @@ export interface TerminalScores {
 
 export type SuccessorKind = 'checkmate' | 'draw' | 'patterns';
 
-export interface Successor {
-  move: string;
+/** A position as the model sees it: terminal, or the patterns it matches. */
+export interface ModelPosition {
   kind: SuccessorKind;
-  /** The most-specific matches of the position after the move ('patterns' successors only). */
+  /** The matching patterns ('patterns' positions only). */
   patterns: PatternRecord[];
+  /** Material difference P, N, B, R, Q, side that just moved less side to move ('patterns' positions only). */
+  material?: Int8Array;
+}
+
+/**
+ * With material "linear": a learned score per piece the side that just moved has more of (surplus) and fewer of
+ * (deficit), P N B R Q, added per piece of difference (meta `model_material_scores`). The exact material
+ * pattern matches only one whole difference; these let every capture of a knight teach what a knight is worth.
+ */
+export interface MaterialScores {
+  surplus: number[];
+  deficit: number[];
+}
+
+export const MATERIAL_SCORES_KEY = 'model_material_scores';
+export const MATERIAL_MODES = ['exact', 'linear'] as const;
+export type MaterialMode = (typeof MATERIAL_MODES)[number];
+
+/** A capture the mover's opponent can answer with, and the position it leads to (the capturer just moved). */
+export interface CaptureReply extends ModelPosition {
+  move: string;
+}
+
+export interface Successor extends ModelPosition {
+  move: string;
+  /** With search "captures": the opponent's capture replies (none after a mate or a draw); otherwise empty. */
+  replies: CaptureReply[];
+  /** With capture replies: the position after the move with the capturer as the side that just moved. */
+  declined: ModelPosition | null;
 }
 
 export interface ScoredMove {
@@ -39,6 +80,8 @@ export interface ScoredMove {
   score: number;
   /** Softmax of the scores over the position's legal moves. */
   probability: number;
+  /** With search "captures": the capture reply whose gain lowered the score, when one did. */
+  refutation?: string;
 }
 
 /** Weights are kept away from 0 and 1 so that every score is finite. */
@@ -71,7 +114,7 @@ let visited = new Int32Array(1 << 12);
 let visitEpoch = 0;
 const pending: PatternRecord[] = [];
 
-function withAncestors(matches: readonly PatternRecord[]): PatternRecord[] {
+export function withAncestors(matches: readonly PatternRecord[]): PatternRecord[] {
   const epoch = ++visitEpoch;
   const result: PatternRecord[] = [];
   for (const record of matches) pending.push(record);
@@ -100,12 +143,36 @@ export function isDrawnByRule(history: PositionHistory, board: Board): boolean {
   );
 }
 
-/** The successors of a position: each legal move and what the model sees after it. */
+function describe(store: PatternStore, board: Pick<Board, 'squares' | 'turn'>, graph: PositionGraph, features: FeatureSet): ModelPosition {
+  // The matches array is reused by the next retrieval: copy it.
+  const matches = store.retrieve(buildPositionGraph(board, graph)).matches;
+  return { kind: 'patterns', patterns: features === 'all' ? withAncestors(matches) : [...matches], material: graph.material.slice() };
+}
+
+/** The opponent's captures in `position` (the mover just moved there) and what the model sees after each. */
+function captureReplies(store: PatternStore, position: Board, graph: PositionGraph, features: FeatureSet): CaptureReply[] {
+  const replies: CaptureReply[] = [];
+  const after = cloneBoard(position);
+  for (const reply of generateLegalMoves(position)) {
+    if (!isCapture(position, reply)) continue;
+    applyMove(position, reply, after);
+    // A capture changes the material, so the position after it cannot repeat an earlier one.
+    const end = gameEnd(after, 1);
+    const move = uciMove(reply);
+    if (end === 'checkmate') replies.push({ move, kind: 'checkmate', patterns: [] });
+    else if (end !== null) replies.push({ move, kind: 'draw', patterns: [] });
+    else replies.push({ move, ...describe(store, after, graph, features) });
+  }
+  return replies;
+}
+
+/** The successors of a position: each legal move and what the model sees after it (and, with search "captures", after each capture reply). */
 export function successorsOf(
   store: PatternStore,
   history: PositionHistory,
   graph = new PositionGraph(),
   features: FeatureSet = 'most-specific',
+  search: SearchMode = 'one-ply',
 ): Successor[] {
   const board = history.board;
   const next: Board = cloneBoard(board);
@@ -114,30 +181,67 @@ export function successorsOf(
     applyMove(board, move, next);
     const uci = uciMove(move);
     const status = gameStatus(next);
-    if (status === 'checkmate') successors.push({ move: uci, kind: 'checkmate', patterns: [] });
+    if (status === 'checkmate') successors.push({ move: uci, kind: 'checkmate', patterns: [], replies: [], declined: null });
     else if (isDrawnByRule(history, next)) {
-      successors.push({ move: uci, kind: 'draw', patterns: [] });
+      successors.push({ move: uci, kind: 'draw', patterns: [], replies: [], declined: null });
     } else {
-      // The matches array is reused by the next retrieval: copy it.
-      const matches = store.retrieve(buildPositionGraph(next, graph)).matches;
-      successors.push({ move: uci, kind: 'patterns', patterns: features === 'all' ? withAncestors(matches) : [...matches] });
+      const own = describe(store, next, graph, features);
+      const replies = search === 'captures' ? captureReplies(store, next, graph, features) : [];
+      // The graph speaks of the side that just moved as the side not to move: flipping the turn describes the
+      // same position from the capturer's side.
+      const declined = replies.length ? describe(store, { squares: next.squares, turn: next.turn === WHITE ? BLACK : WHITE }, graph, features) : null;
+      successors.push({ move: uci, ...own, replies, declined });
     }
   }
   return successors;
 }
 
-/** Scores and softmax probabilities of successors, best first (ties in move order). */
+/** The model's score of a position for the side that just moved there. */
+function positionScore(
+  position: ModelPosition,
+  terminal: TerminalScores,
+  scoreOf: (record: PatternRecord) => number,
+  material: MaterialScores | null,
+): number {
+  if (position.kind === 'checkmate') return terminal.checkmate;
+  if (position.kind === 'draw') return terminal.draw;
+  let score = 0;
+  for (const record of position.patterns) score += scoreOf(record);
+  if (material && position.material) {
+    for (let k = 0; k < 5; k++) {
+      const d = position.material[k];
+      score += d > 0 ? d * material.surplus[k] : -d * material.deficit[k];
+    }
+  }
+  return score;
+}
+
+/**
+ * Scores and softmax probabilities of successors, best first (ties in move order). A successor's score is its
+ * own position's, less the largest gain of a capture reply when that is positive (see the top of this file).
+ */
 export function scoreSuccessors(
   successors: readonly Successor[],
   terminal: TerminalScores,
   scoreOf: (record: PatternRecord) => number = (record) => scoreOfWeight(record.weight),
+  material: MaterialScores | null = null,
 ): ScoredMove[] {
-  const scored = successors.map((s) => {
-    let score = 0;
-    if (s.kind === 'checkmate') score = terminal.checkmate;
-    else if (s.kind === 'draw') score = terminal.draw;
-    else for (const record of s.patterns) score += scoreOf(record);
-    return { move: s.move, score, probability: 0 };
+  const scored = successors.map((s): ScoredMove => {
+    let score = positionScore(s, terminal, scoreOf, material);
+    let refutation: string | undefined;
+    if (s.declined) {
+      const declined = positionScore(s.declined, terminal, scoreOf, material);
+      let largest = 0;
+      for (const reply of s.replies) {
+        const gain = positionScore(reply, terminal, scoreOf, material) - declined;
+        if (gain > largest) {
+          largest = gain;
+          refutation = reply.move;
+        }
+      }
+      score -= largest;
+    }
+    return refutation === undefined ? { move: s.move, score, probability: 0 } : { move: s.move, score, probability: 0, refutation };
   });
   const top = Math.max(...scored.map((s) => s.score));
   let total = 0;
@@ -183,6 +287,8 @@ export class OpponentModel {
     readonly store: PatternStore,
     readonly terminal: TerminalScores,
     readonly features: FeatureSet = 'most-specific',
+    readonly search: SearchMode = 'one-ply',
+    readonly material: MaterialScores | null = null,
   ) {
     let maxId = 0;
     for (const record of store.hierarchy.byId.values()) maxId = Math.max(maxId, record.id);
@@ -192,14 +298,21 @@ export class OpponentModel {
     for (const record of store.hierarchy.material.values()) this.scores[record.id] = scoreOfWeight(record.weight);
   }
 
-  /** Opens a model database read-only; a value database (or anything else) is refused in one line. */
-  static open(path: string): OpponentModel {
+  /**
+   * Opens a model database read-only; a value database (or anything else) is refused in one line. `search`
+   * overrides the model's own setting (to measure a look the model was not fitted with).
+   */
+  static open(path: string, search?: SearchMode): OpponentModel {
     upgradeIfOlder(path);
     const store = PatternStore.open(path, { readonly: true, kind: 'opponent-model' });
     try {
       const terminal = getMetaJson<TerminalScores>(store.db, TERMINAL_SCORES_KEY) ?? { checkmate: 0, draw: 0 };
-      const features = getMetaJson<{ features?: FeatureSet }>(store.db, 'model_settings')?.features ?? 'most-specific';
-      return new OpponentModel(store, terminal, features);
+      const settings = getMetaJson<{ features?: FeatureSet; search?: string }>(store.db, 'model_settings');
+      // Models written before search modes existed look one ply.
+      const stored = settings?.search ?? 'one-ply';
+      if (!(SEARCH_MODES as readonly string[]).includes(stored)) throw badInput(`${path}: unknown model search "${stored}"`);
+      const material = getMetaJson<MaterialScores>(store.db, MATERIAL_SCORES_KEY) ?? null;
+      return new OpponentModel(store, terminal, settings?.features ?? 'most-specific', search ?? (stored as SearchMode), material);
     } catch (error) {
       store.close();
       throw error;
@@ -211,12 +324,12 @@ export class OpponentModel {
   }
 
   /** The legal moves of the position at the end of `history`, likeliest first. */
-  rank(history: PositionHistory): ScoredMove[] {
-    return scoreSuccessors(this.successors(history), this.terminal, this.scoreOf);
+  rank(history: PositionHistory, search: SearchMode = this.search): ScoredMove[] {
+    return scoreSuccessors(this.successors(history, search), this.terminal, this.scoreOf, this.material);
   }
 
-  successors(history: PositionHistory): Successor[] {
-    return successorsOf(this.store, history, this.graph, this.features);
+  successors(history: PositionHistory, search: SearchMode = this.search): Successor[] {
+    return successorsOf(this.store, history, this.graph, this.features, search);
   }
 
   close(): void {

@@ -56,6 +56,10 @@ export interface ShareSet {
 
 export interface RankerPrediction extends ShareSet {
   ranker: string;
+  /** Mean wall-clock milliseconds the ranker took to rank a position's moves. */
+  msPerMove: number;
+  /** The first ranker (the model) less this one on the same moves, paired; absent for the first. */
+  firstLess?: { top1: Share; top4: Share };
   byPhase: Partial<Record<Phase, ShareSet>>;
 }
 
@@ -74,21 +78,31 @@ interface Row extends AgreementShares {
   phase: Phase;
 }
 
-function share(rows: readonly Row[], key: keyof AgreementShares): Share {
-  const n = rows.length;
-  const mean = rows.reduce((sum, r) => sum + r[key], 0) / n;
-  const games = new Map<number, { sum: number; count: number }>();
-  for (const r of rows) {
-    const g = games.get(r.game) ?? { sum: 0, count: 0 };
-    g.sum += r[key];
+/** The mean of one value per move, with its 95% interval over games (clamped to [low, high]). */
+function clusteredMean(games: readonly number[], values: readonly number[], [lowest, highest]: [number, number]): Share {
+  const n = values.length;
+  const mean = values.reduce((sum, v) => sum + v, 0) / n;
+  const byGame = new Map<number, { sum: number; count: number }>();
+  values.forEach((v, i) => {
+    const g = byGame.get(games[i]) ?? { sum: 0, count: 0 };
+    g.sum += v;
     g.count++;
-    games.set(r.game, g);
-  }
-  const G = games.size;
+    byGame.set(games[i], g);
+  });
+  const G = byGame.size;
   let squares = 0;
-  for (const g of games.values()) squares += (g.sum - mean * g.count) ** 2;
+  for (const g of byGame.values()) squares += (g.sum - mean * g.count) ** 2;
   const se = G > 1 ? Math.sqrt((G / (G - 1)) * squares) / n : 0;
-  return { value: mean, low: Math.max(0, mean - 1.96 * se), high: Math.min(1, mean + 1.96 * se) };
+  return { value: mean, low: Math.max(lowest, mean - 1.96 * se), high: Math.min(highest, mean + 1.96 * se) };
+}
+
+function share(rows: readonly Row[], key: keyof AgreementShares): Share {
+  return clusteredMean(rows.map((r) => r.game), rows.map((r) => r[key]), [0, 1]);
+}
+
+/** The first ranker's share less another's, move by move (paired: the same moves), with its 95% interval. */
+function pairedDifference(first: readonly Row[], other: readonly Row[], key: keyof AgreementShares): Share {
+  return clusteredMean(first.map((r) => r.game), first.map((r, i) => r[key] - other[i][key]), [-1, 1]);
 }
 
 function shareSet(rows: readonly Row[]): ShareSet {
@@ -147,6 +161,7 @@ export function measurePrediction(
   labels: PredictionRanker | null = null,
 ): PredictionReport {
   const rows: Row[][] = rankers.map(() => []);
+  const milliseconds = rankers.map(() => 0);
   let legal = 0;
   let moves = 0;
   for (const [decision, history] of decisionHistories(decisions)) {
@@ -154,7 +169,9 @@ export function measurePrediction(
     const phase = phaseOf(history);
     const equalBest = labels ? equalBestMoves(labels.score(history, fen)) : null;
     rankers.forEach((ranker, i) => {
+      const started = performance.now();
       const scores = ranker.score(history, fen);
+      milliseconds[i] += performance.now() - started;
       const agreement = agreementWith(scores, decision.chosen, equalBest);
       rows[i].push({ game: decision.game, phase, top1: agreement.top1, top4: agreement.top4, topThird: agreement.topThird });
       if (i === 0) legal += agreement.legal;
@@ -173,7 +190,8 @@ export function measurePrediction(
         const inPhase = rows[i].filter((r) => r.phase === phase);
         if (inPhase.length) byPhase[phase] = shareSet(inPhase);
       }
-      return { ranker: ranker.name, ...shareSet(rows[i]), byPhase };
+      const firstLess = i > 0 && moves ? { top1: pairedDifference(rows[0], rows[i], 'top1'), top4: pairedDifference(rows[0], rows[i], 'top4') } : undefined;
+      return { ranker: ranker.name, msPerMove: moves ? milliseconds[i] / moves : 0, ...shareSet(rows[i]), byPhase, ...(firstLess && { firstLess }) };
     }),
   };
 }

@@ -28,13 +28,14 @@ node bin/morph.js match --white "uci:$SF:depth=4,Skill Level=10" --black "uci:$T
   --seed 4 --concurrency 2 --pgn "$OUT/engines-4.pgn" --json --no-progress > "$OUT/engines-4.json"
 sed -E 's/^\[(White|Black) "uci:[^"]*(depth=4,Skill Level=10|toga2:depth=2|depth=1,Skill Level=20)"\]/[\1 "strong"]/' \
   "$OUT/engines-4.pgn" "$OUT/engines-3.pgn" > "$OUT/strong.pgn"
-node bin/morph.js model --out "$OUT/strong.model.db" --pgn "$OUT/strong.pgn" --player strong --seed 1 --json \
+# --search one-ply: the models these figures were measured with (built before captures became the default).
+node bin/morph.js model --out "$OUT/strong.model.db" --pgn "$OUT/strong.pgn" --player strong --seed 1 --search one-ply --json \
   --no-progress > "$OUT/strong.model.json"
 
 # 2. The sparring partner's moves in BASE's training games.
 node bin/morph.js games --db "$BASE" --pgn "$OUT/base-games.pgn"
 node bin/morph.js model --out "$OUT/partner.model.db" --pgn "$OUT/base-games.pgn" --player 'stockfish:skill=0,depth=1' \
-  --seed 1 --json --no-progress > "$OUT/partner.model.json"
+  --seed 1 --search one-ply --json --no-progress > "$OUT/partner.model.json"
 
 # 3. Measure each policy.
 for model in strong partner; do

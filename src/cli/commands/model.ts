@@ -8,11 +8,12 @@ import { writeFileSync } from 'node:fs';
 import { formatOpponentSpec, parseOpponentSpec } from '../../engines/opponentSpec.ts';
 import { playerDecisions, readPgnText } from '../../model/decisions.ts';
 import { DEFAULT_OPENING_PLIES, playCollection } from '../../model/gameCollection.ts';
-import type { FeatureSet } from '../../model/opponentModel.ts';
+import { MATERIAL_MODES, type FeatureSet, type MaterialMode } from '../../model/opponentModel.ts';
 import { buildModel, checkNewModelPath, type BuildSummary } from '../../model/modelBuilder.ts';
 import { badInput } from '../../util/errors.ts';
 import { freshSeed } from '../../util/random.ts';
-import { parseIntegerOption, parseNumberOption, parseSeedOption } from '../options.ts';
+import { parseIntegerOption, parseNumberOption, parseSearchOption, parseSeedOption } from '../options.ts';
+import { SEARCH_MODES } from '../../player/search.ts';
 import { action, printLine } from '../run.ts';
 import { PATTERN_LANGUAGES, type PatternLanguage } from '../../learn/config.ts';
 
@@ -30,6 +31,9 @@ interface ModelOptions {
   shrinkage?: string;
   features: string;
   language: string;
+  search: string;
+  material: string;
+  fitThroughSearch?: boolean;
   json?: boolean;
   progress: boolean;
 }
@@ -60,6 +64,9 @@ export function registerModelCommand(program: Command): void {
     .option('--shrinkage <x>', 'L2 pull of the scores towards indifference', '0.01')
     .option('--features <set>', 'all (every matching pattern) or most-specific (only those, as Morph plays)', 'all')
     .option('--language <name>', "paper | safety: the pattern language (see morph train --language)", 'paper')
+    .option('--search <mode>', `${SEARCH_MODES.join(' | ')}: also the opponent's capture replies when ranking, or a move's own position only`, 'captures')
+    .option('--fit-through-search', 'fit the weights through the --search look too (measured worse; default: fit one ply)')
+    .option('--material <mode>', `${MATERIAL_MODES.join(' | ')}: material through the exact material pattern only, or also a learned score per piece of difference`, 'exact')
     .option('--json', 'print the summary as JSON')
     .option('--no-progress', 'no progress lines on stderr')
     .action(
@@ -74,6 +81,9 @@ export function registerModelCommand(program: Command): void {
           shrinkage: parseNumberOption('--shrinkage', opts.shrinkage ?? '0.01', 0),
           features: parseFeatureSet(opts.features),
           language: opts.language as PatternLanguage,
+          search: parseSearchOption(opts.search)!,
+          material: parseMaterialMode(opts.material),
+          fitThroughSearch: opts.fitThroughSearch === true,
         };
         const progress = (message: string) => opts.progress && process.stderr.write(`morph: ${message}\n`);
         checkNewModelPath(opts.out);
@@ -114,6 +124,11 @@ export function registerModelCommand(program: Command): void {
         printLine(opts.json ? JSON.stringify(summary) : summaryText(summary, opts.out));
       }),
     );
+}
+
+function parseMaterialMode(text: string): MaterialMode {
+  if (!(MATERIAL_MODES as readonly string[]).includes(text)) throw badInput(`--material must be one of ${MATERIAL_MODES.join(', ')}, got "${text}"`);
+  return text as MaterialMode;
 }
 
 function parseFeatureSet(text: string): FeatureSet {

@@ -10,6 +10,8 @@ import { playerDecisions, readPgnText } from '../../model/decisions.ts';
 import { OpponentModel } from '../../model/opponentModel.ts';
 import { measurePrediction, PHASES, type PredictionRanker, type PredictionReport, type Share } from '../../model/prediction.ts';
 import { action, printLine } from '../run.ts';
+import { parseSearchOption } from '../options.ts';
+import { SEARCH_MODES } from '../../player/search.ts';
 
 interface PredictOptions {
   model: string;
@@ -18,12 +20,13 @@ interface PredictOptions {
   db?: string;
   otherModel?: string;
   labels?: string;
+  search?: string;
   json?: boolean;
 }
 
 export function modelRanker(model: OpponentModel, name: string): PredictionRanker {
   return {
-    name,
+    name: model.search === 'one-ply' ? name : `${name} (${model.search})`,
     score: (history: GameHistory) => model.rank(history).map((m) => ({ move: m.move, value: m.score })),
     close: () => model.close(),
   };
@@ -45,9 +48,19 @@ function reportText(r: PredictionReport): string {
   const lines = [
     `${r.player}: ${r.moves} moves in ${r.games} games, ${r.meanLegal.toFixed(1)} legal moves on average` +
       (r.labels ? `; right when among ${r.labels}'s equally best moves` : ''),
-    `${'ranker'.padEnd(44)} ${'top-1'.padEnd(22)} ${'top-4'.padEnd(22)} top-third`,
+    `${'ranker'.padEnd(44)} ${'top-1'.padEnd(22)} ${'top-4'.padEnd(22)} ${'top-third'.padEnd(22)} ms/move`,
   ];
-  for (const k of r.rankers) lines.push(`${k.ranker.slice(0, 44).padEnd(44)} ${percent(k.top1).padEnd(22)} ${percent(k.top4).padEnd(22)} ${percent(k.topThird)}`);
+  for (const k of r.rankers) {
+    lines.push(`${k.ranker.slice(0, 44).padEnd(44)} ${percent(k.top1).padEnd(22)} ${percent(k.top4).padEnd(22)} ${percent(k.topThird).padEnd(22)} ${k.msPerMove.toFixed(1)}`);
+  }
+  const points = (s: Share) => {
+    const signed = (x: number) => `${x >= 0 ? '+' : ''}${(100 * x).toFixed(1)}`;
+    return `${signed(s.value)} [${signed(s.low)}, ${signed(s.high)}]`;
+  };
+  lines.push(`paired, the model less each ranker on the same moves (points):`);
+  for (const k of r.rankers.slice(1)) {
+    if (k.firstLess) lines.push(`  ${k.ranker.slice(0, 42).padEnd(42)} top-1 ${points(k.firstLess.top1).padEnd(22)} top-4 ${points(k.firstLess.top4)}`);
+  }
   lines.push('top-1 by phase:');
   for (const k of r.rankers) {
     const parts = PHASES.filter((p) => k.byPhase[p]).map((p) => `${p} ${percent(k.byPhase[p]!.top1)} (${k.byPhase[p]!.moves})`);
@@ -66,16 +79,18 @@ export function registerPredictCommand(program: Command): void {
     .option('--db <file>', 'also rank with this Morph value database')
     .option('--other-model <file>', 'also rank with a model of another player')
     .option('--labels <ranker>', 'for players that break ties at random (greedy, ab:D): count any of its equally best moves')
+    .option('--search <mode>', `${SEARCH_MODES.join(' | ')}: how far the models look (default: each model's own setting)`)
     .option('--json', 'print the report as JSON')
     .action(
       action((opts: PredictOptions) => {
+        const search = parseSearchOption(opts.search);
         const { played, decisions } = playerDecisions(readPgnText(opts.pgn), opts.player, opts.pgn);
         const rankers: PredictionRanker[] = [];
         try {
-          rankers.push(modelRanker(OpponentModel.open(opts.model), `model ${opts.model}`));
+          rankers.push(modelRanker(OpponentModel.open(opts.model, search), `model ${opts.model}`));
           rankers.push(fenRanker(createRanker('random')), fenRanker(createRanker('greedy')));
           if (opts.db) rankers.push(valueRanker(opts.db));
-          if (opts.otherModel) rankers.push(modelRanker(OpponentModel.open(opts.otherModel), `other model ${opts.otherModel}`));
+          if (opts.otherModel) rankers.push(modelRanker(OpponentModel.open(opts.otherModel, search), `other model ${opts.otherModel}`));
           const labels = opts.labels ? fenRanker(createRanker(opts.labels)) : null;
           const report = measurePrediction(opts.player, played, decisions, rankers, labels);
           printLine(opts.json ? JSON.stringify(report) : reportText(report));
