@@ -11,6 +11,8 @@ import { pathToFileURL } from 'node:url';
 import { GameHistory } from '../src/chess/history.ts';
 import { DEFAULT_REPLIES, ModelGuidedPlayer } from '../src/model/modelGuidedPlayer.ts';
 import { OpponentModel } from '../src/model/opponentModel.ts';
+import { modelPolicy } from '../src/model/policy.ts';
+import { MorphPlayer } from '../src/player/morphPlayer.ts';
 import { PatternStore } from '../src/store/patternStore.ts';
 import type { Figure } from './figures.ts';
 import { hierarchyDatabase } from './hierarchy.bench.ts';
@@ -47,8 +49,28 @@ export function benchModel(size: number): Figure[] {
       guided.rankMoves(history);
       return performance.now() - started;
     });
+    // Morph with the model as its move policy (the same file read as the value database too), against the same
+    // player without it: the policy's cost, as a ratio measured in the same run.
+    const plain = new MorphPlayer(store, { maturity: 0, seed: 1, search: 'captures' });
+    const withPolicy = new MorphPlayer(store, { maturity: 0, seed: 1, search: 'captures', policy: modelPolicy(model) });
+    const bestMoveTimes = (player: MorphPlayer) =>
+      positions.map((history) => {
+        const started = performance.now();
+        player.bestMove(history);
+        return performance.now() - started;
+      });
+    bestMoveTimes(plain);
+    const plainTimes = bestMoveTimes(plain);
+    const policyTimes = bestMoveTimes(withPolicy);
     const label = `${size / 1000}k`;
     return [
+      {
+        name: `Morph's move with a move policy, ${label} model (median)`,
+        value: Number(median(policyTimes).toFixed(1)),
+        unit: 'ms',
+        target: '< 2000',
+        note: `${(median(policyTimes) / median(plainTimes)).toFixed(2)}x the same move without the policy (${median(plainTimes).toFixed(1)} ms)`,
+      },
       { name: `opponent model: rank a position's moves, ${label} (median)`, value: Number(median(rankTimes).toFixed(2)), unit: 'ms', target: '< 100' },
       { name: `opponent model, search captures: rank a position's moves, ${label} (median)`, value: Number(median(captureTimes).toFixed(2)), unit: 'ms', target: '< 100' },
       { name: `model-guided move, ${DEFAULT_REPLIES} replies, ${label} (median)`, value: Number(median(moveTimes).toFixed(1)), unit: 'ms', target: '< 2000', note: 'blitz: a few seconds a move' },
