@@ -45,6 +45,7 @@ export function checkHierarchyInvariants(hierarchy: Hierarchy): void {
     for (const parent of record.parents) expect(record.depth).toBeGreaterThan(parent.depth);
     for (const child of record.triggers) triggeredBy.set(child, [...(triggeredBy.get(child) ?? []), record]);
   }
+  checkCompiledIndex(hierarchy, records);
   // Triggers: a pattern with parents is put up for testing by exactly one of them, its trigger; a root by none.
   for (const record of records) {
     if (record.parents.length === 0) {
@@ -54,5 +55,27 @@ export function checkHierarchyInvariants(hierarchy: Hierarchy): void {
       expect(record.parents).toContain(record.trigger);
       expect(triggeredBy.get(record)).toEqual([record.trigger]);
     }
+  }
+}
+
+/**
+ * The compiled index retrieval walks (flatHierarchy.ts) says what the records say: every graph pattern in a slot
+ * of its own, no deleted pattern in any, and each slot's depth, parents and triggers those of its record.
+ */
+export function checkCompiledIndex(hierarchy: Hierarchy, records = [...hierarchy.byId.values()].filter((r) => r.kind === 'graph')): void {
+  const flat = hierarchy.flat;
+  const list = (lists: typeof flat.parents, slot: number) => [...lists.pool.subarray(lists.start[slot], lists.start[slot] + lists.count[slot])];
+  for (const record of records) {
+    expect(flat.records[record.slot]).toBe(record);
+    expect(flat.depth[record.slot]).toBe(record.depth);
+    expect(list(flat.parents, record.slot)).toEqual(record.parents.map((p) => p.slot));
+    expect(list(flat.triggers, record.slot)).toEqual(record.triggers.map((c) => c.slot));
+  }
+  const occupied = flat.records.filter((r) => r !== undefined);
+  expect(occupied.length).toBe(records.length);
+  for (let slot = 0; slot < flat.slotCount; slot++) {
+    if (flat.records[slot] !== undefined) continue;
+    expect(flat.parents.count[slot]).toBe(0);
+    expect(flat.triggers.count[slot]).toBe(0);
   }
 }

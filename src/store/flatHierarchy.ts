@@ -1,0 +1,192 @@
+/**
+ * The hierarchy compiled for retrieval (issue 13): each graph pattern gets a dense slot, and what retrieval walks
+ * (depths, parents, trigger children, compiled match plans, per-retrieval stamps) sits in arrays indexed by slot.
+ * A retrieval then reads a few contiguous typed arrays instead of chasing a scattered heap object per pattern,
+ * which is where its time went (memory latency, not arithmetic).
+ *
+ * The PatternRecord stays the readable view and the structure the hierarchy edits (hierarchy.ts); the hierarchy
+ * tells this index what changed (a record's parents, triggers or depth), or builds it afresh after loading.
+ */
+import type { CompiledPattern } from '../pattern/matcher.ts';
+import type { PatternRecord } from './patternRecord.ts';
+import { FEATURE_KEY_COUNT } from './patternFeatures.ts';
+
+/** Stamps are Int32: the epoch starts again from 1, every stamp cleared, before it would overflow. */
+const LAST_EPOCH = 0x7fffffff;
+
+/**
+ * One list of slots per slot, packed into one Int32Array. A list is rewritten whole when it changes (the
+ * hierarchy changes a few lists per insert or delete); one that outgrows its room moves to the end of the pool,
+ * and the pool is compacted once half of it is abandoned room.
+ */
+export class SlotLists {
+  /** Where each slot's list starts in `pool`, and how long it is. */
+  start = new Int32Array(0);
+  count = new Int32Array(0);
+  /** Every list (valid until the next `set`, which may move or compact it). */
+  pool = new Int32Array(1024);
+  private room = new Int32Array(0);
+  private used = 0;
+  private abandoned = 0;
+
+  /** Makes room for slots below `capacity` (lists of new slots are empty). */
+  grow(capacity: number): void {
+    if (capacity <= this.start.length) return;
+    this.start = resized(this.start, capacity);
+    this.count = resized(this.count, capacity);
+    this.room = resized(this.room, capacity);
+  }
+
+  /** The slots of `records` become `slot`'s list. */
+  set(slot: number, records: readonly PatternRecord[]): void {
+    const count = records.length;
+    if (count > this.room[slot]) {
+      if (this.used + count > this.pool.length) this.makeRoom(count);
+      this.abandoned += this.room[slot];
+      this.start[slot] = this.used;
+      this.room[slot] = count;
+      this.used += count;
+    }
+    const at = this.start[slot];
+    for (let i = 0; i < count; i++) this.pool[at + i] = records[i].slot;
+    this.count[slot] = count;
+  }
+
+  /** Empties a slot's list and gives up its room (the slot is being freed). */
+  clear(slot: number): void {
+    this.abandoned += this.room[slot];
+    this.room[slot] = 0;
+    this.count[slot] = 0;
+  }
+
+  private makeRoom(count: number): void {
+    if (this.abandoned * 2 > this.used) this.compact();
+    if (this.used + count > this.pool.length) {
+      const pool = new Int32Array(Math.max(2 * this.pool.length, this.used + count));
+      pool.set(this.pool.subarray(0, this.used));
+      this.pool = pool;
+    }
+  }
+
+  /** Packs every list to the front of a new pool, each with room for just its length. */
+  private compact(): void {
+    const pool = new Int32Array(this.pool.length);
+    let used = 0;
+    for (let slot = 0; slot < this.start.length; slot++) {
+      const count = this.count[slot];
+      pool.set(this.pool.subarray(this.start[slot], this.start[slot] + count), used);
+      this.start[slot] = used;
+      this.room[slot] = count;
+      used += count;
+    }
+    this.pool = pool;
+    this.used = used;
+    this.abandoned = 0;
+  }
+}
+
+function resized(array: Int32Array, capacity: number): Int32Array<ArrayBuffer> {
+  const bigger = new Int32Array(capacity);
+  bigger.set(array);
+  return bigger;
+}
+
+export class FlatHierarchy {
+  /** The record in each slot (undefined when the slot is free). */
+  readonly records: (PatternRecord | undefined)[] = [];
+  readonly parents = new SlotLists();
+  readonly triggers = new SlotLists();
+  depth = new Int32Array(0);
+  /** Compiled match plans by slot, filled on first use. */
+  readonly plans: (CompiledPattern | undefined)[] = [];
+  // Per-retrieval bookkeeping, valid when a stamp equals the retrieval's epoch (see retrieval.ts).
+  matchedEpoch = new Int32Array(0);
+  pendingEpoch = new Int32Array(0);
+  childMatchedEpoch = new Int32Array(0);
+  /** Root-index keys already visited, by feature key (a position has several nodes of one label). */
+  readonly keyVisited = new Int32Array(FEATURE_KEY_COUNT);
+  /** The current retrieval's stamp. */
+  epoch = 0;
+  private readonly freeSlots: number[] = [];
+
+  /** One past the highest slot in use. */
+  get slotCount(): number {
+    return this.records.length;
+  }
+
+  /** Gives a graph record a slot (its links are set separately, once its parents and triggers have slots). */
+  add(record: PatternRecord): void {
+    const slot = this.freeSlots.pop() ?? this.records.length;
+    if (slot === this.records.length) {
+      this.records.push(record);
+      this.plans.push(undefined);
+      if (slot >= this.depth.length) this.grow(Math.max(1024, 2 * this.depth.length));
+    } else {
+      this.records[slot] = record;
+      this.plans[slot] = undefined;
+    }
+    record.slot = slot;
+    this.depth[slot] = record.depth;
+  }
+
+  /** Frees a deleted record's slot. */
+  remove(record: PatternRecord): void {
+    const slot = record.slot;
+    this.records[slot] = undefined;
+    this.plans[slot] = undefined;
+    this.parents.clear(slot);
+    this.triggers.clear(slot);
+    this.freeSlots.push(slot);
+    record.slot = -1;
+  }
+
+  setParents(record: PatternRecord): void {
+    this.parents.set(record.slot, record.parents);
+  }
+
+  setTriggers(record: PatternRecord): void {
+    this.triggers.set(record.slot, record.triggers);
+  }
+
+  setDepth(record: PatternRecord): void {
+    this.depth[record.slot] = record.depth;
+  }
+
+  /** The compiled plan of the pattern in `slot`. */
+  plan(slot: number): CompiledPattern {
+    return (this.plans[slot] ??= this.records[slot]!.compiled);
+  }
+
+  /** The stamp of a new retrieval. */
+  nextEpoch(): number {
+    if (this.epoch === LAST_EPOCH) {
+      this.matchedEpoch.fill(0);
+      this.pendingEpoch.fill(0);
+      this.childMatchedEpoch.fill(0);
+      this.keyVisited.fill(0);
+      this.epoch = 0;
+    }
+    return ++this.epoch;
+  }
+
+  private grow(capacity: number): void {
+    this.depth = resized(this.depth, capacity);
+    this.matchedEpoch = resized(this.matchedEpoch, capacity);
+    this.pendingEpoch = resized(this.pendingEpoch, capacity);
+    this.childMatchedEpoch = resized(this.childMatchedEpoch, capacity);
+    this.parents.grow(capacity);
+    this.triggers.grow(capacity);
+  }
+
+  /** The index of these graph records, their links complete (after loading). */
+  static build(records: Iterable<PatternRecord>): FlatHierarchy {
+    const flat = new FlatHierarchy();
+    const all = [...records];
+    for (const record of all) flat.add(record);
+    for (const record of all) {
+      flat.setParents(record);
+      flat.setTriggers(record);
+    }
+    return flat;
+  }
+}
