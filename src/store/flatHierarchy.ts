@@ -1,8 +1,12 @@
 /**
  * The hierarchy compiled for retrieval (issue 13): each graph pattern gets a dense slot, and what retrieval walks
- * (depths, parents, trigger children, compiled match plans, per-retrieval stamps) sits in arrays indexed by slot.
- * A retrieval then reads a few contiguous typed arrays instead of chasing a scattered heap object per pattern,
- * which is where its time went (memory latency, not arithmetic).
+ * (parents, trigger children, compiled match plans, per-retrieval stamps) sits in arrays indexed by slot. A
+ * retrieval then reads a few contiguous typed arrays instead of chasing a scattered heap object per pattern, which
+ * is where its time went (memory latency, not arithmetic).
+ *
+ * Most children a match triggers fail because another of their parents did not match (about 80% on a trained
+ * database), so a trigger list carries, for each child, what deciding that takes: the child's slot, its depth
+ * and its other parents. A retrieval touches a failing child's own memory not at all.
  *
  * The PatternRecord stays the readable view and the structure the hierarchy edits (hierarchy.ts); the hierarchy
  * tells this index what changed (a record's parents, triggers or depth), or builds it afresh after loading.
@@ -37,9 +41,9 @@ export class SlotLists {
     this.room = resized(this.room, capacity);
   }
 
-  /** The slots of `records` become `slot`'s list. */
-  set(slot: number, records: readonly PatternRecord[]): void {
-    const count = records.length;
+  /** `values` become `slot`'s list. */
+  set(slot: number, values: ArrayLike<number>): void {
+    const count = values.length;
     if (count > this.room[slot]) {
       if (this.used + count > this.pool.length) this.makeRoom(count);
       this.abandoned += this.room[slot];
@@ -48,8 +52,13 @@ export class SlotLists {
       this.used += count;
     }
     const at = this.start[slot];
-    for (let i = 0; i < count; i++) this.pool[at + i] = records[i].slot;
+    for (let i = 0; i < count; i++) this.pool[at + i] = values[i];
     this.count[slot] = count;
+  }
+
+  /** A slot's list, for checks (retrieval reads the pool in place). */
+  list(slot: number): number[] {
+    return [...this.pool.subarray(this.start[slot], this.start[slot] + this.count[slot])];
   }
 
   /** Empties a slot's list and gives up its room (the slot is being freed). */
@@ -91,17 +100,24 @@ function resized(array: Int32Array, capacity: number): Int32Array<ArrayBuffer> {
   return bigger;
 }
 
+/** Scratch for writing one list. */
+const values: number[] = [];
+
+/** A trigger entry: [child slot, its depth, k, its k other parents' slots] (see triggerEntries). */
+export const ENTRY_DEPTH = 1;
+export const ENTRY_OTHERS = 2;
+
 export class FlatHierarchy {
   /** The record in each slot (undefined when the slot is free). */
   readonly records: (PatternRecord | undefined)[] = [];
+  /** Each slot's parents' slots. */
   readonly parents = new SlotLists();
+  /** Each slot's trigger entries, one per child it triggers (hierarchy.ts retrigger). */
   readonly triggers = new SlotLists();
-  depth = new Int32Array(0);
   /** Compiled match plans by slot, filled on first use. */
   readonly plans: (CompiledPattern | undefined)[] = [];
   // Per-retrieval bookkeeping, valid when a stamp equals the retrieval's epoch (see retrieval.ts).
   matchedEpoch = new Int32Array(0);
-  pendingEpoch = new Int32Array(0);
   childMatchedEpoch = new Int32Array(0);
   /** Root-index keys already visited, by feature key (a position has several nodes of one label). */
   readonly keyVisited = new Int32Array(FEATURE_KEY_COUNT);
@@ -120,13 +136,12 @@ export class FlatHierarchy {
     if (slot === this.records.length) {
       this.records.push(record);
       this.plans.push(undefined);
-      if (slot >= this.depth.length) this.grow(Math.max(1024, 2 * this.depth.length));
+      if (slot >= this.matchedEpoch.length) this.grow(Math.max(1024, 2 * this.matchedEpoch.length));
     } else {
       this.records[slot] = record;
       this.plans[slot] = undefined;
     }
     record.slot = slot;
-    this.depth[slot] = record.depth;
   }
 
   /** Frees a deleted record's slot. */
@@ -140,16 +155,22 @@ export class FlatHierarchy {
     record.slot = -1;
   }
 
+  /** After the record's parents changed (its trigger's entry for it lists them). */
   setParents(record: PatternRecord): void {
-    this.parents.set(record.slot, record.parents);
+    values.length = 0;
+    for (const parent of record.parents) values.push(parent.slot);
+    this.parents.set(record.slot, values);
+    if (record.trigger) this.setTriggers(record.trigger);
   }
 
+  /** After the children the record triggers changed. */
   setTriggers(record: PatternRecord): void {
-    this.triggers.set(record.slot, record.triggers);
+    this.triggers.set(record.slot, triggerEntries(record));
   }
 
+  /** After the record's depth changed (its trigger's entry for it holds it). */
   setDepth(record: PatternRecord): void {
-    this.depth[record.slot] = record.depth;
+    if (record.trigger) this.setTriggers(record.trigger);
   }
 
   /** The compiled plan of the pattern in `slot`. */
@@ -161,7 +182,6 @@ export class FlatHierarchy {
   nextEpoch(): number {
     if (this.epoch === LAST_EPOCH) {
       this.matchedEpoch.fill(0);
-      this.pendingEpoch.fill(0);
       this.childMatchedEpoch.fill(0);
       this.keyVisited.fill(0);
       this.epoch = 0;
@@ -170,9 +190,7 @@ export class FlatHierarchy {
   }
 
   private grow(capacity: number): void {
-    this.depth = resized(this.depth, capacity);
     this.matchedEpoch = resized(this.matchedEpoch, capacity);
-    this.pendingEpoch = resized(this.pendingEpoch, capacity);
     this.childMatchedEpoch = resized(this.childMatchedEpoch, capacity);
     this.parents.grow(capacity);
     this.triggers.grow(capacity);
@@ -184,9 +202,23 @@ export class FlatHierarchy {
     const all = [...records];
     for (const record of all) flat.add(record);
     for (const record of all) {
-      flat.setParents(record);
+      values.length = 0;
+      for (const parent of record.parents) values.push(parent.slot);
+      flat.parents.set(record.slot, values);
       flat.setTriggers(record);
     }
     return flat;
   }
+}
+
+/** The trigger entries of a record: for each child it triggers, [child slot, its depth, k, its k other parents]. */
+export function triggerEntries(record: PatternRecord): number[] {
+  values.length = 0;
+  for (const child of record.triggers) {
+    values.push(child.slot, child.depth, 0);
+    const at = values.length;
+    for (const parent of child.parents) if (parent !== record) values.push(parent.slot);
+    values[at - 1] = values.length - at;
+  }
+  return values;
 }

@@ -8,9 +8,10 @@
  *    triples and pairs;
  *  - a pattern is put up for testing only by its trigger parent (hierarchy.ts), the parent least likely to
  *    match, and tested when it comes up in depth order, by which time every parent has been decided;
- *  - the walk runs over the hierarchy's compiled index (flatHierarchy.ts): dense slots, typed arrays of depths,
- *    parents and triggers, and per-retrieval state in arrays stamped with an epoch, so nothing is cleared
- *    between calls.
+ *  - the walk runs over the hierarchy's compiled index (flatHierarchy.ts): dense slots, typed arrays of parents
+ *    and trigger entries (a triggered child with its depth and other parents, so that deciding it reads one
+ *    contiguous run), and per-retrieval state in arrays stamped with an epoch, so nothing is cleared between
+ *    calls.
  */
 import { materialKey } from '../pattern/canonical.ts';
 import { LABEL_COUNT, SAFETY_ANY } from '../graph/labels.ts';
@@ -20,7 +21,7 @@ import type { MatchTarget } from '../pattern/matcher.ts';
 import { patternTarget } from '../pattern/subpattern.ts';
 import type { GraphPattern } from '../pattern/pattern.ts';
 import type { RootIndex } from './rootIndex.ts';
-import type { FlatHierarchy } from './flatHierarchy.ts';
+import { ENTRY_DEPTH, ENTRY_OTHERS, type FlatHierarchy } from './flatHierarchy.ts';
 import { fileKey, labelKey, nodeKey, pairOfTriple, rankKey, safetyKey } from './patternFeatures.ts';
 import { fileOf, rankOf } from '../chess/board.ts';
 
@@ -43,7 +44,10 @@ const TRIPLE_COUNT = LABEL_COUNT * LABEL_COUNT * 3;
 /** Slots matched so far. */
 let matched = new Int32Array(256);
 let matchedCount = 0;
-/** Slots to test, by depth, and how many at each depth. */
+/**
+ * Candidates to test, by depth: where their trigger entries (flatHierarchy.ts) start in the trigger pool, which
+ * does not change during a walk. A child has one trigger, matched at most once, so it is put up at most once.
+ */
 const pending: Int32Array[] = [];
 const pendingCount: number[] = [];
 
@@ -61,14 +65,9 @@ function markMatched(flat: FlatHierarchy, slot: number, epoch: number): void {
   const parentPool = parents.pool;
   for (let i = parents.start[slot], end = i + parents.count[slot]; i < end; i++) childMatched[parentPool[i]] = epoch;
   const triggers = flat.triggers;
-  const triggerPool = triggers.pool;
-  const pendingEpoch = flat.pendingEpoch;
-  const depthOf = flat.depth;
-  for (let i = triggers.start[slot], end = i + triggers.count[slot]; i < end; i++) {
-    const child = triggerPool[i];
-    if (pendingEpoch[child] === epoch) continue;
-    pendingEpoch[child] = epoch;
-    const depth = depthOf[child];
+  const entries = triggers.pool;
+  for (let at = triggers.start[slot], end = at + triggers.count[slot]; at < end; at += ENTRY_OTHERS + 1 + entries[at + ENTRY_OTHERS]) {
+    const depth = entries[at + ENTRY_DEPTH];
     while (pending.length <= depth) {
       pending.push(new Int32Array(64));
       pendingCount.push(0);
@@ -80,16 +79,16 @@ function markMatched(flat: FlatHierarchy, slot: number, epoch: number): void {
       list.set(pending[depth]);
       pending[depth] = list;
     }
-    list[count] = child;
+    list[count] = at;
     pendingCount[depth] = count + 1;
   }
 }
 
-function allParentsMatched(flat: FlatHierarchy, slot: number, epoch: number): boolean {
-  const parents = flat.parents;
-  const pool = parents.pool;
-  const matchedEpoch = flat.matchedEpoch;
-  for (let i = parents.start[slot], end = i + parents.count[slot]; i < end; i++) if (matchedEpoch[pool[i]] !== epoch) return false;
+/** Have the other parents listed in a trigger entry matched (the trigger has)? */
+function otherParentsMatched(entries: Int32Array, at: number, matchedEpoch: Int32Array, epoch: number): boolean {
+  for (let i = at + ENTRY_OTHERS + 1, end = i + entries[at + ENTRY_OTHERS]; i < end; i++) {
+    if (matchedEpoch[entries[i]] !== epoch) return false;
+  }
   return true;
 }
 
@@ -170,13 +169,16 @@ function visitRoots(flat: FlatHierarchy, roots: RootIndex, key: number, target: 
 /** Tests every triggered candidate in depth order; returns how many were tested. */
 function descend(flat: FlatHierarchy, target: MatchTarget, epoch: number, exclude: number): number {
   let tested = 0;
+  const entries = flat.triggers.pool;
+  const matchedEpoch = flat.matchedEpoch;
   for (let depth = 0; depth < pending.length; depth++) {
     // markMatched appends to deeper lists only, so this one neither grows nor moves while it is walked.
     const candidates = pending[depth];
     const count = pendingCount[depth];
     for (let i = 0; i < count; i++) {
-      const slot = candidates[i];
-      if (slot === exclude || !allParentsMatched(flat, slot, epoch)) continue;
+      const at = candidates[i];
+      const slot = entries[at];
+      if (slot === exclude || !otherParentsMatched(entries, at, matchedEpoch, epoch)) continue;
       tested++;
       if (flat.plan(slot).matches(target)) markMatched(flat, slot, epoch);
     }

@@ -64,12 +64,15 @@ export function checkHierarchyInvariants(hierarchy: Hierarchy): void {
  */
 export function checkCompiledIndex(hierarchy: Hierarchy, records = [...hierarchy.byId.values()].filter((r) => r.kind === 'graph')): void {
   const flat = hierarchy.flat;
-  const list = (lists: typeof flat.parents, slot: number) => [...lists.pool.subarray(lists.start[slot], lists.start[slot] + lists.count[slot])];
   for (const record of records) {
     expect(flat.records[record.slot]).toBe(record);
-    expect(flat.depth[record.slot]).toBe(record.depth);
-    expect(list(flat.parents, record.slot)).toEqual(record.parents.map((p) => p.slot));
-    expect(list(flat.triggers, record.slot)).toEqual(record.triggers.map((c) => c.slot));
+    expect(flat.parents.list(record.slot)).toEqual(record.parents.map((p) => p.slot));
+    // For each child it triggers: the child, its depth and its other parents.
+    const entries = record.triggers.flatMap((child) => {
+      const others = child.parents.filter((p) => p !== record).map((p) => p.slot);
+      return [child.slot, child.depth, others.length, ...others];
+    });
+    expect(flat.triggers.list(record.slot)).toEqual(entries);
   }
   const occupied = flat.records.filter((r) => r !== undefined);
   expect(occupied.length).toBe(records.length);
