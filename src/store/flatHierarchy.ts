@@ -11,7 +11,8 @@
  * The PatternRecord stays the readable view and the structure the hierarchy edits (hierarchy.ts); the hierarchy
  * tells this index what changed (a record's parents, triggers or depth), or builds it afresh after loading.
  */
-import type { CompiledPattern } from '../pattern/matcher.ts';
+import { compilePlan, planLength } from '../pattern/matcher.ts';
+import type { GraphPattern } from '../pattern/pattern.ts';
 import type { PatternRecord } from './patternRecord.ts';
 import { FEATURE_KEY_COUNT } from './patternFeatures.ts';
 
@@ -114,8 +115,14 @@ export class FlatHierarchy {
   readonly parents = new SlotLists();
   /** Each slot's trigger entries, one per child it triggers (hierarchy.ts retrigger). */
   readonly triggers = new SlotLists();
-  /** Compiled match plans by slot, filled on first use. */
-  readonly plans: (CompiledPattern | undefined)[] = [];
+  /**
+   * Compiled match plans (matcher.ts compilePlan), one after another, each copied in on its pattern's first test;
+   * `planAt` holds where each slot's plan starts, plus 1 (0: not compiled yet).
+   */
+  plans = new Uint8Array(4096);
+  planAt = new Int32Array(0);
+  private plansUsed = 0;
+  private plansAbandoned = 0;
   // Per-retrieval bookkeeping, valid when a stamp equals the retrieval's epoch (see retrieval.ts).
   matchedEpoch = new Int32Array(0);
   childMatchedEpoch = new Int32Array(0);
@@ -135,12 +142,8 @@ export class FlatHierarchy {
     const slot = this.freeSlots.pop() ?? this.records.length;
     if (slot === this.records.length) {
       this.records.push(record);
-      this.plans.push(undefined);
       if (slot >= this.matchedEpoch.length) this.grow(Math.max(1024, 2 * this.matchedEpoch.length));
-    } else {
-      this.records[slot] = record;
-      this.plans[slot] = undefined;
-    }
+    } else this.records[slot] = record;
     record.slot = slot;
   }
 
@@ -148,7 +151,10 @@ export class FlatHierarchy {
   remove(record: PatternRecord): void {
     const slot = record.slot;
     this.records[slot] = undefined;
-    this.plans[slot] = undefined;
+    if (this.planAt[slot] > 0) {
+      this.plansAbandoned += planLength(this.plans, this.planAt[slot] - 1);
+      this.planAt[slot] = 0;
+    }
     this.parents.clear(slot);
     this.triggers.clear(slot);
     this.freeSlots.push(slot);
@@ -173,9 +179,44 @@ export class FlatHierarchy {
     if (record.trigger) this.setTriggers(record.trigger);
   }
 
-  /** The compiled plan of the pattern in `slot`. */
-  plan(slot: number): CompiledPattern {
-    return (this.plans[slot] ??= this.records[slot]!.compiled);
+  /** Where the plan of the pattern in `slot` starts in `plans` (read `plans` after this: it may grow). */
+  planOffset(slot: number): number {
+    const at = this.planAt[slot] - 1;
+    return at >= 0 ? at : this.compile(slot);
+  }
+
+  private compile(slot: number): number {
+    const plan = compilePlan(this.records[slot]!.pattern as GraphPattern);
+    if (this.plansUsed + plan.length > this.plans.length) {
+      if (this.plansAbandoned * 2 > this.plansUsed) this.compactPlans();
+      if (this.plansUsed + plan.length > this.plans.length) {
+        const plans = new Uint8Array(Math.max(2 * this.plans.length, this.plansUsed + plan.length));
+        plans.set(this.plans.subarray(0, this.plansUsed));
+        this.plans = plans;
+      }
+    }
+    const at = this.plansUsed;
+    this.plans.set(plan, at);
+    this.plansUsed += plan.length;
+    this.planAt[slot] = at + 1;
+    return at;
+  }
+
+  /** Packs the plans of the patterns still here to the front of the store. */
+  private compactPlans(): void {
+    const plans = new Uint8Array(this.plans.length);
+    let used = 0;
+    for (let slot = 0; slot < this.records.length; slot++) {
+      const at = this.planAt[slot] - 1;
+      if (at < 0) continue;
+      const length = planLength(this.plans, at);
+      plans.set(this.plans.subarray(at, at + length), used);
+      this.planAt[slot] = used + 1;
+      used += length;
+    }
+    this.plans = plans;
+    this.plansUsed = used;
+    this.plansAbandoned = 0;
   }
 
   /** The stamp of a new retrieval. */
@@ -191,6 +232,7 @@ export class FlatHierarchy {
 
   private grow(capacity: number): void {
     this.matchedEpoch = resized(this.matchedEpoch, capacity);
+    this.planAt = resized(this.planAt, capacity);
     this.childMatchedEpoch = resized(this.childMatchedEpoch, capacity);
     this.parents.grow(capacity);
     this.triggers.grow(capacity);

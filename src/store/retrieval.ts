@@ -17,7 +17,7 @@ import { materialKey } from '../pattern/canonical.ts';
 import { LABEL_COUNT, SAFETY_ANY } from '../graph/labels.ts';
 import type { PositionGraph } from '../graph/positionGraph.ts';
 import type { PatternRecord } from './patternRecord.ts';
-import type { MatchTarget } from '../pattern/matcher.ts';
+import { planMatches, type MatchTarget } from '../pattern/matcher.ts';
 import { patternTarget } from '../pattern/subpattern.ts';
 import type { GraphPattern } from '../pattern/pattern.ts';
 import type { RootIndex } from './rootIndex.ts';
@@ -143,6 +143,11 @@ export function mostSpecificSubpatterns(hierarchy: RetrievalIndex, record: Patte
   return mostSpecific(flat, epoch);
 }
 
+function matchesAt(flat: FlatHierarchy, slot: number, target: MatchTarget): boolean {
+  const at = flat.planOffset(slot);
+  return planMatches(flat.plans, at, target);
+}
+
 /** Decides the roots filed under a feature the target has; returns how many were looked at. */
 function visitRoots(flat: FlatHierarchy, roots: RootIndex, key: number, target: MatchTarget, epoch: number, exclude: number): number {
   // A position has several nodes of one label and safety: each key is visited once.
@@ -160,7 +165,7 @@ function visitRoots(flat: FlatHierarchy, roots: RootIndex, key: number, target: 
       const slot = keyed[i].slot;
       if (slot === exclude) continue;
       tested++;
-      if (flat.plan(slot).matches(target)) markMatched(flat, slot, epoch);
+      if (matchesAt(flat, slot, target)) markMatched(flat, slot, epoch);
     }
   }
   return tested;
@@ -180,7 +185,7 @@ function descend(flat: FlatHierarchy, target: MatchTarget, epoch: number, exclud
       const slot = entries[at];
       if (slot === exclude || !otherParentsMatched(entries, at, matchedEpoch, epoch)) continue;
       tested++;
-      if (flat.plan(slot).matches(target)) markMatched(flat, slot, epoch);
+      if (matchesAt(flat, slot, target)) markMatched(flat, slot, epoch);
     }
     pendingCount[depth] = 0;
   }

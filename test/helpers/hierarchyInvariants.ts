@@ -8,6 +8,7 @@ import type { Hierarchy } from '../../src/store/hierarchy.ts';
 import type { PatternRecord } from '../../src/store/patternRecord.ts';
 import { isSubpattern } from '../../src/pattern/subpattern.ts';
 import type { GraphPattern } from '../../src/pattern/pattern.ts';
+import { compilePlan } from '../../src/pattern/matcher.ts';
 
 const le = (p: PatternRecord, q: PatternRecord) => isSubpattern(p.pattern as GraphPattern, q.pattern as GraphPattern);
 
@@ -73,6 +74,12 @@ export function checkCompiledIndex(hierarchy: Hierarchy, records = [...hierarchy
       return [child.slot, child.depth, others.length, ...others];
     });
     expect(flat.triggers.list(record.slot)).toEqual(entries);
+    // Its match plan, when compiled, is the pattern's.
+    if (flat.planAt[record.slot] > 0) {
+      const at = flat.planAt[record.slot] - 1;
+      const plan = compilePlan(record.pattern as GraphPattern);
+      expect([...flat.plans.subarray(at, at + plan.length)]).toEqual([...plan]);
+    }
   }
   const occupied = flat.records.filter((r) => r !== undefined);
   expect(occupied.length).toBe(records.length);
