@@ -12,6 +12,8 @@ import { playerDecisions } from '../src/model/decisions.ts';
 import { randomOpening } from '../src/model/gameCollection.ts';
 import { OpponentModel } from '../src/model/opponentModel.ts';
 import { ModelGuidedPlayer } from '../src/model/modelGuidedPlayer.ts';
+import { modelPolicy } from '../src/model/policy.ts';
+import { choiceScore, MorphPlayer } from '../src/player/morphPlayer.ts';
 import { setShare } from '../src/model/prediction.ts';
 import { GameHistory } from '../src/chess/history.ts';
 import { PatternStore } from '../src/store/patternStore.ts';
@@ -226,6 +228,75 @@ describe('ModelGuidedPlayer', () => {
       values.close();
     }
   });
+});
+
+describe('Morph with a move policy', () => {
+  /** Positions from the held-out games: each game's start and the position after every fifth move. */
+  function heldOutPositions(): string[] {
+    const fens: string[] = [];
+    for (const game of readFileSync(heldOut, 'utf8').split(/\n\n(?=\[Event)/)) {
+      const chess = new Chess();
+      chess.loadPgn(game);
+      const history = chess.history({ verbose: true });
+      history.forEach((move, i) => {
+        if (i % 5 === 0) fens.push(move.before);
+      });
+    }
+    return fens;
+  }
+
+  it('chooses by value plus the weighted log-probability of the model, checked move by move', async () => {
+    const learnedDb = join(dir, 'learned.db');
+    const learned = await morph('learn', '--db', learnedDb, '--pgn', train, '--json');
+    expect(learned.status).toBe(0);
+    expect(JSON.parse(learned.stdout).learned).toBeGreaterThan(0);
+    const values = PatternStore.open(learnedDb, { readonly: true });
+    const opened = OpponentModel.open(model);
+    try {
+      const weight = 0.05;
+      const fens = heldOutPositions();
+      expect(fens.length).toBeGreaterThan(20);
+      let changed = 0;
+      for (const fen of fens) {
+        const history = new GameHistory(fen);
+        const plain = new MorphPlayer(values, { maturity: 0, seed: 1, search: 'captures' }).rankMoves(history);
+        const probabilities = new Map(opened.rank(history).map((m) => [m.move, m.probability]));
+        const guided = new MorphPlayer(values, { maturity: 0, seed: 1, search: 'captures', policy: modelPolicy(opened, weight) });
+        const ranking = guided.rankMoves(history);
+        expect(ranking.map((r) => r.move).sort()).toEqual(new Chess(fen).moves({ verbose: true }).map((m) => m.lan).sort());
+        for (const r of ranking) {
+          const value = plain.find((p) => p.move === r.move)!.value;
+          expect(r.value).toBeCloseTo(value, 12);
+          const expected = r.source === 'checkmate' ? value : value + weight * Math.log(probabilities.get(r.move)!);
+          expect(choiceScore(r)).toBeCloseTo(expected, 9);
+        }
+        // The quick path of search "captures" plays a move as good as the exact ranking's best.
+        const played = guided.bestMove(history);
+        expect(choiceScore(ranking.find((r) => r.move === played)!)).toBeCloseTo(choiceScore(ranking[0]), 12);
+        if (ranking[0].move !== plain[0].move) changed++;
+      }
+      // The policy changes some choices, not every one.
+      expect(changed).toBeGreaterThan(0);
+      expect(changed).toBeLessThan(fens.length);
+    } finally {
+      opened.close();
+      values.close();
+    }
+  }, 60_000);
+
+  it('is refused for a non-Morph player and when it is a value database: one line, exit 2', async () => {
+    const openings = join(dir, 'one.epd');
+    writeFileSync(openings, 'rnbqkbnr/pppppppp/8/8/4P3/8/PPPP1PPP/RNBQKBNR b KQkq -\n');
+    const notMorph = await morph('match', '--white', 'greedy', '--black', 'random', '--white-policy', model, '--games', '2', '--openings', openings);
+    expect(notMorph.status).toBe(2);
+    expect(notMorph.stderr).toMatch(/needs a Morph player/);
+    const notModel = await morph('match', '--white', `morph:${valueDb}`, '--black', 'random', '--white-policy', valueDb, '--games', '2');
+    expect(notModel.status).toBe(2);
+    expect(notModel.stderr.trim().split('\n')).toHaveLength(1);
+    const badWeight = await morph('match', '--white', `morph:${valueDb}`, '--black', 'random', '--white-policy', model, '--policy-weight', '-1');
+    expect(badWeight.status).toBe(2);
+    expect(badWeight.stderr.trim().split('\n')).toHaveLength(1);
+  }, 90_000);
 });
 
 describe('setShare', () => {

@@ -15,6 +15,7 @@ import { MorphPlayer, playingMaturity } from '../player/morphPlayer.ts';
 import { PatternStore } from '../store/patternStore.ts';
 import { DEFAULT_REPLIES, ModelGuidedPlayer } from '../model/modelGuidedPlayer.ts';
 import { OpponentModel } from '../model/opponentModel.ts';
+import { DEFAULT_POLICY_WEIGHT, modelPolicy } from '../model/policy.ts';
 import { badInput } from '../util/errors.ts';
 import type { SearchMode } from '../player/search.ts';
 
@@ -26,6 +27,10 @@ export interface ContestantOptions {
   engineTimeouts?: CreateOpponentOptions['engineTimeouts'];
   /** A model of the other player: a Morph contestant then looks along its predicted replies (src/model). */
   opponentModel?: string;
+  /** A model of a strong player's choices: a Morph contestant's move policy (src/model/policy.ts). */
+  policyModel?: string;
+  /** The policy's weight (default DEFAULT_POLICY_WEIGHT). */
+  policyWeight?: number;
 }
 
 const EXTERNAL_KINDS: ReadonlySet<OpponentSpec['kind']> = new Set(['stockfish', 'uci', 'gnuchess']);
@@ -37,6 +42,7 @@ export class Contestant {
   private engine: GamePlayer | null = null;
   private store: PatternStore | null = null;
   private model: OpponentModel | null = null;
+  private policyModel: OpponentModel | null = null;
 
   constructor(
     specText: string,
@@ -46,7 +52,16 @@ export class Contestant {
     if (options.opponentModel !== undefined && this.spec.kind !== 'morph') {
       throw badInput(`an opponent model needs a Morph player (morph:FILE), not ${formatOpponentSpec(this.spec)}`);
     }
-    this.name = formatOpponentSpec(this.spec) + (options.opponentModel !== undefined ? `+model:${options.opponentModel}` : '');
+    if (options.policyModel !== undefined && this.spec.kind !== 'morph') {
+      throw badInput(`a policy needs a Morph player (morph:FILE), not ${formatOpponentSpec(this.spec)}`);
+    }
+    if (options.policyModel !== undefined && options.opponentModel !== undefined) {
+      throw badInput('a Morph player takes an opponent model or a policy, not both');
+    }
+    this.name =
+      formatOpponentSpec(this.spec) +
+      (options.opponentModel !== undefined ? `+model:${options.opponentModel}` : '') +
+      (options.policyModel !== undefined ? `+policy:${options.policyModel}@${options.policyWeight ?? DEFAULT_POLICY_WEIGHT}` : '');
   }
 
   get isExternal(): boolean {
@@ -80,6 +95,8 @@ export class Contestant {
     this.store = null;
     this.model?.close();
     this.model = null;
+    this.policyModel?.close();
+    this.policyModel = null;
   }
 
   private create(seed: number): Promise<GamePlayer> {
@@ -94,7 +111,13 @@ export class Contestant {
           this.model ??= OpponentModel.open(this.options.opponentModel);
           return new ModelGuidedPlayer(this.store, this.model, { maturity, seed: context.seed, replies: DEFAULT_REPLIES }, this.name);
         }
-        return new MorphPlayer(this.store, { maturity, seed: context.seed, search: this.options.search }, context.name);
+        let policy;
+        if (this.options.policyModel !== undefined) {
+          this.policyModel ??= OpponentModel.open(this.options.policyModel);
+          policy = modelPolicy(this.policyModel, this.options.policyWeight);
+        }
+        const name = policy !== undefined ? this.name : context.name;
+        return new MorphPlayer(this.store, { maturity, seed: context.seed, search: this.options.search, policy }, name);
       },
       alphaBetaFactory: (ab, context) => new AlphaBetaPlayer(parseAlphaBetaSpec(ab.body, context.seed)),
     });

@@ -41,6 +41,8 @@ export interface MatchOptions extends ContestantOptions {
   /** Opponent models the first and second players use (Morph players only; see src/model). */
   firstModel?: string;
   secondModel?: string;
+  firstPolicy?: string;
+  secondPolicy?: string;
   /** Stop as soon as the SPRT accepts a hypothesis. */
   sprt?: SprtSettings;
   /** Checked between and during games (e.g. Ctrl-C): the match ends early with what was played. */
@@ -156,8 +158,8 @@ export async function runMatch(options: MatchOptions): Promise<MatchSummary> {
   const concurrency = Math.max(1, Math.min(options.concurrency ?? 1, options.games));
   const openings = shuffleOpenings(options.openings, options.seed);
   const workers = Array.from({ length: concurrency }, () => [
-    new Contestant(options.first, { ...options, opponentModel: options.firstModel }),
-    new Contestant(options.second, { ...options, opponentModel: options.secondModel }),
+    new Contestant(options.first, { ...options, opponentModel: options.firstModel, policyModel: options.firstPolicy }),
+    new Contestant(options.second, { ...options, opponentModel: options.secondModel, policyModel: options.secondPolicy }),
   ] as const);
   const [firstName, secondName] = [workers[0][0].name, workers[0][1].name];
   const total = emptyScore();

@@ -4,7 +4,8 @@
  * 50-move rule score .5, and so does a return to a position already seen in the game (the opponent can make
  * it a threefold); anything else is valued by its patterns. With the search mode "captures"
  * (search.ts) a move is then worth no more than what the opponent's best capture leaves it. The best move is
- * played, ties broken by a seeded random choice.
+ * played, ties broken by a seeded random choice. Given a move policy (a model of a strong player's choices,
+ * src/model/policy.ts), a move is chosen by its value plus the policy's weighted log-probability for it.
  */
 import { applyMove, cloneBoard, uciMove, type Board, type CompactMove } from '../chess/board.ts';
 import { generateLegalMoves } from '../chess/movegen.ts';
@@ -23,7 +24,10 @@ import { worstCaptureReply, type Refutation, type SearchMode } from './search.ts
 /** Values closer than this count as equal when choosing among the best moves (Morph's values are sums of floats). */
 export const TIE_TOLERANCE = 1e-12;
 
-const byValueThenMove = (a: RankedMove, b: RankedMove) => b.value - a.value || (a.move < b.move ? -1 : 1);
+/** What a move is chosen by: its value, plus the policy's term when there is one. */
+export const choiceScore = (r: RankedMove): number => r.value + (r.policy ?? 0);
+
+const byScoreThenMove = (a: RankedMove, b: RankedMove) => choiceScore(b) - choiceScore(a) || (a.move < b.move ? -1 : 1);
 
 /**
  * Why a move got its value: the game ends, the move returns to a position already seen in the game
@@ -39,6 +43,20 @@ export interface RankedMove {
   evaluation?: PositionEvaluation;
   /** Search "captures": the opponent's capture that set the value (absent when no capture lowers it). */
   refutation?: Refutation;
+  /** With a move policy: its weight times the log-probability it gives the move, added to the value when choosing. */
+  policy?: number;
+}
+
+/**
+ * A prior over the legal moves of a position, learned from some player's choices (src/model/policy.ts). Its
+ * weighted log-probabilities break the near-ties and outweigh the small differences of the learned values.
+ */
+export interface MovePolicy {
+  readonly name: string;
+  /** How much one unit of log-probability counts against one unit of value. */
+  readonly weight: number;
+  /** The log-probability of each legal move of the position at the end of `history`, by UCI move. */
+  logProbabilities(history: GameHistory): ReadonlyMap<string, number>;
 }
 
 export interface MorphPlayerOptions {
@@ -49,6 +67,8 @@ export interface MorphPlayerOptions {
   evaluation?: EvaluationSettings;
   /** How far to look (search.ts); default: the database's learning config. */
   search?: SearchMode;
+  /** A move prior added when choosing; default none. */
+  policy?: MovePolicy;
 }
 
 /**
@@ -100,7 +120,8 @@ export class MorphPlayer implements GamePlayer {
       if (this.search === 'captures') this.lookAtCaptures(next, ranked);
       ranking.push(ranked);
     }
-    return ranking.sort(byValueThenMove);
+    this.addPolicy(history, ranking);
+    return ranking.sort(byScoreThenMove);
   }
 
   /** The move to play: the best value, a seeded random one among equals. */
@@ -127,23 +148,37 @@ export class MorphPlayer implements GamePlayer {
       applyMove(board, move, next);
       return { move, ranked: this.judgePosition(history, next, move, false) };
     });
-    candidates.sort((a, b) => b.ranked.value - a.ranked.value);
+    // The policy's term does not depend on the captures, so it bounds a move's score as the value does.
+    this.addPolicy(history, candidates.map((c) => c.ranked));
+    candidates.sort((a, b) => choiceScore(b.ranked) - choiceScore(a.ranked));
     let best = -Infinity;
     const valued: RankedMove[] = [];
     for (const { move, ranked } of candidates) {
-      if (ranked.value < best - TIE_TOLERANCE) break;
+      if (choiceScore(ranked) < best - TIE_TOLERANCE) break;
       applyMove(board, move, next);
       this.lookAtCaptures(next, ranked);
       valued.push(ranked);
-      best = Math.max(best, ranked.value);
+      best = Math.max(best, choiceScore(ranked));
     }
-    return this.pickAmongBest(valued.sort(byValueThenMove)).move;
+    return this.pickAmongBest(valued.sort(byScoreThenMove)).move;
   }
 
   /** A seeded random choice among the moves within TIE_TOLERANCE of the first (`ranking` sorted best first). */
   private pickAmongBest(ranking: RankedMove[]): RankedMove {
-    const best = ranking[0].value;
-    return this.rng.pick(ranking.filter((r) => r.value >= best - TIE_TOLERANCE));
+    const best = choiceScore(ranking[0]);
+    return this.rng.pick(ranking.filter((r) => choiceScore(r) >= best - TIE_TOLERANCE));
+  }
+
+  /** With a policy: each move's weighted log-probability (a mate is played whatever the policy thinks). */
+  private addPolicy(history: GameHistory, ranking: RankedMove[]): void {
+    const policy = this.options.policy;
+    if (policy === undefined) return;
+    const logProbabilities = policy.logProbabilities(history);
+    for (const ranked of ranking) {
+      if (ranked.source === 'checkmate') continue;
+      // The model ranks every legal move of the position.
+      ranked.policy = policy.weight * logProbabilities.get(ranked.move)!;
+    }
   }
 
   /** The move valued one ply deep: by the rules when the game ends, else by the patterns of its position. */

@@ -16,6 +16,7 @@ import { freshSeed } from '../../util/random.ts';
 import { action, printLine } from '../run.ts';
 import { parseIntegerOption, parseNumberOption, parseSearchOption, parseSeedOption } from '../options.ts';
 import { SEARCH_MODES } from '../../player/search.ts';
+import { DEFAULT_POLICY_WEIGHT } from '../../model/policy.ts';
 
 interface MatchCommandOptions {
   white?: string;
@@ -35,6 +36,9 @@ interface MatchCommandOptions {
   progress: boolean;
   whiteModel?: string;
   blackModel?: string;
+  whitePolicy?: string;
+  blackPolicy?: string;
+  policyWeight?: string;
 }
 
 /** Games an SPRT may play at most when --games is not given. */
@@ -155,11 +159,16 @@ export function registerMatchCommand(program: Command): void {
     .option('--max-failures <n>', 'stop after this many engine failures in a row', '5')
     .option('--white-model <file>', "an opponent model of --black, for the Morph player --white: it looks along the predicted replies")
     .option('--black-model <file>', 'an opponent model of --white, for the Morph player --black')
+    .option('--white-policy <file>', 'a model of a strong player (morph model), the Morph player --white\'s move policy')
+    .option('--black-policy <file>', 'the same for the Morph player --black')
+    .option('--policy-weight <x>', `what a unit of the policy's log-probability counts against a unit of value (default ${DEFAULT_POLICY_WEIGHT})`)
     .option('--no-progress', 'no progress lines on stderr')
     .action(
       action(async (opts: MatchCommandOptions) => {
         if (!opts.white || !opts.black) throw badInput('give both players: --white SPEC --black SPEC');
-        for (const model of [opts.whiteModel, opts.blackModel]) if (model !== undefined) checkDatabaseFileKind(model, 'opponent-model');
+        for (const model of [opts.whiteModel, opts.blackModel, opts.whitePolicy, opts.blackPolicy]) {
+          if (model !== undefined) checkDatabaseFileKind(model, 'opponent-model');
+        }
         const sprt = opts.sprt !== undefined ? parseSprtOption(opts.sprt) : undefined;
         const games = opts.games !== undefined ? parseIntegerOption('--games', opts.games, 1) : sprt ? SPRT_MAX_GAMES : 10;
         const concurrency = parseIntegerOption('--concurrency', opts.concurrency, 1, 64);
@@ -202,6 +211,9 @@ export function registerMatchCommand(program: Command): void {
             maxFailures: parseIntegerOption('--max-failures', opts.maxFailures, 1),
             firstModel: opts.whiteModel,
             secondModel: opts.blackModel,
+            firstPolicy: opts.whitePolicy,
+            secondPolicy: opts.blackPolicy,
+            policyWeight: opts.policyWeight !== undefined ? parseNumberOption('--policy-weight', opts.policyWeight, 0) : undefined,
             maturity: opts.maturity !== undefined ? parseIntegerOption('--maturity', opts.maturity, 0) : undefined,
             search: parseSearchOption(opts.search),
             engineTimeouts: timeout ? { searchTimeoutMs: timeout } : undefined,

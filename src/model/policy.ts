@@ -1,0 +1,32 @@
+/**
+ * A model of a player's choices used as Morph's move policy: when Morph chooses, each legal move's value is
+ * joined by `weight` times the log-probability the model gives it (AlphaGo's policy prior beside its value, in
+ * one ply). The model is an ordinary opponent model (opponentModel.ts), built by `morph model` from the games of
+ * a stronger player, for example Morph's own sparring partner in its training games. Nothing about chess is
+ * given: the model learned which moves that player chooses, the value database what positions are worth.
+ *
+ * Why: Morph's values are noisy between similar moves, and the player it loses to rarely leaves a piece to be
+ * taken or allows a fork. Measured in training/RESULTS.md.
+ */
+import type { GameHistory } from '../chess/history.ts';
+import type { MovePolicy } from '../player/morphPlayer.ts';
+import { OpponentModel } from './opponentModel.ts';
+
+/** The weight measured best on the scored positions (training/RESULTS.md). */
+export const DEFAULT_POLICY_WEIGHT = 0.03;
+
+/** A policy over an opened model; the caller closes the model. */
+export function modelPolicy(model: OpponentModel, weight = DEFAULT_POLICY_WEIGHT): MovePolicy {
+  return {
+    name: `policy:${model.store.path}@${weight}`,
+    weight,
+    logProbabilities: (history: GameHistory) => logSoftmax(model.rank(history)),
+  };
+}
+
+/** Log-probabilities straight from the scores (exact where a probability would underflow to 0). */
+function logSoftmax(moves: readonly { move: string; score: number }[]): Map<string, number> {
+  const top = Math.max(...moves.map((m) => m.score));
+  const logTotal = Math.log(moves.reduce((sum, m) => sum + Math.exp(m.score - top), 0));
+  return new Map(moves.map((m) => [m.move, m.score - top - logTotal]));
+}
