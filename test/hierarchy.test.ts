@@ -15,7 +15,7 @@ import type { PositionGraph } from '../src/graph/positionGraph.ts';
 import { Random } from '../src/util/random.ts';
 import { safetySeedPatterns, seedPatterns } from '../src/learn/seeding.ts';
 import { fixturePositions, graphOf, samplePattern } from './helpers/patternSamples.ts';
-import { actualLinks, checkHierarchyInvariants } from './helpers/hierarchyInvariants.ts';
+import { actualLinks, checkCompiledIndex, checkHierarchyInvariants } from './helpers/hierarchyInvariants.ts';
 
 const le = (p: PatternRecord, q: PatternRecord) => isSubpattern(p.pattern as GraphPattern, q.pattern as GraphPattern);
 const ids = (records: PatternRecord[]) => records.map((r) => r.id).sort((a, b) => a - b);
@@ -160,8 +160,10 @@ describe('retrieval', () => {
       const victims = [...store.hierarchy.byId.values()].filter(() => rng.next() < 0.25);
       store.transaction(() => victims.forEach((record) => store.delete(record)));
       checkAgainstBruteForce(store);
+      checkCompiledIndex(store.hierarchy); // kept up to date through the inserts and deletes
       store.close();
       const reopened = PatternStore.open(path);
+      checkCompiledIndex(reopened.hierarchy); // built afresh on load
       checkAgainstBruteForce(reopened);
       // Deletes before the first insert too: the superpattern index is built on the first insert after a load.
       const early = [...reopened.hierarchy.byId.values()].filter(() => rng.next() < 0.05);
