@@ -163,9 +163,7 @@ export class FlatHierarchy {
 
   /** After the record's parents changed (its trigger's entry for it lists them). */
   setParents(record: PatternRecord): void {
-    values.length = 0;
-    for (const parent of record.parents) values.push(parent.slot);
-    this.parents.set(record.slot, values);
+    this.parents.set(record.slot, parentSlots(record));
     if (record.trigger) this.setTriggers(record.trigger);
   }
 
@@ -244,13 +242,17 @@ export class FlatHierarchy {
     const all = [...records];
     for (const record of all) flat.add(record);
     for (const record of all) {
-      values.length = 0;
-      for (const parent of record.parents) values.push(parent.slot);
-      flat.parents.set(record.slot, values);
+      flat.parents.set(record.slot, parentSlots(record));
       flat.setTriggers(record);
     }
     return flat;
   }
+}
+
+function parentSlots(record: PatternRecord): number[] {
+  values.length = 0;
+  for (const parent of record.parents) values.push(parent.slot);
+  return values;
 }
 
 /** The trigger entries of a record: for each child it triggers, [child slot, its depth, k, its k other parents]. */
