@@ -13,6 +13,7 @@ import { randomOpening } from '../src/model/gameCollection.ts';
 import { OpponentModel } from '../src/model/opponentModel.ts';
 import { ModelGuidedPlayer } from '../src/model/modelGuidedPlayer.ts';
 import { modelPolicy } from '../src/model/policy.ts';
+import { morphRanker } from '../src/agree/rankers.ts';
 import { choiceScore, MorphPlayer } from '../src/player/morphPlayer.ts';
 import { setShare } from '../src/model/prediction.ts';
 import { GameHistory } from '../src/chess/history.ts';
@@ -275,6 +276,16 @@ describe('Morph with a move policy', () => {
         expect(choiceScore(ranking.find((r) => r.move === played)!)).toBeCloseTo(choiceScore(ranking[0]), 12);
         if (ranking[0].move !== plain[0].move) changed++;
       }
+      // morph agree ranks by what the player chooses by.
+      const ranker = morphRanker(learnedDb, { search: 'captures', policy: model, policyWeight: weight });
+      try {
+        const [fen] = fens;
+        const scores = new Map(ranker.score(fen).map((m) => [m.move, m.value]));
+        const guided = new MorphPlayer(values, { maturity: 0, seed: 1, search: 'captures', policy: modelPolicy(opened, weight) });
+        for (const r of guided.rankMoves(new GameHistory(fen))) expect(scores.get(r.move)).toBeCloseTo(choiceScore(r), 12);
+      } finally {
+        ranker.close();
+      }
       // The policy changes some choices, not every one.
       expect(changed).toBeGreaterThan(0);
       expect(changed).toBeLessThan(fens.length);
@@ -296,6 +307,17 @@ describe('Morph with a move policy', () => {
     const badWeight = await morph('match', '--white', `morph:${valueDb}`, '--black', 'random', '--white-policy', model, '--policy-weight', '-1');
     expect(badWeight.status).toBe(2);
     expect(badWeight.stderr.trim().split('\n')).toHaveLength(1);
+    const positions = join(dir, 'positions.epd');
+    writeFileSync(positions, 'rnbqkbnr/pppppppp/8/8/4P3/8/PPPP1PPP/RNBQKBNR b KQkq - bm e7e5;\n');
+    const uciNotModel = await morph('uci', '--db', valueDb, '--policy', valueDb);
+    expect(uciNotModel.status).toBe(2);
+    expect(uciNotModel.stderr.trim().split('\n')).toHaveLength(1);
+    const playBoth = await morph('play', '--db', valueDb, '--model', model, '--policy', model);
+    expect(playBoth.status).toBe(2);
+    expect(playBoth.stderr).toMatch(/--model or --policy, not both/);
+    const agreeNotModel = await morph('agree', '--positions', positions, '--db', valueDb, '--policy', valueDb);
+    expect(agreeNotModel.status).toBe(2);
+    expect(agreeNotModel.stderr).toMatch(/is a value database, not an opponent model/);
   }, 90_000);
 });
 

@@ -14,8 +14,10 @@ import { GameHistory } from '../chess/history.ts';
 import { alphaBetaName, parseAlphaBetaSpec, rankMoves } from '../engines/alphabeta.ts';
 import { materialGain } from '../engines/simplePlayers.ts';
 import { loadConfig } from '../learn/config.ts';
-import { MorphPlayer, playingMaturity } from '../player/morphPlayer.ts';
+import { choiceScore, MorphPlayer, playingMaturity } from '../player/morphPlayer.ts';
 import { PatternStore } from '../store/patternStore.ts';
+import { OpponentModel } from '../model/opponentModel.ts';
+import { modelPolicy } from '../model/policy.ts';
 import { badInput } from '../util/errors.ts';
 import type { EvaluationFunction } from '../eval/evaluation.ts';
 
@@ -70,6 +72,9 @@ export interface MorphRankerOverrides {
   evaluation?: EvaluationFunction;
   prior?: number;
   search?: SearchMode;
+  /** A model file used as the move policy (src/model/policy.ts), and its weight. */
+  policy?: string;
+  policyWeight?: number;
 }
 
 /**
@@ -79,10 +84,12 @@ export interface MorphRankerOverrides {
 export function morphRanker(dbPath: string, overrides: MorphRankerOverrides = {}): MoveRanker {
   const store = PatternStore.open(dbPath, { readonly: true });
   const config = loadConfig(store.db);
+  const model = overrides.policy !== undefined ? OpponentModel.open(overrides.policy) : undefined;
   const settings = {
     maturity: playingMaturity(store, overrides.maturity),
     evaluation: { function: overrides.evaluation ?? config.evaluation, prior: overrides.prior ?? config.prior },
     search: overrides.search ?? config.search,
+    policy: model !== undefined ? modelPolicy(model, overrides.policyWeight) : undefined,
   };
   const shown = Object.entries(overrides).filter(([, value]) => value !== undefined).map(([key, value]) => `${key}=${value}`);
   const player = new MorphPlayer(
@@ -92,8 +99,12 @@ export function morphRanker(dbPath: string, overrides: MorphRankerOverrides = {}
   );
   return {
     name: player.name,
-    score: (fen) => player.rankMoves(new GameHistory(fen)).map((r) => ({ move: r.move, value: r.value })),
-    close: () => store.close(),
+    // What the player chooses by: the value, plus the policy's term when there is one.
+    score: (fen) => player.rankMoves(new GameHistory(fen)).map((r) => ({ move: r.move, value: choiceScore(r) })),
+    close: () => {
+      model?.close();
+      store.close();
+    },
   };
 }
 

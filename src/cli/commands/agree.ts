@@ -13,6 +13,8 @@ import { action, printLine, reportError } from '../run.ts';
 import { readInputLines } from '../lines.ts';
 import { parseIntegerOption, parseNumberOption, parseSearchOption } from '../options.ts';
 import { SEARCH_MODES } from '../../player/search.ts';
+import { DEFAULT_POLICY_WEIGHT } from '../../model/policy.ts';
+import { checkDatabaseFileKind } from '../../store/databaseKind.ts';
 
 interface AgreeOptions {
   positions?: string;
@@ -22,6 +24,8 @@ interface AgreeOptions {
   evaluation?: string;
   prior?: string;
   search?: string;
+  policy?: string;
+  policyWeight?: string;
   json?: boolean;
 }
 
@@ -64,6 +68,8 @@ export function registerAgreeCommand(program: Command): void {
     .option('--evaluation <fn>', `with --db: ${EVALUATION_FUNCTIONS.join(' | ')} (default: the database's)`)
     .option('--prior <n>', "with --db: pseudo-counts shrinking weights for shrunk and logodds (default: the database's)")
     .option('--search <mode>', `with --db: ${SEARCH_MODES.join(' | ')} (default: the database's)`)
+    .option('--policy <file>', 'with --db: a model of a strong player (morph model) as the move policy')
+    .option('--policy-weight <x>', `with --policy: what a unit of log-probability counts against a unit of value (default ${DEFAULT_POLICY_WEIGHT})`)
     .option('--json', 'JSON output, one object per ranker a line: {"positions":N,"top1":…,"quality":{…}, …}')
     .action(
       action((opts: AgreeOptions) => {
@@ -72,6 +78,8 @@ export function registerAgreeCommand(program: Command): void {
         const maturity = opts.maturity !== undefined ? parseIntegerOption('--maturity', opts.maturity, 0) : undefined;
         const prior = opts.prior !== undefined ? parseNumberOption('--prior', opts.prior, 0, 1e6) : undefined;
         const search = parseSearchOption(opts.search);
+        if (opts.policy !== undefined) checkDatabaseFileKind(opts.policy, 'opponent-model');
+        const policyWeight = opts.policyWeight !== undefined ? parseNumberOption('--policy-weight', opts.policyWeight, 0) : undefined;
         if (opts.evaluation !== undefined && !(EVALUATION_FUNCTIONS as readonly string[]).includes(opts.evaluation)) {
           throw badInput(`--evaluation must be one of ${EVALUATION_FUNCTIONS.join(', ')}`);
         }
@@ -85,7 +93,9 @@ export function registerAgreeCommand(program: Command): void {
         if (parsed.positions.length === 0) throw badInput(`no usable positions in ${opts.positions}`);
         const makers: (() => MoveRanker)[] = [
           ...(opts.db
-            ? [() => morphRanker(opts.db!, { maturity, evaluation: opts.evaluation as EvaluationFunction | undefined, prior, search })]
+            ? [() => morphRanker(opts.db!, {
+                maturity, evaluation: opts.evaluation as EvaluationFunction | undefined, prior, search, policy: opts.policy, policyWeight,
+              })]
             : []),
           ...specs.map((spec) => () => createRanker(spec)),
         ];

@@ -10,7 +10,8 @@ import { openStoreForReading } from '../../store/location.ts';
 import { badInput } from '../../util/errors.ts';
 import { freshSeed } from '../../util/random.ts';
 import { action, printLine, reportError } from '../run.ts';
-import { parseIntegerOption, parseSearchOption, parseSeedOption } from '../options.ts';
+import { parseIntegerOption, parseNumberOption, parseSearchOption, parseSeedOption } from '../options.ts';
+import { DEFAULT_POLICY_WEIGHT, modelPolicy } from '../../model/policy.ts';
 import { SEARCH_MODES } from '../../player/search.ts';
 
 interface PlayOptions {
@@ -22,6 +23,8 @@ interface PlayOptions {
   search?: string;
   pgn?: string;
   model?: string;
+  policy?: string;
+  policyWeight?: string;
 }
 
 export function registerPlayCommand(program: Command): void {
@@ -36,6 +39,8 @@ export function registerPlayCommand(program: Command): void {
     .option('--search <mode>', `${SEARCH_MODES.join(' | ')}: how far Morph looks (default: the database's)`)
     .option('--pgn <file>', 'save the game as PGN to this file when it ends')
     .option('--model <file>', 'an opponent model of you (morph model): Morph looks along the replies it predicts')
+    .option('--policy <file>', 'a model of a strong player (morph model) as Morph\'s move policy')
+    .option('--policy-weight <x>', `with --policy: what a unit of log-probability counts against a unit of value (default ${DEFAULT_POLICY_WEIGHT})`)
     .action(
       action(async (opts: PlayOptions) => {
         const color = opts.color.toLowerCase();
@@ -44,7 +49,10 @@ export function registerPlayCommand(program: Command): void {
         const chosenMaturity = opts.maturity === undefined ? undefined : parseIntegerOption('--maturity', opts.maturity, 0);
         const seed = parseSeedOption(opts.seed) ?? freshSeed();
         const chosenSearch = parseSearchOption(opts.search);
-        const model = opts.model === undefined ? null : OpponentModel.open(opts.model);
+        if (opts.model !== undefined && opts.policy !== undefined) throw badInput('give --model or --policy, not both');
+        const policyWeight = opts.policyWeight === undefined ? undefined : parseNumberOption('--policy-weight', opts.policyWeight, 0);
+        const modelPath = opts.model ?? opts.policy;
+        const model = modelPath === undefined ? null : OpponentModel.open(modelPath);
         let opened: ReturnType<typeof openStoreForReading>;
         try {
           opened = openStoreForReading(opts.db);
@@ -55,16 +63,18 @@ export function registerPlayCommand(program: Command): void {
         const { store, fresh } = opened;
         try {
           const maturity = playingMaturity(store, chosenMaturity);
-          const morph = new MorphPlayer(store, { maturity, seed, search: chosenSearch }, 'Morph');
+          const policy = opts.policy !== undefined ? modelPolicy(model!, policyWeight) : undefined;
+          const morph = new MorphPlayer(store, { maturity, seed, search: chosenSearch, policy }, 'Morph');
           printLine(
             fresh
               ? `Morph has no database yet (train first): every move values 0.5, so it plays at random. Seed ${seed}.`
               : `Morph plays from ${store.path} (${store.size} patterns, maturity ${maturity}, search ${morph.search}, seed ${seed}).`,
           );
-          const player = model
-            ? new ModelGuidedPlayer(store, model, { maturity, seed, replies: DEFAULT_REPLIES }, 'Morph')
+          const player = opts.model !== undefined
+            ? new ModelGuidedPlayer(store, model!, { maturity, seed, replies: DEFAULT_REPLIES }, 'Morph')
             : morph;
-          if (model) printLine(`Morph looks along the replies ${opts.model} predicts for you.`);
+          if (opts.model !== undefined) printLine(`Morph looks along the replies ${opts.model} predicts for you.`);
+          if (policy !== undefined) printLine(`Morph's move policy: ${opts.policy}, weight ${policy.weight}.`);
           await playInTerminal(
             new TerminalGame({ player, humanColor: color as Side, startFen, autoPgnPath: opts.pgn, write: printLine }),
           );

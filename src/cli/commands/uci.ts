@@ -10,7 +10,10 @@ import { openMorphDatabase } from '../../store/database.ts';
 import { DEFAULT_REPLIES, ModelGuidedPlayer } from '../../model/modelGuidedPlayer.ts';
 import { OpponentModel } from '../../model/opponentModel.ts';
 import { action } from '../run.ts';
-import { parseIntegerOption, parseSearchOption } from '../options.ts';
+import { parseIntegerOption, parseNumberOption, parseSearchOption } from '../options.ts';
+import { DEFAULT_POLICY_WEIGHT, modelPolicy } from '../../model/policy.ts';
+import { MorphPlayer } from '../../player/morphPlayer.ts';
+import { badInput } from '../../util/errors.ts';
 import { SEARCH_MODES, type SearchMode } from '../../player/search.ts';
 import { loadConfig } from '../../learn/config.ts';
 
@@ -20,6 +23,8 @@ interface UciOptions {
   search?: string;
   seed: string;
   model?: string;
+  policy?: string;
+  policyWeight?: string;
 }
 
 export function registerUciCommand(program: Command): void {
@@ -31,6 +36,8 @@ export function registerUciCommand(program: Command): void {
     .option('--search <mode>', `${SEARCH_MODES.join(' | ')}: how far Morph looks (UCI option Search; default: the database's)`)
     .option('--seed <n>', 'seed for the random tie-break (UCI option Seed)', '1')
     .option('--model <file>', "an opponent model of the engine's opponent: Morph looks along its predicted replies")
+    .option('--policy <file>', "a model of a strong player (morph model) as Morph's move policy")
+    .option('--policy-weight <x>', `with --policy: what a unit of log-probability counts against a unit of value (default ${DEFAULT_POLICY_WEIGHT})`)
     .action(
       action(async (opts: UciOptions) => {
         const maturity = opts.maturity === undefined ? undefined : parseIntegerOption('--maturity', opts.maturity, 0, MAX_MATURITY);
@@ -52,6 +59,9 @@ export function registerUciCommand(program: Command): void {
           }
         }
         if (opts.model !== undefined) checkDatabaseFileKind(opts.model, 'opponent-model');
+        if (opts.policy !== undefined) checkDatabaseFileKind(opts.policy, 'opponent-model');
+        if (opts.model !== undefined && opts.policy !== undefined) throw badInput('give --model or --policy, not both');
+        const policyWeight = opts.policyWeight === undefined ? undefined : parseNumberOption('--policy-weight', opts.policyWeight, 0);
         await runUciEngine({
           store: () => openStoreForReading(opts.db).store,
           fresh,
@@ -61,7 +71,10 @@ export function registerUciCommand(program: Command): void {
           search,
           databaseSearch,
           seed,
-          createPlayer: opts.model === undefined ? undefined : modelGuidedFactory(opts.model),
+          createPlayer:
+            opts.model !== undefined ? modelGuidedFactory(opts.model)
+            : opts.policy !== undefined ? policyFactory(opts.policy, policyWeight)
+            : undefined,
         });
       }),
     );
@@ -111,6 +124,15 @@ async function runUciEngine(setup: {
     input.on('close', () => engine.end()); // end of input is quit
   });
   await finished;
+}
+
+/** Morph with a move policy over whatever value database the engine plays from (the model is loaded once). */
+function policyFactory(modelPath: string, weight: number | undefined): UciEngineConfig['createPlayer'] {
+  let model: OpponentModel | null = null;
+  return (store, options, name) => {
+    model ??= OpponentModel.open(modelPath);
+    return new MorphPlayer(store, { ...options, policy: modelPolicy(model, weight) }, name);
+  };
 }
 
 /** The model-guided player over whatever value database the engine plays from (the model is loaded once). */
