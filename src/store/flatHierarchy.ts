@@ -9,7 +9,9 @@
  * and its other parents. A retrieval touches a failing child's own memory not at all.
  *
  * The PatternRecord stays the readable view and the structure the hierarchy edits (hierarchy.ts); the hierarchy
- * tells this index what changed (a record's parents, triggers or depth), or builds it afresh after loading.
+ * tells this index what changed (a record's parents, triggers or depth), or builds it afresh after loading. The
+ * lists a change touches are rewritten once, when the hierarchy's insert or delete is done (`flush`): one insert
+ * can deepen a whole subtree, and rewriting a seed's trigger list for each deepened child made inserts slow.
  */
 import { compilePlan, planLength } from '../pattern/matcher.ts';
 import type { GraphPattern } from '../pattern/pattern.ts';
@@ -131,6 +133,9 @@ export class FlatHierarchy {
   /** The current retrieval's stamp. */
   epoch = 0;
   private readonly freeSlots: number[] = [];
+  /** Records whose parent list, or trigger list, is to be rewritten at the next flush. */
+  private readonly staleParents = new Set<PatternRecord>();
+  private readonly staleTriggers = new Set<PatternRecord>();
 
   /** One past the highest slot in use. */
   get slotCount(): number {
@@ -163,18 +168,30 @@ export class FlatHierarchy {
 
   /** After the record's parents changed (its trigger's entry for it lists them). */
   setParents(record: PatternRecord): void {
-    this.parents.set(record.slot, parentSlots(record));
-    if (record.trigger) this.setTriggers(record.trigger);
+    this.staleParents.add(record);
+    if (record.trigger) this.staleTriggers.add(record.trigger);
   }
 
   /** After the children the record triggers changed. */
   setTriggers(record: PatternRecord): void {
-    this.triggers.set(record.slot, triggerEntries(record));
+    this.staleTriggers.add(record);
   }
 
   /** After the record's depth changed (its trigger's entry for it holds it). */
   setDepth(record: PatternRecord): void {
-    if (record.trigger) this.setTriggers(record.trigger);
+    if (record.trigger) this.staleTriggers.add(record.trigger);
+  }
+
+  /** Rewrites the lists changes have touched since the last flush (records deleted meanwhile have no slot). */
+  flush(): void {
+    if (this.staleParents.size > 0) {
+      for (const record of this.staleParents) if (record.slot >= 0) this.parents.set(record.slot, parentSlots(record));
+      this.staleParents.clear();
+    }
+    if (this.staleTriggers.size > 0) {
+      for (const record of this.staleTriggers) if (record.slot >= 0) this.triggers.set(record.slot, triggerEntries(record));
+      this.staleTriggers.clear();
+    }
   }
 
   /** Where the plan of the pattern in `slot` starts in `plans` (read `plans` after this: it may grow). */
@@ -243,7 +260,7 @@ export class FlatHierarchy {
     for (const record of all) flat.add(record);
     for (const record of all) {
       flat.parents.set(record.slot, parentSlots(record));
-      flat.setTriggers(record);
+      flat.triggers.set(record.slot, triggerEntries(record));
     }
     return flat;
   }

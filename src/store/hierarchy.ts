@@ -241,6 +241,7 @@ export class Hierarchy {
       changes.added.push([record, child]);
     }
     if (parents.length === 0) this.roots.add(record);
+    flat.flush();
     return { record, created: true, changes };
   }
 
@@ -277,6 +278,7 @@ export class Hierarchy {
       if (child.parents.length === 0) this.roots.add(child);
     }
     this.flatIndex?.remove(record);
+    this.flatIndex?.flush();
     return changes;
   }
 

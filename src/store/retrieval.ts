@@ -94,6 +94,7 @@ function otherParentsMatched(entries: Int32Array, at: number, matchedEpoch: Int3
 
 export function mostSpecificMatches(hierarchy: RetrievalIndex, graph: PositionGraph): Retrieval {
   const flat = hierarchy.flat;
+  flat.flush(); // normally nothing to do: insert and delete flush when they are done
   const epoch = flat.nextEpoch();
   matchedCount = 0;
   const roots = hierarchy.roots;
@@ -135,6 +136,7 @@ export function mostSpecificMatches(hierarchy: RetrievalIndex, graph: PositionGr
  */
 export function mostSpecificSubpatterns(hierarchy: RetrievalIndex, record: PatternRecord, features: readonly number[]): PatternRecord[] {
   const flat = hierarchy.flat;
+  flat.flush();
   const epoch = flat.nextEpoch();
   matchedCount = 0;
   const target = patternTarget(record.pattern as GraphPattern);
