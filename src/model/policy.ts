@@ -12,8 +12,8 @@ import type { GameHistory } from '../chess/history.ts';
 import type { MovePolicy } from '../player/morphPlayer.ts';
 import { OpponentModel } from './opponentModel.ts';
 
-/** The weight measured best on the scored positions (training/RESULTS.md). */
-export const DEFAULT_POLICY_WEIGHT = 0.03;
+/** The weight measured best on the scored positions, and used in the games measured (training/RESULTS.md). */
+export const DEFAULT_POLICY_WEIGHT = 0.1;
 
 /** A policy over an opened model; the caller closes the model. */
 export function modelPolicy(model: OpponentModel, weight = DEFAULT_POLICY_WEIGHT): MovePolicy {
