@@ -15,7 +15,7 @@ import type { PositionGraph } from '../src/graph/positionGraph.ts';
 import { Random } from '../src/util/random.ts';
 import { safetySeedPatterns, seedPatterns } from '../src/learn/seeding.ts';
 import { fixturePositions, graphOf, samplePattern } from './helpers/patternSamples.ts';
-import { actualLinks, checkHierarchyInvariants } from './helpers/hierarchyInvariants.ts';
+import { actualLinks, checkCompiledIndex, checkHierarchyInvariants } from './helpers/hierarchyInvariants.ts';
 
 const le = (p: PatternRecord, q: PatternRecord) => isSubpattern(p.pattern as GraphPattern, q.pattern as GraphPattern);
 const ids = (records: PatternRecord[]) => records.map((r) => r.id).sort((a, b) => a - b);
@@ -160,8 +160,10 @@ describe('retrieval', () => {
       const victims = [...store.hierarchy.byId.values()].filter(() => rng.next() < 0.25);
       store.transaction(() => victims.forEach((record) => store.delete(record)));
       checkAgainstBruteForce(store);
+      checkCompiledIndex(store.hierarchy); // kept up to date through the inserts and deletes
       store.close();
       const reopened = PatternStore.open(path);
+      checkCompiledIndex(reopened.hierarchy); // built afresh on load
       checkAgainstBruteForce(reopened);
       // Deletes before the first insert too: the superpattern index is built on the first insert after a load.
       const early = [...reopened.hierarchy.byId.values()].filter(() => rng.next() < 0.05);
@@ -199,6 +201,25 @@ describe('retrieval', () => {
     }
     expect(hierarchy.roots.size).toBeGreaterThan(40);
     expect(mostSpecificMatches(hierarchy, bare).tested).toBeLessThan(hierarchy.roots.size / 4);
+  });
+
+  it('stays right when the epoch stamps of the compiled index wrap around', () => {
+    const fens = fixturePositions();
+    const rng = new Random(31);
+    const hierarchy = new Hierarchy();
+    for (const seed of seedPatterns()) hierarchy.insert(seed, hierarchy.size + 1);
+    for (let i = 0; i < 200; i++) hierarchy.insert(samplePattern(graphOf(rng.pick(fens)), rng, 4), hierarchy.size + 1);
+    const records = [...hierarchy.byId.values()].filter((r) => r.kind === 'graph');
+    const graphs = fens.slice(0, 6).map(graphOf);
+    const bruteForce = graphs.map((graph) => {
+      const matched = records.filter((r) => matches(r.pattern as GraphPattern, graph));
+      return ids(matched.filter((p) => !matched.some((q) => q !== p && le(p, q))));
+    });
+    hierarchy.flat.epoch = 0x7fffffff - 3; // stamps are Int32: the next few retrievals cross the limit
+    for (let round = 0; round < 2; round++) {
+      graphs.forEach((graph, i) => expect(ids(mostSpecificMatches(hierarchy, graph).matches)).toEqual(bruteForce[i]));
+    }
+    expect(hierarchy.flat.epoch).toBeLessThan(20);
   });
 
   it('persists the hierarchy: reopening gives the same patterns and links', () => {

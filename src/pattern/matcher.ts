@@ -44,156 +44,185 @@ const image = new Int8Array(MAX_NODES);
 const used = new Uint8Array(MAX_NODES);
 
 /*
- * The search plan, packed into one byte array (one allocation per pattern keeps 100k compiled patterns small):
+ * The search plan, packed into one byte array (one allocation per pattern keeps 100k compiled patterns small, and
+ * the hierarchy's compiled index copies plans into one shared store: see flatHierarchy.ts). Offsets from the
+ * plan's start:
  *   [0]                      n, the node count
- *   [1 .. 1+n)               pattern node placed at each step
- *   [1+n .. 1+2n)            label of each step
- *   [1+2n .. 1+3n)           designation code of each step
- *   [1+3n .. 1+4n)           required safety of each step (0 = any)
- *   [1+4n .. 2+5n)           constraint start index of each step, n+1 entries (constraints are few, < 256)
+ *   [1]                      m, the number of label needs
+ *   [2], [3]                 for a two-node one-edge pattern without designations or safety, its triple bit + 1
+ *                            (16 bits, low byte first; 0 for other patterns), then [4] 1 when the edge is "attacks"
+ *   then from S = 5:
+ *   [S .. S+n)               pattern node placed at each step
+ *   [S+n .. S+2n)            label of each step
+ *   [S+2n .. S+3n)           designation code of each step
+ *   [S+3n .. S+4n)           required safety of each step (0 = any)
+ *   [S+4n .. S+5n+1)         constraint start index of each step, n+1 entries (constraints are few, < 256)
  *   then 3 bytes per constraint: earlier step, incoming flag (1: edge earlier -> this), edge code
- * Label needs, as (label, count) pairs, follow the constraints; their start is kept in `needsStart`.
+ *   then the label needs, m (label, count) pairs.
  */
+const NODES = 0;
+const NEEDS = 1;
+const TRIPLE = 2;
+const TRIPLE_ANY = 4;
+const STEPS = 5;
+
+/** The search plan of a pattern (layout above). */
+export function compilePlan(pattern: GraphPattern): Uint8Array {
+  const n = pattern.labels.length;
+  const order = planOrder(pattern);
+  const stepOf = new Array<number>(n);
+  order.forEach((v, s) => (stepOf[v] = s));
+  const constraints: { step: number; other: number; incoming: number; code: number }[] = [];
+  for (const [from, to, code] of pattern.edges) {
+    const a = stepOf[from];
+    const b = stepOf[to];
+    if (a < b) constraints.push({ step: b, other: a, incoming: 1, code });
+    else constraints.push({ step: a, other: b, incoming: 0, code });
+  }
+  constraints.sort((x, y) => x.step - y.step || EDGE_RARITY[y.code] - EDGE_RARITY[x.code] || x.other - y.other);
+  const counts = new Array<number>(LABEL_COUNT).fill(0);
+  for (const label of pattern.labels) counts[label]++;
+  const needs: number[] = [];
+  counts.forEach((count, label) => count > 0 && needs.push(label, count));
+
+  const s = STEPS;
+  const consBase = s + 5 * n + 1;
+  const needsStart = consBase + 3 * constraints.length;
+  const plan = new Uint8Array(needsStart + needs.length);
+  plan[NODES] = n;
+  plan[NEEDS] = needs.length / 2;
+  order.forEach((v, step) => {
+    plan[s + step] = v;
+    plan[s + n + step] = pattern.labels[v];
+    plan[s + 2 * n + step] = pattern.desigs[v];
+    plan[s + 3 * n + step] = nodeSafety(pattern, v);
+  });
+  for (const c of constraints) plan[s + 4 * n + c.step + 1]++;
+  for (let step = 0; step < n; step++) plan[s + 4 * n + step + 1] += plan[s + 4 * n + step];
+  constraints.forEach((c, i) => {
+    plan[consBase + 3 * i] = c.other;
+    plan[consBase + 3 * i + 1] = c.incoming;
+    plan[consBase + 3 * i + 2] = c.code;
+  });
+  plan.set(needs, needsStart);
+
+  const [edge] = pattern.edges;
+  const isTriple =
+    n === 2 && pattern.edges.length === 1 && pattern.desigs[0] === 0 && pattern.desigs[1] === 0 && !usesSafety(pattern);
+  if (isTriple) {
+    const anyType = edge[2] === EDGE_ATTACKS;
+    const bit = (pattern.labels[edge[0]] * LABEL_COUNT + pattern.labels[edge[1]]) * 3 + (anyType ? 0 : edge[2] - 1);
+    plan[TRIPLE] = (bit + 1) & 0xff;
+    plan[TRIPLE + 1] = (bit + 1) >> 8;
+    plan[TRIPLE_ANY] = anyType ? 1 : 0;
+  }
+  return plan;
+}
+
+/** The length in bytes of the plan starting at `at` in `plans`. */
+export function planLength(plans: Uint8Array, at: number): number {
+  const n = plans[at + NODES];
+  return STEPS + 5 * n + 1 + 3 * plans[at + STEPS + 5 * n] + 2 * plans[at + NEEDS];
+}
+
+/** Does the plan starting at `at` in `plans` match the target? */
+export function planMatches(plans: Uint8Array, at: number, target: MatchTarget): boolean {
+  const n = plans[at + NODES];
+  if (target.nodeCount < n) return false;
+  const s = at + STEPS;
+  const needsStart = s + 5 * n + 1 + 3 * plans[s + 5 * n];
+  for (let i = needsStart, end = needsStart + 2 * plans[at + NEEDS]; i < end; i += 2) {
+    const label = plans[i];
+    if (target.labelStart[label + 1] - target.labelStart[label] < plans[i + 1]) return false;
+  }
+  const triple = plans[at + TRIPLE] | (plans[at + TRIPLE + 1] << 8);
+  if (triple > 0) {
+    const bits = (target as { tripleBits?: Uint32Array }).tripleBits;
+    if (bits) return matchesTriple(bits, triple - 1, plans[at + TRIPLE_ANY] === 1);
+  }
+  return search(plans, s, n, target, 0);
+}
+
+function matchesTriple(bits: Uint32Array, first: number, anyType: boolean): boolean {
+  for (let bit = first; bit < first + (anyType ? 3 : 1); bit++) {
+    if (bits[bit >>> 5] & (1 << (bit & 31))) return true;
+  }
+  return false;
+}
+
+/** Places steps from `step` on; `s` is where the plan's steps start in `plans`. */
+function search(plans: Uint8Array, s: number, n: number, target: MatchTarget, step: number): boolean {
+  if (step === n) return true;
+  const desig = plans[s + 2 * n + step];
+  if (desig > 0 && desig < 65) {
+    // An exact square: a direct lookup.
+    const candidate = target.squareToNode[desig - 1];
+    return candidate >= 0 && tryCandidate(plans, s, n, target, step, candidate);
+  }
+  const first = plans[s + 4 * n + step];
+  if (first < plans[s + 4 * n + step + 1]) {
+    // Walk the neighbours of the node placed for the most restrictive constraint.
+    const at = s + 5 * n + 1 + 3 * first;
+    const anchor = image[plans[at]];
+    if (plans[at + 1]) {
+      for (let i = target.outStart[anchor], end = target.outStart[anchor + 1]; i < end; i++) {
+        if (tryCandidate(plans, s, n, target, step, target.outList[i])) return true;
+      }
+    } else {
+      for (let i = target.inStart[anchor], end = target.inStart[anchor + 1]; i < end; i++) {
+        if (tryCandidate(plans, s, n, target, step, target.inList[i])) return true;
+      }
+    }
+    return false;
+  }
+  const label = plans[s + n + step];
+  for (let i = target.labelStart[label], end = target.labelStart[label + 1]; i < end; i++) {
+    if (tryCandidate(plans, s, n, target, step, target.labelNodes[i])) return true;
+  }
+  return false;
+}
+
+function tryCandidate(plans: Uint8Array, s: number, n: number, target: MatchTarget, step: number, candidate: number): boolean {
+  if (used[candidate] || target.nodeLabel[candidate] !== plans[s + n + step]) return false;
+  if (!desigSatisfies(plans[s + 2 * n + step], target.nodeDesig[candidate])) return false;
+  const safety = plans[s + 3 * n + step];
+  if (safety !== SAFETY_ANY && target.nodeSafety[candidate] !== safety) return false;
+  for (let c = plans[s + 4 * n + step], end = plans[s + 4 * n + step + 1]; c < end; c++) {
+    const at = s + 5 * n + 1 + 3 * c;
+    const other = image[plans[at]];
+    const found = plans[at + 1] ? target.edges[other * MAX_NODES + candidate] : target.edges[candidate * MAX_NODES + other];
+    const wanted = plans[at + 2];
+    // "attacks" accepts any edge type; a pattern target's generic edge only satisfies "attacks" itself.
+    if (found === 0 || (wanted !== EDGE_ATTACKS && found !== wanted)) return false;
+  }
+  image[step] = candidate;
+  used[candidate] = 1;
+  const ok = search(plans, s, n, target, step + 1);
+  used[candidate] = 0;
+  return ok;
+}
+
+/** A pattern's search plan, with the matcher's operations on it. */
 export class CompiledPattern {
   readonly size: number;
-  private readonly plan: Uint8Array;
-  private readonly needsStart: number;
-  /** Two-node one-edge patterns without designations: (from label * 13 + to label) * 3 + code - 1, or -1. */
-  private readonly tripleBit: number;
-  private readonly tripleAnyType: boolean;
+  readonly plan: Uint8Array;
 
   constructor(pattern: GraphPattern) {
-    const n = pattern.labels.length;
-    this.size = n;
-    const order = planOrder(pattern);
-    const stepOf = new Array<number>(n);
-    order.forEach((v, s) => (stepOf[v] = s));
-    const constraints: { step: number; other: number; incoming: number; code: number }[] = [];
-    for (const [from, to, code] of pattern.edges) {
-      const a = stepOf[from];
-      const b = stepOf[to];
-      if (a < b) constraints.push({ step: b, other: a, incoming: 1, code });
-      else constraints.push({ step: a, other: b, incoming: 0, code });
-    }
-    constraints.sort((x, y) => x.step - y.step || EDGE_RARITY[y.code] - EDGE_RARITY[x.code] || x.other - y.other);
-    const counts = new Array<number>(LABEL_COUNT).fill(0);
-    for (const label of pattern.labels) counts[label]++;
-    const needs: number[] = [];
-    counts.forEach((count, label) => count > 0 && needs.push(label, count));
-
-    const consBase = 2 + 5 * n;
-    this.needsStart = consBase + 3 * constraints.length;
-    const plan = new Uint8Array(this.needsStart + needs.length);
-    plan[0] = n;
-    order.forEach((v, s) => {
-      plan[1 + s] = v;
-      plan[1 + n + s] = pattern.labels[v];
-      plan[1 + 2 * n + s] = pattern.desigs[v];
-      plan[1 + 3 * n + s] = nodeSafety(pattern, v);
-    });
-    for (const c of constraints) plan[2 + 4 * n + c.step]++;
-    for (let s = 0; s < n; s++) plan[2 + 4 * n + s] += plan[1 + 4 * n + s];
-    constraints.forEach((c, i) => {
-      plan[consBase + 3 * i] = c.other;
-      plan[consBase + 3 * i + 1] = c.incoming;
-      plan[consBase + 3 * i + 2] = c.code;
-    });
-    plan.set(needs, this.needsStart);
-    this.plan = plan;
-
-    const [edge] = pattern.edges;
-    const isTriple =
-      n === 2 && pattern.edges.length === 1 && pattern.desigs[0] === 0 && pattern.desigs[1] === 0 && !usesSafety(pattern);
-    this.tripleAnyType = isTriple && edge[2] === EDGE_ATTACKS;
-    this.tripleBit = isTriple
-      ? (pattern.labels[edge[0]] * LABEL_COUNT + pattern.labels[edge[1]]) * 3 + (this.tripleAnyType ? 0 : edge[2] - 1)
-      : -1;
+    this.plan = compilePlan(pattern);
+    this.size = pattern.labels.length;
   }
 
   /** Does the pattern match the target? */
   matches(target: MatchTarget): boolean {
-    if (target.nodeCount < this.size) return false;
-    const plan = this.plan;
-    for (let i = this.needsStart; i < plan.length; i += 2) {
-      const label = plan[i];
-      if (target.labelStart[label + 1] - target.labelStart[label] < plan[i + 1]) return false;
-    }
-    if (this.tripleBit >= 0) {
-      const bits = (target as { tripleBits?: Uint32Array }).tripleBits;
-      if (bits) return this.matchesTriple(bits);
-    }
-    return this.search(target, 0);
+    return planMatches(this.plan, 0, target);
   }
 
   /** The target node matched by each pattern node (in pattern node order), or null when there is no match. */
   embedding(target: MatchTarget): number[] | null {
-    if (target.nodeCount < this.size || !this.search(target, 0)) return null;
+    if (target.nodeCount < this.size || !search(this.plan, STEPS, this.size, target, 0)) return null;
     const mapping = new Array<number>(this.size);
-    for (let s = 0; s < this.size; s++) mapping[this.plan[1 + s]] = image[s];
+    for (let step = 0; step < this.size; step++) mapping[this.plan[STEPS + step]] = image[step];
     return mapping;
-  }
-
-  private matchesTriple(bits: Uint32Array): boolean {
-    const first = this.tripleBit;
-    for (let bit = first; bit < first + (this.tripleAnyType ? 3 : 1); bit++) {
-      if (bits[bit >>> 5] & (1 << (bit & 31))) return true;
-    }
-    return false;
-  }
-
-  private search(target: MatchTarget, step: number): boolean {
-    const n = this.size;
-    if (step === n) return true;
-    const plan = this.plan;
-    const desig = plan[1 + 2 * n + step];
-    if (desig > 0 && desig < 65) {
-      // An exact square: a direct lookup.
-      const candidate = target.squareToNode[desig - 1];
-      return candidate >= 0 && this.tryCandidate(target, step, candidate);
-    }
-    const first = plan[1 + 4 * n + step];
-    if (first < plan[2 + 4 * n + step]) {
-      // Walk the neighbours of the node placed for the most restrictive constraint.
-      const at = 2 + 5 * n + 3 * first;
-      const anchor = image[plan[at]];
-      if (plan[at + 1]) {
-        for (let i = target.outStart[anchor], end = target.outStart[anchor + 1]; i < end; i++) {
-          if (this.tryCandidate(target, step, target.outList[i])) return true;
-        }
-      } else {
-        for (let i = target.inStart[anchor], end = target.inStart[anchor + 1]; i < end; i++) {
-          if (this.tryCandidate(target, step, target.inList[i])) return true;
-        }
-      }
-      return false;
-    }
-    const label = plan[1 + n + step];
-    for (let i = target.labelStart[label], end = target.labelStart[label + 1]; i < end; i++) {
-      if (this.tryCandidate(target, step, target.labelNodes[i])) return true;
-    }
-    return false;
-  }
-
-  private tryCandidate(target: MatchTarget, step: number, candidate: number): boolean {
-    const plan = this.plan;
-    const n = this.size;
-    if (used[candidate] || target.nodeLabel[candidate] !== plan[1 + n + step]) return false;
-    if (!desigSatisfies(plan[1 + 2 * n + step], target.nodeDesig[candidate])) return false;
-    const safety = plan[1 + 3 * n + step];
-    if (safety !== SAFETY_ANY && target.nodeSafety[candidate] !== safety) return false;
-    for (let c = plan[1 + 4 * n + step], end = plan[2 + 4 * n + step]; c < end; c++) {
-      const at = 2 + 5 * n + 3 * c;
-      const other = image[plan[at]];
-      const found = plan[at + 1] ? target.edges[other * MAX_NODES + candidate] : target.edges[candidate * MAX_NODES + other];
-      const wanted = plan[at + 2];
-      // "attacks" accepts any edge type; a pattern target's generic edge only satisfies "attacks" itself.
-      if (found === 0 || (wanted !== EDGE_ATTACKS && found !== wanted)) return false;
-    }
-    image[step] = candidate;
-    used[candidate] = 1;
-    const ok = this.search(target, step + 1);
-    used[candidate] = 0;
-    return ok;
   }
 }
 

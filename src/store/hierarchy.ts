@@ -3,7 +3,8 @@
  * transitive reduction (each pattern links to its immediate parents and children only). Material patterns are
  * kept beside it in a table keyed by their vector: a position matches exactly one of them.
  *
- * Pure data structure: no SQL. PatternStore (patternStore.ts) persists what changes here.
+ * Pure data structure: no SQL. PatternStore (patternStore.ts) persists what changes here. Retrieval walks a compiled
+ * copy of the links (flatHierarchy.ts), built after loading and told of every change made here.
  */
 import { NO_RECORDS, PatternRecord, type RecordStats } from './patternRecord.ts';
 import { canonicalKey } from '../pattern/canonical.ts';
@@ -11,6 +12,7 @@ import { isSubpattern } from '../pattern/subpattern.ts';
 import type { GraphPattern, Pattern } from '../pattern/pattern.ts';
 import { LABEL_COUNT } from '../graph/labels.ts';
 import { RootIndex } from './rootIndex.ts';
+import { FlatHierarchy } from './flatHierarchy.ts';
 import { mostSpecificSubpatterns } from './retrieval.ts';
 import { SUPERPATTERN_KEY_COUNT, patternFeatures, setSignature, superpatternFeatures } from './patternFeatures.ts';
 
@@ -76,6 +78,13 @@ export class Hierarchy {
    */
   private byFeature: (PatternRecord[] | undefined)[] | null = null;
   private readonly deadInFeature = new Int32Array(SUPERPATTERN_KEY_COUNT);
+  /** The compiled index retrieval walks; null while loading (finishLoading builds it). */
+  private flatIndex: FlatHierarchy | null = new FlatHierarchy();
+
+  /** The compiled index of the graph patterns, with every link made so far. */
+  get flat(): FlatHierarchy {
+    return (this.flatIndex ??= FlatHierarchy.build(this.graphRecords()));
+  }
 
   get size(): number {
     return this.byId.size;
@@ -87,6 +96,11 @@ export class Hierarchy {
 
   /** Adds a record with known links (used when loading from the database). */
   addLoaded(record: PatternRecord): void {
+    this.flatIndex = null;
+    this.addRecord(record);
+  }
+
+  private addRecord(record: PatternRecord): void {
     this.byId.set(record.id, record);
     this.byKey.set(record.key, record);
     if (record.kind === 'material') {
@@ -130,6 +144,7 @@ export class Hierarchy {
 
   /** Adds a link while loading. */
   linkLoaded(parent: PatternRecord, child: PatternRecord): void {
+    this.flatIndex = null;
     parent.children.push(child);
     child.parents.push(parent);
   }
@@ -157,6 +172,7 @@ export class Hierarchy {
         if (left === 0) ready.push(child);
       }
     }
+    this.flatIndex = FlatHierarchy.build(this.graphRecords());
   }
 
   /** Chooses the record's trigger parent again after its parents changed. */
@@ -164,12 +180,17 @@ export class Hierarchy {
     let best: PatternRecord | null = null;
     for (const parent of record.parents) if (!best || rarity(parent) > rarity(best)) best = parent;
     if (best === record.trigger) return;
-    if (record.trigger) record.trigger.triggers.splice(record.trigger.triggers.indexOf(record), 1);
+    const previous = record.trigger;
+    if (previous) {
+      previous.triggers.splice(previous.triggers.indexOf(record), 1);
+      this.flatIndex?.setTriggers(previous);
+    }
     record.trigger = best;
     if (best) {
       // Most patterns trigger nothing: they share one empty list until their first trigger child.
       if (best.triggers === NO_RECORDS) best.triggers = [];
       best.triggers.push(record);
+      this.flatIndex?.setTriggers(best);
     }
   }
 
@@ -177,6 +198,7 @@ export class Hierarchy {
   private deepen(record: PatternRecord, depth: number): void {
     if (record.depth >= depth) return;
     record.depth = depth;
+    this.flatIndex?.setDepth(record);
     for (const child of record.children) this.deepen(child, depth + 1);
   }
 
@@ -196,8 +218,10 @@ export class Hierarchy {
     if (existing) return { record: existing, created: false, changes };
     const record = new PatternRecord(id, key, pattern, stats);
     this.featureIndex();
-    this.addLoaded(record);
+    const flat = this.flat; // built (if it must be) before the new record joins the maps
+    this.addRecord(record);
     if (pattern.kind === 'material') return { record, created: true, changes };
+    flat.add(record);
 
     const parents = mostSpecificSubpatterns(this, record, patternFeatures(pattern));
     const children = this.mostGeneralSuperpatterns(record, superpatternFeatures(pattern));
@@ -217,6 +241,7 @@ export class Hierarchy {
       changes.added.push([record, child]);
     }
     if (parents.length === 0) this.roots.add(record);
+    flat.flush();
     return { record, created: true, changes };
   }
 
@@ -252,12 +277,15 @@ export class Hierarchy {
       }
       if (child.parents.length === 0) this.roots.add(child);
     }
+    this.flatIndex?.remove(record);
+    this.flatIndex?.flush();
     return changes;
   }
 
   private link(parent: PatternRecord, child: PatternRecord): void {
     parent.children.push(child);
     child.parents.push(parent);
+    this.flatIndex?.setParents(child);
     this.roots.delete(child);
     this.deepen(child, parent.depth + 1);
     this.retrigger(child);
@@ -266,6 +294,7 @@ export class Hierarchy {
   private unlink(parent: PatternRecord, child: PatternRecord): void {
     parent.children.splice(parent.children.indexOf(child), 1);
     child.parents.splice(child.parents.indexOf(parent), 1);
+    this.flatIndex?.setParents(child);
     this.retrigger(child);
   }
 

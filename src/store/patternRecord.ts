@@ -1,5 +1,6 @@
 /**
- * One pattern in memory: its pattern, learned statistics, links, and the bookkeeping retrieval stamps on it.
+ * One pattern in memory: its pattern, learned statistics and links, readable (inspect, explain, export) and
+ * edited by the hierarchy; retrieval reads the hierarchy's compiled copy of the links (flatHierarchy.ts).
  * Its own module so that the hierarchy, the root index and retrieval can all name it without importing each other.
  */
 import type { PatternStats } from './patternRows.ts';
@@ -44,11 +45,8 @@ export class PatternRecord implements RecordStats {
   deleted = false;
   /** Stamp of the last superpattern search that found this record above the pattern being inserted. */
   aboveStamp = 0;
-  // Per-retrieval bookkeeping, valid when the stamp equals the retrieval's epoch (see retrieval.ts).
-  epoch = 0;
-  matched = false;
-  pendingEpoch = 0;
-  childMatchedEpoch = 0;
+  /** Where the hierarchy's compiled index (flatHierarchy.ts) keeps this graph pattern; -1 outside it. */
+  slot = -1;
 
   constructor(
     public id: number,

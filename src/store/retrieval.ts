@@ -8,22 +8,27 @@
  *    triples and pairs;
  *  - a pattern is put up for testing only by its trigger parent (hierarchy.ts), the parent least likely to
  *    match, and tested when it comes up in depth order, by which time every parent has been decided;
- *  - per-retrieval state lives on the records, stamped with an epoch, so nothing is cleared between calls.
+ *  - the walk runs over the hierarchy's compiled index (flatHierarchy.ts): dense slots, typed arrays of parents
+ *    and trigger entries (a triggered child with its depth and other parents, so that deciding it reads one
+ *    contiguous run), and per-retrieval state in arrays stamped with an epoch, so nothing is cleared between
+ *    calls.
  */
 import { materialKey } from '../pattern/canonical.ts';
 import { LABEL_COUNT, SAFETY_ANY } from '../graph/labels.ts';
 import type { PositionGraph } from '../graph/positionGraph.ts';
 import type { PatternRecord } from './patternRecord.ts';
-import type { MatchTarget } from '../pattern/matcher.ts';
+import { planMatches, type MatchTarget } from '../pattern/matcher.ts';
 import { patternTarget } from '../pattern/subpattern.ts';
 import type { GraphPattern } from '../pattern/pattern.ts';
 import type { RootIndex } from './rootIndex.ts';
-import { FEATURE_KEY_COUNT, fileKey, labelKey, nodeKey, pairOfTriple, rankKey, safetyKey } from './patternFeatures.ts';
+import { ENTRY_DEPTH, ENTRY_OTHERS, type FlatHierarchy } from './flatHierarchy.ts';
+import { fileKey, labelKey, nodeKey, pairOfTriple, rankKey, safetyKey } from './patternFeatures.ts';
 import { fileOf, rankOf } from '../chess/board.ts';
 
-/** What retrieval reads of a hierarchy: its roots and its material table, nothing of how it is maintained. */
+/** What retrieval reads of a hierarchy: its roots, its compiled index and its material table. */
 export interface RetrievalIndex {
   readonly roots: RootIndex;
+  readonly flat: FlatHierarchy;
   readonly material: ReadonlyMap<string, PatternRecord>;
 }
 
@@ -35,46 +40,76 @@ export interface Retrieval {
 }
 
 const TRIPLE_COUNT = LABEL_COUNT * LABEL_COUNT * 3;
-let epochCounter = 0;
-const matched: PatternRecord[] = [];
-/** Candidates to test, by depth. */
-const pending: PatternRecord[][] = [];
+// Scratch of the walk in progress (walks are synchronous and never nested).
+/** Slots matched so far. */
+let matched = new Int32Array(256);
+let matchedCount = 0;
+/**
+ * Candidates to test, by depth: where their trigger entries (flatHierarchy.ts) start in the trigger pool, which
+ * does not change during a walk. A child has one trigger, matched at most once, so it is put up at most once.
+ */
+const pending: Int32Array[] = [];
+const pendingCount: number[] = [];
 
 /** Records a match and puts the patterns it triggers up for testing at their depth. */
-function markMatched(record: PatternRecord, epoch: number): void {
-  record.epoch = epoch;
-  record.matched = true;
-  matched.push(record);
-  for (const parent of record.parents) parent.childMatchedEpoch = epoch;
-  for (const child of record.triggers) {
-    if (child.pendingEpoch === epoch) continue;
-    child.pendingEpoch = epoch;
-    while (pending.length <= child.depth) pending.push([]);
-    pending[child.depth].push(child);
+function markMatched(flat: FlatHierarchy, slot: number, epoch: number): void {
+  flat.matchedEpoch[slot] = epoch;
+  if (matchedCount === matched.length) {
+    const bigger = new Int32Array(2 * matched.length);
+    bigger.set(matched);
+    matched = bigger;
+  }
+  matched[matchedCount++] = slot;
+  const childMatched = flat.childMatchedEpoch;
+  const parents = flat.parents;
+  const parentPool = parents.pool;
+  for (let i = parents.start[slot], end = i + parents.count[slot]; i < end; i++) childMatched[parentPool[i]] = epoch;
+  const triggers = flat.triggers;
+  const entries = triggers.pool;
+  for (let at = triggers.start[slot], end = at + triggers.count[slot]; at < end; at += ENTRY_OTHERS + 1 + entries[at + ENTRY_OTHERS]) {
+    const depth = entries[at + ENTRY_DEPTH];
+    while (pending.length <= depth) {
+      pending.push(new Int32Array(64));
+      pendingCount.push(0);
+    }
+    let list = pending[depth];
+    const count = pendingCount[depth];
+    if (count === list.length) {
+      list = new Int32Array(2 * count);
+      list.set(pending[depth]);
+      pending[depth] = list;
+    }
+    list[count] = at;
+    pendingCount[depth] = count + 1;
   }
 }
 
-function allParentsMatched(record: PatternRecord, epoch: number): boolean {
-  for (const parent of record.parents) if (parent.epoch !== epoch || !parent.matched) return false;
+/** Have the other parents listed in a trigger entry matched (the trigger has)? */
+function otherParentsMatched(entries: Int32Array, at: number, matchedEpoch: Int32Array, epoch: number): boolean {
+  for (let i = at + ENTRY_OTHERS + 1, end = i + entries[at + ENTRY_OTHERS]; i < end; i++) {
+    if (matchedEpoch[entries[i]] !== epoch) return false;
+  }
   return true;
 }
 
 export function mostSpecificMatches(hierarchy: RetrievalIndex, graph: PositionGraph): Retrieval {
-  const epoch = ++epochCounter;
-  matched.length = 0;
+  const flat = hierarchy.flat;
+  flat.flush(); // normally nothing to do: insert and delete flush when they are done
+  const epoch = flat.nextEpoch();
+  matchedCount = 0;
   const roots = hierarchy.roots;
   let tested = 0;
   for (let v = 0; v < graph.nodeCount; v++) {
     const label = graph.nodeLabel[v];
     const square = graph.nodeSquare[v];
-    tested += visitRoots(roots, nodeKey(label, square), graph, epoch, null);
-    tested += visitRoots(roots, rankKey(label, rankOf(square)), graph, epoch, null);
-    tested += visitRoots(roots, fileKey(label, fileOf(square)), graph, epoch, null);
+    tested += visitRoots(flat, roots, nodeKey(label, square), graph, epoch, -1);
+    tested += visitRoots(flat, roots, rankKey(label, rankOf(square)), graph, epoch, -1);
+    tested += visitRoots(flat, roots, fileKey(label, fileOf(square)), graph, epoch, -1);
     const safety = graph.nodeSafety[v];
-    if (safety !== SAFETY_ANY) tested += visitRoots(roots, safetyKey(label, safety), graph, epoch, null);
+    if (safety !== SAFETY_ANY) tested += visitRoots(flat, roots, safetyKey(label, safety), graph, epoch, -1);
   }
   for (let label = 0; label < LABEL_COUNT; label++) {
-    if (graph.labelStart[label + 1] > graph.labelStart[label]) tested += visitRoots(roots, labelKey(label), graph, epoch, null);
+    if (graph.labelStart[label + 1] > graph.labelStart[label]) tested += visitRoots(flat, roots, labelKey(label), graph, epoch, -1);
   }
   const bits = graph.tripleBits;
   for (let word = 0; word < bits.length; word++) {
@@ -84,12 +119,12 @@ export function mostSpecificMatches(hierarchy: RetrievalIndex, graph: PositionGr
       w &= ~(1 << bit);
       const triple = word * 32 + bit;
       if (triple >= TRIPLE_COUNT) continue;
-      tested += visitRoots(roots, triple, graph, epoch, null);
-      tested += visitRoots(roots, pairOfTriple(triple), graph, epoch, null);
+      tested += visitRoots(flat, roots, triple, graph, epoch, -1);
+      tested += visitRoots(flat, roots, pairOfTriple(triple), graph, epoch, -1);
     }
   }
-  tested += descend(graph, epoch, null);
-  const result = mostSpecific(epoch);
+  tested += descend(flat, graph, epoch, -1);
+  const result = mostSpecific(flat, epoch);
   const material = hierarchy.material.get(materialKey(graph.material));
   if (material) result.push(material);
   return { matches: result, tested };
@@ -100,62 +135,71 @@ export function mostSpecificMatches(hierarchy: RetrievalIndex, graph: PositionGr
  * the pattern read as a graph and its own features (patternFeatures.ts) looked up in the root index.
  */
 export function mostSpecificSubpatterns(hierarchy: RetrievalIndex, record: PatternRecord, features: readonly number[]): PatternRecord[] {
-  const epoch = ++epochCounter;
-  matched.length = 0;
+  const flat = hierarchy.flat;
+  flat.flush();
+  const epoch = flat.nextEpoch();
+  matchedCount = 0;
   const target = patternTarget(record.pattern as GraphPattern);
-  for (const key of features) visitRoots(hierarchy.roots, key, target, epoch, record);
-  descend(target, epoch, record);
-  return mostSpecific(epoch);
+  for (const key of features) visitRoots(flat, hierarchy.roots, key, target, epoch, record.slot);
+  descend(flat, target, epoch, record.slot);
+  return mostSpecific(flat, epoch);
 }
 
-/** Keys already visited in this retrieval (a position has several nodes of one label and safety). */
-const keyVisited = new Uint32Array(FEATURE_KEY_COUNT);
+function matchesAt(flat: FlatHierarchy, slot: number, target: MatchTarget): boolean {
+  const at = flat.planOffset(slot);
+  return planMatches(flat.plans, at, target);
+}
 
 /** Decides the roots filed under a feature the target has; returns how many were looked at. */
-function visitRoots(roots: RootIndex, key: number, target: MatchTarget, epoch: number, exclude: PatternRecord | null): number {
-  if (keyVisited[key] === epoch) return 0;
-  keyVisited[key] = epoch;
+function visitRoots(flat: FlatHierarchy, roots: RootIndex, key: number, target: MatchTarget, epoch: number, exclude: number): number {
+  // A position has several nodes of one label and safety: each key is visited once.
+  if (flat.keyVisited[key] === epoch) return 0;
+  flat.keyVisited[key] = epoch;
   let tested = 0;
   const resolved = roots.resolved[key];
-  if (resolved !== undefined && resolved !== exclude) {
+  if (resolved !== undefined && resolved.slot !== exclude) {
     tested++;
-    markMatched(resolved, epoch);
+    markMatched(flat, resolved.slot, epoch);
   }
   const keyed = roots.keyed[key];
   if (keyed !== undefined) {
     for (let i = 0; i < keyed.length; i++) {
-      const root = keyed[i];
-      if (root === exclude) continue;
+      const slot = keyed[i].slot;
+      if (slot === exclude) continue;
       tested++;
-      if (root.compiled.matches(target)) markMatched(root, epoch);
+      if (matchesAt(flat, slot, target)) markMatched(flat, slot, epoch);
     }
   }
   return tested;
 }
 
 /** Tests every triggered candidate in depth order; returns how many were tested. */
-function descend(target: MatchTarget, epoch: number, exclude: PatternRecord | null): number {
+function descend(flat: FlatHierarchy, target: MatchTarget, epoch: number, exclude: number): number {
   let tested = 0;
+  const entries = flat.triggers.pool;
+  const matchedEpoch = flat.matchedEpoch;
   for (let depth = 0; depth < pending.length; depth++) {
+    // markMatched appends to deeper lists only, so this one neither grows nor moves while it is walked.
     const candidates = pending[depth];
-    // markMatched may append to deeper lists only, so this list is stable while it is walked.
-    for (let i = 0; i < candidates.length; i++) {
-      const candidate = candidates[i];
-      if (candidate === exclude || !allParentsMatched(candidate, epoch)) continue;
+    const count = pendingCount[depth];
+    for (let i = 0; i < count; i++) {
+      const at = candidates[i];
+      const slot = entries[at];
+      if (slot === exclude || !otherParentsMatched(entries, at, matchedEpoch, epoch)) continue;
       tested++;
-      if (candidate.compiled.matches(target)) markMatched(candidate, epoch);
-      else {
-        candidate.epoch = epoch;
-        candidate.matched = false;
-      }
+      if (matchesAt(flat, slot, target)) markMatched(flat, slot, epoch);
     }
-    candidates.length = 0;
+    pendingCount[depth] = 0;
   }
   return tested;
 }
 
-function mostSpecific(epoch: number): PatternRecord[] {
+function mostSpecific(flat: FlatHierarchy, epoch: number): PatternRecord[] {
   const result: PatternRecord[] = [];
-  for (const record of matched) if (record.childMatchedEpoch !== epoch) result.push(record);
+  const childMatched = flat.childMatchedEpoch;
+  for (let i = 0; i < matchedCount; i++) {
+    const slot = matched[i];
+    if (childMatched[slot] !== epoch) result.push(flat.records[slot]!);
+  }
   return result;
 }

@@ -8,6 +8,7 @@ import type { Hierarchy } from '../../src/store/hierarchy.ts';
 import type { PatternRecord } from '../../src/store/patternRecord.ts';
 import { isSubpattern } from '../../src/pattern/subpattern.ts';
 import type { GraphPattern } from '../../src/pattern/pattern.ts';
+import { compilePlan } from '../../src/pattern/matcher.ts';
 
 const le = (p: PatternRecord, q: PatternRecord) => isSubpattern(p.pattern as GraphPattern, q.pattern as GraphPattern);
 
@@ -45,6 +46,7 @@ export function checkHierarchyInvariants(hierarchy: Hierarchy): void {
     for (const parent of record.parents) expect(record.depth).toBeGreaterThan(parent.depth);
     for (const child of record.triggers) triggeredBy.set(child, [...(triggeredBy.get(child) ?? []), record]);
   }
+  checkCompiledIndex(hierarchy, records);
   // Triggers: a pattern with parents is put up for testing by exactly one of them, its trigger; a root by none.
   for (const record of records) {
     if (record.parents.length === 0) {
@@ -54,5 +56,36 @@ export function checkHierarchyInvariants(hierarchy: Hierarchy): void {
       expect(record.parents).toContain(record.trigger);
       expect(triggeredBy.get(record)).toEqual([record.trigger]);
     }
+  }
+}
+
+/**
+ * The compiled index retrieval walks (flatHierarchy.ts) says what the records say: every graph pattern in a slot
+ * of its own, no deleted pattern in any, and each slot's depth, parents and triggers those of its record.
+ */
+export function checkCompiledIndex(hierarchy: Hierarchy, records = [...hierarchy.byId.values()].filter((r) => r.kind === 'graph')): void {
+  const flat = hierarchy.flat;
+  for (const record of records) {
+    expect(flat.records[record.slot]).toBe(record);
+    expect(flat.parents.list(record.slot)).toEqual(record.parents.map((p) => p.slot));
+    // For each child it triggers: the child, its depth and its other parents.
+    const entries = record.triggers.flatMap((child) => {
+      const others = child.parents.filter((p) => p !== record).map((p) => p.slot);
+      return [child.slot, child.depth, others.length, ...others];
+    });
+    expect(flat.triggers.list(record.slot)).toEqual(entries);
+    // Its match plan, when compiled, is the pattern's.
+    if (flat.planAt[record.slot] > 0) {
+      const at = flat.planAt[record.slot] - 1;
+      const plan = compilePlan(record.pattern as GraphPattern);
+      expect([...flat.plans.subarray(at, at + plan.length)]).toEqual([...plan]);
+    }
+  }
+  const occupied = flat.records.filter((r) => r !== undefined);
+  expect(occupied.length).toBe(records.length);
+  for (let slot = 0; slot < flat.slotCount; slot++) {
+    if (flat.records[slot] !== undefined) continue;
+    expect(flat.parents.count[slot]).toBe(0);
+    expect(flat.triggers.count[slot]).toBe(0);
   }
 }

@@ -1,0 +1,285 @@
+/**
+ * The hierarchy compiled for retrieval (issue 13): each graph pattern gets a dense slot, and what retrieval walks
+ * (parents, trigger children, compiled match plans, per-retrieval stamps) sits in arrays indexed by slot. A
+ * retrieval then reads a few contiguous typed arrays instead of chasing a scattered heap object per pattern, which
+ * is where its time went (memory latency, not arithmetic).
+ *
+ * Most children a match triggers fail because another of their parents did not match (about 80% on a trained
+ * database), so a trigger list carries, for each child, what deciding that takes: the child's slot, its depth
+ * and its other parents. A retrieval touches a failing child's own memory not at all.
+ *
+ * The PatternRecord stays the readable view and the structure the hierarchy edits (hierarchy.ts); the hierarchy
+ * tells this index what changed (a record's parents, triggers or depth), or builds it afresh after loading. The
+ * lists a change touches are rewritten once, when the hierarchy's insert or delete is done (`flush`): one insert
+ * can deepen a whole subtree, and rewriting a seed's trigger list for each deepened child made inserts slow.
+ */
+import { compilePlan, planLength } from '../pattern/matcher.ts';
+import type { GraphPattern } from '../pattern/pattern.ts';
+import type { PatternRecord } from './patternRecord.ts';
+import { FEATURE_KEY_COUNT } from './patternFeatures.ts';
+
+/** Stamps are Int32: the epoch starts again from 1, every stamp cleared, before it would overflow. */
+const LAST_EPOCH = 0x7fffffff;
+
+/**
+ * One list of slots per slot, packed into one Int32Array. A list is rewritten whole when it changes (the
+ * hierarchy changes a few lists per insert or delete); one that outgrows its room moves to the end of the pool,
+ * and the pool is compacted once half of it is abandoned room.
+ */
+export class SlotLists {
+  /** Where each slot's list starts in `pool`, and how long it is. */
+  start = new Int32Array(0);
+  count = new Int32Array(0);
+  /** Every list (valid until the next `set`, which may move or compact it). */
+  pool = new Int32Array(1024);
+  private room = new Int32Array(0);
+  private used = 0;
+  private abandoned = 0;
+
+  /** Makes room for slots below `capacity` (lists of new slots are empty). */
+  grow(capacity: number): void {
+    if (capacity <= this.start.length) return;
+    this.start = resized(this.start, capacity);
+    this.count = resized(this.count, capacity);
+    this.room = resized(this.room, capacity);
+  }
+
+  /** `values` become `slot`'s list. */
+  set(slot: number, values: ArrayLike<number>): void {
+    const count = values.length;
+    if (count > this.room[slot]) {
+      if (this.used + count > this.pool.length) this.makeRoom(count);
+      this.abandoned += this.room[slot];
+      this.start[slot] = this.used;
+      this.room[slot] = count;
+      this.used += count;
+    }
+    const at = this.start[slot];
+    for (let i = 0; i < count; i++) this.pool[at + i] = values[i];
+    this.count[slot] = count;
+  }
+
+  /** A slot's list, for checks (retrieval reads the pool in place). */
+  list(slot: number): number[] {
+    return [...this.pool.subarray(this.start[slot], this.start[slot] + this.count[slot])];
+  }
+
+  /** Empties a slot's list and gives up its room (the slot is being freed). */
+  clear(slot: number): void {
+    this.abandoned += this.room[slot];
+    this.room[slot] = 0;
+    this.count[slot] = 0;
+  }
+
+  private makeRoom(count: number): void {
+    if (this.abandoned * 2 > this.used) this.compact();
+    if (this.used + count > this.pool.length) {
+      const pool = new Int32Array(Math.max(2 * this.pool.length, this.used + count));
+      pool.set(this.pool.subarray(0, this.used));
+      this.pool = pool;
+    }
+  }
+
+  /** Packs every list to the front of a new pool, each with room for just its length. */
+  private compact(): void {
+    const pool = new Int32Array(this.pool.length);
+    let used = 0;
+    for (let slot = 0; slot < this.start.length; slot++) {
+      const count = this.count[slot];
+      pool.set(this.pool.subarray(this.start[slot], this.start[slot] + count), used);
+      this.start[slot] = used;
+      this.room[slot] = count;
+      used += count;
+    }
+    this.pool = pool;
+    this.used = used;
+    this.abandoned = 0;
+  }
+}
+
+function resized(array: Int32Array, capacity: number): Int32Array<ArrayBuffer> {
+  const bigger = new Int32Array(capacity);
+  bigger.set(array);
+  return bigger;
+}
+
+/** Scratch for writing one list. */
+const values: number[] = [];
+
+/** A trigger entry: [child slot, its depth, k, its k other parents' slots] (see triggerEntries). */
+export const ENTRY_DEPTH = 1;
+export const ENTRY_OTHERS = 2;
+
+export class FlatHierarchy {
+  /** The record in each slot (undefined when the slot is free). */
+  readonly records: (PatternRecord | undefined)[] = [];
+  /** Each slot's parents' slots. */
+  readonly parents = new SlotLists();
+  /** Each slot's trigger entries, one per child it triggers (hierarchy.ts retrigger). */
+  readonly triggers = new SlotLists();
+  /**
+   * Compiled match plans (matcher.ts compilePlan), one after another, each copied in on its pattern's first test;
+   * `planAt` holds where each slot's plan starts, plus 1 (0: not compiled yet).
+   */
+  plans = new Uint8Array(4096);
+  planAt = new Int32Array(0);
+  private plansUsed = 0;
+  private plansAbandoned = 0;
+  // Per-retrieval bookkeeping, valid when a stamp equals the retrieval's epoch (see retrieval.ts).
+  matchedEpoch = new Int32Array(0);
+  childMatchedEpoch = new Int32Array(0);
+  /** Root-index keys already visited, by feature key (a position has several nodes of one label). */
+  readonly keyVisited = new Int32Array(FEATURE_KEY_COUNT);
+  /** The current retrieval's stamp. */
+  epoch = 0;
+  private readonly freeSlots: number[] = [];
+  /** Records whose parent list, or trigger list, is to be rewritten at the next flush. */
+  private readonly staleParents = new Set<PatternRecord>();
+  private readonly staleTriggers = new Set<PatternRecord>();
+
+  /** One past the highest slot in use. */
+  get slotCount(): number {
+    return this.records.length;
+  }
+
+  /** Gives a graph record a slot (its links are set separately, once its parents and triggers have slots). */
+  add(record: PatternRecord): void {
+    const slot = this.freeSlots.pop() ?? this.records.length;
+    if (slot === this.records.length) {
+      this.records.push(record);
+      if (slot >= this.matchedEpoch.length) this.grow(Math.max(1024, 2 * this.matchedEpoch.length));
+    } else this.records[slot] = record;
+    record.slot = slot;
+  }
+
+  /** Frees a deleted record's slot. */
+  remove(record: PatternRecord): void {
+    const slot = record.slot;
+    this.records[slot] = undefined;
+    if (this.planAt[slot] > 0) {
+      this.plansAbandoned += planLength(this.plans, this.planAt[slot] - 1);
+      this.planAt[slot] = 0;
+    }
+    this.parents.clear(slot);
+    this.triggers.clear(slot);
+    this.freeSlots.push(slot);
+    record.slot = -1;
+  }
+
+  /** After the record's parents changed (its trigger's entry for it lists them). */
+  setParents(record: PatternRecord): void {
+    this.staleParents.add(record);
+    if (record.trigger) this.staleTriggers.add(record.trigger);
+  }
+
+  /** After the children the record triggers changed. */
+  setTriggers(record: PatternRecord): void {
+    this.staleTriggers.add(record);
+  }
+
+  /** After the record's depth changed (its trigger's entry for it holds it). */
+  setDepth(record: PatternRecord): void {
+    if (record.trigger) this.staleTriggers.add(record.trigger);
+  }
+
+  /** Rewrites the lists changes have touched since the last flush (records deleted meanwhile have no slot). */
+  flush(): void {
+    if (this.staleParents.size > 0) {
+      for (const record of this.staleParents) if (record.slot >= 0) this.parents.set(record.slot, parentSlots(record));
+      this.staleParents.clear();
+    }
+    if (this.staleTriggers.size > 0) {
+      for (const record of this.staleTriggers) if (record.slot >= 0) this.triggers.set(record.slot, triggerEntries(record));
+      this.staleTriggers.clear();
+    }
+  }
+
+  /** Where the plan of the pattern in `slot` starts in `plans` (read `plans` after this: it may grow). */
+  planOffset(slot: number): number {
+    const at = this.planAt[slot] - 1;
+    return at >= 0 ? at : this.compile(slot);
+  }
+
+  private compile(slot: number): number {
+    const plan = compilePlan(this.records[slot]!.pattern as GraphPattern);
+    if (this.plansUsed + plan.length > this.plans.length) {
+      if (this.plansAbandoned * 2 > this.plansUsed) this.compactPlans();
+      if (this.plansUsed + plan.length > this.plans.length) {
+        const plans = new Uint8Array(Math.max(2 * this.plans.length, this.plansUsed + plan.length));
+        plans.set(this.plans.subarray(0, this.plansUsed));
+        this.plans = plans;
+      }
+    }
+    const at = this.plansUsed;
+    this.plans.set(plan, at);
+    this.plansUsed += plan.length;
+    this.planAt[slot] = at + 1;
+    return at;
+  }
+
+  /** Packs the plans of the patterns still here to the front of the store. */
+  private compactPlans(): void {
+    const plans = new Uint8Array(this.plans.length);
+    let used = 0;
+    for (let slot = 0; slot < this.records.length; slot++) {
+      const at = this.planAt[slot] - 1;
+      if (at < 0) continue;
+      const length = planLength(this.plans, at);
+      plans.set(this.plans.subarray(at, at + length), used);
+      this.planAt[slot] = used + 1;
+      used += length;
+    }
+    this.plans = plans;
+    this.plansUsed = used;
+    this.plansAbandoned = 0;
+  }
+
+  /** The stamp of a new retrieval. */
+  nextEpoch(): number {
+    if (this.epoch === LAST_EPOCH) {
+      this.matchedEpoch.fill(0);
+      this.childMatchedEpoch.fill(0);
+      this.keyVisited.fill(0);
+      this.epoch = 0;
+    }
+    return ++this.epoch;
+  }
+
+  private grow(capacity: number): void {
+    this.matchedEpoch = resized(this.matchedEpoch, capacity);
+    this.planAt = resized(this.planAt, capacity);
+    this.childMatchedEpoch = resized(this.childMatchedEpoch, capacity);
+    this.parents.grow(capacity);
+    this.triggers.grow(capacity);
+  }
+
+  /** The index of these graph records, their links complete (after loading). */
+  static build(records: Iterable<PatternRecord>): FlatHierarchy {
+    const flat = new FlatHierarchy();
+    const all = [...records];
+    for (const record of all) flat.add(record);
+    for (const record of all) {
+      flat.parents.set(record.slot, parentSlots(record));
+      flat.triggers.set(record.slot, triggerEntries(record));
+    }
+    return flat;
+  }
+}
+
+function parentSlots(record: PatternRecord): number[] {
+  values.length = 0;
+  for (const parent of record.parents) values.push(parent.slot);
+  return values;
+}
+
+/** The trigger entries of a record: for each child it triggers, [child slot, its depth, k, its k other parents]. */
+export function triggerEntries(record: PatternRecord): number[] {
+  values.length = 0;
+  for (const child of record.triggers) {
+    values.push(child.slot, child.depth, 0);
+    const at = values.length;
+    for (const parent of child.parents) if (parent !== record) values.push(parent.slot);
+    values[at - 1] = values.length - at;
+  }
+  return values;
+}
