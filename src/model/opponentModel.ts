@@ -80,6 +80,8 @@ export interface ScoredMove {
   score: number;
   /** Softmax of the scores over the position's legal moves. */
   probability: number;
+  /** Its logarithm, computed from the scores (exact where the probability underflows to 0). */
+  logProbability: number;
   /** With search "captures": the capture reply whose gain lowered the score, when one did. */
   refutation?: string;
 }
@@ -241,12 +243,17 @@ export function scoreSuccessors(
       }
       score -= largest;
     }
-    return refutation === undefined ? { move: s.move, score, probability: 0 } : { move: s.move, score, probability: 0, refutation };
+    const scoredMove: ScoredMove = { move: s.move, score, probability: 0, logProbability: 0 };
+    return refutation === undefined ? scoredMove : { ...scoredMove, refutation };
   });
   const top = Math.max(...scored.map((s) => s.score));
   let total = 0;
   for (const s of scored) total += (s.probability = Math.exp(s.score - top));
-  for (const s of scored) s.probability /= total;
+  const logTotal = Math.log(total);
+  for (const s of scored) {
+    s.probability /= total;
+    s.logProbability = s.score - top - logTotal;
+  }
   return scored.sort((a, b) => b.score - a.score || (a.move < b.move ? -1 : 1));
 }
 

@@ -20,13 +20,6 @@ export function modelPolicy(model: OpponentModel, weight = DEFAULT_POLICY_WEIGHT
   return {
     name: `policy:${model.store.path}@${weight}`,
     weight,
-    logProbabilities: (history: GameHistory) => logSoftmax(model.rank(history)),
+    logProbabilities: (history: GameHistory) => new Map(model.rank(history).map((m) => [m.move, m.logProbability])),
   };
-}
-
-/** Log-probabilities straight from the scores (exact where a probability would underflow to 0). */
-function logSoftmax(moves: readonly { move: string; score: number }[]): Map<string, number> {
-  const top = Math.max(...moves.map((m) => m.score));
-  const logTotal = Math.log(moves.reduce((sum, m) => sum + Math.exp(m.score - top), 0));
-  return new Map(moves.map((m) => [m.move, m.score - top - logTotal]));
 }
