@@ -1,6 +1,15 @@
-/** Parsing command-line options (numbers, seeds, search modes) with one-line errors. */
+/** Parsing command-line options (numbers, seeds, search modes, policy weights) with one-line errors. */
 import { badInput } from '../util/errors.ts';
 import { SEARCH_MODES, type SearchMode } from '../player/search.ts';
+import { DEFAULT_POLICY_WEIGHT } from '../model/policy.ts';
+
+/** The help text of `--policy-weight`, for every command that takes a move policy. */
+export const POLICY_WEIGHT_HELP = `with a policy: what a unit of log-probability counts against a unit of value (default ${DEFAULT_POLICY_WEIGHT})`;
+
+/** `--policy-weight`: a number of at least 0, or undefined when not given (the policy's default). */
+export function parsePolicyWeightOption(text: string | undefined): number | undefined {
+  return text === undefined ? undefined : parseNumberOption('--policy-weight', text, 0);
+}
 
 function rangeText(min: number, max: number): string {
   if (min > -Infinity && max < Infinity) return ` from ${min} to ${max}`;

@@ -10,7 +10,7 @@
  */
 import type { GameHistory } from '../chess/history.ts';
 import type { MovePolicy } from '../player/morphPlayer.ts';
-import { OpponentModel } from './opponentModel.ts';
+import type { OpponentModel } from './opponentModel.ts';
 
 /** The weight measured best on the scored positions, and used in the games measured (training/RESULTS.md). */
 export const DEFAULT_POLICY_WEIGHT = 0.1;

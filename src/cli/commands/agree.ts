@@ -11,9 +11,8 @@ import { EVALUATION_FUNCTIONS, type EvaluationFunction } from '../../eval/evalua
 import { BAD_INPUT, badInput, MorphError } from '../../util/errors.ts';
 import { action, printLine, reportError } from '../run.ts';
 import { readInputLines } from '../lines.ts';
-import { parseIntegerOption, parseNumberOption, parseSearchOption } from '../options.ts';
+import { parseIntegerOption, parseNumberOption, parseSearchOption, parsePolicyWeightOption, POLICY_WEIGHT_HELP } from '../options.ts';
 import { SEARCH_MODES } from '../../player/search.ts';
-import { DEFAULT_POLICY_WEIGHT } from '../../model/policy.ts';
 import { checkDatabaseFileKind } from '../../store/databaseKind.ts';
 
 interface AgreeOptions {
@@ -69,7 +68,7 @@ export function registerAgreeCommand(program: Command): void {
     .option('--prior <n>', "with --db: pseudo-counts shrinking weights for shrunk and logodds (default: the database's)")
     .option('--search <mode>', `with --db: ${SEARCH_MODES.join(' | ')} (default: the database's)`)
     .option('--policy <file>', 'with --db: a model of a strong player (morph model) as the move policy')
-    .option('--policy-weight <x>', `with --policy: what a unit of log-probability counts against a unit of value (default ${DEFAULT_POLICY_WEIGHT})`)
+    .option('--policy-weight <x>', POLICY_WEIGHT_HELP)
     .option('--json', 'JSON output, one object per ranker a line: {"positions":N,"top1":…,"quality":{…}, …}')
     .action(
       action((opts: AgreeOptions) => {
@@ -79,7 +78,7 @@ export function registerAgreeCommand(program: Command): void {
         const prior = opts.prior !== undefined ? parseNumberOption('--prior', opts.prior, 0, 1e6) : undefined;
         const search = parseSearchOption(opts.search);
         if (opts.policy !== undefined) checkDatabaseFileKind(opts.policy, 'opponent-model');
-        const policyWeight = opts.policyWeight !== undefined ? parseNumberOption('--policy-weight', opts.policyWeight, 0) : undefined;
+        const policyWeight = parsePolicyWeightOption(opts.policyWeight);
         if (opts.evaluation !== undefined && !(EVALUATION_FUNCTIONS as readonly string[]).includes(opts.evaluation)) {
           throw badInput(`--evaluation must be one of ${EVALUATION_FUNCTIONS.join(', ')}`);
         }

@@ -14,9 +14,8 @@ import { checkDatabaseFileKind } from '../../store/databaseKind.ts';
 import { badInput, MorphError } from '../../util/errors.ts';
 import { freshSeed } from '../../util/random.ts';
 import { action, printLine } from '../run.ts';
-import { parseIntegerOption, parseNumberOption, parseSearchOption, parseSeedOption } from '../options.ts';
+import { parseIntegerOption, parseNumberOption, parseSearchOption, parseSeedOption, parsePolicyWeightOption, POLICY_WEIGHT_HELP } from '../options.ts';
 import { SEARCH_MODES } from '../../player/search.ts';
-import { DEFAULT_POLICY_WEIGHT } from '../../model/policy.ts';
 
 interface MatchCommandOptions {
   white?: string;
@@ -161,7 +160,7 @@ export function registerMatchCommand(program: Command): void {
     .option('--black-model <file>', 'an opponent model of --white, for the Morph player --black')
     .option('--white-policy <file>', 'a model of a strong player (morph model), the Morph player --white\'s move policy')
     .option('--black-policy <file>', 'the same for the Morph player --black')
-    .option('--policy-weight <x>', `what a unit of the policy's log-probability counts against a unit of value (default ${DEFAULT_POLICY_WEIGHT})`)
+    .option('--policy-weight <x>', POLICY_WEIGHT_HELP)
     .option('--no-progress', 'no progress lines on stderr')
     .action(
       action(async (opts: MatchCommandOptions) => {
@@ -213,7 +212,7 @@ export function registerMatchCommand(program: Command): void {
             secondModel: opts.blackModel,
             firstPolicy: opts.whitePolicy,
             secondPolicy: opts.blackPolicy,
-            policyWeight: opts.policyWeight !== undefined ? parseNumberOption('--policy-weight', opts.policyWeight, 0) : undefined,
+            policyWeight: parsePolicyWeightOption(opts.policyWeight),
             maturity: opts.maturity !== undefined ? parseIntegerOption('--maturity', opts.maturity, 0) : undefined,
             search: parseSearchOption(opts.search),
             engineTimeouts: timeout ? { searchTimeoutMs: timeout } : undefined,

@@ -10,8 +10,8 @@ import { openStoreForReading } from '../../store/location.ts';
 import { badInput } from '../../util/errors.ts';
 import { freshSeed } from '../../util/random.ts';
 import { action, printLine, reportError } from '../run.ts';
-import { parseIntegerOption, parseNumberOption, parseSearchOption, parseSeedOption } from '../options.ts';
-import { DEFAULT_POLICY_WEIGHT, modelPolicy } from '../../model/policy.ts';
+import { parseIntegerOption, parsePolicyWeightOption, parseSearchOption, parseSeedOption, POLICY_WEIGHT_HELP } from '../options.ts';
+import { modelPolicy } from '../../model/policy.ts';
 import { SEARCH_MODES } from '../../player/search.ts';
 
 interface PlayOptions {
@@ -40,7 +40,7 @@ export function registerPlayCommand(program: Command): void {
     .option('--pgn <file>', 'save the game as PGN to this file when it ends')
     .option('--model <file>', 'an opponent model of you (morph model): Morph looks along the replies it predicts')
     .option('--policy <file>', 'a model of a strong player (morph model) as Morph\'s move policy')
-    .option('--policy-weight <x>', `with --policy: what a unit of log-probability counts against a unit of value (default ${DEFAULT_POLICY_WEIGHT})`)
+    .option('--policy-weight <x>', POLICY_WEIGHT_HELP)
     .action(
       action(async (opts: PlayOptions) => {
         const color = opts.color.toLowerCase();
@@ -50,7 +50,7 @@ export function registerPlayCommand(program: Command): void {
         const seed = parseSeedOption(opts.seed) ?? freshSeed();
         const chosenSearch = parseSearchOption(opts.search);
         if (opts.model !== undefined && opts.policy !== undefined) throw badInput('give --model or --policy, not both');
-        const policyWeight = opts.policyWeight === undefined ? undefined : parseNumberOption('--policy-weight', opts.policyWeight, 0);
+        const policyWeight = parsePolicyWeightOption(opts.policyWeight);
         const modelPath = opts.model ?? opts.policy;
         const model = modelPath === undefined ? null : OpponentModel.open(modelPath);
         let opened: ReturnType<typeof openStoreForReading>;

@@ -10,8 +10,8 @@ import { openMorphDatabase } from '../../store/database.ts';
 import { DEFAULT_REPLIES, ModelGuidedPlayer } from '../../model/modelGuidedPlayer.ts';
 import { OpponentModel } from '../../model/opponentModel.ts';
 import { action } from '../run.ts';
-import { parseIntegerOption, parseNumberOption, parseSearchOption } from '../options.ts';
-import { DEFAULT_POLICY_WEIGHT, modelPolicy } from '../../model/policy.ts';
+import { parseIntegerOption, parsePolicyWeightOption, parseSearchOption, POLICY_WEIGHT_HELP } from '../options.ts';
+import { modelPolicy } from '../../model/policy.ts';
 import { MorphPlayer } from '../../player/morphPlayer.ts';
 import { badInput } from '../../util/errors.ts';
 import { SEARCH_MODES, type SearchMode } from '../../player/search.ts';
@@ -37,7 +37,7 @@ export function registerUciCommand(program: Command): void {
     .option('--seed <n>', 'seed for the random tie-break (UCI option Seed)', '1')
     .option('--model <file>', "an opponent model of the engine's opponent: Morph looks along its predicted replies")
     .option('--policy <file>', "a model of a strong player (morph model) as Morph's move policy")
-    .option('--policy-weight <x>', `with --policy: what a unit of log-probability counts against a unit of value (default ${DEFAULT_POLICY_WEIGHT})`)
+    .option('--policy-weight <x>', POLICY_WEIGHT_HELP)
     .action(
       action(async (opts: UciOptions) => {
         const maturity = opts.maturity === undefined ? undefined : parseIntegerOption('--maturity', opts.maturity, 0, MAX_MATURITY);
@@ -61,7 +61,7 @@ export function registerUciCommand(program: Command): void {
         if (opts.model !== undefined) checkDatabaseFileKind(opts.model, 'opponent-model');
         if (opts.policy !== undefined) checkDatabaseFileKind(opts.policy, 'opponent-model');
         if (opts.model !== undefined && opts.policy !== undefined) throw badInput('give --model or --policy, not both');
-        const policyWeight = opts.policyWeight === undefined ? undefined : parseNumberOption('--policy-weight', opts.policyWeight, 0);
+        const policyWeight = parsePolicyWeightOption(opts.policyWeight);
         await runUciEngine({
           store: () => openStoreForReading(opts.db).store,
           fresh,
