@@ -7,7 +7,8 @@
  *   npm run bench -- --quick      skip the 100k database and the training run (and growing the trained database)
  * A database grown by training (bench/trained.bench.ts) is measured beside the synthetic ones: the cached
  * bench/.cache/trained.db, grown by `node bin/run-ts.js bench/trained.bench.ts --build --hours H` (200 games
- * when the full bench finds none).
+ * when the full bench finds none), and, when MORPH_BENCH_TRAINED_100K=PATH names one, a 100k-pattern database
+ * grown by training (training/recipes/grow-100k.sh; about an hour of one core, so never grown by the bench).
  *   npm run bench -- --learning   also the learning check: 3000 games from a fresh database (20-30 minutes;
  *                                 --learning-games N for another length)
  */
@@ -30,11 +31,17 @@ if (!(Number.isInteger(learningGames) && learningGames > 0)) {
   process.exit(2);
 }
 const jsonOnly = process.argv.includes('--json');
+// The 100k-pattern database grown by training (training/recipes/grow-100k.sh, about an hour): measured when given.
+const trained100k = process.env.MORPH_BENCH_TRAINED_100K;
+if (trained100k !== undefined && !existsSync(trained100k)) {
+  console.error(`bench: MORPH_BENCH_TRAINED_100K names no file: ${trained100k}`);
+  process.exit(2);
+}
 const log = (text: string) => process.stderr.write(text + '\n');
 
 /** Each database size in its own process, so resident memory is that size's alone. */
-function hierarchyFigures(size: number, script = 'bench/hierarchy.bench.ts'): Figure[] {
-  const output = execFileSync(process.execPath, ['bin/run-ts.js', script, '--size', String(size)], {
+function hierarchyFigures(size: number, script = 'bench/hierarchy.bench.ts', args = ['--size', String(size)]): Figure[] {
+  const output = execFileSync(process.execPath, ['bin/run-ts.js', script, ...args], {
     encoding: 'utf8',
     stdio: ['ignore', 'pipe', 'inherit'],
     maxBuffer: 1 << 24,
@@ -60,6 +67,10 @@ for (const size of quick ? [1000, 10_000] : [1000, 10_000, 100_000]) {
 if (!quick || existsSync(TRAINED_DB)) {
   log('database grown by training...');
   figures.push(...hierarchyFigures(0, 'bench/trained.bench.ts'));
+}
+if (trained100k) {
+  log(`database of 100k patterns grown by training (${trained100k})...`);
+  figures.push(...hierarchyFigures(0, 'bench/trained.bench.ts', ['--db', trained100k]));
 }
 for (const size of quick ? [10_000] : [10_000, 100_000]) {
   log(`opponent model of ${size} patterns...`);

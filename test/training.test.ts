@@ -303,10 +303,23 @@ describe('morph train', () => {
     expect(bad.code).toBe(2);
     expect(bad.stderr).toBe('morph: --update-per must be game or position\n');
     expect(existsSync(db)).toBe(false);
-    const good = await train(['--db', db, '--games', '1', '--opponent', 'random', '--update-per', 'position', '--discount', '0.97', '--progress', 'none']);
+    const badRate = await train(['--db', db, '--games', '1', '--opponent', 'random', '--regressions-per-game', '-1', '--progress', 'none']);
+    expect(badRate.code).toBe(2);
+    expect(badRate.stderr).toMatch(/^morph: --regressions-per-game .*\n$/);
+    expect(existsSync(db)).toBe(false);
+    const good = await train(['--db', db, '--games', '1', '--opponent', 'random', '--update-per', 'position', '--discount', '0.97',
+      '--subgraphs-per-game', '20', '--regressions-per-game', '5', '--specialisations-per-game', '0', '--progress', 'none']);
     expect(good.code).toBe(0);
     withDatabase(db, (database) => {
-      expect(JSON.parse(meta(database, 'config')!)).toMatchObject({ updatePer: 'position', discount: 0.97 });
+      // A creation rate changes only its own part of a nested setting.
+      expect(JSON.parse(meta(database, 'config')!)).toEqual(expect.objectContaining({
+        updatePer: 'position',
+        discount: 0.97,
+        subgraphsPerGame: 20,
+        regression: { enabled: true, perGame: 5, extremeness: 0.3 },
+        generalisation: { enabled: true, perGame: 2, weightTolerance: 0.05 },
+        specialisation: { enabled: true, perGame: 0, minChange: 0.15 },
+      }));
     });
   });
 

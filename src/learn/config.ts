@@ -116,8 +116,13 @@ export const DEFAULT_CONFIG: LearningConfig = {
   deletion: { enabled: true, threshold: 0.02, minAge: 30, cap: 100_000 },
 };
 
+/** Settings to change: any top-level key, and any part of a nested one (e.g. only regression.perGame). */
+export type ConfigPatch = {
+  [K in keyof LearningConfig]?: LearningConfig[K] extends object ? Partial<LearningConfig[K]> : LearningConfig[K];
+};
+
 /** Deep merge of a partial config over a full one (only known keys). */
-export function mergeConfig(base: LearningConfig, patch: Partial<Record<keyof LearningConfig, unknown>>): LearningConfig {
+export function mergeConfig(base: LearningConfig, patch: ConfigPatch | Partial<Record<keyof LearningConfig, unknown>>): LearningConfig {
   const merged = structuredClone(base) as unknown as Record<string, unknown>;
   for (const [key, value] of Object.entries(patch)) {
     if (!(key in base) || value === undefined) continue;
@@ -152,6 +157,9 @@ export function validateConfig(config: LearningConfig): void {
   inRange('targetMaturity', config.targetMaturity, 0, 1e9);
   inRange('maxPatternSize', config.maxPatternSize, 2, 16);
   inRange('subgraphsPerGame', config.subgraphsPerGame, 0, 1000);
+  inRange('regression.perGame', config.regression.perGame, 0, 1000);
+  inRange('generalisation.perGame', config.generalisation.perGame, 0, 1000);
+  inRange('specialisation.perGame', config.specialisation.perGame, 0, 1000);
   inRange('deletion.cap', config.deletion.cap, 100, 1e8);
   parseTemperatureSchedule(config.temperature);
 }

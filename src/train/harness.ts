@@ -20,7 +20,7 @@ import type { GamePlayer } from '../engines/gamePlayer.ts';
 import { gamePgn } from '../game/playGame.ts';
 import { materialBalance } from '../chess/pieceValues.ts';
 import { boardFromFen } from '../chess/board.ts';
-import { loadConfig, mergeConfig, saveConfig, type LearningConfig } from '../learn/config.ts';
+import { loadConfig, mergeConfig, saveConfig, type ConfigPatch, type LearningConfig } from '../learn/config.ts';
 import { gamesPlayed, learnFromGame, seedIfNew, type LearningSummary } from '../learn/learner.ts';
 import { adaptedProbability } from '../engines/noisyPlayer.ts';
 import { finishRun, startRun } from '../store/runs.ts';
@@ -45,7 +45,7 @@ export interface TrainingOptions {
   jsonLog?: string;
   maxPlies: number;
   /** Learning settings to change for this and later runs (saved in the database). */
-  config?: Partial<LearningConfig>;
+  config?: ConfigPatch;
   progress: ProgressMode;
   /** Consecutive failed games (engine trouble) before the run gives up. */
   maxFailures: number;

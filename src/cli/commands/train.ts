@@ -7,7 +7,7 @@ import { badInput } from '../../util/errors.ts';
 import { action, printLine } from '../run.ts';
 import { parseIntegerOption, parseNumberOption, parsePositiveNumberOption, parseSearchOption, parseSeedOption } from '../options.ts';
 import { SEARCH_MODES } from '../../player/search.ts';
-import type { LearningConfig } from '../../learn/config.ts';
+import type { ConfigPatch, LearningConfig } from '../../learn/config.ts';
 
 interface TrainOptions {
   db?: string;
@@ -36,6 +36,10 @@ interface TrainOptions {
   discount?: string;
   updatePer?: string;
   temperature?: string;
+  subgraphsPerGame?: string;
+  regressionsPerGame?: string;
+  generalisationsPerGame?: string;
+  specialisationsPerGame?: string;
   json?: boolean;
 }
 
@@ -77,6 +81,10 @@ export function registerTrainCommand(program: Command): void {
     .option('--language <name>', "paper | safety: the paper's pattern language, or with en-prise pieces marked (saved; a new database: safety)")
     .option('--search <mode>', `${SEARCH_MODES.join(' | ')}: Morph looks one ply, or also at the opponent's captures (saved)`)
     .option('--temperature <schedule>', 'constant:K | linear:K0->K1@G | exp:K0,HALF,KMIN (saved in the database)')
+    .option('--subgraphs-per-game <n>', 'node-ordered subgraphs proposed per game (saved; default 6)')
+    .option('--regressions-per-game <n>', 'patterns proposed by goal regression per game (saved; default 2)')
+    .option('--generalisations-per-game <n>', 'patterns proposed by generalisation per game (saved; default 2)')
+    .option('--specialisations-per-game <n>', 'patterns proposed by specialisation per game (saved; default 2)')
     .option('--checkpoint-every <n>', 'keep a copy of the database every N games in DB.checkpoints/ (SQLite backup)')
     .option('--jobs <n>', `game workers playing at once on snapshots of the weights; 1 plays on the live database (default: the cores, here ${defaultJobs()})`)
     .option('--snapshot-every <n>', `with --jobs > 1, games a worker plays before loading fresh weights, or auto: once its games took ${AUTO_RELOAD_FACTOR} times as long as loading them (default ${DEFAULT_SNAPSHOT_EVERY})`)
@@ -88,7 +96,7 @@ export function registerTrainCommand(program: Command): void {
       action(async (opts: TrainOptions) => {
         if (opts.games !== undefined && opts.hours !== undefined) throw badInput('give --games or --hours, not both');
         if (!['auto', 'bar', 'lines', 'none'].includes(opts.progress)) throw badInput(`--progress must be auto, bar, lines or none`);
-        const config: Partial<LearningConfig> = {};
+        const config: ConfigPatch = {};
         if (opts.maturity !== undefined) config.maturity = parseIntegerOption('--maturity', opts.maturity, 0);
         if (opts.lambda !== undefined) config.lambda = parseNumberOption('--lambda', opts.lambda, 0, 1);
         if (opts.discount !== undefined) config.discount = parseNumberOption('--discount', opts.discount, 0.5, 1);
@@ -106,6 +114,19 @@ export function registerTrainCommand(program: Command): void {
         if (opts.prior !== undefined) config.prior = parseNumberOption('--prior', opts.prior, 0, 1e6);
         if (opts.language !== undefined) config.language = opts.language as LearningConfig['language'];
         if (opts.search !== undefined) config.search = parseSearchOption(opts.search);
+        // Creation rates: how fast a database grows (training/recipes/grow-100k.sh raises them).
+        if (opts.subgraphsPerGame !== undefined) {
+          config.subgraphsPerGame = parseIntegerOption('--subgraphs-per-game', opts.subgraphsPerGame, 0, 1000);
+        }
+        if (opts.regressionsPerGame !== undefined) {
+          config.regression = { perGame: parseIntegerOption('--regressions-per-game', opts.regressionsPerGame, 0, 1000) };
+        }
+        if (opts.generalisationsPerGame !== undefined) {
+          config.generalisation = { perGame: parseIntegerOption('--generalisations-per-game', opts.generalisationsPerGame, 0, 1000) };
+        }
+        if (opts.specialisationsPerGame !== undefined) {
+          config.specialisation = { perGame: parseIntegerOption('--specialisations-per-game', opts.specialisationsPerGame, 0, 1000) };
+        }
         const summary = await runTraining({
           db: opts.db,
           games: opts.hours !== undefined ? undefined : opts.games ? parseIntegerOption('--games', opts.games, 1) : DEFAULT_GAMES,
