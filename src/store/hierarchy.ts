@@ -156,6 +156,9 @@ export class Hierarchy {
     const ready: PatternRecord[] = [];
     for (const record of this.byId.values()) {
       if (record.kind !== 'graph') continue;
+      // Exact-size link lists: grown link by link they keep room for 17 entries, about 100 bytes each.
+      if (record.parents.length > 0) record.parents = record.parents.slice();
+      if (record.children.length > 0) record.children = record.children.slice();
       if (record.parents.length === 0) {
         this.roots.add(record);
         ready.push(record);

@@ -25,8 +25,9 @@ export class PatternRecord implements RecordStats {
   origin = 'manual';
   createdGame = 0;
   lastUsedGame: number | null = null;
-  readonly parents: PatternRecord[] = [];
-  readonly children: PatternRecord[] = [];
+  /** Replaced only by Hierarchy.finishLoading (with exact-size copies); edited in place otherwise. */
+  parents: PatternRecord[] = [];
+  children: PatternRecord[] = [];
   /** Longer than any path from a root to a parent: retrieval tests patterns in order of depth. */
   depth = 0;
   /**
@@ -62,7 +63,7 @@ export class PatternRecord implements RecordStats {
         if (square >= 0) codes.push(label * 64 + square);
       });
     }
-    this.exactCodes = codes.sort((a, b) => a - b);
+    this.exactCodes = codes.sort((a, b) => a - b).slice(); // exact size (see patternFromKey)
   }
 
   private compiledForm: CompiledPattern | null = null;

@@ -134,18 +134,46 @@ export function loadAllPatternRows(db: MorphDatabase): PatternRow[] {
 
 /** Every pattern's id, kind, key and statistics, without the JSON body: what loading the hierarchy needs. */
 export function loadPatternKeysAndStats(db: MorphDatabase): PatternKeyAndStats[] {
-  const rows = stmt(db, `SELECT ${STATS_COLUMNS} FROM patterns ORDER BY id`).raw().all() as unknown[][];
-  return rows.map(statsRow);
+  return [...eachPatternKeyAndStats(db)];
 }
 
-/** Every link as a flat array [parent, child, parent, child, ...], without mappings. */
+/** Rows per query when loading: few enough that a batch is garbage before the collector has to copy it. */
+const LOAD_BATCH = 4096;
+
+/**
+ * The same, read in batches by id. Rows read all at once would live until the last is used, so the garbage
+ * collector would copy every one of them to the old generation (at 100k patterns, a quarter of the load time);
+ * row by row (iterate) costs more than that in calls.
+ */
+export function* eachPatternKeyAndStats(db: MorphDatabase): Generator<PatternKeyAndStats> {
+  const batch = stmt(db, `SELECT ${STATS_COLUMNS} FROM patterns WHERE id > ? ORDER BY id LIMIT ${LOAD_BATCH}`).raw();
+  for (let after = -Infinity; ; ) {
+    const rows = batch.all(after) as unknown[][];
+    for (const row of rows) yield statsRow(row);
+    if (rows.length < LOAD_BATCH) return;
+    after = rows[rows.length - 1][0] as number;
+  }
+}
+
+/**
+ * Every link as a flat array [parent, child, parent, child, ...], without mappings. Read as one string of numbers
+ * (SQLite's group_concat) and scanned, so no per-row object is made: two per link cost more than the scan.
+ */
 export function loadLinkPairs(db: MorphDatabase): Int32Array {
-  const rows = stmt(db, 'SELECT parent, child FROM links').raw().all() as [number, number][];
-  const pairs = new Int32Array(rows.length * 2);
-  rows.forEach(([parent, child], i) => {
-    pairs[2 * i] = parent;
-    pairs[2 * i + 1] = child;
-  });
+  const text = (stmt(db, "SELECT group_concat(parent || ',' || child) FROM links").pluck().get() as string | null) ?? '';
+  let count = text.length > 0 ? 1 : 0;
+  for (let i = 0; i < text.length; i++) if (text.charCodeAt(i) === 44 /* , */) count++;
+  const pairs = new Int32Array(count);
+  let at = 0;
+  let value = 0;
+  for (let i = 0; i < text.length; i++) {
+    const c = text.charCodeAt(i);
+    if (c === 44) {
+      pairs[at++] = value;
+      value = 0;
+    } else value = value * 10 + c - 48;
+  }
+  if (count > 0) pairs[at] = value;
   return pairs;
 }
 

@@ -9,7 +9,7 @@ import {
   insertLink,
   insertPatternRow,
   loadLinkPairs,
-  loadPatternKeysAndStats,
+  eachPatternKeyAndStats,
   updatePatternStats,
   type PatternOrigin,
 } from './patternRows.ts';
@@ -180,7 +180,7 @@ function loadHierarchy(db: MorphDatabase, path: string): Hierarchy {
 
 function loadHierarchyRows(db: MorphDatabase, path: string): Hierarchy {
   const hierarchy = new Hierarchy();
-  for (const row of loadPatternKeysAndStats(db)) {
+  for (const row of eachPatternKeyAndStats(db)) {
     const pattern = patternOfKey(row.key, row.kind, path, row.id);
     hierarchy.addLoaded(
       new PatternRecord(row.id, row.key, pattern, {
@@ -211,14 +211,17 @@ function loadHierarchyRows(db: MorphDatabase, path: string): Hierarchy {
  * valid pattern of the row's kind makes the database corrupt: refused here, in one line, not later as a crash.
  */
 function patternOfKey(key: string, kind: string, path: string, id: number): Pattern {
-  const corrupt = (why: string) => new MorphError(`${path} is corrupt: pattern ${id} has an invalid key (${why})`, BAD_INPUT);
   const pattern = patternFromKey(key);
-  if (!pattern) throw corrupt('it does not spell a pattern');
-  if (pattern.kind !== kind) throw corrupt(`a ${pattern.kind} key on a ${kind} row`);
+  if (!pattern) throw corruptKey(path, id, 'it does not spell a pattern');
+  if (pattern.kind !== kind) throw corruptKey(path, id, `a ${pattern.kind} key on a ${kind} row`);
   try {
     validatePattern(pattern);
   } catch (error) {
-    throw corrupt((error as Error).message);
+    throw corruptKey(path, id, (error as Error).message);
   }
   return pattern;
+}
+
+function corruptKey(path: string, id: number, why: string): MorphError {
+  return new MorphError(`${path} is corrupt: pattern ${id} has an invalid key (${why})`, BAD_INPUT);
 }
