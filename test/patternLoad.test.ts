@@ -77,6 +77,22 @@ describe('pattern keys validated at load', () => {
   });
 });
 
+describe('links validated at load', () => {
+  it('refuses a link to a pattern that does not exist in one line', () => {
+    const path = join(dir, 'dangling-link.db');
+    const store = PatternStore.open(path);
+    const { record } = store.insert(knightAttacksPawn, 'manual', 0);
+    store.close();
+    const db = new Database(path);
+    db.pragma('foreign_keys = OFF');
+    db.prepare('INSERT INTO links (parent, child) VALUES (?, ?)').run(record.id, 999);
+    db.close();
+    expect(() => PatternStore.open(path, { readonly: true }).close()).toThrow(
+      new MorphError(`${path} is corrupt: link ${record.id}->999 has no pattern`, 2),
+    );
+  });
+});
+
 describe('links store no mappings', () => {
   const pawn: GraphPattern = { kind: 'graph', labels: [pieceLabel('toMove', 1)], desigs: [DESIG_NONE], edges: [] };
 

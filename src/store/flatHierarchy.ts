@@ -255,14 +255,26 @@ export class FlatHierarchy {
 
   /** The index of these graph records, their links complete (after loading). */
   static build(records: Iterable<PatternRecord>): FlatHierarchy {
-    const flat = new FlatHierarchy();
     const all = [...records];
-    for (const record of all) flat.add(record);
-    for (const record of all) {
-      flat.parents.set(record.slot, parentSlots(record));
-      flat.triggers.set(record.slot, triggerEntries(record));
-    }
+    const flat = FlatHierarchy.withSlots(all);
+    flat.setLists(all);
     return flat;
+  }
+
+  /** An index giving these records slots 0, 1, ... in order, with no lists yet (setLists writes them). */
+  static withSlots(records: readonly PatternRecord[]): FlatHierarchy {
+    const flat = new FlatHierarchy();
+    flat.grow(Math.max(1024, records.length));
+    for (const record of records) flat.add(record);
+    return flat;
+  }
+
+  /** Writes the parent and trigger lists of these records, once their depths and triggers are final. */
+  setLists(records: readonly PatternRecord[]): void {
+    for (const record of records) {
+      this.parents.set(record.slot, parentSlots(record));
+      this.triggers.set(record.slot, triggerEntries(record));
+    }
   }
 }
 

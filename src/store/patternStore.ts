@@ -194,13 +194,7 @@ function loadHierarchyRows(db: MorphDatabase, path: string): Hierarchy {
       }),
     );
   }
-  const pairs = loadLinkPairs(db);
-  for (let i = 0; i < pairs.length; i += 2) {
-    const parent = hierarchy.byId.get(pairs[i]);
-    const child = hierarchy.byId.get(pairs[i + 1]);
-    if (!parent || !child) throw new MorphError(`${path} is corrupt: link ${pairs[i]}->${pairs[i + 1]} has no pattern`, 2);
-    hierarchy.linkLoaded(parent, child);
-  }
+  hierarchy.linkAllLoaded(loadLinkPairs(db), (parent, child) => new MorphError(`${path} is corrupt: link ${parent}->${child} has no pattern`, 2));
   hierarchy.finishLoading();
   return hierarchy;
 }
