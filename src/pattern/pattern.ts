@@ -86,7 +86,9 @@ export function validatePattern(pattern: Pattern): void {
   if (n === 0) throw badInput('a graph pattern needs at least one node');
   if (pattern.desigs.length !== n) throw badInput('pattern designations do not match its nodes');
   if (pattern.safety !== undefined && pattern.safety.length !== n) throw badInput('pattern safety does not match its nodes');
-  const squares = new Set<number>();
+  // Designated squares seen, as a 64-bit set in two words (no allocation: this runs for every pattern loaded).
+  let squaresLow = 0;
+  let squaresHigh = 0;
   for (let v = 0; v < n; v++) {
     const label = pattern.labels[v];
     if (!Number.isInteger(label) || label < 0 || label >= LABEL_COUNT) throw badInput(`bad pattern node label ${label}`);
@@ -95,18 +97,23 @@ export function validatePattern(pattern: Pattern): void {
     if (safety !== SAFETY_ANY && label === SQUARE_LABEL) throw badInput('an empty square has no safety');
     const sq = desigSquare(pattern.desigs[v]);
     if (sq >= 0) {
-      if (squares.has(sq)) throw badInput('two pattern nodes designate the same square');
-      squares.add(sq);
+      const bit = 1 << (sq & 31);
+      const seen = sq < 32 ? squaresLow : squaresHigh;
+      if ((seen & bit) !== 0) throw badInput('two pattern nodes designate the same square');
+      if (sq < 32) squaresLow |= bit;
+      else squaresHigh |= bit;
     }
   }
-  const pairs = new Set<number>();
-  for (const [from, to, code] of pattern.edges) {
+  const edges = pattern.edges;
+  for (let e = 0; e < edges.length; e++) {
+    const [from, to, code] = edges[e];
     if (!(from >= 0 && from < n && to >= 0 && to < n) || from === to) throw badInput('bad pattern edge endpoints');
     if (!(code >= 1 && code <= EDGE_ATTACKS)) throw badInput(`bad pattern edge type ${code}`);
     if (pattern.labels[from] === SQUARE_LABEL) throw badInput('an empty square cannot attack');
-    const pair = from * 64 + to;
-    if (pairs.has(pair)) throw badInput('two edges between the same ordered pair of pattern nodes');
-    pairs.add(pair);
+    // Patterns have a handful of edges: comparing with the earlier ones beats building a set.
+    for (let f = 0; f < e; f++) {
+      if (edges[f][0] === from && edges[f][1] === to) throw badInput('two edges between the same ordered pair of pattern nodes');
+    }
   }
 }
 

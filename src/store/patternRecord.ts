@@ -17,6 +17,21 @@ export interface RecordStats extends PatternStats {
   createdGame: number;
 }
 
+const NO_CODES: readonly number[] = Object.freeze([]);
+
+/** Sorted label * 64 + square of the nodes with an exact square, in an exact-size array (shared when empty). */
+function exactCodesOf(pattern: GraphPattern): readonly number[] {
+  let count = 0;
+  for (let v = 0; v < pattern.desigs.length; v++) if (desigSquare(pattern.desigs[v]) >= 0) count++;
+  if (count === 0) return NO_CODES;
+  const codes: number[] = [];
+  for (let v = 0; v < pattern.desigs.length; v++) {
+    const square = desigSquare(pattern.desigs[v]);
+    if (square >= 0) codes.push(pattern.labels[v] * 64 + square);
+  }
+  return count === 1 ? codes.slice() : codes.sort((a, b) => a - b).slice();
+}
+
 export class PatternRecord implements RecordStats {
   weight = 0.5;
   updates = 0;
@@ -55,15 +70,17 @@ export class PatternRecord implements RecordStats {
     readonly pattern: Pattern,
     stats?: Partial<RecordStats>,
   ) {
-    Object.assign(this, stats);
-    const codes: number[] = [];
-    if (pattern.kind === 'graph') {
-      pattern.labels.forEach((label, v) => {
-        const square = desigSquare(pattern.desigs[v]);
-        if (square >= 0) codes.push(label * 64 + square);
-      });
+    // Field by field rather than Object.assign: this runs once per pattern at start-up.
+    if (stats !== undefined) {
+      if (stats.weight !== undefined) this.weight = stats.weight;
+      if (stats.updates !== undefined) this.updates = stats.updates;
+      if (stats.variance !== undefined) this.variance = stats.variance;
+      if (stats.uses !== undefined) this.uses = stats.uses;
+      if (stats.origin !== undefined) this.origin = stats.origin;
+      if (stats.createdGame !== undefined) this.createdGame = stats.createdGame;
+      if (stats.lastUsedGame !== undefined) this.lastUsedGame = stats.lastUsedGame;
     }
-    this.exactCodes = codes.sort((a, b) => a - b).slice(); // exact size (see patternFromKey)
+    this.exactCodes = pattern.kind === 'graph' ? exactCodesOf(pattern) : NO_CODES;
   }
 
   private compiledForm: CompiledPattern | null = null;
