@@ -8,6 +8,7 @@ import { action, printLine } from '../run.ts';
 import { parseIntegerOption, parseNumberOption, parsePositiveNumberOption, parseSearchOption, parseSeedOption } from '../options.ts';
 import { SEARCH_MODES } from '../../player/search.ts';
 import type { LearningConfig } from '../../learn/config.ts';
+import { OWN_POLICY_GAMES, OWN_POLICY_REFRESH } from '../../model/ownPolicy.ts';
 
 interface TrainOptions {
   db?: string;
@@ -36,6 +37,7 @@ interface TrainOptions {
   discount?: string;
   updatePer?: string;
   temperature?: string;
+  policy: boolean;
   json?: boolean;
 }
 
@@ -50,6 +52,9 @@ export function trainingSummaryText(s: TrainingSummary): string {
     `W/D/L ${s.wins}/${s.draws}/${s.losses}, score ${score}, ${s.failures} discarded`,
     `patterns ${s.patterns}; ${s.seconds.toFixed(1)} s (${perHour} games/hour, ${s.jobs} job${s.jobs === 1 ? '' : 's'}): ` +
       `Morph ${s.time.morph.toFixed(1)} s, opponent ${s.time.opponent.toFixed(1)} s, learning ${s.time.learning.toFixed(1)} s`,
+    ...(s.policy !== null
+      ? [`move policy ${s.policy.file} rebuilt from games ${s.policy.firstGame}-${s.policy.lastGame}: ${s.policy.patterns} patterns, ${s.policy.seconds.toFixed(1)} s`]
+      : []),
   ].join('\n');
 }
 
@@ -83,6 +88,7 @@ export function registerTrainCommand(program: Command): void {
     .option('--progress <mode>', 'auto | bar | lines | none', 'auto')
     .option('--max-failures <n>', 'stop after this many discarded games in a row', '5')
     .option('--engine-timeout <ms>', 'per-move timeout for external engines')
+    .option('--no-policy', `do not rebuild the database's own move policy (DB.policy.db) after the run; by default it is rebuilt from the last ${OWN_POLICY_GAMES} games once ${OWN_POLICY_REFRESH} new ones are recorded`)
     .option('--json', 'print the run summary as JSON')
     .action(
       action(async (opts: TrainOptions) => {
@@ -122,6 +128,7 @@ export function registerTrainCommand(program: Command): void {
           checkpointEvery: opts.checkpointEvery ? parseIntegerOption('--checkpoint-every', opts.checkpointEvery, 1) : undefined,
           jobs: opts.jobs ? parseIntegerOption('--jobs', opts.jobs, 1) : defaultJobs(),
           snapshotEvery: parseSnapshotEvery(opts.snapshotEvery),
+          ownPolicy: opts.policy,
         });
         printLine(opts.json ? JSON.stringify(summary) : trainingSummaryText(summary));
       }),
