@@ -168,7 +168,13 @@ export async function runTraining(options: TrainingOptions): Promise<TrainingSum
   if (options.ownPolicy && (summary.stopReason === 'games-done' || summary.stopReason === 'time-limit') && ownPolicyIsStale(summary.database, options.ownPolicyRefresh)) {
     const started = performance.now();
     if (options.progress !== 'none') process.stderr.write(`morph: building the move policy from the last ${OWN_POLICY_GAMES} games (--no-policy skips it)\n`);
-    const built = buildOwnPolicy(summary.database);
+    let built: ReturnType<typeof buildOwnPolicy> = null;
+    try {
+      built = buildOwnPolicy(summary.database);
+    } catch (error) {
+      // The games are saved whatever happens here: a policy that cannot be built is reported, not fatal.
+      process.stderr.write(`morph: the move policy was not rebuilt: ${(error as Error).message.split('\n')[0]}\n`);
+    }
     if (built !== null) {
       summary.policy = {
         file: built.file, firstGame: built.firstGame, lastGame: built.lastGame, games: built.games, patterns: built.patterns,
