@@ -547,6 +547,7 @@ describe('the training summary', () => {
   const summary: TrainingSummary = {
     games: 0, wins: 0, draws: 0, losses: 0, failures: 0, stopReason: 'interrupted', patterns: 1200, seconds: 0.5,
     time: { morph: 0, opponent: 0, learning: 0 }, firstGame: 88, lastGame: 87, seed: 42, checkpoints: [], jobs: 1,
+    database: 'data/morph.db', policy: null,
   };
 
   it('says no games were trained rather than "games 88-87"', () => {

@@ -17,7 +17,7 @@ import type { SearchMode } from '../src/player/search.ts';
 const program = new Command().requiredOption('--positions <file>').argument('<rankers...>').parse();
 const positions = parseLabelledPositions(readInputLines(program.opts().positions)).positions.filter((p) => p.scores);
 
-/** 'ranker=SPEC', or 'db=FILE' with optional ';evaluation=FN', ';maturity=N', ';prior=N', ';search=MODE', ';policy=MODEL;weight=X'. */
+/** 'ranker=SPEC', or 'db=FILE' with optional ';evaluation=FN', ';maturity=N', ';prior=N', ';search=MODE', ';policy=MODEL|none;weight=X' (default: the database's own policy, if built). */
 function rankerOf(text: string): MoveRanker {
   const fields = Object.fromEntries(text.split(';').map((pair) => [pair.slice(0, pair.indexOf('=')), pair.slice(pair.indexOf('=') + 1)]));
   if (fields.ranker) return createRanker(fields.ranker);
@@ -26,7 +26,7 @@ function rankerOf(text: string): MoveRanker {
     maturity: fields.maturity !== undefined ? Number(fields.maturity) : undefined,
     prior: fields.prior !== undefined ? Number(fields.prior) : undefined,
     search: fields.search as SearchMode | undefined,
-    policy: fields.policy,
+    policy: fields.policy === 'none' ? false : fields.policy,
     policyWeight: fields.weight !== undefined ? Number(fields.weight) : undefined,
   });
 }

@@ -18,6 +18,7 @@ import { choiceScore, MorphPlayer, playingMaturity } from '../player/morphPlayer
 import { PatternStore } from '../store/patternStore.ts';
 import { OpponentModel } from '../model/opponentModel.ts';
 import { modelPolicy } from '../model/policy.ts';
+import { policyModelFor } from '../model/ownPolicy.ts';
 import { badInput } from '../util/errors.ts';
 import type { EvaluationFunction } from '../eval/evaluation.ts';
 
@@ -72,8 +73,8 @@ export interface MorphRankerOverrides {
   evaluation?: EvaluationFunction;
   prior?: number;
   search?: SearchMode;
-  /** A model file used as the move policy (src/model/policy.ts), and its weight. */
-  policy?: string;
+  /** A model file used as the move policy (src/model/policy.ts); default the database's own if built; false: none. */
+  policy?: string | false;
   policyWeight?: number;
 }
 
@@ -84,14 +85,15 @@ export interface MorphRankerOverrides {
 export function morphRanker(dbPath: string, overrides: MorphRankerOverrides = {}): MoveRanker {
   const store = PatternStore.open(dbPath, { readonly: true });
   const config = loadConfig(store.db);
-  const model = overrides.policy !== undefined ? OpponentModel.open(overrides.policy) : undefined;
+  const policyPath = policyModelFor(dbPath, overrides.policy);
+  const model = policyPath !== undefined ? OpponentModel.open(policyPath) : undefined;
   const settings = {
     maturity: playingMaturity(store, overrides.maturity),
     evaluation: { function: overrides.evaluation ?? config.evaluation, prior: overrides.prior ?? config.prior },
     search: overrides.search ?? config.search,
     policy: model !== undefined ? modelPolicy(model, overrides.policyWeight) : undefined,
   };
-  const shown = Object.entries(overrides).filter(([, value]) => value !== undefined).map(([key, value]) => `${key}=${value}`);
+  const shown = Object.entries({ ...overrides, policy: policyPath }).filter(([, value]) => value !== undefined).map(([key, value]) => `${key}=${value}`);
   const player = new MorphPlayer(
     store,
     { ...settings, seed: 0 },

@@ -16,6 +16,7 @@ import { PatternStore } from '../store/patternStore.ts';
 import { DEFAULT_REPLIES, ModelGuidedPlayer } from '../model/modelGuidedPlayer.ts';
 import { OpponentModel } from '../model/opponentModel.ts';
 import { DEFAULT_POLICY_WEIGHT, modelPolicy } from '../model/policy.ts';
+import { policyModelFor } from '../model/ownPolicy.ts';
 import { badInput } from '../util/errors.ts';
 import type { SearchMode } from '../player/search.ts';
 
@@ -27,8 +28,11 @@ export interface ContestantOptions {
   engineTimeouts?: CreateOpponentOptions['engineTimeouts'];
   /** A model of the other player: a Morph contestant then looks along its predicted replies (src/model). */
   opponentModel?: string;
-  /** A model of a strong player's choices: a Morph contestant's move policy (src/model/policy.ts). */
-  policyModel?: string;
+  /**
+   * A model of a strong player's choices: a Morph contestant's move policy (src/model/policy.ts). By default its
+   * database's own policy when it has one (src/model/ownPolicy.ts); false: none.
+   */
+  policyModel?: string | false;
   /** The policy's weight (default DEFAULT_POLICY_WEIGHT). */
   policyWeight?: number;
 }
@@ -43,6 +47,8 @@ export class Contestant {
   private store: PatternStore | null = null;
   private model: OpponentModel | null = null;
   private policyModel: OpponentModel | null = null;
+  /** The policy model file this contestant plays with, if any. */
+  private readonly policyPath: string | undefined;
 
   constructor(
     specText: string,
@@ -52,16 +58,18 @@ export class Contestant {
     if (options.opponentModel !== undefined && this.spec.kind !== 'morph') {
       throw badInput(`an opponent model needs a Morph player (morph:FILE), not ${formatOpponentSpec(this.spec)}`);
     }
-    if (options.policyModel !== undefined && this.spec.kind !== 'morph') {
+    if (typeof options.policyModel === 'string' && this.spec.kind !== 'morph') {
       throw badInput(`a policy needs a Morph player (morph:FILE), not ${formatOpponentSpec(this.spec)}`);
     }
-    if (options.policyModel !== undefined && options.opponentModel !== undefined) {
+    if (typeof options.policyModel === 'string' && options.opponentModel !== undefined) {
       throw badInput('a Morph player takes an opponent model or a policy, not both');
     }
+    // A player guided by an opponent model plays without a policy, its database's own included.
+    this.policyPath = this.spec.kind === 'morph' && options.opponentModel === undefined ? policyModelFor(this.spec.dbPath, options.policyModel) : undefined;
     this.name =
       formatOpponentSpec(this.spec) +
       (options.opponentModel !== undefined ? `+model:${options.opponentModel}` : '') +
-      (options.policyModel !== undefined ? `+policy:${options.policyModel}@${options.policyWeight ?? DEFAULT_POLICY_WEIGHT}` : '');
+      (this.policyPath !== undefined ? `+policy:${this.policyPath}@${options.policyWeight ?? DEFAULT_POLICY_WEIGHT}` : '');
   }
 
   get isExternal(): boolean {
@@ -112,8 +120,8 @@ export class Contestant {
           return new ModelGuidedPlayer(this.store, this.model, { maturity, seed: context.seed, replies: DEFAULT_REPLIES }, this.name);
         }
         let policy;
-        if (this.options.policyModel !== undefined) {
-          this.policyModel ??= OpponentModel.open(this.options.policyModel);
+        if (this.policyPath !== undefined) {
+          this.policyModel ??= OpponentModel.open(this.policyPath);
           policy = modelPolicy(this.policyModel, this.options.policyWeight);
         }
         const name = policy !== undefined ? this.name : context.name;

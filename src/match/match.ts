@@ -41,8 +41,9 @@ export interface MatchOptions extends ContestantOptions {
   /** Opponent models the first and second players use (Morph players only; see src/model). */
   firstModel?: string;
   secondModel?: string;
-  firstPolicy?: string;
-  secondPolicy?: string;
+  /** Move policies of Morph players (default: each database's own, if built; false: none). */
+  firstPolicy?: string | false;
+  secondPolicy?: string | false;
   /** Stop as soon as the SPRT accepts a hypothesis. */
   sprt?: SprtSettings;
   /** Checked between and during games (e.g. Ctrl-C): the match ends early with what was played. */

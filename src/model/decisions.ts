@@ -42,11 +42,27 @@ export function readPgnText(path: string): string {
 
 /** The named player's decisions in PGN text (`source` names the file in errors). */
 export function playerDecisions(pgnText: string, player: string, source: string): PlayerGames {
+  const found = sideDecisions(pgnText, source, (headers) =>
+    (['w', 'b'] as const).filter((side) => headers[side === 'w' ? 'White' : 'Black'] === player),
+  );
+  if (found.played === 0) throw badInput(`no game in ${source} has "${player}" as White or Black`);
+  return found;
+}
+
+/**
+ * The decisions of the sides `sidesOf` names in each game (by its PGN tags and 0-based index in the text); a game
+ * where it names none is skipped.
+ */
+export function sideDecisions(
+  pgnText: string,
+  source: string,
+  sidesOf: (headers: Record<string, string>, index: number) => readonly ('w' | 'b')[],
+): PlayerGames {
   const games = splitPgnGames(pgnText);
   if (games.length === 0) throw badInput(`no games in ${source}`);
   const decisions: Decision[] = [];
   let played = 0;
-  for (const game of games) {
+  for (const [index, game] of games.entries()) {
     const where = `${source} game ${game.number} (line ${game.line})`;
     const chess = new Chess();
     try {
@@ -55,7 +71,7 @@ export function playerDecisions(pgnText: string, player: string, source: string)
       throw badInput(`${where}: bad PGN: ${(error as Error).message.split('\n')[0]}`);
     }
     const headers = chess.getHeaders();
-    const sides = (['w', 'b'] as const).filter((side) => headers[side === 'w' ? 'White' : 'Black'] === player);
+    const sides = sidesOf(headers, index);
     if (sides.length === 0) continue;
     const variant = (headers.Variant ?? '').trim().toLowerCase();
     if (!STANDARD_VARIANTS.has(variant)) throw badInput(`${where}: variant "${headers.Variant}" is not standard chess`);
@@ -76,7 +92,6 @@ export function playerDecisions(pgnText: string, player: string, source: string)
       history.play(move);
     });
   }
-  if (played === 0) throw badInput(`no game in ${source} has "${player}" as White or Black`);
   return { games: games.length, played, decisions };
 }
 

@@ -328,6 +328,8 @@ export interface BuildRequest {
   games: number;
   decisions: readonly Decision[];
   seed: number;
+  /** For a value database's own policy: the last of its games used. */
+  lastGame?: number;
   settings?: Partial<ModelSettings>;
   onProgress?: (message: string) => void;
 }
@@ -359,6 +361,7 @@ export function buildModel(request: BuildRequest): BuildSummary {
       games: request.games,
       decisions: request.decisions.length,
       seed: request.seed,
+      ...(request.lastGame !== undefined ? { lastGame: request.lastGame } : {}),
     };
     store.transaction(() => {
       for (const record of store.hierarchy.byId.values()) {

@@ -263,6 +263,8 @@ export interface ModelInfo {
   games: number;
   decisions: number;
   seed: number;
+  /** A value database's own policy (ownPolicy.ts): the last of its games the model was built from. */
+  lastGame?: number;
 }
 
 /**

@@ -34,6 +34,7 @@ import { Random, freshSeed } from '../util/random.ts';
 import { TrainingProgress, type ProgressMode } from './progress.ts';
 import { BUILT_IN_OPPONENTS, GameActor, type FinishedGame, type GameTask } from './gameActor.ts';
 import { runWorkerPool } from './workerPool.ts';
+import { buildOwnPolicy, OWN_POLICY_GAMES, ownPolicyIsStale } from '../model/ownPolicy.ts';
 
 export interface TrainingOptions {
   db?: string;
@@ -57,6 +58,13 @@ export interface TrainingOptions {
   jobs?: number;
   /** With jobs > 1: games a worker plays on one snapshot of the weights before it loads a fresh one. */
   snapshotEvery?: number | 'auto';
+  /**
+   * After a run that was not interrupted, rebuild the database's own move policy (src/model/ownPolicy.ts) when
+   * enough new games were recorded since it was last built. `morph train` does (unless --no-policy).
+   */
+  ownPolicy?: boolean;
+  /** New partner games before the policy is rebuilt (default OWN_POLICY_REFRESH). */
+  ownPolicyRefresh?: number;
 }
 
 export interface GameLogEntry {
@@ -99,6 +107,10 @@ export interface TrainingSummary {
   checkpoints: string[];
   /** Game workers (1: games played in the training process itself). */
   jobs: number;
+  /** The database trained. */
+  database: string;
+  /** The own move policy rebuilt after the run, or null when it was not (up to date, too few games, or not asked). */
+  policy: { file: string; firstGame: number; lastGame: number; games: number; patterns: number; seconds: number } | null;
 }
 
 /**
@@ -152,6 +164,28 @@ function appendToLog(path: string, text: string): void {
 }
 
 export async function runTraining(options: TrainingOptions): Promise<TrainingSummary> {
+  const summary = await playTrainingGames(options);
+  if (options.ownPolicy && (summary.stopReason === 'games-done' || summary.stopReason === 'time-limit') && ownPolicyIsStale(summary.database, options.ownPolicyRefresh)) {
+    const started = performance.now();
+    if (options.progress !== 'none') process.stderr.write(`morph: building the move policy from the last ${OWN_POLICY_GAMES} games (--no-policy skips it)\n`);
+    let built: ReturnType<typeof buildOwnPolicy> = null;
+    try {
+      built = buildOwnPolicy(summary.database);
+    } catch (error) {
+      // The games are saved whatever happens here: a policy that cannot be built is reported, not fatal.
+      process.stderr.write(`morph: the move policy was not rebuilt: ${(error as Error).message.split('\n')[0]}\n`);
+    }
+    if (built !== null) {
+      summary.policy = {
+        file: built.file, firstGame: built.firstGame, lastGame: built.lastGame, games: built.games, patterns: built.patterns,
+        seconds: (performance.now() - started) / 1000,
+      };
+    }
+  }
+  return summary;
+}
+
+async function playTrainingGames(options: TrainingOptions): Promise<TrainingSummary> {
   const spec = parseOpponentSpec(options.opponent);
   if (options.hours !== undefined && !(options.hours > 0)) throw badInput(`--hours must be more than 0`);
   const timeouts = options.engineTimeoutMs
@@ -221,7 +255,7 @@ export async function runTraining(options: TrainingOptions): Promise<TrainingSum
     const summary: TrainingSummary = {
       games: 0, wins: 0, draws: 0, losses: 0, failures: 0, stopReason: 'games-done', patterns: store.size, seconds: 0,
       time: { morph: 0, opponent: 0, learning: 0 }, firstGame, lastGame: firstGame - 1, seed: runSeed, checkpoints: [],
-      jobs,
+      jobs, database: store.path, policy: null,
     };
     progress = new TrainingProgress(options.progress, { games: options.games, hours: options.hours, opponent: formatOpponentSpec(spec) });
     const started = Date.now();

@@ -23,7 +23,7 @@ interface AgreeOptions {
   evaluation?: string;
   prior?: string;
   search?: string;
-  policy?: string;
+  policy?: string | false;
   policyWeight?: string;
   json?: boolean;
 }
@@ -67,7 +67,8 @@ export function registerAgreeCommand(program: Command): void {
     .option('--evaluation <fn>', `with --db: ${EVALUATION_FUNCTIONS.join(' | ')} (default: the database's)`)
     .option('--prior <n>', "with --db: pseudo-counts shrinking weights for shrunk and logodds (default: the database's)")
     .option('--search <mode>', `with --db: ${SEARCH_MODES.join(' | ')} (default: the database's)`)
-    .option('--policy <file>', 'with --db: a model of a strong player (morph model) as the move policy')
+    .option('--policy <file>', "with --db: a model of a strong player (morph model) as the move policy (default: the database's own, DB.policy.db, if built)")
+    .option('--no-policy', 'with --db: no move policy')
     .option('--policy-weight <x>', POLICY_WEIGHT_HELP)
     .option('--json', 'JSON output, one object per ranker a line: {"positions":N,"top1":…,"quality":{…}, …}')
     .action(
@@ -77,7 +78,7 @@ export function registerAgreeCommand(program: Command): void {
         const maturity = opts.maturity !== undefined ? parseIntegerOption('--maturity', opts.maturity, 0) : undefined;
         const prior = opts.prior !== undefined ? parseNumberOption('--prior', opts.prior, 0, 1e6) : undefined;
         const search = parseSearchOption(opts.search);
-        if (opts.policy !== undefined) checkDatabaseFileKind(opts.policy, 'opponent-model');
+        if (typeof opts.policy === 'string') checkDatabaseFileKind(opts.policy, 'opponent-model');
         const policyWeight = parsePolicyWeightOption(opts.policyWeight);
         if (opts.evaluation !== undefined && !(EVALUATION_FUNCTIONS as readonly string[]).includes(opts.evaluation)) {
           throw badInput(`--evaluation must be one of ${EVALUATION_FUNCTIONS.join(', ')}`);

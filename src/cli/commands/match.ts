@@ -37,6 +37,7 @@ interface MatchCommandOptions {
   blackModel?: string;
   whitePolicy?: string;
   blackPolicy?: string;
+  policy: boolean;
   policyWeight?: string;
 }
 
@@ -161,6 +162,7 @@ export function registerMatchCommand(program: Command): void {
     .option('--white-policy <file>', 'a model of a strong player (morph model), the Morph player --white\'s move policy')
     .option('--black-policy <file>', 'the same for the Morph player --black')
     .option('--policy-weight <x>', POLICY_WEIGHT_HELP)
+    .option('--no-policy', "Morph players: no move policy (by default each plays with its database's own, DB.policy.db, if built)")
     .option('--no-progress', 'no progress lines on stderr')
     .action(
       action(async (opts: MatchCommandOptions) => {
@@ -210,8 +212,8 @@ export function registerMatchCommand(program: Command): void {
             maxFailures: parseIntegerOption('--max-failures', opts.maxFailures, 1),
             firstModel: opts.whiteModel,
             secondModel: opts.blackModel,
-            firstPolicy: opts.whitePolicy,
-            secondPolicy: opts.blackPolicy,
+            firstPolicy: opts.whitePolicy ?? (opts.policy ? undefined : false),
+            secondPolicy: opts.blackPolicy ?? (opts.policy ? undefined : false),
             policyWeight: parsePolicyWeightOption(opts.policyWeight),
             maturity: opts.maturity !== undefined ? parseIntegerOption('--maturity', opts.maturity, 0) : undefined,
             search: parseSearchOption(opts.search),

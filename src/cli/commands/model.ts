@@ -10,6 +10,7 @@ import { playerDecisions, readPgnText } from '../../model/decisions.ts';
 import { DEFAULT_OPENING_PLIES, playCollection } from '../../model/gameCollection.ts';
 import { MATERIAL_MODES, type FeatureSet, type MaterialMode } from '../../model/opponentModel.ts';
 import { buildModel, checkNewModelPath, type BuildSummary } from '../../model/modelBuilder.ts';
+import { buildOwnPolicy, OWN_POLICY_GAMES } from '../../model/ownPolicy.ts';
 import { badInput } from '../../util/errors.ts';
 import { freshSeed } from '../../util/random.ts';
 import { parseIntegerOption, parseNumberOption, parseSearchOption, parseSeedOption } from '../options.ts';
@@ -18,7 +19,9 @@ import { action, printLine } from '../run.ts';
 import { PATTERN_LANGUAGES, type PatternLanguage } from '../../learn/config.ts';
 
 interface ModelOptions {
-  out: string;
+  out?: string;
+  fromDb?: string;
+  last: string;
   pgn?: string;
   player?: string;
   watch?: string;
@@ -51,8 +54,10 @@ export function registerModelCommand(program: Command): void {
   program
     .command('model')
     .description("build an opponent model: which moves one player chooses, from its games or by watching it play")
-    .requiredOption('--out <file>', 'the model database to create (must not exist)')
+    .option('--out <file>', 'the model database to create (must not exist; with --from-db default: DB.policy.db, replaced)')
     .option('--pgn <file>', 'recorded games; only the moves of --player are learned')
+    .option('--from-db <file>', "a value database's training games: its partners' moves, as Morph's own move policy (beside the database unless --out)")
+    .option('--last <n>', `with --from-db: its last N games (self-play left out)`, String(OWN_POLICY_GAMES))
     .option('--player <name>', 'the player, as written in the White or Black tag')
     .option('--watch <spec>', 'instead of --pgn: the player to watch (any opponent SPEC)')
     .option('--partner <specs>', 'with --watch: the partner(s) it plays, separated by ";" (used in turn)')
@@ -86,7 +91,18 @@ export function registerModelCommand(program: Command): void {
           fitThroughSearch: opts.fitThroughSearch === true,
         };
         const progress = (message: string) => opts.progress && process.stderr.write(`morph: ${message}\n`);
-        checkNewModelPath(opts.out);
+        if (opts.fromDb !== undefined) {
+          if (opts.pgn !== undefined || opts.watch !== undefined) throw badInput('give one of --pgn, --watch and --from-db');
+          const lastGames = parseIntegerOption('--last', opts.last, 1);
+          if (opts.out !== undefined) checkNewModelPath(opts.out);
+          const built = buildOwnPolicy(opts.fromDb, { lastGames, out: opts.out, seed: parseSeedOption(opts.seed), settings, onProgress: progress });
+          if (built === null) throw badInput(`${opts.fromDb} has no recorded games against a partner yet: train first`);
+          printLine(opts.json ? JSON.stringify(built) : summaryText(built, built.file));
+          return;
+        }
+        if (opts.out === undefined) throw badInput('give --out FILE: the model database to create');
+        const out = opts.out;
+        checkNewModelPath(out);
         let text: string;
         let player: string;
         let source: string;
@@ -120,8 +136,8 @@ export function registerModelCommand(program: Command): void {
           throw badInput('give the games: --pgn FILE --player NAME, or --watch SPEC --partner SPEC --games N');
         }
         const { played, decisions } = playerDecisions(text, player, opts.pgn ?? 'the watched games');
-        const summary = buildModel({ out: opts.out, player, source, games: played, decisions, seed, settings, onProgress: progress });
-        printLine(opts.json ? JSON.stringify(summary) : summaryText(summary, opts.out));
+        const summary = buildModel({ out, player, source, games: played, decisions, seed, settings, onProgress: progress });
+        printLine(opts.json ? JSON.stringify(summary) : summaryText(summary, out));
       }),
     );
 }

@@ -9,7 +9,11 @@ import { openStoreForReading } from '../../store/location.ts';
 import { BAD_INPUT, MorphError, badInput } from '../../util/errors.ts';
 import { action, printLine, reportError } from '../run.ts';
 import { readInputLines } from '../lines.ts';
-import { parseIntegerOption, parseSearchOption, parseSeedOption } from '../options.ts';
+import { parseIntegerOption, parsePolicyWeightOption, parseSearchOption, parseSeedOption, POLICY_WEIGHT_HELP } from '../options.ts';
+import { OpponentModel } from '../../model/opponentModel.ts';
+import { modelPolicy } from '../../model/policy.ts';
+import { policyModelFor } from '../../model/ownPolicy.ts';
+import { checkDatabaseFileKind } from '../../store/databaseKind.ts';
 import { SEARCH_MODES } from '../../player/search.ts';
 
 interface MoveOptions {
@@ -22,13 +26,18 @@ interface MoveOptions {
   maturity?: string;
   search?: string;
   seed: string;
+  policy?: string | false;
+  policyWeight?: string;
 }
 
 export interface MoveReport {
   fen: string;
   best: string;
-  /** refutation: with search "captures", the opponent capture (UCI) that set the move's value. */
-  ranking: { move: string; san: string; value: number; source: string; refutation?: string }[];
+  /**
+   * refutation: with search "captures", the opponent capture (UCI) that set the move's value. policy: with a move
+   * policy, its term (weight x log-probability), added to the value when choosing.
+   */
+  ranking: { move: string; san: string; value: number; source: string; refutation?: string; policy?: number }[];
   explanation?: MoveExplanation;
 }
 
@@ -61,6 +70,7 @@ export function chooseAndReport(player: MorphPlayer, rawFen: string, explain: bo
       value: round(r.value),
       source: r.source,
       ...(r.refutation ? { refutation: r.refutation.move } : {}),
+      ...(r.policy !== undefined ? { policy: round(r.policy) } : {}),
     })),
   };
   if (explain) {
@@ -77,7 +87,8 @@ function reportText(report: MoveReport): string {
   const lines = [`best: ${report.best} (${report.ranking.find((r) => r.move === report.best)?.san})`];
   for (const r of report.ranking) {
     const after = r.refutation ? `, after ${r.refutation}` : '';
-    lines.push(`  ${r.move.padEnd(6)} ${r.san.padEnd(8)} ${r.value.toFixed(4)}  ${r.source}${after}`);
+    const policy = r.policy !== undefined ? `  policy ${r.policy >= 0 ? '+' : ''}${r.policy.toFixed(4)}` : '';
+    lines.push(`  ${r.move.padEnd(6)} ${r.san.padEnd(8)} ${r.value.toFixed(4)}${policy}  ${r.source}${after}`);
   }
   if (report.explanation) lines.push('', explanationText(report.explanation));
   return lines.join('\n');
@@ -96,6 +107,9 @@ export function registerMoveCommand(program: Command): void {
     .option('--maturity <n>', "ignore patterns with fewer updates than this (default: the database's)")
     .option('--search <mode>', `${SEARCH_MODES.join(' | ')}: how far Morph looks (default: the database's)`)
     .option('--seed <n>', 'seed for the random tie-break', '1')
+    .option('--policy <file>', "a model of a strong player (morph model) as Morph's move policy (default: the database's own, DB.policy.db, if built)")
+    .option('--no-policy', 'rank without a move policy')
+    .option('--policy-weight <x>', POLICY_WEIGHT_HELP)
     .action(
       action((opts: MoveOptions) => {
         if (!opts.fen === !opts.input) throw badInput('give exactly one of --fen FEN or --input FILE');
@@ -105,8 +119,19 @@ export function registerMoveCommand(program: Command): void {
         const maturity = opts.maturity === undefined ? undefined : parseIntegerOption('--maturity', opts.maturity, 0);
         const search = parseSearchOption(opts.search);
         const seed = parseSeedOption(opts.seed)!;
+        const policyWeight = parsePolicyWeightOption(opts.policyWeight);
+        if (typeof opts.policy === 'string') checkDatabaseFileKind(opts.policy, 'opponent-model');
         const { store, fresh } = openStoreForReading(opts.db);
-        const options = { maturity: playingMaturity(store, maturity), seed, search };
+        let policyModel: OpponentModel | null = null;
+        try {
+          const policyPath = policyModelFor(store.path, opts.policy);
+          if (policyPath !== undefined) policyModel = OpponentModel.open(policyPath);
+        } catch (error) {
+          store.close();
+          throw error;
+        }
+        const policy = policyModel !== null ? modelPolicy(policyModel, policyWeight) : undefined;
+        const options = { maturity: playingMaturity(store, maturity), seed, search, policy };
         if (fresh && !opts.json) process.stderr.write('morph: no database yet (train first); every move values 0.5\n');
         const player = new MorphPlayer(store, options);
         const show = (report: MoveReport) => printLine(opts.json ? JSON.stringify(report) : reportText(report));
@@ -127,6 +152,7 @@ export function registerMoveCommand(program: Command): void {
           if (failures) process.exitCode = BAD_INPUT;
         } finally {
           store.close();
+          policyModel?.close();
         }
       }),
     );

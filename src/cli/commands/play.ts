@@ -12,6 +12,8 @@ import { freshSeed } from '../../util/random.ts';
 import { action, printLine, reportError } from '../run.ts';
 import { parseIntegerOption, parsePolicyWeightOption, parseSearchOption, parseSeedOption, POLICY_WEIGHT_HELP } from '../options.ts';
 import { modelPolicy } from '../../model/policy.ts';
+import { policyModelFor } from '../../model/ownPolicy.ts';
+import { checkDatabaseFileKind } from '../../store/databaseKind.ts';
 import { SEARCH_MODES } from '../../player/search.ts';
 
 interface PlayOptions {
@@ -23,7 +25,7 @@ interface PlayOptions {
   search?: string;
   pgn?: string;
   model?: string;
-  policy?: string;
+  policy?: string | false;
   policyWeight?: string;
 }
 
@@ -39,7 +41,8 @@ export function registerPlayCommand(program: Command): void {
     .option('--search <mode>', `${SEARCH_MODES.join(' | ')}: how far Morph looks (default: the database's)`)
     .option('--pgn <file>', 'save the game as PGN to this file when it ends')
     .option('--model <file>', 'an opponent model of you (morph model): Morph looks along the replies it predicts')
-    .option('--policy <file>', 'a model of a strong player (morph model) as Morph\'s move policy')
+    .option('--policy <file>', 'a model of a strong player (morph model) as Morph\'s move policy (default: the database\'s own, DB.policy.db, if built)')
+    .option('--no-policy', 'play without a move policy')
     .option('--policy-weight <x>', POLICY_WEIGHT_HELP)
     .action(
       action(async (opts: PlayOptions) => {
@@ -49,21 +52,26 @@ export function registerPlayCommand(program: Command): void {
         const chosenMaturity = opts.maturity === undefined ? undefined : parseIntegerOption('--maturity', opts.maturity, 0);
         const seed = parseSeedOption(opts.seed) ?? freshSeed();
         const chosenSearch = parseSearchOption(opts.search);
-        if (opts.model !== undefined && opts.policy !== undefined) throw badInput('give --model or --policy, not both');
+        if (opts.model !== undefined && typeof opts.policy === 'string') throw badInput('give --model or --policy, not both');
         const policyWeight = parsePolicyWeightOption(opts.policyWeight);
-        const modelPath = opts.model ?? opts.policy;
-        const model = modelPath === undefined ? null : OpponentModel.open(modelPath);
-        let opened: ReturnType<typeof openStoreForReading>;
+        if (typeof opts.policy === 'string') checkDatabaseFileKind(opts.policy, 'opponent-model');
+        const model = opts.model === undefined ? null : OpponentModel.open(opts.model);
+        let opened: ReturnType<typeof openStoreForReading> | null = null;
+        let policyModel: OpponentModel | null = null;
         try {
           opened = openStoreForReading(opts.db);
+          // A player guided by a model of you plays without a policy.
+          const policyPath = opts.model === undefined ? policyModelFor(opened.store.path, opts.policy) : undefined;
+          if (policyPath !== undefined) policyModel = OpponentModel.open(policyPath);
         } catch (error) {
           model?.close();
+          opened?.store.close();
           throw error;
         }
         const { store, fresh } = opened;
         try {
           const maturity = playingMaturity(store, chosenMaturity);
-          const policy = opts.policy !== undefined ? modelPolicy(model!, policyWeight) : undefined;
+          const policy = policyModel !== null ? modelPolicy(policyModel, policyWeight) : undefined;
           const morph = new MorphPlayer(store, { maturity, seed, search: chosenSearch, policy }, 'Morph');
           printLine(
             fresh
@@ -74,13 +82,14 @@ export function registerPlayCommand(program: Command): void {
             ? new ModelGuidedPlayer(store, model!, { maturity, seed, replies: DEFAULT_REPLIES }, 'Morph')
             : morph;
           if (opts.model !== undefined) printLine(`Morph looks along the replies ${opts.model} predicts for you.`);
-          if (policy !== undefined) printLine(`Morph's move policy: ${opts.policy}, weight ${policy.weight}.`);
+          if (policy !== undefined) printLine(`Morph's move policy: ${policyModel!.store.path}, weight ${policy.weight}.`);
           await playInTerminal(
             new TerminalGame({ player, humanColor: color as Side, startFen, autoPgnPath: opts.pgn, write: printLine }),
           );
         } finally {
           store.close();
           model?.close();
+          policyModel?.close();
         }
       }),
     );

@@ -8,6 +8,7 @@ import { action, printLine } from '../run.ts';
 import { parseIntegerOption, parseNumberOption, parsePositiveNumberOption, parseSearchOption, parseSeedOption } from '../options.ts';
 import { SEARCH_MODES } from '../../player/search.ts';
 import type { ConfigPatch, LearningConfig } from '../../learn/config.ts';
+import { OWN_POLICY_GAMES, OWN_POLICY_REFRESH } from '../../model/ownPolicy.ts';
 
 interface TrainOptions {
   db?: string;
@@ -40,6 +41,7 @@ interface TrainOptions {
   regressionsPerGame?: string;
   generalisationsPerGame?: string;
   specialisationsPerGame?: string;
+  policy: boolean;
   json?: boolean;
 }
 
@@ -54,6 +56,9 @@ export function trainingSummaryText(s: TrainingSummary): string {
     `W/D/L ${s.wins}/${s.draws}/${s.losses}, score ${score}, ${s.failures} discarded`,
     `patterns ${s.patterns}; ${s.seconds.toFixed(1)} s (${perHour} games/hour, ${s.jobs} job${s.jobs === 1 ? '' : 's'}): ` +
       `Morph ${s.time.morph.toFixed(1)} s, opponent ${s.time.opponent.toFixed(1)} s, learning ${s.time.learning.toFixed(1)} s`,
+    ...(s.policy !== null
+      ? [`move policy ${s.policy.file} rebuilt from games ${s.policy.firstGame}-${s.policy.lastGame}: ${s.policy.patterns} patterns, ${s.policy.seconds.toFixed(1)} s`]
+      : []),
   ].join('\n');
 }
 
@@ -91,6 +96,7 @@ export function registerTrainCommand(program: Command): void {
     .option('--progress <mode>', 'auto | bar | lines | none', 'auto')
     .option('--max-failures <n>', 'stop after this many discarded games in a row', '5')
     .option('--engine-timeout <ms>', 'per-move timeout for external engines')
+    .option('--no-policy', `do not rebuild the database's own move policy (DB.policy.db) after the run; by default it is rebuilt from the last ${OWN_POLICY_GAMES} games once ${OWN_POLICY_REFRESH} new ones are recorded`)
     .option('--json', 'print the run summary as JSON')
     .action(
       action(async (opts: TrainOptions) => {
@@ -143,6 +149,7 @@ export function registerTrainCommand(program: Command): void {
           checkpointEvery: opts.checkpointEvery ? parseIntegerOption('--checkpoint-every', opts.checkpointEvery, 1) : undefined,
           jobs: opts.jobs ? parseIntegerOption('--jobs', opts.jobs, 1) : defaultJobs(),
           snapshotEvery: parseSnapshotEvery(opts.snapshotEvery),
+          ownPolicy: opts.policy,
         });
         printLine(opts.json ? JSON.stringify(summary) : trainingSummaryText(summary));
       }),

@@ -12,6 +12,7 @@ import { OpponentModel } from '../../model/opponentModel.ts';
 import { action } from '../run.ts';
 import { parseIntegerOption, parsePolicyWeightOption, parseSearchOption, POLICY_WEIGHT_HELP } from '../options.ts';
 import { modelPolicy } from '../../model/policy.ts';
+import { policyModelFor } from '../../model/ownPolicy.ts';
 import { MorphPlayer } from '../../player/morphPlayer.ts';
 import { badInput } from '../../util/errors.ts';
 import { SEARCH_MODES, type SearchMode } from '../../player/search.ts';
@@ -23,7 +24,7 @@ interface UciOptions {
   search?: string;
   seed: string;
   model?: string;
-  policy?: string;
+  policy?: string | false;
   policyWeight?: string;
 }
 
@@ -36,7 +37,8 @@ export function registerUciCommand(program: Command): void {
     .option('--search <mode>', `${SEARCH_MODES.join(' | ')}: how far Morph looks (UCI option Search; default: the database's)`)
     .option('--seed <n>', 'seed for the random tie-break (UCI option Seed)', '1')
     .option('--model <file>', "an opponent model of the engine's opponent: Morph looks along its predicted replies")
-    .option('--policy <file>', "a model of a strong player (morph model) as Morph's move policy")
+    .option('--policy <file>', "a model of a strong player (morph model) as Morph's move policy (default: the database's own, DB.policy.db, if built)")
+    .option('--no-policy', 'play without a move policy')
     .option('--policy-weight <x>', POLICY_WEIGHT_HELP)
     .action(
       action(async (opts: UciOptions) => {
@@ -59,8 +61,8 @@ export function registerUciCommand(program: Command): void {
           }
         }
         if (opts.model !== undefined) checkDatabaseFileKind(opts.model, 'opponent-model');
-        if (opts.policy !== undefined) checkDatabaseFileKind(opts.policy, 'opponent-model');
-        if (opts.model !== undefined && opts.policy !== undefined) throw badInput('give --model or --policy, not both');
+        if (typeof opts.policy === 'string') checkDatabaseFileKind(opts.policy, 'opponent-model');
+        if (opts.model !== undefined && typeof opts.policy === 'string') throw badInput('give --model or --policy, not both');
         const policyWeight = parsePolicyWeightOption(opts.policyWeight);
         await runUciEngine({
           store: () => openStoreForReading(opts.db).store,
@@ -71,10 +73,7 @@ export function registerUciCommand(program: Command): void {
           search,
           databaseSearch,
           seed,
-          createPlayer:
-            opts.model !== undefined ? modelGuidedFactory(opts.model)
-            : opts.policy !== undefined ? policyFactory(opts.policy, policyWeight)
-            : undefined,
+          createPlayer: opts.model !== undefined ? modelGuidedFactory(opts.model) : policyFactory(opts.policy, policyWeight),
         });
       }),
     );
@@ -126,11 +125,17 @@ async function runUciEngine(setup: {
   await finished;
 }
 
-/** Morph with a move policy over whatever value database the engine plays from (the model is loaded once). */
-function policyFactory(modelPath: string, weight: number | undefined): UciEngineConfig['createPlayer'] {
-  let model: OpponentModel | null = null;
+/**
+ * Morph with its move policy over whatever value database the engine plays from: the model given, else that
+ * database's own if built (none after --no-policy). Each model is loaded once.
+ */
+function policyFactory(given: string | false | undefined, weight: number | undefined): UciEngineConfig['createPlayer'] {
+  const models = new Map<string, OpponentModel>();
   return (store, options, name) => {
-    model ??= OpponentModel.open(modelPath);
+    const path = policyModelFor(store.path, given);
+    if (path === undefined) return new MorphPlayer(store, options, name);
+    const model = models.get(path) ?? OpponentModel.open(path);
+    models.set(path, model);
     return new MorphPlayer(store, { ...options, policy: modelPolicy(model, weight) }, name);
   };
 }

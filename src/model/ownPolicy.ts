@@ -1,0 +1,166 @@
+/**
+ * Morph's own move policy: a model of its sparring partners' choices, built from the games in its own value
+ * database, kept beside it (`data/morph.db` -> `data/morph.policy.db`) and used by every Morph player over that
+ * database unless told otherwise (src/model/policy.ts explains the policy).
+ *
+ * Why a model of the partner: Morph loses most training games to it, and the partner rarely leaves a piece to be
+ * taken or allows a fork; its choices, learned like any opponent model, are what Morph's noisy values lack between
+ * similar moves. Nothing outside Morph's experience goes in: the moves are the ones played against it. Measured in
+ * training/RESULTS.md (2026-11-23, "Morph's own move policy").
+ *
+ * Training itself plays without the policy, so what the value database learns does not depend on it; `morph
+ * train` rebuilds the model after a run once enough new games have been recorded.
+ */
+import { existsSync, renameSync, rmSync } from 'node:fs';
+import { openMorphDatabase, type MorphDatabase } from '../store/database.ts';
+import { requireDatabaseKind } from '../store/databaseKind.ts';
+import { getMeta, getMetaNumber } from '../store/meta.ts';
+import { badInput } from '../util/errors.ts';
+import { sideDecisions, type Decision } from './decisions.ts';
+import { buildModel, type BuildSummary, type ModelSettings } from './modelBuilder.ts';
+
+/** Games the policy is built from: the most recent ones (measured: 1000 games predicted better than 300). */
+export const OWN_POLICY_GAMES = 1000;
+/** New games before `morph train` rebuilds the policy; also the fewest games it is first built from. */
+export const OWN_POLICY_REFRESH = 100;
+
+/** Where the policy of the value database at `dbPath` lives. */
+export function ownPolicyPath(dbPath: string): string {
+  return `${dbPath.replace(/\.db$/, '')}.policy.db`;
+}
+
+/**
+ * The model file a Morph player over `dbPath` takes as its policy: the one the user gave, none when the user said
+ * so (`false`, from --no-policy), else the database's own policy if it has been built.
+ */
+export function policyModelFor(dbPath: string, given: string | false | undefined): string | undefined {
+  if (given === false) return undefined;
+  if (given !== undefined) return given;
+  const own = ownPolicyPath(dbPath);
+  return existsSync(own) ? own : undefined;
+}
+
+export interface PartnerGames {
+  decisions: Decision[];
+  /** Games used, and the first and last game number among them (0 when none). */
+  games: number;
+  firstGame: number;
+  lastGame: number;
+  /** The partners' names, as recorded. */
+  partners: string[];
+}
+
+/**
+ * The partners' decisions in the last `lastGames` recorded games of a value database (self-play games are left
+ * out: there the partner is Morph itself).
+ */
+export function partnerDecisions(db: MorphDatabase, dbPath: string, lastGames = OWN_POLICY_GAMES): PartnerGames {
+  const rows = (
+    db
+      .prepare(
+        `SELECT id, pgn, morph_color AS morphColor, opponent FROM games
+         WHERE pgn IS NOT NULL AND morph_color IS NOT NULL AND opponent IS NOT NULL AND opponent <> 'self'
+         ORDER BY id DESC LIMIT ?`,
+      )
+      .all(lastGames) as { id: number; pgn: string; morphColor: 'w' | 'b'; opponent: string }[]
+  ).reverse();
+  if (rows.length === 0) return { decisions: [], games: 0, firstGame: 0, lastGame: 0, partners: [] };
+  const text = rows.map((r) => r.pgn.trim()).join('\n\n') + '\n';
+  const { decisions } = sideDecisions(text, `${dbPath}'s games`, (_headers, index) => [rows[index].morphColor === 'w' ? 'b' : 'w']);
+  return {
+    decisions,
+    games: rows.length,
+    firstGame: rows[0].id,
+    lastGame: rows[rows.length - 1].id,
+    partners: [...new Set(rows.map((r) => r.opponent))].sort(),
+  };
+}
+
+/** The last game the existing policy was built from, or null when there is none (or it cannot be read). */
+export function ownPolicyLastGame(dbPath: string): number | null {
+  const path = ownPolicyPath(dbPath);
+  if (!existsSync(path)) return null;
+  let db: MorphDatabase | null = null;
+  try {
+    db = openMorphDatabase(path, { readonly: true, quickCheck: false });
+    const info = JSON.parse(getMeta(db, 'model_info') ?? '{}') as { lastGame?: number };
+    return typeof info.lastGame === 'number' ? info.lastGame : null;
+  } catch {
+    return null; // an unreadable policy is rebuilt
+  } finally {
+    db?.close();
+  }
+}
+
+export interface OwnPolicySummary extends BuildSummary {
+  file: string;
+  firstGame: number;
+  lastGame: number;
+}
+
+/**
+ * Builds (or rebuilds) the policy of the value database at `dbPath` from its last `lastGames` games, into `out`
+ * (default: its own policy path). The new model replaces the old one only when complete. Returns null when the
+ * database has no partner games yet.
+ */
+export function buildOwnPolicy(
+  dbPath: string,
+  options: {
+    lastGames?: number;
+    out?: string;
+    /** Default: the database's seed. */
+    seed?: number;
+    settings?: Partial<ModelSettings>;
+    onProgress?: (message: string) => void;
+  } = {},
+): OwnPolicySummary | null {
+  const db = openMorphDatabase(dbPath, { readonly: true, quickCheck: false });
+  let games: PartnerGames;
+  let seed: number;
+  try {
+    requireDatabaseKind(db, dbPath, 'value');
+    games = partnerDecisions(db, dbPath, options.lastGames);
+    seed = options.seed ?? getMetaNumber(db, 'seed') ?? 1;
+  } finally {
+    db.close();
+  }
+  if (games.games === 0) return null;
+  const out = options.out ?? ownPolicyPath(dbPath);
+  if (out === dbPath) throw badInput(`the policy cannot replace its own value database ${dbPath}`);
+  const building = `${out}.building-${process.pid}`;
+  rmSync(building, { force: true });
+  try {
+    const summary = buildModel({
+      out: building,
+      player: games.partners.join(', '),
+      source: `${dbPath}, games ${games.firstGame}-${games.lastGame}`,
+      games: games.games,
+      decisions: games.decisions,
+      seed,
+      lastGame: games.lastGame,
+      settings: options.settings,
+      onProgress: options.onProgress,
+    });
+    renameSync(building, out);
+    return { ...summary, file: out, firstGame: games.firstGame, lastGame: games.lastGame };
+  } finally {
+    rmSync(building, { force: true });
+  }
+}
+
+/**
+ * Whether `morph train` should (re)build the policy: at least `refresh` partner games recorded since it was last
+ * built (or, when there is none, at all).
+ */
+export function ownPolicyIsStale(dbPath: string, refresh = OWN_POLICY_REFRESH): boolean {
+  const builtUpTo = ownPolicyLastGame(dbPath) ?? 0;
+  const db = openMorphDatabase(dbPath, { readonly: true, quickCheck: false });
+  try {
+    const row = db
+      .prepare(`SELECT COUNT(*) AS games FROM games WHERE id > ? AND pgn IS NOT NULL AND opponent IS NOT NULL AND opponent <> 'self'`)
+      .get(builtUpTo) as { games: number };
+    return row.games >= refresh;
+  } finally {
+    db.close();
+  }
+}

@@ -1,0 +1,154 @@
+/**
+ * Morph's own move policy (src/model/ownPolicy.ts): a model of its training partners, built from the games in its
+ * value database, kept beside it, and used by Morph players over that database unless told not to.
+ */
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { execFile } from 'node:child_process';
+import { existsSync, mkdtempSync, rmSync, statSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { join, resolve } from 'node:path';
+import { fileURLToPath } from 'node:url';
+import { Chess } from 'chess.js';
+import Database from 'better-sqlite3';
+import { runTraining } from '../src/train/harness.ts';
+import { ownPolicyPath, partnerDecisions } from '../src/model/ownPolicy.ts';
+import { OpponentModel } from '../src/model/opponentModel.ts';
+import { DEFAULT_POLICY_WEIGHT } from '../src/model/policy.ts';
+import { GameHistory } from '../src/chess/history.ts';
+import { openMorphDatabase } from '../src/store/database.ts';
+import { PatternStore } from '../src/store/patternStore.ts';
+
+const ROOT = resolve(fileURLToPath(import.meta.url), '..', '..');
+
+function morph(...args: string[]): Promise<{ status: number | null; stdout: string; stderr: string }> {
+  return new Promise((done, fail) => {
+    execFile(process.execPath, [join(ROOT, 'bin', 'morph.js'), ...args], { timeout: 120_000 }, (error, stdout, stderr) => {
+      const status = error ? (typeof error.code === 'number' ? error.code : null) : 0;
+      if (error && status === null) fail(error);
+      else done({ status, stdout, stderr });
+    });
+  });
+}
+
+const train = (db: string, games: number) =>
+  runTraining({
+    db, games, opponent: 'greedy', seed: 5, maxPlies: 40, progress: 'none', maxFailures: 3, jobs: 1,
+    config: { search: 'one-ply' }, ownPolicy: true, ownPolicyRefresh: 3,
+  });
+
+/** The partner's moves in the recorded games, read by chess.js: per game, the UCI moves of the side Morph was not. */
+function partnerMovesByChessJs(db: string): string[] {
+  const rows = new Database(db, { readonly: true })
+    .prepare('SELECT pgn, morph_color AS morphColor FROM games ORDER BY id')
+    .all() as { pgn: string; morphColor: 'w' | 'b' }[];
+  return rows.flatMap((row) => {
+    const chess = new Chess();
+    chess.loadPgn(row.pgn);
+    return chess
+      .history({ verbose: true })
+      .filter((m) => m.color !== row.morphColor)
+      .map((m) => m.lan);
+  });
+}
+
+const modelInfo = (path: string) => {
+  const db = new Database(path, { readonly: true });
+  try {
+    const get = (key: string) => (db.prepare('SELECT value FROM meta WHERE key = ?').get(key) as { value: string } | undefined)?.value;
+    return { info: JSON.parse(get('model_info')!), kind: get('database_kind') };
+  } finally {
+    db.close();
+  }
+};
+
+let dir: string;
+let db: string;
+
+beforeAll(async () => {
+  dir = mkdtempSync(join(tmpdir(), 'morph-own-policy-'));
+  db = join(dir, 'morph.db');
+}, 10_000);
+
+afterAll(() => rmSync(dir, { recursive: true, force: true }));
+
+describe("Morph's own move policy", () => {
+  it("is built after training from exactly the partner's moves (checked with chess.js), beside the database", async () => {
+    const summary = await train(db, 4);
+    expect(summary.games).toBe(4);
+    const file = join(dir, 'morph.policy.db');
+    expect(ownPolicyPath(db)).toBe(file);
+    expect(summary.policy).toMatchObject({ file, firstGame: 1, lastGame: 4, games: 4 });
+    const expected = partnerMovesByChessJs(db);
+    const opened = openMorphDatabase(db, { readonly: true });
+    try {
+      expect(partnerDecisions(opened, db).decisions.map((d) => d.chosen)).toEqual(expected);
+      expect(partnerDecisions(opened, db, 2).decisions.length).toBeLessThan(expected.length);
+    } finally {
+      opened.close();
+    }
+    const { info, kind } = modelInfo(file);
+    expect(kind).toBe('opponent-model');
+    expect(info).toMatchObject({ player: 'greedy', games: 4, decisions: expected.length, lastGame: 4, seed: 5 });
+  }, 120_000);
+
+  it('is rebuilt only once enough new games are recorded', async () => {
+    const file = ownPolicyPath(db);
+    const before = statSync(file).mtimeMs;
+    const one = await train(db, 2);
+    expect(one.policy).toBeNull();
+    expect(statSync(file).mtimeMs).toBe(before);
+    expect(modelInfo(file).info.lastGame).toBe(4);
+    const more = await train(db, 1);
+    expect(more.policy).toMatchObject({ firstGame: 1, lastGame: 7, games: 7 });
+    expect(modelInfo(file).info.lastGame).toBe(7);
+  }, 120_000);
+
+  it('is what Morph plays with over that database (weight x log p, from the model itself), unless --no-policy', async () => {
+    const fen = 'r1bqkbnr/pppp1ppp/2n5/4p3/4P3/5N2/PPPP1PPP/RNBQKB1R w KQkq - 2 3';
+    const withPolicy = await morph('move', '--db', db, '--fen', fen, '--json');
+    expect(withPolicy.stderr).toBe('');
+    const without = await morph('move', '--db', db, '--fen', fen, '--json', '--no-policy');
+    const ranked = JSON.parse(withPolicy.stdout).ranking as { move: string; value: number; policy?: number }[];
+    const plain = JSON.parse(without.stdout).ranking as { move: string; value: number; policy?: number }[];
+    const model = OpponentModel.open(ownPolicyPath(db));
+    try {
+      const logp = new Map(model.rank(new GameHistory(fen)).map((m) => [m.move, Math.log(m.probability)]));
+      expect(ranked).toHaveLength(logp.size);
+      for (const r of ranked) {
+        expect(r.policy).toBeCloseTo(DEFAULT_POLICY_WEIGHT * logp.get(r.move)!, 3);
+        expect(r.value).toBeCloseTo(plain.find((p) => p.move === r.move)!.value, 4);
+      }
+    } finally {
+      model.close();
+    }
+    expect(plain.every((p) => p.policy === undefined)).toBe(true);
+    const match = await morph('match', '--white', `morph:${db}`, '--black', 'random', '--games', '2', '--seed', '1', '--json', '--no-progress');
+    expect(match.status).toBe(0);
+    expect(JSON.parse(match.stdout).first).toBe(`morph:${db}+policy:${ownPolicyPath(db)}@${DEFAULT_POLICY_WEIGHT}`);
+    const plainMatch = await morph('match', '--white', `morph:${db}`, '--black', 'random', '--games', '2', '--seed', '1', '--json', '--no-progress', '--no-policy');
+    expect(JSON.parse(plainMatch.stdout).first).toBe(`morph:${db}`);
+  }, 120_000);
+
+  it('morph model --from-db rebuilds it, or writes a new file; an empty database or an existing --out is refused', async () => {
+    const built = await morph('model', '--from-db', db, '--last', '3', '--json', '--no-progress');
+    expect(built.stderr).toBe('');
+    expect(built.status).toBe(0);
+    expect(JSON.parse(built.stdout)).toMatchObject({ file: ownPolicyPath(db), firstGame: 5, lastGame: 7, games: 3 });
+    const elsewhere = join(dir, 'other.model.db');
+    expect((await morph('model', '--from-db', db, '--out', elsewhere, '--no-progress')).status).toBe(0);
+    expect(modelInfo(elsewhere).kind).toBe('opponent-model');
+    const again = await morph('model', '--from-db', db, '--out', elsewhere, '--no-progress');
+    expect(again.status).toBe(2);
+    expect(again.stderr.trim().split('\n')).toHaveLength(1);
+    const empty = join(dir, 'empty.db');
+    PatternStore.open(empty).close();
+    const noGames = await morph('model', '--from-db', empty, '--no-progress');
+    expect(noGames.status).toBe(2);
+    expect(noGames.stderr).toMatch(/no recorded games against a partner yet/);
+    expect(existsSync(ownPolicyPath(empty))).toBe(false);
+    const none = await morph('model', '--from-db', join(dir, 'missing.db'), '--no-progress');
+    expect(none.status).toBe(2);
+    expect(none.stderr.trim().split('\n')).toHaveLength(1);
+    expect(existsSync(ownPolicyPath(join(dir, 'missing.db')))).toBe(false);
+  }, 120_000);
+});
