@@ -141,6 +141,8 @@ function writeFigures(path: string, label: string, games: number): Figure[] {
   });
   insertTimes.sort((a, b) => a - b);
   insertCpuTimes.sort((a, b) => a - b);
+  // A process that inserts holds every pattern (Hierarchy.featureIndex): the learner's memory, not a player's.
+  const learningRss = process.memoryUsage().rss;
 
   // Deletion per game: each simulated game uses ~150 patterns (their last use moves), then asks what to delete.
   const deletion = { ...config.deletion, cap: Math.max(100, store.size - 20) }; // a cap that bites every game
@@ -188,6 +190,7 @@ function writeFigures(path: string, label: string, games: number): Figure[] {
   const mean = (xs: number[]) => xs.reduce((a, b) => a + b, 0) / Math.max(1, xs.length);
   return [
     { name: `insert one pattern, ${label} (95th percentile)`, value: round(percentile(insertTimes, 0.95), 3), unit: 'ms', target: '<= 1', note: `median ${round(percentile(insertTimes, 0.5), 3)} ms, max ${round(insertTimes.at(-1)!, 1)} ms; CPU time p95 ${round(percentile(insertCpuTimes, 0.95), 3)} ms, median ${round(percentile(insertCpuTimes, 0.5), 3)} ms; ${generalisations} of ${insertTimes.length} generalisations; the first insert, building the index, ${round(firstInsert, 1)} ms` },
+    { name: `resident memory after inserting, ${label}`, value: Math.round(learningRss / 1e6), unit: 'MB', note: 'a learning process: every pattern held from the first insert' },
     { name: `deletion pass per game, ${label} (median)`, value: round(percentile(orderTimes, 0.5), 3), unit: 'ms', target: '<= 5', note: `kept utility order (CPU median ${round(percentile(orderCpuTimes, 0.5), 3)} ms); the scan: ${round(percentile(scanTimes, 0.5), 2)} ms` },
     { name: `learner per game, ${label} (mean)`, value: round(mean(learnTimes), 1), unit: 'ms', note: `median ${round(percentile(learnTimes, 0.5), 1)} ms over ${learnTimes.length} games; CPU mean ${round(learnCpuMean, 1)} ms; default creation rates` },
   ];

@@ -17,6 +17,8 @@ import { MORPH_APPLICATION_ID } from '../src/store/database.ts';
 import { listMigrations, SCHEMA_VERSION } from '../src/store/migrations.ts';
 import { MorphError } from '../src/util/errors.ts';
 import { runMorph } from './helpers/cli.ts';
+import { fixturePositions, graphOf, samplePattern } from './helpers/patternSamples.ts';
+import { Random } from '../src/util/random.ts';
 
 const dir = mkdtempSync(join(tmpdir(), 'morph-load-'));
 afterAll(() => rmSync(dir, { recursive: true, force: true }));
@@ -74,6 +76,35 @@ describe('pattern keys validated at load', () => {
     const run = await runMorph(['move', '--fen', START_FEN, '--db', bad]);
     expect(run.code).toBe(2);
     expect(run.stderr).toMatch(/^morph: .* is corrupt: pattern 1 has an invalid key .*\n$/);
+  });
+});
+
+describe('loaded patterns are spelled by their keys', () => {
+  it('a loaded record parses its pattern from its key until the store first inserts, then holds it', () => {
+    const path = join(dir, 'held.db');
+    const writer = PatternStore.open(path);
+    const rng = new Random(5);
+    const positions = fixturePositions();
+    const inserted = new Map<number, string>();
+    for (let i = 0; i < 60; i++) {
+      const { record } = writer.insert(samplePattern(graphOf(positions[rng.int(positions.length)]), rng, 5), 'manual', 1);
+      inserted.set(record.id, record.key);
+    }
+    writer.close();
+
+    const store = PatternStore.open(path);
+    const graphs = [...store.hierarchy.byId.values()].filter((record) => record.kind === 'graph');
+    for (const record of graphs) {
+      const pattern = record.pattern;
+      expect(canonicalKey(pattern)).toBe(record.key);
+      expect(record.pattern).toEqual(pattern);
+      expect(record.pattern).not.toBe(pattern); // parsed again: nothing held
+      expect(record.size).toBe((pattern as GraphPattern).labels.length);
+    }
+    for (const [id, key] of inserted) expect(store.hierarchy.byId.get(id)!.key).toBe(key);
+    store.insert(samplePattern(graphOf(positions[0]), new Random(6), 4), 'manual', 2);
+    for (const record of graphs) expect(record.pattern).toBe(record.pattern); // held from the first insert on
+    store.close();
   });
 });
 

@@ -119,7 +119,12 @@ export class Hierarchy {
   private featureIndex(): (PatternRecord[] | undefined)[] {
     if (!this.byFeature) {
       const byFeature: (PatternRecord[] | undefined)[] = new Array(SUPERPATTERN_KEY_COUNT).fill(undefined);
-      for (const record of this.byId.values()) if (record.kind === 'graph') this.indexFeatures(byFeature, record);
+      for (const record of this.byId.values()) {
+        if (record.kind !== 'graph') continue;
+        // A store that inserts compares patterns on every insert and delete: parsing keys each time would cost.
+        record.holdPattern();
+        this.indexFeatures(byFeature, record);
+      }
       this.byFeature = byFeature;
     }
     return this.byFeature;

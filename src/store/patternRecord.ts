@@ -1,12 +1,13 @@
 /**
- * One pattern in memory: its pattern, learned statistics and links, readable (inspect, explain, export) and
- * edited by the hierarchy; retrieval reads the hierarchy's compiled copy of the links (flatHierarchy.ts).
+ * One pattern in memory: its pattern (held, or spelled by its canonical key), learned statistics and links,
+ * readable (inspect, explain, export) and edited by the hierarchy; retrieval reads the hierarchy's compiled copy of the links (flatHierarchy.ts).
  * Its own module so that the hierarchy, the root index and retrieval can all name it without importing each other.
  */
 import type { PatternStats } from './patternRows.ts';
 import { compilePattern, type CompiledPattern } from '../pattern/matcher.ts';
 import { desigSquare } from '../pattern/designation.ts';
 import { patternSize, type GraphPattern, type Pattern } from '../pattern/pattern.ts';
+import { patternFromKey } from '../pattern/canonical.ts';
 
 /** The shared empty trigger list (never pushed to: see Hierarchy.retrigger). */
 export const NO_RECORDS: PatternRecord[] = [];
@@ -64,12 +65,26 @@ export class PatternRecord implements RecordStats {
   /** Where the hierarchy's compiled index (flatHierarchy.ts) keeps this graph pattern; -1 outside it. */
   slot = -1;
 
+  readonly kind: Pattern['kind'];
+  /** Node count (0 for material patterns). */
+  readonly size: number;
+  /** The pattern, when this record holds it (see `pattern`). */
+  private held: Pattern | null;
+
+  /**
+   * `holdPattern` false keeps only the canonical key, which spells the pattern (a loaded database: a process
+   * that only plays never reads most patterns, whose arrays were half its memory); `pattern` then parses it.
+   */
   constructor(
     public id: number,
     readonly key: string,
-    readonly pattern: Pattern,
+    pattern: Pattern,
     stats?: Partial<RecordStats>,
+    holdPattern = true,
   ) {
+    this.kind = pattern.kind;
+    this.size = patternSize(pattern);
+    this.held = holdPattern || pattern.kind === 'material' ? pattern : null;
     // Field by field rather than Object.assign: this runs once per pattern at start-up.
     if (stats !== undefined) {
       if (stats.weight !== undefined) this.weight = stats.weight;
@@ -93,12 +108,18 @@ export class PatternRecord implements RecordStats {
   /** Sorted (label, exact square) codes, label * 64 + square, of the nodes that have an exact square. */
   readonly exactCodes: readonly number[];
 
-  get kind(): Pattern['kind'] {
-    return this.pattern.kind;
+  /**
+   * The pattern: the one held, or else parsed from the key each time (in the key's node order, the order a
+   * held pattern of a loaded record has too). The hierarchy makes every record hold its pattern before its first
+   * insert (Hierarchy.featureIndex), so learning, which reads patterns all the time, never parses.
+   */
+  get pattern(): Pattern {
+    return this.held ?? patternFromKey(this.key)!;
   }
 
-  get size(): number {
-    return patternSize(this.pattern);
+  /** Keeps the pattern from now on. */
+  holdPattern(): void {
+    this.held ??= patternFromKey(this.key)!;
   }
 }
 

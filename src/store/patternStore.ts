@@ -191,7 +191,7 @@ function loadHierarchyRows(db: MorphDatabase, path: string): Hierarchy {
         origin: row.origin,
         createdGame: row.createdGame,
         lastUsedGame: row.lastUsedGame,
-      }),
+      }, false),
     );
   }
   hierarchy.linkAllLoaded(loadLinkPairs(db), (parent, child) => new MorphError(`${path} is corrupt: link ${parent}->${child} has no pattern`, 2));
