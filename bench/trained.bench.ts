@@ -21,12 +21,14 @@ import { buildPositionGraph } from '../src/graph/positionGraph.ts';
 import { DEFAULT_CONFIG, loadConfig, mergeConfig, type LearningConfig } from '../src/learn/config.ts';
 import { UtilityOrder, patternsToDelete } from '../src/learn/deletion.ts';
 import { gameFromPgn } from '../src/learn/learningGame.ts';
-import { gamesPlayed, learnFromGame } from '../src/learn/learner.ts';
+import { learnFromGame } from '../src/learn/learner.ts';
 import { orderedSubpattern } from '../src/learn/nodeOrder.ts';
 import { maximumCommonSubpattern } from '../src/pattern/generalise.ts';
 import type { GraphPattern } from '../src/pattern/pattern.ts';
 import { PatternStore } from '../src/store/patternStore.ts';
 import { openMorphDatabase } from '../src/store/database.ts';
+import { getMetaNumber } from '../src/store/meta.ts';
+import { countPatterns } from '../src/store/patternRows.ts';
 import { Random } from '../src/util/random.ts';
 import { type Figure, percentile } from './figures.ts';
 import { benchStoreFile } from './hierarchy.bench.ts';
@@ -66,9 +68,10 @@ export async function benchTrained(database = TRAINED_DB): Promise<Figure[]> {
   const dir = mkdtempSync(join(tmpdir(), 'morph-trained-bench-'));
   try {
     const path = await snapshotOf(database, dir);
-    const probe = PatternStore.open(path, { readonly: true, quickCheck: false });
-    const size = probe.size;
-    const games = gamesPlayed(probe);
+    // Read with two queries, not by loading the store: a loaded copy's garbage would count in the memory figure.
+    const probe = openMorphDatabase(path, { readonly: true, quickCheck: false });
+    const size = countPatterns(probe);
+    const games = getMetaNumber(probe, 'games_played') ?? 0;
     probe.close();
     const label = `trained (${size} patterns, ${games} games)`;
     const figures = benchStoreFile(path, label, false);
