@@ -3,11 +3,9 @@
  * value database, kept beside it, and used by Morph players over that database unless told not to.
  */
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { execFile } from 'node:child_process';
 import { existsSync, mkdtempSync, rmSync, statSync } from 'node:fs';
 import { tmpdir } from 'node:os';
-import { join, resolve } from 'node:path';
-import { fileURLToPath } from 'node:url';
+import { join } from 'node:path';
 import { Chess } from 'chess.js';
 import Database from 'better-sqlite3';
 import { runTraining } from '../src/train/harness.ts';
@@ -17,18 +15,7 @@ import { DEFAULT_POLICY_WEIGHT } from '../src/model/policy.ts';
 import { GameHistory } from '../src/chess/history.ts';
 import { openMorphDatabase } from '../src/store/database.ts';
 import { PatternStore } from '../src/store/patternStore.ts';
-
-const ROOT = resolve(fileURLToPath(import.meta.url), '..', '..');
-
-function morph(...args: string[]): Promise<{ status: number | null; stdout: string; stderr: string }> {
-  return new Promise((done, fail) => {
-    execFile(process.execPath, [join(ROOT, 'bin', 'morph.js'), ...args], { timeout: 120_000 }, (error, stdout, stderr) => {
-      const status = error ? (typeof error.code === 'number' ? error.code : null) : 0;
-      if (error && status === null) fail(error);
-      else done({ status, stdout, stderr });
-    });
-  });
-}
+import { runMorph } from './helpers/cli.ts';
 
 const train = (db: string, games: number) =>
   runTraining({
@@ -105,9 +92,9 @@ describe("Morph's own move policy", () => {
 
   it('is what Morph plays with over that database (weight x log p, from the model itself), unless --no-policy', async () => {
     const fen = 'r1bqkbnr/pppp1ppp/2n5/4p3/4P3/5N2/PPPP1PPP/RNBQKB1R w KQkq - 2 3';
-    const withPolicy = await morph('move', '--db', db, '--fen', fen, '--json');
+    const withPolicy = await runMorph(['move', '--db', db, '--fen', fen, '--json']);
     expect(withPolicy.stderr).toBe('');
-    const without = await morph('move', '--db', db, '--fen', fen, '--json', '--no-policy');
+    const without = await runMorph(['move', '--db', db, '--fen', fen, '--json', '--no-policy']);
     const ranked = JSON.parse(withPolicy.stdout).ranking as { move: string; value: number; policy?: number }[];
     const plain = JSON.parse(without.stdout).ranking as { move: string; value: number; policy?: number }[];
     const model = OpponentModel.open(ownPolicyPath(db));
@@ -122,32 +109,32 @@ describe("Morph's own move policy", () => {
       model.close();
     }
     expect(plain.every((p) => p.policy === undefined)).toBe(true);
-    const match = await morph('match', '--white', `morph:${db}`, '--black', 'random', '--games', '2', '--seed', '1', '--json', '--no-progress');
-    expect(match.status).toBe(0);
+    const match = await runMorph(['match', '--white', `morph:${db}`, '--black', 'random', '--games', '2', '--seed', '1', '--json', '--no-progress']);
+    expect(match.code).toBe(0);
     expect(JSON.parse(match.stdout).first).toBe(`morph:${db}+policy:${ownPolicyPath(db)}@${DEFAULT_POLICY_WEIGHT}`);
-    const plainMatch = await morph('match', '--white', `morph:${db}`, '--black', 'random', '--games', '2', '--seed', '1', '--json', '--no-progress', '--no-policy');
+    const plainMatch = await runMorph(['match', '--white', `morph:${db}`, '--black', 'random', '--games', '2', '--seed', '1', '--json', '--no-progress', '--no-policy']);
     expect(JSON.parse(plainMatch.stdout).first).toBe(`morph:${db}`);
   }, 120_000);
 
   it('morph model --from-db rebuilds it, or writes a new file; an empty database or an existing --out is refused', async () => {
-    const built = await morph('model', '--from-db', db, '--last', '3', '--json', '--no-progress');
+    const built = await runMorph(['model', '--from-db', db, '--last', '3', '--json', '--no-progress']);
     expect(built.stderr).toBe('');
-    expect(built.status).toBe(0);
+    expect(built.code).toBe(0);
     expect(JSON.parse(built.stdout)).toMatchObject({ file: ownPolicyPath(db), firstGame: 5, lastGame: 7, games: 3 });
     const elsewhere = join(dir, 'other.model.db');
-    expect((await morph('model', '--from-db', db, '--out', elsewhere, '--no-progress')).status).toBe(0);
+    expect((await runMorph(['model', '--from-db', db, '--out', elsewhere, '--no-progress'])).code).toBe(0);
     expect(modelInfo(elsewhere).kind).toBe('opponent-model');
-    const again = await morph('model', '--from-db', db, '--out', elsewhere, '--no-progress');
-    expect(again.status).toBe(2);
+    const again = await runMorph(['model', '--from-db', db, '--out', elsewhere, '--no-progress']);
+    expect(again.code).toBe(2);
     expect(again.stderr.trim().split('\n')).toHaveLength(1);
     const empty = join(dir, 'empty.db');
     PatternStore.open(empty).close();
-    const noGames = await morph('model', '--from-db', empty, '--no-progress');
-    expect(noGames.status).toBe(2);
+    const noGames = await runMorph(['model', '--from-db', empty, '--no-progress']);
+    expect(noGames.code).toBe(2);
     expect(noGames.stderr).toMatch(/no recorded games against a partner yet/);
     expect(existsSync(ownPolicyPath(empty))).toBe(false);
-    const none = await morph('model', '--from-db', join(dir, 'missing.db'), '--no-progress');
-    expect(none.status).toBe(2);
+    const none = await runMorph(['model', '--from-db', join(dir, 'missing.db'), '--no-progress']);
+    expect(none.code).toBe(2);
     expect(none.stderr.trim().split('\n')).toHaveLength(1);
     expect(existsSync(ownPolicyPath(join(dir, 'missing.db')))).toBe(false);
   }, 120_000);

@@ -2,7 +2,9 @@
 # The learning curve (issue 12): train a database with checkpoints, then measure every checkpoint on the ladder
 # (ab:1, ab:2,q, stockfish:skill=0,depth=1; MATCH_GAMES games each with `morph match`: opening pairs, colours
 # reversed, the same seed for every checkpoint) and on move quality (test/fixtures/move-scores.jsonl). Each result
-# goes into the trained database's table checkpoint_results, which `morph report` shows.
+# goes into the trained database's table checkpoint_results, which `morph report` shows. Each checkpoint is
+# measured as Morph plays by default: with its own move policy (built here from its last 1000 games when it has
+# none; POLICY=none measures without one).
 #
 #   GAMES=3000 EVERY=500 training/recipes/curve.sh tmp/curve.db [train options, e.g. --evaluation joint]
 #   SKIP_TRAIN=1 training/recipes/curve.sh tmp/curve.db      (measure the checkpoints not measured yet)
@@ -35,15 +37,22 @@ measured() {
 }
 
 for checkpoint in "$DIR"/games-*.db; do
+  case "$checkpoint" in *.policy.db) continue ;; esac
   # A checkpoint already measured is skipped, so the recipe can be re-run as training goes on.
   if [ "$(measured "$checkpoint")" != "0" ]; then continue; fi
+  POLICY_ARGS=()
+  if [ "${POLICY:-}" = none ]; then
+    POLICY_ARGS=(--no-policy)
+  elif [ ! -e "${checkpoint%.db}.policy.db" ]; then
+    nice -n 10 node bin/morph.js model --from-db "$checkpoint" --no-progress > /dev/null
+  fi
   IFS=';' read -ra opponents <<< "$OPPONENTS"
   for opponent in "${opponents[@]}"; do
     nice -n 10 node bin/morph.js match --white "morph:$checkpoint" --black "$opponent" --games "$MATCH_GAMES" \
-      --seed "$SEED" "${OPENING_ARGS[@]}" --json --pgn /dev/null 2>/dev/null \
+      --seed "$SEED" "${OPENING_ARGS[@]}" "${POLICY_ARGS[@]}" --json --pgn /dev/null 2>/dev/null \
       | node bin/run-ts.js training/record-checkpoint.ts "$DB" "$checkpoint"
   done
-  nice -n 10 node bin/morph.js agree --db "$checkpoint" --positions "$POSITIONS" --json \
+  nice -n 10 node bin/morph.js agree --db "$checkpoint" --positions "$POSITIONS" "${POLICY_ARGS[@]}" --json \
     | node bin/run-ts.js training/record-checkpoint.ts "$DB" "$checkpoint"
   echo "measured $checkpoint"
 done
