@@ -4,6 +4,7 @@
 # through the saved config (--subgraphs-per-game, --regressions-per-game, ...), so that the database reaches its
 # deletion cap (100,000 patterns, the default) in a couple of thousand games instead of tens of thousands.
 # Deletion keeps its defaults, so the database is shaped by use and forgetting as a long default run would be.
+# --no-policy: no move policy is built beside it (a size benchmark; the measured database predates the policy).
 #
 #   training/recipes/grow-100k.sh /tmp/scale100k/trained-100k.db [START.db]
 #
@@ -33,7 +34,7 @@ patterns() {
 
 while [ "$(patterns)" -lt "$TARGET" ]; do
   echo "$(date -u +%H:%M:%S) $(patterns) patterns"
-  node bin/morph.js train --db "$DB" --games "$CHUNK" --seed "$SEED" --jobs 1 --opponent "$OPPONENT" --progress none \
+  node bin/morph.js train --db "$DB" --games "$CHUNK" --seed "$SEED" --jobs 1 --opponent "$OPPONENT" --progress none --no-policy \
     --subgraphs-per-game "${SUBGRAPHS:-480}" --regressions-per-game "${REGRESSIONS:-120}" \
     --generalisations-per-game "${GENERALISATIONS:-60}" --specialisations-per-game "${SPECIALISATIONS:-120}"
 done
