@@ -3,7 +3,8 @@
  * value database, kept beside it, and used by Morph players over that database unless told not to.
  */
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { existsSync, mkdtempSync, rmSync, statSync } from 'node:fs';
+import { spawn } from 'node:child_process';
+import { copyFileSync, existsSync, mkdtempSync, rmSync, statSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { Chess } from 'chess.js';
@@ -15,7 +16,7 @@ import { DEFAULT_POLICY_WEIGHT } from '../src/model/policy.ts';
 import { GameHistory } from '../src/chess/history.ts';
 import { openMorphDatabase } from '../src/store/database.ts';
 import { PatternStore } from '../src/store/patternStore.ts';
-import { runMorph } from './helpers/cli.ts';
+import { MORPH_BIN, runMorph } from './helpers/cli.ts';
 
 const train = (db: string, games: number) =>
   runTraining({
@@ -137,5 +138,25 @@ describe("Morph's own move policy", () => {
     expect(none.code).toBe(2);
     expect(none.stderr.trim().split('\n')).toHaveLength(1);
     expect(existsSync(ownPolicyPath(join(dir, 'missing.db')))).toBe(false);
+  }, 120_000);
+  it('a policy file that cannot be read: match refuses it in one line (exit 2); uci plays on without it and says so', async () => {
+    const other = join(dir, 'copy.db');
+    copyFileSync(db, other);
+    writeFileSync(ownPolicyPath(other), 'not a database at all, just text');
+    const match = await runMorph(['match', '--white', `morph:${other}`, '--black', 'random', '--games', '2', '--no-progress']);
+    expect(match.code).toBe(2);
+    expect(match.stderr.trim().split('\n')).toHaveLength(1);
+    expect((await runMorph(['match', '--white', `morph:${other}`, '--black', 'random', '--games', '2', '--no-progress', '--no-policy'])).code).toBe(0);
+    const uci = spawn(process.execPath, [MORPH_BIN, 'uci', '--db', other]);
+    let stdout = '';
+    let stderr = '';
+    uci.stdout.on('data', (chunk) => (stdout += chunk));
+    uci.stderr.on('data', (chunk) => (stderr += chunk));
+    const closed = new Promise((done) => uci.on('close', done));
+    uci.stdin.end('uci\nisready\nposition startpos\ngo\nquit\n');
+    await closed;
+    expect(stdout).toMatch(/^bestmove [a-h][1-8][a-h][1-8]/m);
+    expect(stderr).toMatch(/^morph: playing without the move policy .*copy\.policy\.db/);
+    expect(stderr.trim().split('\n')).toHaveLength(1);
   }, 120_000);
 });

@@ -17,6 +17,7 @@ import { DEFAULT_REPLIES, ModelGuidedPlayer } from '../model/modelGuidedPlayer.t
 import { OpponentModel } from '../model/opponentModel.ts';
 import { DEFAULT_POLICY_WEIGHT, modelPolicy } from '../model/policy.ts';
 import { policyModelFor } from '../model/ownPolicy.ts';
+import { checkDatabaseFileKind } from '../store/databaseKind.ts';
 import { badInput } from '../util/errors.ts';
 import type { SearchMode } from '../player/search.ts';
 
@@ -66,6 +67,8 @@ export class Contestant {
     }
     // A player guided by an opponent model plays without a policy, its database's own included.
     this.policyPath = this.spec.kind === 'morph' && options.opponentModel === undefined ? policyModelFor(this.spec.dbPath, options.policyModel) : undefined;
+    // Checked now, so a bad policy file is refused before the first game rather than failing every game.
+    if (this.policyPath !== undefined) checkDatabaseFileKind(this.policyPath, 'opponent-model');
     this.name =
       formatOpponentSpec(this.spec) +
       (options.opponentModel !== undefined ? `+model:${options.opponentModel}` : '') +

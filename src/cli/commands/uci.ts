@@ -134,8 +134,18 @@ function policyFactory(given: string | false | undefined, weight: number | undef
   return (store, options, name) => {
     const path = policyModelFor(store.path, given);
     if (path === undefined) return new MorphPlayer(store, options, name);
-    const model = models.get(path) ?? OpponentModel.open(path);
-    models.set(path, model);
+    let model = models.get(path);
+    if (model === undefined) {
+      try {
+        model = OpponentModel.open(path);
+      } catch (error) {
+        // A GUI waits for a bestmove: a database's own policy that cannot be read is left out, not fatal (a
+        // policy the user named was checked before the engine started).
+        process.stderr.write(`morph: playing without the move policy ${path}: ${(error as Error).message.split('\n')[0]}\n`);
+        return new MorphPlayer(store, options, name);
+      }
+      models.set(path, model);
+    }
     return new MorphPlayer(store, { ...options, policy: modelPolicy(model, weight) }, name);
   };
 }
