@@ -73,10 +73,16 @@ interface Entry {
   record: PatternRecord;
   intrinsic: number;
   lastUsed: number;
+  /** The group holding it; null while it waits among the young (UtilityOrder.young). */
+  group: Group | null;
 }
 
-/** The patterns last used in one game, by intrinsic utility: within it, the utility order never changes. */
+/**
+ * Patterns last used in one game, by intrinsic utility: within it, the utility order never changes. A game has
+ * one group that learning appends to, and may have more: the patterns that came of age together (see `young`).
+ */
 interface Group {
+  used: number;
   entries: Entry[];
   /** Entries before it are all superseded (deleted patterns gather at the low end): the merge starts here. */
   start: number;
@@ -109,10 +115,20 @@ interface Cursor {
  * not the database's size. The learner tells it about every pattern it changes, creates or deletes.
  */
 export class UtilityOrder {
-  private readonly groups = new Map<number, Group>();
+  /** Every group; the merge takes the heads of all of them. */
+  private readonly groups = new Set<Group>();
+  /** The group `track` appends to, by the game last used in. */
+  private readonly open = new Map<number, Group>();
   private readonly current = new Map<PatternRecord, Entry>();
   /** Patterns it knows of, protected ones included: compared with the store's size to notice outside changes. */
   private known = new Set<PatternRecord>();
+  /**
+   * Patterns found too young to judge, by the game they were created in: out of their groups until they come of
+   * age, so each is passed over once, not at every pass (a database growing by a hundred patterns a game holds
+   * thousands of them, and passing over them was most of a pass at 100k patterns). Those that come of age in one
+   * pass form new groups, one per game last used in, sorted once.
+   */
+  private readonly young = new Map<number, Entry[]>();
 
   constructor(records: Iterable<PatternRecord>) {
     for (const record of records) this.track(record);
@@ -130,14 +146,51 @@ export class UtilityOrder {
     const intrinsic = intrinsicUtility(record);
     const used = lastUsed(record);
     if (old && old.intrinsic === intrinsic && old.lastUsed === used) return;
-    if (old) this.groups.get(old.lastUsed)!.stale++;
-    const entry: Entry = { record, intrinsic, lastUsed: used };
+    if (old?.group) old.group.stale++;
+    let group = this.open.get(used);
+    if (!group) {
+      group = { used, entries: [], start: 0, sorted: true, stale: 0 };
+      this.open.set(used, group);
+      this.groups.add(group);
+    }
+    const entry: Entry = { record, intrinsic, lastUsed: used, group };
     this.current.set(record, entry);
-    let group = this.groups.get(used);
-    if (!group) this.groups.set(used, (group = { entries: [], start: 0, sorted: true, stale: 0 }));
     const last = group.entries.at(-1);
     if (last && compareEntries(last, entry) > 0) group.sorted = false;
     group.entries.push(entry);
+  }
+
+  /** Moves a pattern too young to judge (never a protected one: those are not tracked) out of its group. */
+  private setAside(entry: Entry): void {
+    entry.group!.stale++;
+    const waiting: Entry = { record: entry.record, intrinsic: entry.intrinsic, lastUsed: entry.lastUsed, group: null };
+    this.current.set(entry.record, waiting);
+    const created = entry.record.createdGame;
+    const list = this.young.get(created);
+    if (list) list.push(waiting);
+    else this.young.set(created, [waiting]);
+  }
+
+  /** Gives the patterns that have come of age by `gamesPlayed` groups again (new ones, sorted). */
+  private admitYoung(gamesPlayed: number, minAge: number): void {
+    let byUse: Map<number, Entry[]> | null = null;
+    for (const [created, entries] of this.young) {
+      if (gamesPlayed - created < minAge) continue;
+      this.young.delete(created);
+      for (const entry of entries) {
+        if (this.current.get(entry.record) !== entry) continue;
+        byUse ??= new Map();
+        const list = byUse.get(entry.lastUsed);
+        if (list) list.push(entry);
+        else byUse.set(entry.lastUsed, [entry]);
+      }
+    }
+    if (!byUse) return;
+    for (const [used, entries] of byUse) {
+      const group: Group = { used, entries: entries.sort(compareEntries), start: 0, sorted: true, stale: 0 };
+      for (const entry of entries) entry.group = group;
+      this.groups.add(group);
+    }
   }
 
   /** A pattern deleted. */
@@ -146,15 +199,16 @@ export class UtilityOrder {
     const old = this.current.get(record);
     if (!old) return;
     this.current.delete(record);
-    this.groups.get(old.lastUsed)!.stale++;
+    if (old.group) old.group.stale++;
   }
 
   /** What patternsToDelete would return for the same patterns (as a set; in increasing utility here). */
   patternsToDelete(total: number, gamesPlayed: number, config: DeletionConfig): PatternRecord[] {
     if (!config.enabled) return [];
+    this.admitYoung(gamesPlayed, config.minAge);
     const heap: Cursor[] = [];
-    for (const [used, group] of this.groups) {
-      this.tidy(used, group);
+    for (const group of this.groups) {
+      if (!this.tidy(group)) continue;
       const cursor: Cursor = { group, index: group.start, run: [], entry: null, utility: 0, id: 0 };
       if (this.advance(cursor, gamesPlayed, config.minAge)) heap.push(cursor);
     }
@@ -186,7 +240,11 @@ export class UtilityOrder {
       let runUtility = NaN;
       for (; cursor.index < entries.length; cursor.index++) {
         const entry = entries[cursor.index];
-        if (this.current.get(entry.record) !== entry || !judged(entry.record, gamesPlayed, minAge)) continue;
+        if (this.current.get(entry.record) !== entry) continue;
+        if (!judged(entry.record, gamesPlayed, minAge)) {
+          this.setAside(entry);
+          continue;
+        }
         const value = entry.intrinsic * recency(entry.lastUsed, gamesPlayed);
         if (cursor.run.length > 0 && value !== runUtility) break;
         runUtility = value;
@@ -206,14 +264,15 @@ export class UtilityOrder {
    * Drops superseded entries once they are half a group, sorts a group that was appended out of order, and moves
    * the group's start past the superseded entries at its low end.
    */
-  private tidy(used: number, group: Group): void {
+  private tidy(group: Group): boolean {
     if (group.stale * 2 > group.entries.length - group.start) {
       group.entries = group.entries.filter((entry) => this.current.get(entry.record) === entry);
       group.start = 0;
       group.stale = 0;
       if (group.entries.length === 0) {
-        this.groups.delete(used);
-        return;
+        this.groups.delete(group);
+        if (this.open.get(group.used) === group) this.open.delete(group.used);
+        return false;
       }
     }
     if (!group.sorted) {
@@ -226,6 +285,7 @@ export class UtilityOrder {
       group.start++;
       group.stale--;
     }
+    return true;
   }
 }
 
