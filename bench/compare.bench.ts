@@ -29,7 +29,7 @@ export function compareFigures(path: string, rounds: number): Record<string, num
   const { test, train } = splitFens();
   const graphs = test.map((fen) => buildPositionGraph(boardFromFen(fen)));
   // Warm up: the JIT, and plans compiled on first use.
-  const warmPlayer = new MorphPlayer(store, { maturity: 0, seed: 2 });
+  const warmPlayer = new MorphPlayer(store, { maturity: 0, seed: 2, search: 'one-ply' });
   for (const fen of test.slice(0, 200)) warmPlayer.choose(new GameHistory(fen));
   for (const graph of graphs) store.retrieve(graph);
 
@@ -45,7 +45,8 @@ export function compareFigures(path: string, rounds: number): Record<string, num
   const retrievalCpu = cpuMs(process.cpuUsage(cpu)) / times.length;
   times.sort((a, b) => a - b);
 
-  const player = new MorphPlayer(store, { maturity: 0, seed: 1 });
+  // One ply, whatever the database's search mode (a new database's is captures).
+  const player = new MorphPlayer(store, { maturity: 0, seed: 1, search: 'one-ply' });
   const moves: number[] = [];
   cpu = process.cpuUsage();
   for (const fen of test.slice(0, 200)) {
