@@ -16,9 +16,8 @@ import { materialGain } from '../engines/simplePlayers.ts';
 import { loadConfig } from '../learn/config.ts';
 import { choiceScore, MorphPlayer, playingMaturity } from '../player/morphPlayer.ts';
 import { PatternStore } from '../store/patternStore.ts';
-import { OpponentModel } from '../model/opponentModel.ts';
 import { modelPolicy } from '../model/policy.ts';
-import { policyModelFor } from '../model/ownPolicy.ts';
+import { openPolicyModel } from '../model/ownPolicy.ts';
 import { badInput } from '../util/errors.ts';
 import type { EvaluationFunction } from '../eval/evaluation.ts';
 
@@ -85,15 +84,14 @@ export interface MorphRankerOverrides {
 export function morphRanker(dbPath: string, overrides: MorphRankerOverrides = {}): MoveRanker {
   const store = PatternStore.open(dbPath, { readonly: true });
   const config = loadConfig(store.db);
-  const policyPath = policyModelFor(dbPath, overrides.policy);
-  const model = policyPath !== undefined ? OpponentModel.open(policyPath) : undefined;
+  const model = openPolicyModel(dbPath, overrides.policy) ?? undefined;
   const settings = {
     maturity: playingMaturity(store, overrides.maturity),
     evaluation: { function: overrides.evaluation ?? config.evaluation, prior: overrides.prior ?? config.prior },
     search: overrides.search ?? config.search,
     policy: model !== undefined ? modelPolicy(model, overrides.policyWeight) : undefined,
   };
-  const shown = Object.entries({ ...overrides, policy: policyPath }).filter(([, value]) => value !== undefined).map(([key, value]) => `${key}=${value}`);
+  const shown = Object.entries({ ...overrides, policy: model?.store.path }).filter(([, value]) => value !== undefined).map(([key, value]) => `${key}=${value}`);
   const player = new MorphPlayer(
     store,
     { ...settings, seed: 0 },

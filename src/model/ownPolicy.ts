@@ -18,6 +18,7 @@ import { getMeta, getMetaNumber } from '../store/meta.ts';
 import { badInput } from '../util/errors.ts';
 import { sideDecisions, type Decision } from './decisions.ts';
 import { buildModel, type BuildSummary, type ModelSettings } from './modelBuilder.ts';
+import { OpponentModel } from './opponentModel.ts';
 
 /** Games the policy is built from: the most recent ones (measured: 1000 games predicted better than 300). */
 export const OWN_POLICY_GAMES = 1000;
@@ -38,6 +39,12 @@ export function policyModelFor(dbPath: string, given: string | false | undefined
   if (given !== undefined) return given;
   const own = ownPolicyPath(dbPath);
   return existsSync(own) ? own : undefined;
+}
+
+/** The policy model a Morph player over `dbPath` plays with (as policyModelFor chooses), opened; the caller closes it. */
+export function openPolicyModel(dbPath: string, given: string | false | undefined): OpponentModel | null {
+  const path = policyModelFor(dbPath, given);
+  return path === undefined ? null : OpponentModel.open(path);
 }
 
 export interface PartnerGames {

@@ -10,9 +10,9 @@ import { BAD_INPUT, MorphError, badInput } from '../../util/errors.ts';
 import { action, printLine, reportError } from '../run.ts';
 import { readInputLines } from '../lines.ts';
 import { parseIntegerOption, parsePolicyWeightOption, parseSearchOption, parseSeedOption, POLICY_WEIGHT_HELP } from '../options.ts';
-import { OpponentModel } from '../../model/opponentModel.ts';
+import type { OpponentModel } from '../../model/opponentModel.ts';
 import { modelPolicy } from '../../model/policy.ts';
-import { policyModelFor } from '../../model/ownPolicy.ts';
+import { openPolicyModel } from '../../model/ownPolicy.ts';
 import { checkDatabaseFileKind } from '../../store/databaseKind.ts';
 import { SEARCH_MODES } from '../../player/search.ts';
 
@@ -124,8 +124,7 @@ export function registerMoveCommand(program: Command): void {
         const { store, fresh } = openStoreForReading(opts.db);
         let policyModel: OpponentModel | null = null;
         try {
-          const policyPath = policyModelFor(store.path, opts.policy);
-          if (policyPath !== undefined) policyModel = OpponentModel.open(policyPath);
+          policyModel = openPolicyModel(store.path, opts.policy);
         } catch (error) {
           store.close();
           throw error;

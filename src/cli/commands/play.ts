@@ -12,7 +12,7 @@ import { freshSeed } from '../../util/random.ts';
 import { action, printLine, reportError } from '../run.ts';
 import { parseIntegerOption, parsePolicyWeightOption, parseSearchOption, parseSeedOption, POLICY_WEIGHT_HELP } from '../options.ts';
 import { modelPolicy } from '../../model/policy.ts';
-import { policyModelFor } from '../../model/ownPolicy.ts';
+import { openPolicyModel } from '../../model/ownPolicy.ts';
 import { checkDatabaseFileKind } from '../../store/databaseKind.ts';
 import { SEARCH_MODES } from '../../player/search.ts';
 
@@ -61,8 +61,7 @@ export function registerPlayCommand(program: Command): void {
         try {
           opened = openStoreForReading(opts.db);
           // A player guided by a model of you plays without a policy.
-          const policyPath = opts.model === undefined ? policyModelFor(opened.store.path, opts.policy) : undefined;
-          if (policyPath !== undefined) policyModel = OpponentModel.open(policyPath);
+          if (opts.model === undefined) policyModel = openPolicyModel(opened.store.path, opts.policy);
         } catch (error) {
           model?.close();
           opened?.store.close();
