@@ -12,7 +12,7 @@ import { patternFromKey, canonicalKey, lastKeySearchLeaves } from '../src/patter
 import { DESIG_NONE, desigSatisfies, desigSquare, exactDesig, fileDesig, rankDesig } from '../src/pattern/designation.ts';
 import { inducedPattern } from '../src/pattern/extract.ts';
 import { compilePattern, matches } from '../src/pattern/matcher.ts';
-import { materialPattern, patternFromJson, patternToJson, validatePattern, type GraphPattern } from '../src/pattern/pattern.ts';
+import { materialPattern, patternFromJson, patternToGraphology, patternToJson, validatePattern, type GraphPattern } from '../src/pattern/pattern.ts';
 import { isSubpattern, subpatternMapping } from '../src/pattern/subpattern.ts';
 import { MorphError } from '../src/util/errors.ts';
 import { Random } from '../src/util/random.ts';
@@ -634,6 +634,25 @@ describe('pattern JSON', () => {
     for (const diff of [[0, 0, 0, 0, 0], [1, -1, 0, 2, -3], [-8, 2, 2, 2, 1]]) {
       const material = materialPattern(diff);
       expect(canonicalKey(patternFromJson(patternToJson(material)))).toBe(canonicalKey(material));
+    }
+  });
+
+  it('is the text graphology exports for the pattern, written without a graphology instance', () => {
+    // Edge keys are graphology's generated "geid_<instance>_<edge>": the instance number starts from a random byte
+    // in each process, so it is the one part compared by shape only.
+    const sameEdgeKeys = (text: string) => text.replace(/"geid_\d+_/g, '"geid_N_');
+    const random = new Random(12);
+    const patterns = [...patternFamilies(random, 40), ...nearPairs().flatMap(([, a, b]) => [a, b])];
+    const seen = new Set<string>();
+    for (const pattern of patterns) {
+      const expected = JSON.stringify(patternToGraphology(pattern).export());
+      for (const attribute of ['"square"', '"rank"', '"file"', '"safety"', '"side"', '"edges":[{']) if (expected.includes(attribute)) seen.add(attribute);
+      expect(sameEdgeKeys(patternToJson(pattern))).toBe(sameEdgeKeys(expected));
+    }
+    expect([...seen].sort()).toEqual(['"edges":[{', '"file"', '"rank"', '"safety"', '"side"', '"square"']);
+    for (const diff of [[0, 0, 0, 0, 0], [1, -1, 0, 2, -3], [-8, 2, 2, 2, 1]]) {
+      const material = materialPattern(diff);
+      expect(patternToJson(material)).toBe(JSON.stringify(patternToGraphology(material).export()));
     }
   });
 
