@@ -222,6 +222,39 @@ describe('retrieval', () => {
     expect(hierarchy.flat.epoch).toBeLessThan(20);
   });
 
+  it('writes exactly its links to SQLite through wide inserts and deletes (read back with SQL after each)', () => {
+    // Generalised patterns lie above many stored ones: their links to all of them are written, and the links
+    // they make transitive removed, one statement per parent (patternStore.ts writeLinkChanges).
+    const fens = fixturePositions();
+    const rng = new Random(21);
+    const dir = mkdtempSync(join(tmpdir(), 'morph-links-'));
+    try {
+      const store = PatternStore.open(join(dir, 'links.db'));
+      const stored = () => new Set((store.db.prepare('SELECT parent, child FROM links').raw().all() as number[][]).map(([p, c]) => `${p}>${c}`));
+      let wide = 0;
+      for (let round = 0; round < 12; round++) {
+        store.transaction(() => {
+          for (let i = 0; i < 40; i++) {
+            const { record, created } = store.insert(samplePattern(graphOf(rng.pick(fens)), rng, 5), 'manual', round);
+            if (created && record.parents.length > 0 && record.children.length >= 2) wide++;
+          }
+          for (let i = 0; i < 6; i++) {
+            const { record, created } = store.insert(generalisedSample(graphOf(rng.pick(fens)), rng), 'generalisation', round);
+            if (created && record.parents.length > 0 && record.children.length >= 2) wide++;
+          }
+          const records = [...store.hierarchy.byId.values()];
+          for (let i = 0; i < 8; i++) store.delete(rng.pick(records.filter((r) => !r.deleted)));
+        });
+        expect(stored()).toEqual(actualLinks(store.hierarchy));
+      }
+      expect(wide).toBeGreaterThan(5);
+      checkHierarchyInvariants(store.hierarchy);
+      store.close();
+    } finally {
+      rmSync(dir, { recursive: true, force: true });
+    }
+  });
+
   it('persists the hierarchy: reopening gives the same patterns and links', () => {
     const fens = fixturePositions();
     const rng = new Random(9);

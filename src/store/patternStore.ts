@@ -4,9 +4,9 @@
  * the game in progress.
  */
 import {
-  deleteLink,
+  deleteChildLinks,
   deletePatternRow,
-  insertLink,
+  insertChildLinks,
   insertPatternRow,
   loadLinkPairs,
   eachPatternKeyAndStats,
@@ -150,10 +150,24 @@ export class PatternStore {
     updatePatternStats(this.db, record.id, record);
   }
 
+  /** One statement per run of links from one parent (the hierarchy lists a parent's changed links together). */
   private writeLinkChanges(changes: LinkChanges): void {
-    for (const [parent, child] of changes.removed) deleteLink(this.db, parent.id, child.id);
+    forEachRunOfParent(changes.removed, (parent, children) => deleteChildLinks(this.db, parent, children));
     // No mapping is stored (db/migrations/002): nothing reads one, and a stored one went stale on reload.
-    for (const [parent, child] of changes.added) insertLink(this.db, parent.id, child.id);
+    forEachRunOfParent(changes.added, (parent, children) => insertChildLinks(this.db, parent, children));
+  }
+}
+
+/** Calls `write` with each run of consecutive links that share a parent: the parent's id and its children's. */
+function forEachRunOfParent(links: LinkChanges['added'], write: (parent: number, children: number[]) => void): void {
+  for (let start = 0; start < links.length; ) {
+    const parent = links[start][0];
+    let end = start + 1;
+    while (end < links.length && links[end][0] === parent) end++;
+    const children = new Array<number>(end - start);
+    for (let i = start; i < end; i++) children[i - start] = links[i][1].id;
+    write(parent.id, children);
+    start = end;
   }
 }
 
