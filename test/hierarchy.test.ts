@@ -6,6 +6,7 @@ import { Hierarchy } from '../src/store/hierarchy.ts';
 import { mostSpecificMatches } from '../src/store/retrieval.ts';
 import type { PatternRecord } from '../src/store/patternRecord.ts';
 import { PatternStore } from '../src/store/patternStore.ts';
+import { SlotLists } from '../src/store/flatHierarchy.ts';
 import { isSubpattern } from '../src/pattern/subpattern.ts';
 import { matches } from '../src/pattern/matcher.ts';
 import { usesSafety, type GraphPattern } from '../src/pattern/pattern.ts';
@@ -278,5 +279,36 @@ describe('retrieval', () => {
     } finally {
       rmSync(dir, { recursive: true, force: true });
     }
+  });
+});
+
+describe('slot lists (the compiled index\'s packed lists)', () => {
+  it('hold what was last set for each slot through growth, moves, clears and compactions (against plain arrays)', () => {
+    const rng = new Random(5);
+    const lists = new SlotLists();
+    const expected = new Map<number, number[]>();
+    const slots = 300;
+    lists.grow(slots);
+    let biggestPool = 0;
+    for (let op = 0; op < 20000; op++) {
+      const slot = rng.int(slots);
+      if (rng.next() < 0.05) {
+        lists.clear(slot);
+        expected.delete(slot);
+        continue;
+      }
+      // Mostly one longer or shorter than before, as a trigger list changes by a child at a time; sometimes anew.
+      const before = expected.get(slot) ?? [];
+      const length = rng.next() < 0.1 ? rng.int(60) : Math.max(0, before.length + (rng.next() < 0.7 ? 1 : -1));
+      const values = Array.from({ length }, () => rng.int(1000));
+      lists.set(slot, values);
+      expected.set(slot, values);
+      biggestPool = Math.max(biggestPool, lists.pool.length);
+      if (op % 1000 === 0) for (let s = 0; s < slots; s++) expect(lists.list(s)).toEqual(expected.get(s) ?? []);
+    }
+    for (let s = 0; s < slots; s++) expect(lists.list(s)).toEqual(expected.get(s) ?? []);
+    // Compaction keeps the pool within a small multiple of what the lists hold.
+    const held = [...expected.values()].reduce((n, list) => n + list.length, 0);
+    expect(biggestPool).toBeLessThan(8 * Math.max(held, 1024));
   });
 });

@@ -8,7 +8,7 @@ import { describe, expect, it } from 'vitest';
 import { boardFromFen } from '../src/chess/board.ts';
 import { EDGE_ATTACKS, LABEL_COUNT, SQUARE_LABEL } from '../src/graph/labels.ts';
 import { buildPositionGraph, type PositionGraph } from '../src/graph/positionGraph.ts';
-import { patternFromKey, canonicalKey, lastKeySearchLeaves } from '../src/pattern/canonical.ts';
+import { patternFromKey, canonicalKey, lastKeySearchLeaves, transientPatternFromKey } from '../src/pattern/canonical.ts';
 import { DESIG_NONE, desigSatisfies, desigSquare, exactDesig, fileDesig, rankDesig } from '../src/pattern/designation.ts';
 import { inducedPattern } from '../src/pattern/extract.ts';
 import { compilePattern, matches } from '../src/pattern/matcher.ts';
@@ -654,6 +654,21 @@ describe('pattern JSON', () => {
       const material = materialPattern(diff);
       expect(patternToJson(material)).toBe(JSON.stringify(patternToGraphology(material).export()));
     }
+  });
+
+  it('a key read into reused arrays is the pattern the key spells', () => {
+    const random = new Random(14);
+    const patterns = [...patternFamilies(random, 20), materialPattern([1, 0, -2, 0, 0])];
+    const keys = patterns.map(canonicalKey);
+    for (const key of keys) {
+      const held = patternFromKey(key)!;
+      const transient = transientPatternFromKey(key)!;
+      expect(canonicalKey(transient)).toBe(key);
+      if (transient.kind === 'graph') validatePattern(transient);
+      expect(canonicalKey(held)).toBe(key);
+    }
+    expect(transientPatternFromKey('nonsense')).toBeNull();
+    expect(transientPatternFromKey('G:1.0 2|0>1:1')).toBeNull();
   });
 
   it('a canonical key spells out the pattern, safety included; a pattern requiring no safety keeps its paper key', () => {

@@ -23,8 +23,9 @@ const LAST_EPOCH = 0x7fffffff;
 
 /**
  * One list of slots per slot, packed into one Int32Array. A list is rewritten whole when it changes (the
- * hierarchy changes a few lists per insert or delete); one that outgrows its room moves to the end of the pool,
- * and the pool is compacted once half of it is abandoned room.
+ * hierarchy changes a few lists per insert or delete); one that outgrows its room moves to the end of the pool
+ * with room to grow by half again (a seed's trigger list grows by one entry many times: moving it whole each time
+ * filled the pool with abandoned room), and the pool is compacted once half of it is abandoned room.
  */
 export class SlotLists {
   /** Where each slot's list starts in `pool`, and how long it is. */
@@ -33,6 +34,8 @@ export class SlotLists {
   /** Every list (valid until the next `set`, which may move or compact it). */
   pool = new Int32Array(1024);
   private room = new Int32Array(0);
+  /** The previous pool, reused by the next compaction (a new one per compaction was most of an insert's garbage). */
+  private spare = new Int32Array(0);
   private used = 0;
   private abandoned = 0;
 
@@ -48,11 +51,13 @@ export class SlotLists {
   set(slot: number, values: ArrayLike<number>): void {
     const count = values.length;
     if (count > this.room[slot]) {
-      if (this.used + count > this.pool.length) this.makeRoom(count);
+      // A list that has never had room is written at its size (loading writes every list once).
+      const room = this.room[slot] === 0 ? count : count + (count >> 1);
+      if (this.used + room > this.pool.length) this.makeRoom(room);
       this.abandoned += this.room[slot];
       this.start[slot] = this.used;
-      this.room[slot] = count;
-      this.used += count;
+      this.room[slot] = room;
+      this.used += room;
     }
     const at = this.start[slot];
     for (let i = 0; i < count; i++) this.pool[at + i] = values[i];
@@ -82,7 +87,7 @@ export class SlotLists {
 
   /** Packs every list to the front of a new pool, each with room for just its length. */
   private compact(): void {
-    const pool = new Int32Array(this.pool.length);
+    const pool = this.spare.length === this.pool.length ? this.spare : new Int32Array(this.pool.length);
     let used = 0;
     for (let slot = 0; slot < this.start.length; slot++) {
       const count = this.count[slot];
@@ -91,6 +96,7 @@ export class SlotLists {
       this.room[slot] = count;
       used += count;
     }
+    this.spare = this.pool;
     this.pool = pool;
     this.used = used;
     this.abandoned = 0;

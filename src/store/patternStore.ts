@@ -17,7 +17,7 @@ import { closeMorphDatabase, inSnapshot, openMorphDatabase, type MorphDatabase, 
 import { Hierarchy, type LinkChanges } from './hierarchy.ts';
 import { PatternRecord, type RecordStats } from './patternRecord.ts';
 import { mostSpecificMatches, type Retrieval } from './retrieval.ts';
-import { canonicalKey, patternFromKey } from '../pattern/canonical.ts';
+import { canonicalKey, transientPatternFromKey } from '../pattern/canonical.ts';
 import { patternSize, patternToJson, validatePattern, type Pattern } from '../pattern/pattern.ts';
 import type { PositionGraph } from '../graph/positionGraph.ts';
 import { BAD_INPUT, MorphError } from '../util/errors.ts';
@@ -196,17 +196,8 @@ function loadHierarchyRows(db: MorphDatabase, path: string): Hierarchy {
   const hierarchy = new Hierarchy();
   for (const row of eachPatternKeyAndStats(db)) {
     const pattern = patternOfKey(row.key, row.kind, path, row.id);
-    hierarchy.addLoaded(
-      new PatternRecord(row.id, row.key, pattern, {
-        weight: row.weight,
-        updates: row.updates,
-        variance: row.variance,
-        uses: row.uses,
-        origin: row.origin,
-        createdGame: row.createdGame,
-        lastUsedGame: row.lastUsedGame,
-      }, false),
-    );
+    // The record keeps the key, not the pattern (read into reused arrays: patternOfKey).
+    hierarchy.addLoaded(new PatternRecord(row.id, row.key, pattern, row, false));
   }
   hierarchy.linkAllLoaded(loadLinkPairs(db), (parent, child) => new MorphError(`${path} is corrupt: link ${parent}->${child} has no pattern`, 2));
   hierarchy.finishLoading();
@@ -217,9 +208,10 @@ function loadHierarchyRows(db: MorphDatabase, path: string): Hierarchy {
  * The pattern a stored key spells. The canonical key is the one source of truth for a pattern (the JSON body is
  * a copy written from the same pattern, for other tools, and never read back), so a key that does not spell a
  * valid pattern of the row's kind makes the database corrupt: refused here, in one line, not later as a crash.
+ * The pattern is valid until the next call (canonical.ts transientPatternFromKey): a loaded record keeps its key.
  */
 function patternOfKey(key: string, kind: string, path: string, id: number): Pattern {
-  const pattern = patternFromKey(key);
+  const pattern = transientPatternFromKey(key);
   if (!pattern) throw corruptKey(path, id, 'it does not spell a pattern');
   if (pattern.kind !== kind) throw corruptKey(path, id, `a ${pattern.kind} key on a ${kind} row`);
   try {
