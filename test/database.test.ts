@@ -32,6 +32,7 @@ import {
   deleteLink,
   deletePatternRow,
   insertChildLinks,
+  insertParentLinks,
   insertLink,
   insertPatternRow,
   loadAllLinks,
@@ -227,7 +228,7 @@ describe('openMorphDatabase', () => {
     expect(countPatterns(db)).toBe(2);
   });
 
-  it('writes and removes one parent\'s links to many children in one statement each, as single links would', () => {
+  it('writes and removes one pattern\'s links to many children or parents in one statement each, as single links would', () => {
     const db = track(openMorphDatabase(join(dir, 'child-links.db')));
     const [a, b, c, d] = ['a', 'b', 'c', 'd'].map((key) => insertPatternRow(db, pattern(key)));
     insertChildLinks(db, a, [b, c, d]);
@@ -238,6 +239,11 @@ describe('openMorphDatabase', () => {
     insertChildLinks(db, a, [c, d]); // already there: unchanged, no error
     expect(pairs()).toEqual([[a, b, null], [a, c, null], [a, d, null], [b, c, null]]);
     expect(() => insertChildLinks(db, a, [b, 12345])).toThrow(/FOREIGN KEY/);
+    insertParentLinks(db, [b, c], d);
+    insertParentLinks(db, [a], d); // already there
+    expect(pairs()).toEqual([[a, b, null], [a, c, null], [a, d, null], [b, c, null], [b, d, null], [c, d, null]]);
+    expect(deleteChildLinks(db, b, [d])).toBe(1);
+    expect(deleteChildLinks(db, c, [d])).toBe(1);
     expect(deleteChildLinks(db, a, [b, d, 999])).toBe(2);
     expect(deleteChildLinks(db, b, [c])).toBe(1);
     expect(deleteChildLinks(db, b, [])).toBe(0);

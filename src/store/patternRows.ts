@@ -118,6 +118,15 @@ export function insertChildLinks(db: MorphDatabase, parent: number, children: re
   }
 }
 
+/** Adds each parent -> child, in one statement (a new pattern links below all its parents). */
+export function insertParentLinks(db: MorphDatabase, parents: readonly number[], child: number): void {
+  if (parents.length === 1) insertLink(db, parents[0], child);
+  else if (parents.length > 1) {
+    stmt(db, 'INSERT INTO links (parent, child) SELECT value, ? FROM json_each(?) WHERE true ON CONFLICT (parent, child) DO UPDATE SET mapping = NULL')
+      .run(child, JSON.stringify(parents));
+  }
+}
+
 /** Removes parent -> each child, in one statement; returns how many links there were. */
 export function deleteChildLinks(db: MorphDatabase, parent: number, children: readonly number[]): number {
   if (children.length === 1) return deleteLink(db, parent, children[0]) ? 1 : 0;

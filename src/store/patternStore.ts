@@ -5,8 +5,10 @@
  */
 import {
   deleteChildLinks,
+  deleteLink,
   deletePatternRow,
   insertChildLinks,
+  insertParentLinks,
   insertPatternRow,
   loadLinkPairs,
   eachPatternKeyAndStats,
@@ -150,25 +152,54 @@ export class PatternStore {
     updatePatternStats(this.db, record.id, record);
   }
 
-  /** One statement per run of links from one parent (the hierarchy lists a parent's changed links together). */
+  /**
+   * One statement per run of links that share a parent or a child (the hierarchy lists a pattern's links to its
+   * parents together, and to its children, and each removed link of one parent together).
+   */
   private writeLinkChanges(changes: LinkChanges): void {
-    forEachRunOfParent(changes.removed, (parent, children) => deleteChildLinks(this.db, parent, children));
+    forEachRun(changes.removed, (parent, children) => deleteChildLinks(this.db, parent, children), (parents, child) => {
+      for (const parent of parents) deleteLink(this.db, parent, child);
+    });
     // No mapping is stored (db/migrations/002): nothing reads one, and a stored one went stale on reload.
-    forEachRunOfParent(changes.added, (parent, children) => insertChildLinks(this.db, parent, children));
+    forEachRun(
+      changes.added,
+      (parent, children) => insertChildLinks(this.db, parent, children),
+      (parents, child) => insertParentLinks(this.db, parents, child),
+    );
   }
 }
 
-/** Calls `write` with each run of consecutive links that share a parent: the parent's id and its children's. */
-function forEachRunOfParent(links: LinkChanges['added'], write: (parent: number, children: number[]) => void): void {
+/**
+ * Splits links into runs of consecutive links with one parent (`byParent` gets its id and the children's) or,
+ * where the next links share their child instead, with one child (`byChild`).
+ */
+function forEachRun(
+  links: LinkChanges['added'],
+  byParent: (parent: number, children: number[]) => void,
+  byChild: (parents: number[], child: number) => void,
+): void {
   for (let start = 0; start < links.length; ) {
-    const parent = links[start][0];
+    const [parent, child] = links[start];
     let end = start + 1;
     while (end < links.length && links[end][0] === parent) end++;
-    const children = new Array<number>(end - start);
-    for (let i = start; i < end; i++) children[i - start] = links[i][1].id;
-    write(parent.id, children);
+    if (end === start + 1) {
+      while (end < links.length && links[end][1] === child) end++;
+      if (end > start + 1) {
+        byChild(ids(links, start, end, 0), child.id);
+        start = end;
+        continue;
+      }
+    }
+    byParent(parent.id, ids(links, start, end, 1));
     start = end;
   }
+}
+
+/** The ids of one end (0 parent, 1 child) of links[start..end). */
+function ids(links: LinkChanges['added'], start: number, end: number, side: 0 | 1): number[] {
+  const result = new Array<number>(end - start);
+  for (let i = start; i < end; i++) result[i - start] = links[i][side].id;
+  return result;
 }
 
 /** Opening for writing may change the file (WAL mode, migrations), so its kind is read first, read-only. */
