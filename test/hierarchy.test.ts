@@ -250,6 +250,22 @@ describe('retrieval', () => {
       }
       expect(wide).toBeGreaterThan(5);
       checkHierarchyInvariants(store.hierarchy);
+      // Outside a transaction each insert is its own, written when it returns.
+      for (let i = 0; i < 10; i++) {
+        store.insert(generalisedSample(graphOf(rng.pick(fens)), rng), 'generalisation', 20);
+        expect(stored()).toEqual(actualLinks(store.hierarchy));
+      }
+      // A failed transaction leaves nothing pending: the next one writes only its own links.
+      expect(() =>
+        store.transaction(() => {
+          for (let i = 0; i < 30; i++) store.insert(samplePattern(graphOf(rng.pick(fens)), rng, 5), 'manual', 21);
+          throw new Error('game abandoned');
+        }),
+      ).toThrow('game abandoned');
+      store.transaction(() => {
+        for (let i = 0; i < 30; i++) store.insert(samplePattern(graphOf(rng.pick(fens)), rng, 5), 'manual', 22);
+      });
+      expect(stored()).toEqual(actualLinks(store.hierarchy));
       store.close();
     } finally {
       rmSync(dir, { recursive: true, force: true });

@@ -29,6 +29,16 @@ import Database from 'better-sqlite3';
 import { existsSync } from 'node:fs';
 
 export class PatternStore {
+  /** How many `transaction` calls are running (the outermost writes the pending links before it commits). */
+  private depth = 0;
+  /**
+   * Link changes made by inserts and not yet written, net of what SQLite holds: by parent id, then child id, true
+   * to add and false to remove. Written by the outermost `transaction` before it commits, in one statement per
+   * parent: a learner's game inserts dozens of patterns, some above a hundred others, and one statement per
+   * link per insert was most of a wide insert's time; links added and removed within the game cost nothing.
+   */
+  private readonly pendingLinks = new Map<number, Map<number, boolean>>();
+
   private constructor(
     readonly db: MorphDatabase,
     private loaded: Hierarchy,
@@ -92,11 +102,20 @@ export class PatternStore {
    */
   transaction<T>(fn: () => T): T {
     const outermost = !this.db.inTransaction;
+    const outermostHere = this.depth === 0;
+    this.depth++;
     try {
-      return this.db.transaction(fn)();
+      return this.db.transaction(() => {
+        const result = fn();
+        if (outermostHere) this.writePendingLinks();
+        return result;
+      })();
     } catch (error) {
+      if (outermostHere) this.pendingLinks.clear();
       if (outermost && this.db.open) this.loaded = loadHierarchy(this.db, this.path);
       throw error;
+    } finally {
+      this.depth--;
     }
   }
 
@@ -134,13 +153,16 @@ export class PatternStore {
         lastUsedGame: stats.lastUsedGame ?? null,
       });
       const { record, changes } = this.hierarchy.insert(pattern, id, { ...stats, weight, origin, createdGame }, undefined, key);
-      this.writeLinkChanges(changes);
+      for (const [parent, child] of changes.removed) this.changeLink(parent.id, child.id, false);
+      for (const [parent, child] of changes.added) this.changeLink(parent.id, child.id, true);
       return { record, created: true };
     });
   }
 
   delete(record: PatternRecord): void {
     this.transaction(() => {
+      // Pending links may name this pattern, and SQLite may give its id to the next insert: written first.
+      this.writePendingLinks();
       const changes = this.hierarchy.delete(record);
       deletePatternRow(this.db, record.id); // cascades its own links
       this.writeLinkChanges({ added: changes.added, removed: [] });
@@ -150,6 +172,30 @@ export class PatternStore {
   /** Writes a record's learning statistics. */
   saveStats(record: PatternRecord): void {
     updatePatternStats(this.db, record.id, record);
+  }
+
+  /** Notes a link added (true) or removed (false), cancelling a pending opposite change of the same link. */
+  private changeLink(parent: number, child: number, add: boolean): void {
+    let children = this.pendingLinks.get(parent);
+    if (!children) this.pendingLinks.set(parent, (children = new Map()));
+    if (children.get(child) === !add) children.delete(child);
+    else children.set(child, add);
+  }
+
+  /** Writes the pending link changes: removals, then additions, one statement per parent and kind. */
+  private writePendingLinks(): void {
+    if (this.pendingLinks.size === 0) return;
+    const parents = [...this.pendingLinks.keys()].sort((a, b) => a - b);
+    const added: number[][] = [];
+    for (const parent of parents) {
+      const removed: number[] = [];
+      const adding: number[] = [];
+      for (const [child, add] of this.pendingLinks.get(parent)!) (add ? adding : removed).push(child);
+      deleteChildLinks(this.db, parent, removed);
+      added.push(adding);
+    }
+    parents.forEach((parent, i) => insertChildLinks(this.db, parent, added[i]));
+    this.pendingLinks.clear();
   }
 
   /**
