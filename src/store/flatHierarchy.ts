@@ -47,9 +47,8 @@ export class SlotLists {
     this.room = resized(this.room, capacity);
   }
 
-  /** `values` become `slot`'s list. */
-  set(slot: number, values: ArrayLike<number>): void {
-    const count = values.length;
+  /** The first `count` of `values` become `slot`'s list. */
+  set(slot: number, values: ArrayLike<number>, count = values.length): void {
     if (count > this.room[slot]) {
       // A list that has never had room is written at its size (loading writes every list once).
       const room = this.room[slot] === 0 ? count : count + (count >> 1);
@@ -110,7 +109,17 @@ function resized(array: Int32Array, capacity: number): Int32Array<ArrayBuffer> {
 }
 
 /** Scratch for writing one list. */
-const values: number[] = [];
+const values = { slots: new Int32Array(256), count: 0 };
+
+/** Appends to `values`, growing it when full. */
+function pushValue(value: number): void {
+  if (values.count === values.slots.length) {
+    const bigger = new Int32Array(values.slots.length * 2);
+    bigger.set(values.slots);
+    values.slots = bigger;
+  }
+  values.slots[values.count++] = value;
+}
 
 /** A trigger entry: [child slot, its depth, k, its k other parents' slots] (see triggerEntries). */
 export const ENTRY_DEPTH = 1;
@@ -191,11 +200,11 @@ export class FlatHierarchy {
   /** Rewrites the lists changes have touched since the last flush (records deleted meanwhile have no slot). */
   flush(): void {
     if (this.staleParents.size > 0) {
-      for (const record of this.staleParents) if (record.slot >= 0) this.parents.set(record.slot, parentSlots(record));
+      for (const record of this.staleParents) if (record.slot >= 0) this.parents.set(record.slot, parentSlots(record), values.count);
       this.staleParents.clear();
     }
     if (this.staleTriggers.size > 0) {
-      for (const record of this.staleTriggers) if (record.slot >= 0) this.triggers.set(record.slot, triggerEntries(record));
+      for (const record of this.staleTriggers) if (record.slot >= 0) this.triggers.set(record.slot, triggerEntries(record), values.count);
       this.staleTriggers.clear();
     }
   }
@@ -278,26 +287,35 @@ export class FlatHierarchy {
   /** Writes the parent and trigger lists of these records, once their depths and triggers are final. */
   setLists(records: readonly PatternRecord[]): void {
     for (const record of records) {
-      this.parents.set(record.slot, parentSlots(record));
-      this.triggers.set(record.slot, triggerEntries(record));
+      this.parents.set(record.slot, parentSlots(record), values.count);
+      this.triggers.set(record.slot, triggerEntries(record), values.count);
     }
   }
 }
 
-function parentSlots(record: PatternRecord): number[] {
-  values.length = 0;
-  for (const parent of record.parents) values.push(parent.slot);
-  return values;
+/**
+ * A record's parents' slots, in `values` (its first `values.count`). Written into one reused Int32Array: an array
+ * emptied by `length = 0` gives up its storage, and regrowing it for every list was most of an insert's garbage.
+ */
+function parentSlots(record: PatternRecord): Int32Array {
+  values.count = 0;
+  for (const parent of record.parents) pushValue(parent.slot);
+  return values.slots;
 }
 
-/** The trigger entries of a record: for each child it triggers, [child slot, its depth, k, its k other parents]. */
-export function triggerEntries(record: PatternRecord): number[] {
-  values.length = 0;
+/**
+ * The trigger entries of a record, in `values` as parentSlots: for each child it triggers, [child slot, its
+ * depth, k, its k other parents].
+ */
+function triggerEntries(record: PatternRecord): Int32Array {
+  values.count = 0;
   for (const child of record.triggers) {
-    values.push(child.slot, child.depth, 0);
-    const at = values.length;
-    for (const parent of child.parents) if (parent !== record) values.push(parent.slot);
-    values[at - 1] = values.length - at;
+    pushValue(child.slot);
+    pushValue(child.depth);
+    pushValue(0);
+    const at = values.count;
+    for (const parent of child.parents) if (parent !== record) pushValue(parent.slot);
+    values.slots[at - 1] = values.count - at;
   }
-  return values;
+  return values.slots;
 }
