@@ -118,14 +118,17 @@ export class Hierarchy {
 
   private featureIndex(): (FeatureList | undefined)[] {
     if (!this.byFeature) {
-      const byFeature: (FeatureList | undefined)[] = new Array(SUPERPATTERN_KEY_COUNT).fill(undefined);
+      // Gathered in plain arrays first, so each list's signatures are allocated once, at their size.
+      const lists: (PatternRecord[] | undefined)[] = new Array(SUPERPATTERN_KEY_COUNT).fill(undefined);
       for (const record of this.byId.values()) {
         if (record.kind !== 'graph') continue;
         // A store that inserts compares patterns on every insert and delete: parsing keys each time would cost.
         record.holdPattern();
-        this.indexFeatures(byFeature, record);
+        const features = superpatternFeatures(record.pattern as GraphPattern);
+        setSignature(record, features);
+        for (const key of features) (lists[key] ??= []).push(record);
       }
-      this.byFeature = byFeature;
+      this.byFeature = lists.map((records) => records && new FeatureList(records));
     }
     return this.byFeature;
   }
@@ -386,8 +389,12 @@ function recordIndexById(records: readonly PatternRecord[]): (id: number) => num
  * insert at 100k patterns went to fetching each candidate record's signature from the heap).
  */
 class FeatureList {
-  records: PatternRecord[] = [];
-  signatures = new Int32Array(16);
+  signatures: Int32Array;
+
+  constructor(readonly records: PatternRecord[] = []) {
+    this.signatures = new Int32Array(Math.max(16, records.length * 4));
+    records.forEach((record, i) => this.writeSignature(i * 4, record));
+  }
 
   get length(): number {
     return this.records.length;
