@@ -28,8 +28,11 @@ import { SCHEMA_VERSION, listMigrations } from '../src/store/migrations.ts';
 import { addPatternPosition, getPatternPositions } from '../src/store/patternPositions.ts';
 import {
   countPatterns,
+  deleteChildLinks,
   deleteLink,
   deletePatternRow,
+  insertChildLinks,
+  insertParentLinks,
   insertLink,
   insertPatternRow,
   loadAllLinks,
@@ -223,6 +226,28 @@ describe('openMorphDatabase', () => {
     expect(deleteLink(db, a, c)).toBe(true);
     expect(loadAllLinks(db)).toEqual([]);
     expect(countPatterns(db)).toBe(2);
+  });
+
+  it('writes and removes one pattern\'s links to many children or parents in one statement each, as single links would', () => {
+    const db = track(openMorphDatabase(join(dir, 'child-links.db')));
+    const [a, b, c, d] = ['a', 'b', 'c', 'd'].map((key) => insertPatternRow(db, pattern(key)));
+    insertChildLinks(db, a, [b, c, d]);
+    insertChildLinks(db, b, [c]);
+    insertChildLinks(db, c, []);
+    const pairs = () => db.prepare('SELECT parent, child, mapping FROM links ORDER BY parent, child').raw().all();
+    expect(pairs()).toEqual([[a, b, null], [a, c, null], [a, d, null], [b, c, null]]);
+    insertChildLinks(db, a, [c, d]); // already there: unchanged, no error
+    expect(pairs()).toEqual([[a, b, null], [a, c, null], [a, d, null], [b, c, null]]);
+    expect(() => insertChildLinks(db, a, [b, 12345])).toThrow(/FOREIGN KEY/);
+    insertParentLinks(db, [b, c], d);
+    insertParentLinks(db, [a], d); // already there
+    expect(pairs()).toEqual([[a, b, null], [a, c, null], [a, d, null], [b, c, null], [b, d, null], [c, d, null]]);
+    expect(deleteChildLinks(db, b, [d])).toBe(1);
+    expect(deleteChildLinks(db, c, [d])).toBe(1);
+    expect(deleteChildLinks(db, a, [b, d, 999])).toBe(2);
+    expect(deleteChildLinks(db, b, [c])).toBe(1);
+    expect(deleteChildLinks(db, b, [])).toBe(0);
+    expect(pairs()).toEqual([[a, c, null]]);
   });
 
   it('refuses a database written by a newer Morph and leaves it byte-for-byte unchanged', () => {

@@ -6,6 +6,7 @@ import { Hierarchy } from '../src/store/hierarchy.ts';
 import { mostSpecificMatches } from '../src/store/retrieval.ts';
 import type { PatternRecord } from '../src/store/patternRecord.ts';
 import { PatternStore } from '../src/store/patternStore.ts';
+import { SlotLists } from '../src/store/flatHierarchy.ts';
 import { isSubpattern } from '../src/pattern/subpattern.ts';
 import { matches } from '../src/pattern/matcher.ts';
 import { usesSafety, type GraphPattern } from '../src/pattern/pattern.ts';
@@ -222,6 +223,55 @@ describe('retrieval', () => {
     expect(hierarchy.flat.epoch).toBeLessThan(20);
   });
 
+  it('writes exactly its links to SQLite through wide inserts and deletes (read back with SQL after each)', () => {
+    // Generalised patterns lie above many stored ones: their links to all of them are written, and the links
+    // they make transitive removed, one statement per parent (patternStore.ts writeLinkChanges).
+    const fens = fixturePositions();
+    const rng = new Random(21);
+    const dir = mkdtempSync(join(tmpdir(), 'morph-links-'));
+    try {
+      const store = PatternStore.open(join(dir, 'links.db'));
+      const stored = () => new Set((store.db.prepare('SELECT parent, child FROM links').raw().all() as number[][]).map(([p, c]) => `${p}>${c}`));
+      let wide = 0;
+      for (let round = 0; round < 12; round++) {
+        store.transaction(() => {
+          for (let i = 0; i < 40; i++) {
+            const { record, created } = store.insert(samplePattern(graphOf(rng.pick(fens)), rng, 5), 'manual', round);
+            if (created && record.parents.length > 0 && record.children.length >= 2) wide++;
+          }
+          for (let i = 0; i < 6; i++) {
+            const { record, created } = store.insert(generalisedSample(graphOf(rng.pick(fens)), rng), 'generalisation', round);
+            if (created && record.parents.length > 0 && record.children.length >= 2) wide++;
+          }
+          const records = [...store.hierarchy.byId.values()];
+          for (let i = 0; i < 8; i++) store.delete(rng.pick(records.filter((r) => !r.deleted)));
+        });
+        expect(stored()).toEqual(actualLinks(store.hierarchy));
+      }
+      expect(wide).toBeGreaterThan(5);
+      checkHierarchyInvariants(store.hierarchy);
+      // Outside a transaction each insert is its own, written when it returns.
+      for (let i = 0; i < 10; i++) {
+        store.insert(generalisedSample(graphOf(rng.pick(fens)), rng), 'generalisation', 20);
+        expect(stored()).toEqual(actualLinks(store.hierarchy));
+      }
+      // A failed transaction leaves nothing pending: the next one writes only its own links.
+      expect(() =>
+        store.transaction(() => {
+          for (let i = 0; i < 30; i++) store.insert(samplePattern(graphOf(rng.pick(fens)), rng, 5), 'manual', 21);
+          throw new Error('game abandoned');
+        }),
+      ).toThrow('game abandoned');
+      store.transaction(() => {
+        for (let i = 0; i < 30; i++) store.insert(samplePattern(graphOf(rng.pick(fens)), rng, 5), 'manual', 22);
+      });
+      expect(stored()).toEqual(actualLinks(store.hierarchy));
+      store.close();
+    } finally {
+      rmSync(dir, { recursive: true, force: true });
+    }
+  });
+
   it('persists the hierarchy: reopening gives the same patterns and links', () => {
     const fens = fixturePositions();
     const rng = new Random(9);
@@ -245,5 +295,36 @@ describe('retrieval', () => {
     } finally {
       rmSync(dir, { recursive: true, force: true });
     }
+  });
+});
+
+describe('slot lists (the compiled index\'s packed lists)', () => {
+  it('hold what was last set for each slot through growth, moves, clears and compactions (against plain arrays)', () => {
+    const rng = new Random(5);
+    const lists = new SlotLists();
+    const expected = new Map<number, number[]>();
+    const slots = 300;
+    lists.grow(slots);
+    let biggestPool = 0;
+    for (let op = 0; op < 20000; op++) {
+      const slot = rng.int(slots);
+      if (rng.next() < 0.05) {
+        lists.clear(slot);
+        expected.delete(slot);
+        continue;
+      }
+      // Mostly one longer or shorter than before, as a trigger list changes by a child at a time; sometimes anew.
+      const before = expected.get(slot) ?? [];
+      const length = rng.next() < 0.1 ? rng.int(60) : Math.max(0, before.length + (rng.next() < 0.7 ? 1 : -1));
+      const values = Array.from({ length }, () => rng.int(1000));
+      lists.set(slot, values);
+      expected.set(slot, values);
+      biggestPool = Math.max(biggestPool, lists.pool.length);
+      if (op % 1000 === 0) for (let s = 0; s < slots; s++) expect(lists.list(s)).toEqual(expected.get(s) ?? []);
+    }
+    for (let s = 0; s < slots; s++) expect(lists.list(s)).toEqual(expected.get(s) ?? []);
+    // Compaction keeps the pool within a small multiple of what the lists hold.
+    const held = [...expected.values()].reduce((n, list) => n + list.length, 0);
+    expect(biggestPool).toBeLessThan(8 * Math.max(held, 1024));
   });
 });

@@ -8,11 +8,11 @@ import { describe, expect, it } from 'vitest';
 import { boardFromFen } from '../src/chess/board.ts';
 import { EDGE_ATTACKS, LABEL_COUNT, SQUARE_LABEL } from '../src/graph/labels.ts';
 import { buildPositionGraph, type PositionGraph } from '../src/graph/positionGraph.ts';
-import { patternFromKey, canonicalKey, lastKeySearchLeaves } from '../src/pattern/canonical.ts';
+import { patternFromKey, canonicalKey, lastKeySearchLeaves, transientPatternFromKey } from '../src/pattern/canonical.ts';
 import { DESIG_NONE, desigSatisfies, desigSquare, exactDesig, fileDesig, rankDesig } from '../src/pattern/designation.ts';
 import { inducedPattern } from '../src/pattern/extract.ts';
 import { compilePattern, matches } from '../src/pattern/matcher.ts';
-import { materialPattern, patternFromJson, patternToJson, validatePattern, type GraphPattern } from '../src/pattern/pattern.ts';
+import { materialPattern, patternFromJson, patternToGraphology, patternToJson, validatePattern, type GraphPattern } from '../src/pattern/pattern.ts';
 import { isSubpattern, subpatternMapping } from '../src/pattern/subpattern.ts';
 import { MorphError } from '../src/util/errors.ts';
 import { Random } from '../src/util/random.ts';
@@ -635,6 +635,40 @@ describe('pattern JSON', () => {
       const material = materialPattern(diff);
       expect(canonicalKey(patternFromJson(patternToJson(material)))).toBe(canonicalKey(material));
     }
+  });
+
+  it('is the text graphology exports for the pattern, written without a graphology instance', () => {
+    // Edge keys are graphology's generated "geid_<instance>_<edge>": the instance number starts from a random byte
+    // in each process, so it is the one part compared by shape only.
+    const sameEdgeKeys = (text: string) => text.replace(/"geid_\d+_/g, '"geid_N_');
+    const random = new Random(12);
+    const patterns = [...patternFamilies(random, 40), ...nearPairs().flatMap(([, a, b]) => [a, b])];
+    const seen = new Set<string>();
+    for (const pattern of patterns) {
+      const expected = JSON.stringify(patternToGraphology(pattern).export());
+      for (const attribute of ['"square"', '"rank"', '"file"', '"safety"', '"side"', '"edges":[{']) if (expected.includes(attribute)) seen.add(attribute);
+      expect(sameEdgeKeys(patternToJson(pattern))).toBe(sameEdgeKeys(expected));
+    }
+    expect([...seen].sort()).toEqual(['"edges":[{', '"file"', '"rank"', '"safety"', '"side"', '"square"']);
+    for (const diff of [[0, 0, 0, 0, 0], [1, -1, 0, 2, -3], [-8, 2, 2, 2, 1]]) {
+      const material = materialPattern(diff);
+      expect(patternToJson(material)).toBe(JSON.stringify(patternToGraphology(material).export()));
+    }
+  });
+
+  it('a key read into reused arrays is the pattern the key spells', () => {
+    const random = new Random(14);
+    const patterns = [...patternFamilies(random, 20), materialPattern([1, 0, -2, 0, 0])];
+    const keys = patterns.map(canonicalKey);
+    for (const key of keys) {
+      const held = patternFromKey(key)!;
+      const transient = transientPatternFromKey(key)!;
+      expect(canonicalKey(transient)).toBe(key);
+      if (transient.kind === 'graph') validatePattern(transient);
+      expect(canonicalKey(held)).toBe(key);
+    }
+    expect(transientPatternFromKey('nonsense')).toBeNull();
+    expect(transientPatternFromKey('G:1.0 2|0>1:1')).toBeNull();
   });
 
   it('a canonical key spells out the pattern, safety included; a pattern requiring no safety keeps its paper key', () => {

@@ -155,17 +155,41 @@ function scanExpect(code: number): boolean {
 }
 
 export function patternFromKey(key: string): Pattern | null {
-  if (key.startsWith('M:')) {
-    const diff = key.slice(2).split(',').map(Number);
-    if (diff.length !== 5 || !diff.every(Number.isInteger)) return null;
-    return { kind: 'material', diff: diff as [number, number, number, number, number] };
-  }
+  if (key.startsWith('M:')) return materialFromKey(key);
+  const scratch = scanGraphKey(key, keyScratch);
+  if (!scratch) return null;
+  // Exact-size copies: an array grown by push keeps room for 17 elements, and a database holds four per pattern.
+  const edges = scratch.edges.map(([from, to, code]): [number, number, number] => [from, to, code]);
+  return withSafety({ kind: 'graph', labels: scratch.labels.slice(), desigs: scratch.desigs.slice(), edges }, scratch.safety.slice());
+}
+
+/**
+ * The same, for a caller that only reads the pattern before its next call (loading checks and summarises every
+ * key, and keeps none of them): a graph pattern is read into arrays this module reuses, so reading a key makes no
+ * garbage. Its `safety` is always present (zeros where the key has none).
+ */
+export function transientPatternFromKey(key: string): Pattern | null {
+  return key.startsWith('M:') ? materialFromKey(key) : scanGraphKey(key, keyScratch);
+}
+
+type ScratchPattern = GraphPattern & { safety: number[] };
+
+const keyScratch: ScratchPattern = { kind: 'graph', labels: [], desigs: [], edges: [], safety: [] };
+/** Edge triples of keyScratch, reused from key to key. */
+const scratchEdges: [number, number, number][] = [];
+
+function materialFromKey(key: string): Pattern | null {
+  const diff = key.slice(2).split(',').map(Number);
+  if (diff.length !== 5 || !diff.every(Number.isInteger)) return null;
+  return { kind: 'material', diff: diff as [number, number, number, number, number] };
+}
+
+/** Reads a graph key into `into` (its arrays emptied first), or null when the text is not a graph key. */
+function scanGraphKey(key: string, into: ScratchPattern): ScratchPattern | null {
   if (!key.startsWith('G:')) return null;
   // A hand-rolled scanner: this runs once per pattern at start-up, and split/Number cost several times more.
-  const labels: number[] = [];
-  const desigs: number[] = [];
-  const safety: number[] = [];
-  const edges: GraphPattern['edges'] = [];
+  const { labels, desigs, safety, edges } = into;
+  labels.length = desigs.length = safety.length = edges.length = 0;
   scanned = key;
   at = 2;
   while (at < key.length && key.charCodeAt(at) !== 124 /* | */) {
@@ -191,9 +215,12 @@ export function patternFromKey(key: string): Pattern | null {
     if (!scanExpect(58 /* : */)) return null;
     const code = scanNumber();
     if (Number.isNaN(from) || Number.isNaN(to) || Number.isNaN(code)) return null;
-    edges.push([from, to, code]);
+    const edge = (scratchEdges[edges.length] ??= [0, 0, 0]);
+    edge[0] = from;
+    edge[1] = to;
+    edge[2] = code;
+    edges.push(edge);
     if (key.charCodeAt(at) === 32) at++;
   }
-  // Exact-size copies: an array grown by push keeps room for 17 elements, and a database holds four per pattern.
-  return withSafety({ kind: 'graph', labels: labels.slice(), desigs: desigs.slice(), edges: edges.slice() }, safety.slice());
+  return into;
 }

@@ -23,8 +23,9 @@ const LAST_EPOCH = 0x7fffffff;
 
 /**
  * One list of slots per slot, packed into one Int32Array. A list is rewritten whole when it changes (the
- * hierarchy changes a few lists per insert or delete); one that outgrows its room moves to the end of the pool,
- * and the pool is compacted once half of it is abandoned room.
+ * hierarchy changes a few lists per insert or delete); one that outgrows its room moves to the end of the pool
+ * with room to grow by half again (a seed's trigger list grows by one entry many times: moving it whole each time
+ * filled the pool with abandoned room), and the pool is compacted once half of it is abandoned room.
  */
 export class SlotLists {
   /** Where each slot's list starts in `pool`, and how long it is. */
@@ -33,6 +34,8 @@ export class SlotLists {
   /** Every list (valid until the next `set`, which may move or compact it). */
   pool = new Int32Array(1024);
   private room = new Int32Array(0);
+  /** The previous pool, reused by the next compaction (a new one per compaction was most of an insert's garbage). */
+  private spare = new Int32Array(0);
   private used = 0;
   private abandoned = 0;
 
@@ -44,15 +47,16 @@ export class SlotLists {
     this.room = resized(this.room, capacity);
   }
 
-  /** `values` become `slot`'s list. */
-  set(slot: number, values: ArrayLike<number>): void {
-    const count = values.length;
+  /** The first `count` of `values` become `slot`'s list. */
+  set(slot: number, values: ArrayLike<number>, count = values.length): void {
     if (count > this.room[slot]) {
-      if (this.used + count > this.pool.length) this.makeRoom(count);
+      // A list that has never had room is written at its size (loading writes every list once).
+      const room = this.room[slot] === 0 ? count : count + (count >> 1);
+      if (this.used + room > this.pool.length) this.makeRoom(room);
       this.abandoned += this.room[slot];
       this.start[slot] = this.used;
-      this.room[slot] = count;
-      this.used += count;
+      this.room[slot] = room;
+      this.used += room;
     }
     const at = this.start[slot];
     for (let i = 0; i < count; i++) this.pool[at + i] = values[i];
@@ -82,7 +86,7 @@ export class SlotLists {
 
   /** Packs every list to the front of a new pool, each with room for just its length. */
   private compact(): void {
-    const pool = new Int32Array(this.pool.length);
+    const pool = this.spare.length === this.pool.length ? this.spare : new Int32Array(this.pool.length);
     let used = 0;
     for (let slot = 0; slot < this.start.length; slot++) {
       const count = this.count[slot];
@@ -91,6 +95,7 @@ export class SlotLists {
       this.room[slot] = count;
       used += count;
     }
+    this.spare = this.pool;
     this.pool = pool;
     this.used = used;
     this.abandoned = 0;
@@ -104,7 +109,17 @@ function resized(array: Int32Array, capacity: number): Int32Array<ArrayBuffer> {
 }
 
 /** Scratch for writing one list. */
-const values: number[] = [];
+const values = { slots: new Int32Array(256), count: 0 };
+
+/** Appends to `values`, growing it when full. */
+function pushValue(value: number): void {
+  if (values.count === values.slots.length) {
+    const bigger = new Int32Array(values.slots.length * 2);
+    bigger.set(values.slots);
+    values.slots = bigger;
+  }
+  values.slots[values.count++] = value;
+}
 
 /** A trigger entry: [child slot, its depth, k, its k other parents' slots] (see triggerEntries). */
 export const ENTRY_DEPTH = 1;
@@ -185,11 +200,11 @@ export class FlatHierarchy {
   /** Rewrites the lists changes have touched since the last flush (records deleted meanwhile have no slot). */
   flush(): void {
     if (this.staleParents.size > 0) {
-      for (const record of this.staleParents) if (record.slot >= 0) this.parents.set(record.slot, parentSlots(record));
+      for (const record of this.staleParents) if (record.slot >= 0) this.parents.set(record.slot, parentSlots(record), values.count);
       this.staleParents.clear();
     }
     if (this.staleTriggers.size > 0) {
-      for (const record of this.staleTriggers) if (record.slot >= 0) this.triggers.set(record.slot, triggerEntries(record));
+      for (const record of this.staleTriggers) if (record.slot >= 0) this.triggers.set(record.slot, triggerEntries(record), values.count);
       this.staleTriggers.clear();
     }
   }
@@ -272,26 +287,35 @@ export class FlatHierarchy {
   /** Writes the parent and trigger lists of these records, once their depths and triggers are final. */
   setLists(records: readonly PatternRecord[]): void {
     for (const record of records) {
-      this.parents.set(record.slot, parentSlots(record));
-      this.triggers.set(record.slot, triggerEntries(record));
+      this.parents.set(record.slot, parentSlots(record), values.count);
+      this.triggers.set(record.slot, triggerEntries(record), values.count);
     }
   }
 }
 
-function parentSlots(record: PatternRecord): number[] {
-  values.length = 0;
-  for (const parent of record.parents) values.push(parent.slot);
-  return values;
+/**
+ * A record's parents' slots, in `values` (its first `values.count`). Written into one reused Int32Array: an array
+ * emptied by `length = 0` gives up its storage, and regrowing it for every list was most of an insert's garbage.
+ */
+function parentSlots(record: PatternRecord): Int32Array {
+  values.count = 0;
+  for (const parent of record.parents) pushValue(parent.slot);
+  return values.slots;
 }
 
-/** The trigger entries of a record: for each child it triggers, [child slot, its depth, k, its k other parents]. */
-export function triggerEntries(record: PatternRecord): number[] {
-  values.length = 0;
+/**
+ * The trigger entries of a record, in `values` as parentSlots: for each child it triggers, [child slot, its
+ * depth, k, its k other parents].
+ */
+function triggerEntries(record: PatternRecord): Int32Array {
+  values.count = 0;
   for (const child of record.triggers) {
-    values.push(child.slot, child.depth, 0);
-    const at = values.length;
-    for (const parent of child.parents) if (parent !== record) values.push(parent.slot);
-    values[at - 1] = values.length - at;
+    pushValue(child.slot);
+    pushValue(child.depth);
+    pushValue(0);
+    const at = values.count;
+    for (const parent of child.parents) if (parent !== record) pushValue(parent.slot);
+    values.slots[at - 1] = values.count - at;
   }
-  return values;
+  return values.slots;
 }

@@ -106,6 +106,34 @@ export function deleteLink(db: MorphDatabase, parent: number, child: number): bo
   return stmt(db, 'DELETE FROM links WHERE parent = ? AND child = ?').run(parent, child).changes > 0;
 }
 
+/**
+ * Adds parent -> each child (without mappings), in one statement: a pattern inserted above a hundred others
+ * links to all of them, and a statement per link was most of such an insert's time.
+ */
+export function insertChildLinks(db: MorphDatabase, parent: number, children: readonly number[]): void {
+  if (children.length === 1) insertLink(db, parent, children[0]);
+  else if (children.length > 1) {
+    stmt(db, 'INSERT INTO links (parent, child) SELECT ?, value FROM json_each(?) WHERE true ON CONFLICT (parent, child) DO UPDATE SET mapping = NULL')
+      .run(parent, JSON.stringify(children));
+  }
+}
+
+/** Adds each parent -> child, in one statement (a new pattern links below all its parents). */
+export function insertParentLinks(db: MorphDatabase, parents: readonly number[], child: number): void {
+  if (parents.length === 1) insertLink(db, parents[0], child);
+  else if (parents.length > 1) {
+    stmt(db, 'INSERT INTO links (parent, child) SELECT value, ? FROM json_each(?) WHERE true ON CONFLICT (parent, child) DO UPDATE SET mapping = NULL')
+      .run(child, JSON.stringify(parents));
+  }
+}
+
+/** Removes parent -> each child, in one statement; returns how many links there were. */
+export function deleteChildLinks(db: MorphDatabase, parent: number, children: readonly number[]): number {
+  if (children.length === 1) return deleteLink(db, parent, children[0]) ? 1 : 0;
+  if (children.length === 0) return 0;
+  return stmt(db, 'DELETE FROM links WHERE parent = ? AND child IN (SELECT value FROM json_each(?))').run(parent, JSON.stringify(children)).changes;
+}
+
 /** The columns every pattern loader reads, in the order `statsRow` decodes them. */
 const STATS_COLUMNS = 'id, kind, key, weight, updates, variance, uses, origin, created_game, last_used_game';
 

@@ -4,9 +4,11 @@
  * the game in progress.
  */
 import {
+  deleteChildLinks,
   deleteLink,
   deletePatternRow,
-  insertLink,
+  insertChildLinks,
+  insertParentLinks,
   insertPatternRow,
   loadLinkPairs,
   eachPatternKeyAndStats,
@@ -17,7 +19,7 @@ import { closeMorphDatabase, inSnapshot, openMorphDatabase, type MorphDatabase, 
 import { Hierarchy, type LinkChanges } from './hierarchy.ts';
 import { PatternRecord, type RecordStats } from './patternRecord.ts';
 import { mostSpecificMatches, type Retrieval } from './retrieval.ts';
-import { canonicalKey, patternFromKey } from '../pattern/canonical.ts';
+import { canonicalKey, transientPatternFromKey } from '../pattern/canonical.ts';
 import { patternSize, patternToJson, validatePattern, type Pattern } from '../pattern/pattern.ts';
 import type { PositionGraph } from '../graph/positionGraph.ts';
 import { BAD_INPUT, MorphError } from '../util/errors.ts';
@@ -27,6 +29,16 @@ import Database from 'better-sqlite3';
 import { existsSync } from 'node:fs';
 
 export class PatternStore {
+  /** How many `transaction` calls are running (the outermost writes the pending links before it commits). */
+  private depth = 0;
+  /**
+   * Link changes made by inserts and not yet written, net of what SQLite holds: by parent id, then child id, true
+   * to add and false to remove. Written by the outermost `transaction` before it commits, in one statement per
+   * parent: a learner's game inserts dozens of patterns, some above a hundred others, and one statement per
+   * link per insert was most of a wide insert's time; links added and removed within the game cost nothing.
+   */
+  private readonly pendingLinks = new Map<number, Map<number, boolean>>();
+
   private constructor(
     readonly db: MorphDatabase,
     private loaded: Hierarchy,
@@ -90,11 +102,20 @@ export class PatternStore {
    */
   transaction<T>(fn: () => T): T {
     const outermost = !this.db.inTransaction;
+    const outermostHere = this.depth === 0;
+    this.depth++;
     try {
-      return this.db.transaction(fn)();
+      return this.db.transaction(() => {
+        const result = fn();
+        if (outermostHere) this.writePendingLinks();
+        return result;
+      })();
     } catch (error) {
+      if (outermostHere) this.pendingLinks.clear();
       if (outermost && this.db.open) this.loaded = loadHierarchy(this.db, this.path);
       throw error;
+    } finally {
+      this.depth--;
     }
   }
 
@@ -132,13 +153,16 @@ export class PatternStore {
         lastUsedGame: stats.lastUsedGame ?? null,
       });
       const { record, changes } = this.hierarchy.insert(pattern, id, { ...stats, weight, origin, createdGame }, undefined, key);
-      this.writeLinkChanges(changes);
+      for (const [parent, child] of changes.removed) this.changeLink(parent.id, child.id, false);
+      for (const [parent, child] of changes.added) this.changeLink(parent.id, child.id, true);
       return { record, created: true };
     });
   }
 
   delete(record: PatternRecord): void {
     this.transaction(() => {
+      // Pending links may name this pattern, and SQLite may give its id to the next insert: written first.
+      this.writePendingLinks();
       const changes = this.hierarchy.delete(record);
       deletePatternRow(this.db, record.id); // cascades its own links
       this.writeLinkChanges({ added: changes.added, removed: [] });
@@ -150,11 +174,78 @@ export class PatternStore {
     updatePatternStats(this.db, record.id, record);
   }
 
-  private writeLinkChanges(changes: LinkChanges): void {
-    for (const [parent, child] of changes.removed) deleteLink(this.db, parent.id, child.id);
-    // No mapping is stored (db/migrations/002): nothing reads one, and a stored one went stale on reload.
-    for (const [parent, child] of changes.added) insertLink(this.db, parent.id, child.id);
+  /** Notes a link added (true) or removed (false), cancelling a pending opposite change of the same link. */
+  private changeLink(parent: number, child: number, add: boolean): void {
+    let children = this.pendingLinks.get(parent);
+    if (!children) this.pendingLinks.set(parent, (children = new Map()));
+    if (children.get(child) === !add) children.delete(child);
+    else children.set(child, add);
   }
+
+  /** Writes the pending link changes: removals, then additions, one statement per parent and kind. */
+  private writePendingLinks(): void {
+    if (this.pendingLinks.size === 0) return;
+    const parents = [...this.pendingLinks.keys()].sort((a, b) => a - b);
+    const added: number[][] = [];
+    for (const parent of parents) {
+      const removed: number[] = [];
+      const adding: number[] = [];
+      for (const [child, add] of this.pendingLinks.get(parent)!) (add ? adding : removed).push(child);
+      deleteChildLinks(this.db, parent, removed);
+      added.push(adding);
+    }
+    parents.forEach((parent, i) => insertChildLinks(this.db, parent, added[i]));
+    this.pendingLinks.clear();
+  }
+
+  /**
+   * One statement per run of links that share a parent or a child (the hierarchy lists a pattern's links to its
+   * parents together, and to its children, and each removed link of one parent together).
+   */
+  private writeLinkChanges(changes: LinkChanges): void {
+    forEachRun(changes.removed, (parent, children) => deleteChildLinks(this.db, parent, children), (parents, child) => {
+      for (const parent of parents) deleteLink(this.db, parent, child);
+    });
+    // No mapping is stored (db/migrations/002): nothing reads one, and a stored one went stale on reload.
+    forEachRun(
+      changes.added,
+      (parent, children) => insertChildLinks(this.db, parent, children),
+      (parents, child) => insertParentLinks(this.db, parents, child),
+    );
+  }
+}
+
+/**
+ * Splits links into runs of consecutive links with one parent (`byParent` gets its id and the children's) or,
+ * where the next links share their child instead, with one child (`byChild`).
+ */
+function forEachRun(
+  links: LinkChanges['added'],
+  byParent: (parent: number, children: number[]) => void,
+  byChild: (parents: number[], child: number) => void,
+): void {
+  for (let start = 0; start < links.length; ) {
+    const [parent, child] = links[start];
+    let end = start + 1;
+    while (end < links.length && links[end][0] === parent) end++;
+    if (end === start + 1) {
+      while (end < links.length && links[end][1] === child) end++;
+      if (end > start + 1) {
+        byChild(ids(links, start, end, 0), child.id);
+        start = end;
+        continue;
+      }
+    }
+    byParent(parent.id, ids(links, start, end, 1));
+    start = end;
+  }
+}
+
+/** The ids of one end (0 parent, 1 child) of links[start..end). */
+function ids(links: LinkChanges['added'], start: number, end: number, side: 0 | 1): number[] {
+  const result = new Array<number>(end - start);
+  for (let i = start; i < end; i++) result[i - start] = links[i][side].id;
+  return result;
 }
 
 /** Opening for writing may change the file (WAL mode, migrations), so its kind is read first, read-only. */
@@ -182,17 +273,8 @@ function loadHierarchyRows(db: MorphDatabase, path: string): Hierarchy {
   const hierarchy = new Hierarchy();
   for (const row of eachPatternKeyAndStats(db)) {
     const pattern = patternOfKey(row.key, row.kind, path, row.id);
-    hierarchy.addLoaded(
-      new PatternRecord(row.id, row.key, pattern, {
-        weight: row.weight,
-        updates: row.updates,
-        variance: row.variance,
-        uses: row.uses,
-        origin: row.origin,
-        createdGame: row.createdGame,
-        lastUsedGame: row.lastUsedGame,
-      }, false),
-    );
+    // The record keeps the key, not the pattern (read into reused arrays: patternOfKey).
+    hierarchy.addLoaded(new PatternRecord(row.id, row.key, pattern, row, false));
   }
   hierarchy.linkAllLoaded(loadLinkPairs(db), (parent, child) => new MorphError(`${path} is corrupt: link ${parent}->${child} has no pattern`, 2));
   hierarchy.finishLoading();
@@ -203,9 +285,10 @@ function loadHierarchyRows(db: MorphDatabase, path: string): Hierarchy {
  * The pattern a stored key spells. The canonical key is the one source of truth for a pattern (the JSON body is
  * a copy written from the same pattern, for other tools, and never read back), so a key that does not spell a
  * valid pattern of the row's kind makes the database corrupt: refused here, in one line, not later as a crash.
+ * The pattern is valid until the next call (canonical.ts transientPatternFromKey): a loaded record keeps its key.
  */
 function patternOfKey(key: string, kind: string, path: string, id: number): Pattern {
-  const pattern = patternFromKey(key);
+  const pattern = transientPatternFromKey(key);
   if (!pattern) throw corruptKey(path, id, 'it does not spell a pattern');
   if (pattern.kind !== kind) throw corruptKey(path, id, `a ${pattern.kind} key on a ${kind} row`);
   try {
