@@ -21,7 +21,7 @@ import { badInput } from '../util/errors.ts';
 import { evaluateGraph, type PositionEvaluation } from './evaluate.ts';
 import type { EvaluationSettings } from '../eval/evaluation.ts';
 import { evaluationSettings, loadConfig } from '../learn/config.ts';
-import { worstCaptureReply, type Refutation, type SearchMode } from './search.ts';
+import { looksAtCaptures, matingReply, worstCaptureReply, type Refutation, type SearchMode } from './search.ts';
 
 /** Values closer than this count as equal when choosing among the best moves (Morph's values are sums of floats). */
 export const TIE_TOLERANCE = 1e-12;
@@ -214,7 +214,7 @@ export class MorphPlayer implements GamePlayer {
 
   /** Whether the player looks past the position a move leads to. */
   private get looksFurther(): boolean {
-    return this.search === 'captures' || this.options.opponent !== undefined;
+    return this.search !== 'one-ply' || this.options.opponent !== undefined;
   }
 
   /**
@@ -222,7 +222,8 @@ export class MorphPlayer implements GamePlayer {
    * captures and predicted replies leave. It never raises a value: bestMove's shortcut relies on that.
    */
   private lookFurther(history: GameHistory, next: Board, ranked: RankedMove): void {
-    if (this.search === 'captures') this.lookAtCaptures(next, ranked);
+    if (looksAtCaptures(this.search)) this.lookAtCaptures(next, ranked);
+    if (this.search === 'captures-mates') this.lookAtMates(next, ranked);
     if (this.options.opponent !== undefined) this.lookAtPredictedReplies(this.options.opponent, history, next, ranked);
   }
 
@@ -244,6 +245,16 @@ export class MorphPlayer implements GamePlayer {
         ranked.value = value;
         ranked.refutation = { move: reply, value, source: end ?? 'patterns' };
       }
+    }
+  }
+
+  /** Search "captures-mates": a move that allows a mate in one is worth 0. */
+  private lookAtMates(next: Board, ranked: RankedMove): void {
+    if (ranked.source !== 'patterns' || ranked.value === 0) return;
+    const mate = matingReply(next);
+    if (mate !== undefined) {
+      ranked.value = 0;
+      ranked.refutation = { move: mate, value: 0, source: 'checkmate' };
     }
   }
 
