@@ -26,8 +26,16 @@ import { looksAtCaptures, matingReply, worstCaptureReply, type Refutation, type 
 /** Values closer than this count as equal when choosing among the best moves (Morph's values are sums of floats). */
 export const TIE_TOLERANCE = 1e-12;
 
-/** What a move is chosen by: its value, plus the policy's term when there is one. */
-export const choiceScore = (r: RankedMove): number => r.value + (r.policy ?? 0);
+/**
+ * How far below every other move a move the look proved lost comes (the opponent mates at once): whatever the
+ * policy says, as a move that mates is played whatever it says. Values are in [0, 1] and a policy's term a few
+ * units at most, so this keeps such moves last and still ordered among themselves.
+ */
+const PROVEN_LOSS_PENALTY = 1000;
+
+/** What a move is chosen by: its value, plus the policy's term when there is one; a proven loss comes last. */
+export const choiceScore = (r: RankedMove): number =>
+  r.value + (r.policy ?? 0) - (r.refutation?.source === 'checkmate' ? PROVEN_LOSS_PENALTY : 0);
 
 const byScoreThenMove = (a: RankedMove, b: RankedMove) => choiceScore(b) - choiceScore(a) || (a.move < b.move ? -1 : 1);
 
