@@ -22,6 +22,10 @@ import { generateLegalMoves, hasLegalMove, isInCheck } from '../chess/movegen.ts
 export const SEARCH_MODES = ['one-ply', 'captures', 'captures-mates'] as const;
 export type SearchMode = (typeof SEARCH_MODES)[number];
 
+/** How far an opponent model looks (src/model): its look is fitted to captures, so no mates look. */
+export const MODEL_SEARCH_MODES = ['one-ply', 'captures'] as const;
+export type ModelSearchMode = (typeof MODEL_SEARCH_MODES)[number];
+
 /** Whether a search mode looks at the opponent's captures. */
 export const looksAtCaptures = (search: SearchMode): boolean => search !== 'one-ply';
 
