@@ -10,8 +10,9 @@
  *
  * The PatternRecord stays the readable view and the structure the hierarchy edits (hierarchy.ts); the hierarchy
  * tells this index what changed (a record's parents, triggers or depth), or builds it afresh after loading. The
- * lists a change touches are rewritten once, when the hierarchy's insert or delete is done (`flush`): one insert
- * can deepen a whole subtree, and rewriting a seed's trigger list for each deepened child made inserts slow.
+ * lists a change touches are rewritten once, when the hierarchy's insert or delete is done (`flush`). One insert
+ * can deepen a whole subtree: a deepened pattern's depth is patched in its trigger's entry in place, since
+ * rewriting the trigger lists of thousands of deepened patterns was most of a new root's insert.
  */
 import { compilePlan, planLength } from '../pattern/matcher.ts';
 import type { GraphPattern } from '../pattern/pattern.ts';
@@ -133,6 +134,11 @@ export class FlatHierarchy {
   /** Each slot's trigger entries, one per child it triggers (hierarchy.ts retrigger). */
   readonly triggers = new SlotLists();
   /**
+   * Where each slot's entry sits in its trigger's list, from the list's start: a new link can deepen thousands of
+   * patterns, and their depths are patched in place (setDepth) instead of rewriting their triggers' lists.
+   */
+  private entryAt = new Int32Array(0);
+  /**
    * Compiled match plans (matcher.ts compilePlan), one after another, each copied in on its pattern's first test;
    * `planAt` holds where each slot's plan starts, plus 1 (0: not compiled yet).
    */
@@ -194,7 +200,13 @@ export class FlatHierarchy {
 
   /** After the record's depth changed (its trigger's entry for it holds it). */
   setDepth(record: PatternRecord): void {
-    if (record.trigger) this.staleTriggers.add(record.trigger);
+    const trigger = record.trigger;
+    if (!trigger || this.staleTriggers.has(trigger)) return;
+    const offset = this.entryAt[record.slot];
+    const at = this.triggers.start[trigger.slot] + offset;
+    // The entry is where it was written unless the list was rewritten without it since (then it is stale anyway).
+    if (offset < this.triggers.count[trigger.slot] && this.triggers.pool[at] === record.slot) this.triggers.pool[at + ENTRY_DEPTH] = record.depth;
+    else this.staleTriggers.add(trigger);
   }
 
   /** Rewrites the lists changes have touched since the last flush (records deleted meanwhile have no slot). */
@@ -204,7 +216,7 @@ export class FlatHierarchy {
       this.staleParents.clear();
     }
     if (this.staleTriggers.size > 0) {
-      for (const record of this.staleTriggers) if (record.slot >= 0) this.triggers.set(record.slot, triggerEntries(record), values.count);
+      for (const record of this.staleTriggers) if (record.slot >= 0) this.triggers.set(record.slot, triggerEntries(record, this.entryAt), values.count);
       this.staleTriggers.clear();
     }
   }
@@ -264,6 +276,7 @@ export class FlatHierarchy {
     this.matchedEpoch = resized(this.matchedEpoch, capacity);
     this.planAt = resized(this.planAt, capacity);
     this.childMatchedEpoch = resized(this.childMatchedEpoch, capacity);
+    this.entryAt = resized(this.entryAt, capacity);
     this.parents.grow(capacity);
     this.triggers.grow(capacity);
   }
@@ -288,7 +301,7 @@ export class FlatHierarchy {
   setLists(records: readonly PatternRecord[]): void {
     for (const record of records) {
       this.parents.set(record.slot, parentSlots(record), values.count);
-      this.triggers.set(record.slot, triggerEntries(record), values.count);
+      this.triggers.set(record.slot, triggerEntries(record, this.entryAt), values.count);
     }
   }
 }
@@ -305,11 +318,12 @@ function parentSlots(record: PatternRecord): Int32Array {
 
 /**
  * The trigger entries of a record, in `values` as parentSlots: for each child it triggers, [child slot, its
- * depth, k, its k other parents].
+ * depth, k, its k other parents]. Notes where each child's entry starts in `entryAt`.
  */
-function triggerEntries(record: PatternRecord): Int32Array {
+function triggerEntries(record: PatternRecord, entryAt: Int32Array): Int32Array {
   values.count = 0;
   for (const child of record.triggers) {
+    entryAt[child.slot] = values.count;
     pushValue(child.slot);
     pushValue(child.depth);
     pushValue(0);

@@ -392,7 +392,9 @@ class FeatureList {
   signatures: Int32Array;
 
   constructor(readonly records: PatternRecord[] = []) {
-    this.signatures = new Int32Array(Math.max(16, records.length * 4));
+    // Room to grow by an eighth: built at its exact size, every list a new pattern joined doubled on the first
+    // inserts after loading (up to a hundred milliseconds for one insert at 100k patterns).
+    this.signatures = new Int32Array(Math.max(16, (records.length + (records.length >> 3)) * 4));
     records.forEach((record, i) => this.writeSignature(i * 4, record));
   }
 
