@@ -134,10 +134,15 @@ export class FlatHierarchy {
   /** Each slot's trigger entries, one per child it triggers (hierarchy.ts retrigger). */
   readonly triggers = new SlotLists();
   /**
-   * Where each slot's entry sits in its trigger's list, from the list's start: a new link can deepen thousands of
-   * patterns, and their depths are patched in place (setDepth) instead of rewriting their triggers' lists.
+   * Where each slot's entry sits in its trigger's list: from the list's start, and in which slot's list (plus 1,
+   * 0: none). A new link can deepen thousands of patterns, whose depths are patched in place (setDepth), and a
+   * rewritten trigger list copies the entries that did not change (flush).
    */
   private entryAt = new Int32Array(0);
+  private entryIn = new Int32Array(0);
+  /** Slots whose entry is to be written afresh at the next flush: stamped with `flushStamp`. */
+  private entryStale = new Int32Array(0);
+  private flushStamp = 1;
   /**
    * Compiled match plans (matcher.ts compilePlan), one after another, each copied in on its pattern's first test;
    * `planAt` holds where each slot's plan starts, plus 1 (0: not compiled yet).
@@ -183,6 +188,7 @@ export class FlatHierarchy {
     }
     this.parents.clear(slot);
     this.triggers.clear(slot);
+    this.entryIn[slot] = 0;
     this.freeSlots.push(slot);
     record.slot = -1;
   }
@@ -190,6 +196,7 @@ export class FlatHierarchy {
   /** After the record's parents changed (its trigger's entry for it lists them). */
   setParents(record: PatternRecord): void {
     this.staleParents.add(record);
+    this.entryStale[record.slot] = this.flushStamp;
     if (record.trigger) this.staleTriggers.add(record.trigger);
   }
 
@@ -201,12 +208,21 @@ export class FlatHierarchy {
   /** After the record's depth changed (its trigger's entry for it holds it). */
   setDepth(record: PatternRecord): void {
     const trigger = record.trigger;
-    if (!trigger || this.staleTriggers.has(trigger)) return;
-    const offset = this.entryAt[record.slot];
-    const at = this.triggers.start[trigger.slot] + offset;
-    // The entry is where it was written unless the list was rewritten without it since (then it is stale anyway).
-    if (offset < this.triggers.count[trigger.slot] && this.triggers.pool[at] === record.slot) this.triggers.pool[at + ENTRY_DEPTH] = record.depth;
-    else this.staleTriggers.add(trigger);
+    if (!trigger) return;
+    const at = this.entryOf(record.slot, trigger.slot);
+    if (at >= 0) this.triggers.pool[at + ENTRY_DEPTH] = record.depth;
+    else {
+      this.entryStale[record.slot] = this.flushStamp;
+      this.staleTriggers.add(trigger);
+    }
+  }
+
+  /** Where the entry of `slot` is in the pool, when `trigger`'s list holds one (-1: it does not). */
+  private entryOf(slot: number, trigger: number): number {
+    if (this.entryIn[slot] !== trigger + 1) return -1;
+    const offset = this.entryAt[slot];
+    const at = this.triggers.start[trigger] + offset;
+    return offset < this.triggers.count[trigger] && this.triggers.pool[at] === slot ? at : -1;
   }
 
   /** Rewrites the lists changes have touched since the last flush (records deleted meanwhile have no slot). */
@@ -216,8 +232,12 @@ export class FlatHierarchy {
       this.staleParents.clear();
     }
     if (this.staleTriggers.size > 0) {
-      for (const record of this.staleTriggers) if (record.slot >= 0) this.triggers.set(record.slot, triggerEntries(record, this.entryAt), values.count);
+      for (const record of this.staleTriggers) if (record.slot >= 0) this.triggers.set(record.slot, this.triggerEntries(record), values.count);
       this.staleTriggers.clear();
+      if (++this.flushStamp === LAST_EPOCH) {
+        this.entryStale.fill(0);
+        this.flushStamp = 1;
+      }
     }
   }
 
@@ -277,6 +297,8 @@ export class FlatHierarchy {
     this.planAt = resized(this.planAt, capacity);
     this.childMatchedEpoch = resized(this.childMatchedEpoch, capacity);
     this.entryAt = resized(this.entryAt, capacity);
+    this.entryIn = resized(this.entryIn, capacity);
+    this.entryStale = resized(this.entryStale, capacity);
     this.parents.grow(capacity);
     this.triggers.grow(capacity);
   }
@@ -297,11 +319,41 @@ export class FlatHierarchy {
     return flat;
   }
 
+  /**
+   * The trigger entries of a record, in `values` as parentSlots: for each child it triggers, [child slot, its
+   * depth, k, its k other parents]. An entry whose child's parents have not changed since it was written is
+   * copied from the record's current list: a wide insert changes a few entries each of a hundred lists, some of
+   * them thousands of entries long, and reading every entry's parents from the records was most of its time.
+   */
+  private triggerEntries(record: PatternRecord): Int32Array {
+    values.count = 0;
+    const slot = record.slot;
+    const pool = this.triggers.pool;
+    for (const child of record.triggers) {
+      const childSlot = child.slot;
+      const written = values.count;
+      const at = this.entryStale[childSlot] === this.flushStamp ? -1 : this.entryOf(childSlot, slot);
+      if (at >= 0) {
+        for (let i = at, end = at + ENTRY_OTHERS + 1 + pool[at + ENTRY_OTHERS]; i < end; i++) pushValue(pool[i]);
+      } else {
+        pushValue(childSlot);
+        pushValue(child.depth);
+        pushValue(0);
+        const others = values.count;
+        for (const parent of child.parents) if (parent !== record) pushValue(parent.slot);
+        values.slots[others - 1] = values.count - others;
+      }
+      this.entryAt[childSlot] = written;
+      this.entryIn[childSlot] = slot + 1;
+    }
+    return values.slots;
+  }
+
   /** Writes the parent and trigger lists of these records, once their depths and triggers are final. */
   setLists(records: readonly PatternRecord[]): void {
     for (const record of records) {
       this.parents.set(record.slot, parentSlots(record), values.count);
-      this.triggers.set(record.slot, triggerEntries(record, this.entryAt), values.count);
+      this.triggers.set(record.slot, this.triggerEntries(record), values.count);
     }
   }
 }
@@ -316,20 +368,3 @@ function parentSlots(record: PatternRecord): Int32Array {
   return values.slots;
 }
 
-/**
- * The trigger entries of a record, in `values` as parentSlots: for each child it triggers, [child slot, its
- * depth, k, its k other parents]. Notes where each child's entry starts in `entryAt`.
- */
-function triggerEntries(record: PatternRecord, entryAt: Int32Array): Int32Array {
-  values.count = 0;
-  for (const child of record.triggers) {
-    entryAt[child.slot] = values.count;
-    pushValue(child.slot);
-    pushValue(child.depth);
-    pushValue(0);
-    const at = values.count;
-    for (const parent of child.parents) if (parent !== record) pushValue(parent.slot);
-    values.slots[at - 1] = values.count - at;
-  }
-  return values.slots;
-}

@@ -261,13 +261,17 @@ export class Hierarchy {
     const parents = mostSpecificSubpatterns(this, record, patternFeatures(pattern));
     const children = this.mostGeneralSuperpatterns(record, superpatternFeatures(pattern));
     for (const parent of parents) {
+      let removed = 0;
       for (const child of children) {
         // The child's parent list is the short side of the link.
         if (child.parents.includes(parent)) {
-          this.unlink(parent, child);
+          this.unlinkChild(parent, child);
           changes.removed.push([parent, child]);
+          removed++;
         }
       }
+      // A parent can have thousands of children: they leave its list together, in one pass.
+      if (removed > 0) removeAll(parent.children, changes.removed, changes.removed.length - removed);
       this.link(parent, record);
       changes.added.push([parent, record]);
     }
@@ -328,6 +332,11 @@ export class Hierarchy {
 
   private unlink(parent: PatternRecord, child: PatternRecord): void {
     parent.children.splice(parent.children.indexOf(child), 1);
+    this.unlinkChild(parent, child);
+  }
+
+  /** Unlinks `child` from `parent`'s side only: the caller takes it out of `parent.children`. */
+  private unlinkChild(parent: PatternRecord, child: PatternRecord): void {
     child.parents.splice(child.parents.indexOf(parent), 1);
     this.flatIndex?.setParents(child);
     this.retrigger(child);
@@ -434,6 +443,15 @@ class FeatureList {
 }
 
 let aboveStamp = 0;
+
+/** Removes from `list` the children of links[from..] (in place, keeping the order of the rest). */
+function removeAll(list: PatternRecord[], links: [PatternRecord, PatternRecord][], from: number): void {
+  const gone = new Set<PatternRecord>();
+  for (let i = from; i < links.length; i++) gone.add(links[i][1]);
+  let kept = 0;
+  for (const record of list) if (!gone.has(record)) list[kept++] = record;
+  list.length = kept;
+}
 
 function hasParentStamped(record: PatternRecord, stamp: number): boolean {
   for (const parent of record.parents) if (parent.aboveStamp === stamp) return true;
