@@ -131,6 +131,8 @@ export class FlatHierarchy {
   readonly records: (PatternRecord | undefined)[] = [];
   /** Each slot's parents' slots. */
   readonly parents = new SlotLists();
+  /** Each slot's depth (its record's): insertion's superpattern search reads it for thousands of candidates. */
+  depthOf = new Int32Array(0);
   /** Each slot's trigger entries, one per child it triggers (hierarchy.ts retrigger). */
   readonly triggers = new SlotLists();
   /**
@@ -176,6 +178,7 @@ export class FlatHierarchy {
       if (slot >= this.matchedEpoch.length) this.grow(Math.max(1024, 2 * this.matchedEpoch.length));
     } else this.records[slot] = record;
     record.slot = slot;
+    this.depthOf[slot] = record.depth;
   }
 
   /** Frees a deleted record's slot. */
@@ -207,6 +210,7 @@ export class FlatHierarchy {
 
   /** After the record's depth changed (its trigger's entry for it holds it). */
   setDepth(record: PatternRecord): void {
+    this.depthOf[record.slot] = record.depth;
     const trigger = record.trigger;
     if (!trigger) return;
     const at = this.entryOf(record.slot, trigger.slot);
@@ -296,6 +300,7 @@ export class FlatHierarchy {
     this.matchedEpoch = resized(this.matchedEpoch, capacity);
     this.planAt = resized(this.planAt, capacity);
     this.childMatchedEpoch = resized(this.childMatchedEpoch, capacity);
+    this.depthOf = resized(this.depthOf, capacity);
     this.entryAt = resized(this.entryAt, capacity);
     this.entryIn = resized(this.entryIn, capacity);
     this.entryStale = resized(this.entryStale, capacity);
@@ -352,6 +357,7 @@ export class FlatHierarchy {
   /** Writes the parent and trigger lists of these records, once their depths and triggers are final. */
   setLists(records: readonly PatternRecord[]): void {
     for (const record of records) {
+      this.depthOf[record.slot] = record.depth;
       this.parents.set(record.slot, parentSlots(record), values.count);
       this.triggers.set(record.slot, this.triggerEntries(record), values.count);
     }
