@@ -122,6 +122,16 @@ function pushValue(value: number): void {
   values.slots[values.count++] = value;
 }
 
+/** Appends the trigger entry of `child` in the list of `trigger` to `values`. */
+function pushEntry(child: PatternRecord, trigger: PatternRecord): void {
+  pushValue(child.slot);
+  pushValue(child.depth);
+  pushValue(0);
+  const others = values.count;
+  for (const parent of child.parents) if (parent !== trigger) pushValue(parent.slot);
+  values.slots[others - 1] = values.count - others;
+}
+
 /** A trigger entry: [child slot, its depth, k, its k other parents' slots] (see triggerEntries). */
 export const ENTRY_DEPTH = 1;
 export const ENTRY_OTHERS = 2;
@@ -144,6 +154,8 @@ export class FlatHierarchy {
   private entryIn = new Int32Array(0);
   /** Slots whose entry is to be written afresh at the next flush: stamped with `flushStamp`. */
   private entryStale = new Int32Array(0);
+  /** Slots whose trigger changed since the last flush (stamped likewise): their entries move to another list. */
+  private triggerMoved = new Int32Array(0);
   private flushStamp = 1;
   /**
    * Compiled match plans (matcher.ts compilePlan), one after another, each copied in on its pattern's first test;
@@ -203,6 +215,12 @@ export class FlatHierarchy {
     if (record.trigger) this.staleTriggers.add(record.trigger);
   }
 
+  /** Before the record's trigger changes (the hierarchy moves it to the end of its new trigger's children). */
+  setTrigger(record: PatternRecord): void {
+    this.triggerMoved[record.slot] = this.flushStamp;
+    this.entryStale[record.slot] = this.flushStamp;
+  }
+
   /** After the children the record triggers changed. */
   setTriggers(record: PatternRecord): void {
     this.staleTriggers.add(record);
@@ -240,6 +258,7 @@ export class FlatHierarchy {
       this.staleTriggers.clear();
       if (++this.flushStamp === LAST_EPOCH) {
         this.entryStale.fill(0);
+        this.triggerMoved.fill(0);
         this.flushStamp = 1;
       }
     }
@@ -304,6 +323,7 @@ export class FlatHierarchy {
     this.entryAt = resized(this.entryAt, capacity);
     this.entryIn = resized(this.entryIn, capacity);
     this.entryStale = resized(this.entryStale, capacity);
+    this.triggerMoved = resized(this.triggerMoved, capacity);
     this.parents.grow(capacity);
     this.triggers.grow(capacity);
   }
@@ -326,30 +346,54 @@ export class FlatHierarchy {
 
   /**
    * The trigger entries of a record, in `values` as parentSlots: for each child it triggers, [child slot, its
-   * depth, k, its k other parents]. An entry whose child's parents have not changed since it was written is
-   * copied from the record's current list: a wide insert changes a few entries each of a hundred lists, some of
-   * them thousands of entries long, and reading every entry's parents from the records was most of its time.
+   * depth, k, its k other parents]. A wide insert changes a few entries each of a hundred lists, some of them
+   * thousands of entries long, and reading every child's record for them was most of its time. So the record's
+   * current list is walked instead: the entries of children whose trigger did not change stay, in order (copied,
+   * or written afresh when their parents changed), and the children that came since follow; they are the end of
+   * the record's list, since a child whose trigger changes leaves its old list and goes to the end of the new one.
    */
   private triggerEntries(record: PatternRecord): Int32Array {
     values.count = 0;
     const slot = record.slot;
-    const pool = this.triggers.pool;
-    for (const child of record.triggers) {
-      const childSlot = child.slot;
+    const { pool, start, count } = this.triggers;
+    const stamp = this.flushStamp;
+    let kept = 0;
+    let lastKept = -1;
+    for (let at = start[slot], end = at + count[slot]; at < end; at += ENTRY_OTHERS + 1 + pool[at + ENTRY_OTHERS]) {
+      const child = pool[at];
+      if (this.triggerMoved[child] === stamp) continue;
       const written = values.count;
-      const at = this.entryStale[childSlot] === this.flushStamp ? -1 : this.entryOf(childSlot, slot);
-      if (at >= 0) {
-        for (let i = at, end = at + ENTRY_OTHERS + 1 + pool[at + ENTRY_OTHERS]; i < end; i++) pushValue(pool[i]);
+      if (this.entryStale[child] !== stamp) {
+        for (let i = at, entryEnd = at + ENTRY_OTHERS + 1 + pool[at + ENTRY_OTHERS]; i < entryEnd; i++) pushValue(pool[i]);
       } else {
-        pushValue(childSlot);
-        pushValue(child.depth);
-        pushValue(0);
-        const others = values.count;
-        for (const parent of child.parents) if (parent !== record) pushValue(parent.slot);
-        values.slots[others - 1] = values.count - others;
+        const childRecord = this.records[child];
+        if (!childRecord) return this.allTriggerEntries(record);
+        pushEntry(childRecord, record);
       }
-      this.entryAt[childSlot] = written;
-      this.entryIn[childSlot] = slot + 1;
+      this.entryAt[child] = written;
+      this.entryIn[child] = slot + 1;
+      kept++;
+      lastKept = child;
+    }
+    const triggers = record.triggers;
+    // What the walk kept must be the start of the record's list; anything else means a change this index was not
+    // told of, and the list is written from the records.
+    if (kept > triggers.length || (kept > 0 && triggers[kept - 1].slot !== lastKept)) return this.allTriggerEntries(record);
+    for (let i = kept; i < triggers.length; i++) {
+      this.entryAt[triggers[i].slot] = values.count;
+      this.entryIn[triggers[i].slot] = slot + 1;
+      pushEntry(triggers[i], record);
+    }
+    return values.slots;
+  }
+
+  /** The trigger entries of a record, each written from its child's record. */
+  private allTriggerEntries(record: PatternRecord): Int32Array {
+    values.count = 0;
+    for (const child of record.triggers) {
+      this.entryAt[child.slot] = values.count;
+      this.entryIn[child.slot] = record.slot + 1;
+      pushEntry(child, record);
     }
     return values.slots;
   }

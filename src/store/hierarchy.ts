@@ -221,6 +221,7 @@ export class Hierarchy {
     let best: PatternRecord | null = null;
     for (const parent of record.parents) if (!best || rarity(parent) > rarity(best)) best = parent;
     if (best === record.trigger) return;
+    this.flatIndex?.setTrigger(record);
     const previous = record.trigger;
     if (previous) {
       previous.triggers.splice(previous.triggers.indexOf(record), 1);
