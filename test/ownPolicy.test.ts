@@ -3,20 +3,21 @@
  * value database, kept beside it, and used by Morph players over that database unless told not to.
  */
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { spawn } from 'node:child_process';
-import { copyFileSync, existsSync, mkdtempSync, rmSync, statSync, writeFileSync } from 'node:fs';
+import { spawn, spawnSync } from 'node:child_process';
+import { copyFileSync, existsSync, mkdtempSync, readFileSync, rmSync, statSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { Chess } from 'chess.js';
 import Database from 'better-sqlite3';
 import { runTraining } from '../src/train/harness.ts';
-import { ownPolicyPath, partnerDecisions } from '../src/model/ownPolicy.ts';
+import { buildOwnPolicy, ownPolicyPath, partnerDecisions } from '../src/model/ownPolicy.ts';
 import { OpponentModel } from '../src/model/opponentModel.ts';
 import { DEFAULT_POLICY_WEIGHT } from '../src/model/policy.ts';
 import { GameHistory } from '../src/chess/history.ts';
 import { openMorphDatabase } from '../src/store/database.ts';
 import { PatternStore } from '../src/store/patternStore.ts';
 import { MORPH_BIN, runMorph } from './helpers/cli.ts';
+import { endedProcessId, runningProcess } from './helpers/processes.ts';
 
 const train = (db: string, games: number) =>
   runTraining({
@@ -158,5 +159,43 @@ describe("Morph's own move policy", () => {
     expect(stdout).toMatch(/^bestmove [a-h][1-8][a-h][1-8]/m);
     expect(stderr).toMatch(/^morph: playing without the move policy .*copy\.policy\.db/);
     expect(stderr.trim().split('\n')).toHaveLength(1);
+  }, 120_000);
+
+  it('a rebuild keeps the old policy whole until the new one is complete; a second rebuild meanwhile is refused (exit 2)', () => {
+    const file = ownPolicyPath(db);
+    const before = readFileSync(file);
+    let midBuild: Buffer | undefined;
+    let second: ReturnType<typeof spawnSync> | undefined;
+    const built = buildOwnPolicy(db, {
+      seed: 11,
+      // Called mid-build, before the model is written.
+      onProgress: () => {
+        midBuild = readFileSync(file);
+        second = spawnSync(process.execPath, [MORPH_BIN, 'model', '--from-db', db, '--seed', '12', '--no-progress'], { encoding: 'utf8' });
+      },
+    });
+    expect(midBuild!.equals(before)).toBe(true);
+    expect(second!.status).toBe(2);
+    expect(String(second!.stderr).trim().split('\n')).toHaveLength(1);
+    expect(second!.stderr).toMatch(/morph\.policy\.db is being written by another process/);
+    expect(built).toMatchObject({ file, seed: 11 });
+    expect(modelInfo(file).info.seed).toBe(11);
+  }, 120_000);
+
+  it('morph train removes the temporaries of policy builds killed mid-write, not those of a running one', async () => {
+    const file = ownPolicyPath(db);
+    const ended = endedProcessId();
+    const running = runningProcess();
+    try {
+      const leftovers = [`${file}.building-${ended}`, `${file}.building-${ended}.partial-${ended}`];
+      const kept = `${file}.building-${running.pid}`;
+      for (const path of [...leftovers, kept]) writeFileSync(path, Buffer.alloc(64 * 1024, 7));
+      const summary = await train(db, 1);
+      expect(summary.games).toBe(1);
+      expect(leftovers.filter(existsSync)).toEqual([]);
+      expect(existsSync(kept)).toBe(true);
+    } finally {
+      running.kill('SIGKILL');
+    }
   }, 120_000);
 });

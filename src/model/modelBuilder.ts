@@ -12,11 +12,10 @@
  *    of a position says nothing about the choice there and is left out of that decision. A pattern's `updates`
  *    is the number of decisions it took part in.
  *
- * The model is built in memory and written to its file only at the end (a new file, renamed into place), so a
- * failure leaves no file behind.
+ * The model is built in memory and written to its file only at the end, whole (src/store/wholeFile.ts: a
+ * temporary renamed into place, one writer at a time), so a failure leaves no file behind.
  */
-import { existsSync, renameSync, rmSync, writeFileSync } from 'node:fs';
-import { dirname } from 'node:path';
+import { writeFileSync } from 'node:fs';
 import { applyMove, cloneBoard, parseUciMove } from '../chess/board.ts';
 import { GameHistory } from '../chess/history.ts';
 import { generateLegalMoves } from '../chess/movegen.ts';
@@ -28,6 +27,7 @@ import type { PatternLanguage } from '../learn/config.ts';
 import { materialPattern, withoutSafety } from '../pattern/pattern.ts';
 import { setMeta } from '../store/meta.ts';
 import { PatternStore } from '../store/patternStore.ts';
+import { writeWholeFile } from '../store/wholeFile.ts';
 import { badInput } from '../util/errors.ts';
 import { Random } from '../util/random.ts';
 import { recordDatabaseKind } from '../store/databaseKind.ts';
@@ -104,12 +104,6 @@ export function* decisionHistories(decisions: readonly Decision[]): Generator<[D
     for (; played < decision.before.length; played++) history.play(decision.before[played]);
     yield [decision, history];
   }
-}
-
-/** Refuses an output path that exists or cannot be created, before any work is done. */
-export function checkNewModelPath(path: string): void {
-  if (existsSync(path)) throw badInput(`${path} already exists: choose a new file for the model (or remove it)`);
-  if (!existsSync(dirname(path) || '.')) throw badInput(`cannot create ${path}: no directory ${dirname(path)}`);
 }
 
 function inducePatterns(store: PatternStore, decisions: readonly Decision[], settings: ModelSettings, rng: Random): void {
@@ -330,16 +324,29 @@ export interface BuildRequest {
   seed: number;
   /** For a value database's own policy: the last of its games used. */
   lastGame?: number;
+  /** Whether an existing `out` is replaced (a database's own policy); otherwise it is refused. */
+  replace?: boolean;
   settings?: Partial<ModelSettings>;
   onProgress?: (message: string) => void;
 }
 
+/** The commands that write model files, named when a second writer of the same file is refused. */
+const MODEL_WRITERS = 'morph model, or morph train rebuilding its policy';
+
+/**
+ * Builds the model and writes it to `request.out` (src/store/wholeFile.ts): the file appears, or replaces the
+ * old one, only when complete, and a second build of the same file at the same time is refused in one line.
+ */
 export function buildModel(request: BuildRequest): BuildSummary {
+  return writeWholeFile(request.out, { replace: request.replace === true, writers: MODEL_WRITERS }, (temporary) =>
+    buildModelInto(temporary, request),
+  );
+}
+
+function buildModelInto(file: string, request: BuildRequest): BuildSummary {
   const settings = { ...DEFAULT_MODEL_SETTINGS, ...request.settings };
-  checkNewModelPath(request.out);
   const rng = new Random(request.seed);
   const store = PatternStore.open(':memory:');
-  const temporary = `${request.out}.partial-${process.pid}`;
   try {
     const started = performance.now();
     inducePatterns(store, request.decisions, settings, rng);
@@ -380,8 +387,7 @@ export function buildModel(request: BuildRequest): BuildSummary {
       setMeta(store.db, 'created_at', new Date().toISOString());
     });
     const fitted = performance.now();
-    writeFileSync(temporary, store.db.serialize());
-    renameSync(temporary, request.out);
+    writeFileSync(file, store.db.serialize());
     return {
       ...info,
       patterns: store.size,
@@ -392,6 +398,5 @@ export function buildModel(request: BuildRequest): BuildSummary {
     };
   } finally {
     store.close();
-    rmSync(temporary, { force: true });
   }
 }

@@ -11,7 +11,7 @@
  * Training itself plays without the policy, so what the value database learns does not depend on it; `morph
  * train` rebuilds the model after a run once enough new games have been recorded.
  */
-import { existsSync, renameSync, rmSync } from 'node:fs';
+import { existsSync } from 'node:fs';
 import { openMorphDatabase, type MorphDatabase } from '../store/database.ts';
 import { requireDatabaseKind } from '../store/databaseKind.ts';
 import { getMeta, getMetaNumber } from '../store/meta.ts';
@@ -107,14 +107,16 @@ export interface OwnPolicySummary extends BuildSummary {
 
 /**
  * Builds (or rebuilds) the policy of the value database at `dbPath` from its last `lastGames` games, into `out`
- * (default: its own policy path). The new model replaces the old one only when complete. Returns null when the
- * database has no partner games yet.
+ * (default: its own policy path). The new model replaces the old one only when complete, and two builds of one
+ * file at a time are refused (buildModel). Returns null when the database has no partner games yet.
  */
 export function buildOwnPolicy(
   dbPath: string,
   options: {
     lastGames?: number;
     out?: string;
+    /** Whether an existing `out` is replaced (default) or refused. */
+    replace?: boolean;
     /** Default: the database's seed. */
     seed?: number;
     settings?: Partial<ModelSettings>;
@@ -134,25 +136,19 @@ export function buildOwnPolicy(
   if (games.games === 0) return null;
   const out = options.out ?? ownPolicyPath(dbPath);
   if (out === dbPath) throw badInput(`the policy cannot replace its own value database ${dbPath}`);
-  const building = `${out}.building-${process.pid}`;
-  rmSync(building, { force: true });
-  try {
-    const summary = buildModel({
-      out: building,
-      player: games.partners.join(', '),
-      source: `${dbPath}, games ${games.firstGame}-${games.lastGame}`,
-      games: games.games,
-      decisions: games.decisions,
-      seed,
-      lastGame: games.lastGame,
-      settings: options.settings,
-      onProgress: options.onProgress,
-    });
-    renameSync(building, out);
-    return { ...summary, file: out, firstGame: games.firstGame, lastGame: games.lastGame };
-  } finally {
-    rmSync(building, { force: true });
-  }
+  const summary = buildModel({
+    out,
+    replace: options.replace ?? true,
+    player: games.partners.join(', '),
+    source: `${dbPath}, games ${games.firstGame}-${games.lastGame}`,
+    games: games.games,
+    decisions: games.decisions,
+    seed,
+    lastGame: games.lastGame,
+    settings: options.settings,
+    onProgress: options.onProgress,
+  });
+  return { ...summary, file: out, firstGame: games.firstGame, lastGame: games.lastGame };
 }
 
 /**

@@ -2,7 +2,8 @@
  * One writer per database. Two trainers on one file would both record games under the same numbers, so a
  * writer first takes an exclusive SQLite lock on a side file, `<db>-lock`, and holds it until it closes the
  * database. The lock is the operating system's (SQLite's own file locking), so it dies with the process: a
- * `kill -9` leaves the file behind but never a lock that blocks the next run. Readers never take it.
+ * `kill -9` leaves the file behind but never a lock that blocks the next run. Readers never take it. Files
+ * written whole (opponent models, src/store/wholeFile.ts) take the same lock for the same reason.
  */
 import Database from 'better-sqlite3';
 import { badInput } from '../util/errors.ts';
@@ -14,8 +15,11 @@ export class WriterLock {
     return `${path}-lock`;
   }
 
-  /** Takes the lock at once or refuses in one line (exit 2); never waits for another writer. */
-  static acquire(path: string): WriterLock {
+  /**
+   * Takes the lock at once or refuses in one line (exit 2); never waits for another writer. `writers` names the
+   * commands that write such a file, for that line.
+   */
+  static acquire(path: string, writers = 'morph train or learn'): WriterLock {
     const file = WriterLock.lockFileOf(path);
     let connection: Database.Database;
     try {
@@ -30,7 +34,7 @@ export class WriterLock {
       connection.close();
       const code = (error as { code?: string }).code ?? '';
       if (code.startsWith('SQLITE_BUSY') || code.startsWith('SQLITE_LOCKED')) {
-        throw badInput(`${path} is being written by another process (morph train or learn): one writer at a time`);
+        throw badInput(`${path} is being written by another process (${writers}): one writer at a time`);
       }
       throw badInput(`cannot lock ${file}: ${(error as Error).message}`);
     }

@@ -34,7 +34,8 @@ import { Random, freshSeed } from '../util/random.ts';
 import { TrainingProgress, type ProgressMode } from './progress.ts';
 import { BUILT_IN_OPPONENTS, GameActor, type FinishedGame, type GameTask } from './gameActor.ts';
 import { runWorkerPool } from './workerPool.ts';
-import { buildOwnPolicy, OWN_POLICY_GAMES, ownPolicyIsStale } from '../model/ownPolicy.ts';
+import { buildOwnPolicy, OWN_POLICY_GAMES, ownPolicyIsStale, ownPolicyPath } from '../model/ownPolicy.ts';
+import { removeLeftoverTemporaries } from '../store/wholeFile.ts';
 
 export interface TrainingOptions {
   db?: string;
@@ -165,6 +166,8 @@ function appendToLog(path: string, text: string): void {
 
 export async function runTraining(options: TrainingOptions): Promise<TrainingSummary> {
   const summary = await playTrainingGames(options);
+  // A policy build killed mid-write (kill -9) leaves its temporary beside the policy; a model can be large.
+  removeLeftoverTemporaries(ownPolicyPath(summary.database));
   if (options.ownPolicy && (summary.stopReason === 'games-done' || summary.stopReason === 'time-limit') && ownPolicyIsStale(summary.database, options.ownPolicyRefresh)) {
     const started = performance.now();
     if (options.progress !== 'none') process.stderr.write(`morph: building the move policy from the last ${OWN_POLICY_GAMES} games (--no-policy skips it)\n`);

@@ -9,7 +9,8 @@ import { formatOpponentSpec, parseOpponentSpec } from '../../engines/opponentSpe
 import { playerDecisions, readPgnText } from '../../model/decisions.ts';
 import { DEFAULT_OPENING_PLIES, playCollection } from '../../model/gameCollection.ts';
 import { MATERIAL_MODES, type FeatureSet, type MaterialMode } from '../../model/opponentModel.ts';
-import { buildModel, checkNewModelPath, type BuildSummary } from '../../model/modelBuilder.ts';
+import { buildModel, type BuildSummary } from '../../model/modelBuilder.ts';
+import { checkNewFilePath } from '../../store/wholeFile.ts';
 import { buildOwnPolicy, OWN_POLICY_GAMES } from '../../model/ownPolicy.ts';
 import { badInput } from '../../util/errors.ts';
 import { freshSeed } from '../../util/random.ts';
@@ -94,15 +95,15 @@ export function registerModelCommand(program: Command): void {
         if (opts.fromDb !== undefined) {
           if (opts.pgn !== undefined || opts.watch !== undefined) throw badInput('give one of --pgn, --watch and --from-db');
           const lastGames = parseIntegerOption('--last', opts.last, 1);
-          if (opts.out !== undefined) checkNewModelPath(opts.out);
-          const built = buildOwnPolicy(opts.fromDb, { lastGames, out: opts.out, seed: parseSeedOption(opts.seed), settings, onProgress: progress });
+          if (opts.out !== undefined) checkNewFilePath(opts.out);
+          const built = buildOwnPolicy(opts.fromDb, { lastGames, out: opts.out, replace: opts.out === undefined, seed: parseSeedOption(opts.seed), settings, onProgress: progress });
           if (built === null) throw badInput(`${opts.fromDb} has no recorded games against a partner yet: train first`);
           printLine(opts.json ? JSON.stringify(built) : summaryText(built, built.file));
           return;
         }
         if (opts.out === undefined) throw badInput('give --out FILE: the model database to create');
         const out = opts.out;
-        checkNewModelPath(out);
+        checkNewFilePath(out);
         let text: string;
         let player: string;
         let source: string;
