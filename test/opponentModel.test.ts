@@ -15,6 +15,7 @@ import { OpponentModel, withAncestors } from '../src/model/opponentModel.ts';
 import { buildPositionGraph } from '../src/graph/positionGraph.ts';
 import { ModelGuidedPlayer } from '../src/model/modelGuidedPlayer.ts';
 import { modelPolicy } from '../src/model/policy.ts';
+import { modelReplies } from '../src/model/predictedReplies.ts';
 import { morphRanker } from '../src/agree/rankers.ts';
 import { choiceScore, MorphPlayer } from '../src/player/morphPlayer.ts';
 import { setShare } from '../src/model/prediction.ts';
@@ -47,6 +48,20 @@ async function greedyGames(count: number, seed: number): Promise<string> {
     pgns.push(gamePgn(game, { white: white.name, black: black.name, round: i + 1 }));
   }
   return pgns.join('\n\n') + '\n';
+}
+
+/** Positions from the held-out games: each game's start and the position after every fifth move. */
+function heldOutPositions(): string[] {
+  const fens: string[] = [];
+  for (const game of readFileSync(heldOut, 'utf8').split(/\n\n(?=\[Event)/)) {
+    const chess = new Chess();
+    chess.loadPgn(game);
+    const history = chess.history({ verbose: true });
+    history.forEach((move, i) => {
+      if (i % 5 === 0) fens.push(move.before);
+    });
+  }
+  return fens;
 }
 
 let dir: string;
@@ -386,6 +401,66 @@ describe('model options of match and uci', () => {
   }, 90_000);
 });
 
+describe('Morph looking along the replies a model of its opponent predicts', () => {
+  it("lowers each move's value to the worst its captures look and the model's 3 likeliest replies leave, checked with chess.js", () => {
+    const values = PatternStore.open(model, { readonly: true, kind: 'opponent-model' }); // varied weights to value positions with
+    const opened = OpponentModel.open(model);
+    try {
+      let lowered = 0;
+      const fens = heldOutPositions().slice(0, 15);
+      expect(fens.length).toBe(15);
+      for (const fen of fens) {
+        const history = new GameHistory(fen);
+        const plain = new MorphPlayer(values, { maturity: 0, seed: 1, search: 'captures' }).rankMoves(history);
+        const looking = new MorphPlayer(values, { maturity: 0, seed: 1, search: 'captures', opponent: modelReplies(opened, 3) });
+        const ranking = looking.rankMoves(history);
+        expect(ranking.map((r) => r.move).sort()).toEqual(plain.map((r) => r.move).sort());
+        for (const r of ranking) {
+          const before = plain.find((p) => p.move === r.move)!;
+          if (before.source !== 'patterns') {
+            expect(r.value).toBe(before.value);
+            continue;
+          }
+          const chess = new Chess(fen);
+          chess.move({ from: r.move.slice(0, 2), to: r.move.slice(2, 4), promotion: r.move[4] });
+          const afterMove = new GameHistory(chess.fen());
+          const replies = opened.rank(afterMove, 'one-ply').slice(0, 3).map((m) => m.move);
+          // Each reply's position valued for the opponent, who just moved (rules first), by the one-ply player.
+          const forOpponent = new Map(new MorphPlayer(values, { maturity: 0, seed: 1, search: 'one-ply' }).rankMoves(afterMove).map((m) => [m.move, m.value]));
+          const expected = Math.min(before.value, ...replies.map((m) => 1 - forOpponent.get(m)!));
+          expect(r.value).toBeCloseTo(expected, 12);
+          if (expected < before.value - 1e-9) lowered++;
+        }
+        // The quick path plays a move as good as the exact ranking's best.
+        const played = looking.bestMove(history);
+        expect(choiceScore(ranking.find((r) => r.move === played)!)).toBeCloseTo(choiceScore(ranking[0]), 12);
+      }
+      expect(lowered).toBeGreaterThan(0);
+    } finally {
+      opened.close();
+      values.close();
+    }
+  });
+
+  it('is the default model mode of morph match, with the policy kept; IAM\'s coach is chosen by --model-mode coach', async () => {
+    const openings = join(dir, 'one.epd');
+    writeFileSync(openings, 'rnbqkbnr/pppppppp/8/8/4P3/8/PPPP1PPP/RNBQKBNR b KQkq -\n');
+    const match = (...extra: string[]) =>
+      morph('match', '--white', `morph:${valueDb}`, '--black', 'random', '--white-model', model, '--games', '2', '--max-plies', '12', '--openings', openings, '--seed', '1', '--json', '--no-progress', ...extra);
+    const look = await match('--white-policy', model);
+    expect(look.status).toBe(0);
+    const lookSummary = JSON.parse(look.stdout);
+    expect(lookSummary.first).toBe(`morph:${valueDb}+model:${model}+policy:${model}@0.1`);
+    expect(lookSummary.wins + lookSummary.draws + lookSummary.losses).toBe(2);
+    const coach = await match('--model-mode', 'coach');
+    expect(coach.status).toBe(0);
+    expect(JSON.parse(coach.stdout).first).toBe(`morph:${valueDb}+model:${model}@coach`);
+    const coachWithPolicy = await match('--white-policy', model, '--model-mode', 'coach');
+    expect(coachWithPolicy.status).toBe(2);
+    expect(coachWithPolicy.stderr.trim().split('\n')).toEqual(['morph: a Morph player coached by an opponent model plays without a policy']);
+  }, 90_000);
+});
+
 describe('ModelGuidedPlayer', () => {
   it('plays legal moves and takes a mate in one', async () => {
     const values = PatternStore.open(':memory:');
@@ -405,20 +480,6 @@ describe('ModelGuidedPlayer', () => {
 });
 
 describe('Morph with a move policy', () => {
-  /** Positions from the held-out games: each game's start and the position after every fifth move. */
-  function heldOutPositions(): string[] {
-    const fens: string[] = [];
-    for (const game of readFileSync(heldOut, 'utf8').split(/\n\n(?=\[Event)/)) {
-      const chess = new Chess();
-      chess.loadPgn(game);
-      const history = chess.history({ verbose: true });
-      history.forEach((move, i) => {
-        if (i % 5 === 0) fens.push(move.before);
-      });
-    }
-    return fens;
-  }
-
   it('chooses by value plus the weighted log-probability of the model, checked move by move', async () => {
     const learnedDb = join(dir, 'learned.db');
     const learned = await morph('learn', '--db', learnedDb, '--pgn', train, '--json');
@@ -485,9 +546,12 @@ describe('Morph with a move policy', () => {
     const uciNotModel = await morph('uci', '--db', valueDb, '--policy', valueDb);
     expect(uciNotModel.status).toBe(2);
     expect(uciNotModel.stderr.trim().split('\n')).toHaveLength(1);
-    const playBoth = await morph('play', '--db', valueDb, '--model', model, '--policy', model);
-    expect(playBoth.status).toBe(2);
-    expect(playBoth.stderr).toMatch(/--model or --policy, not both/);
+    const coachWithPolicy = await morph('play', '--db', valueDb, '--model', model, '--model-mode', 'coach', '--policy', model);
+    expect(coachWithPolicy.status).toBe(2);
+    expect(coachWithPolicy.stderr).toMatch(/coach plays without a policy/);
+    const badMode = await morph('uci', '--db', valueDb, '--model', model, '--model-mode', 'deep');
+    expect(badMode.status).toBe(2);
+    expect(badMode.stderr.trim().split('\n')).toEqual(['morph: --model-mode must be one of look, coach, got "deep"']);
     const agreeNotModel = await morph('agree', '--positions', positions, '--db', valueDb, '--policy', valueDb);
     expect(agreeNotModel.status).toBe(2);
     expect(agreeNotModel.stderr).toMatch(/is a value database, not an opponent model/);

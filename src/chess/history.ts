@@ -8,7 +8,19 @@ import { badInput } from '../util/errors.ts';
 import { gameEnd, type GameEnd } from './gameEnd.ts';
 import { positionKey } from './positionKey.ts';
 
-export class GameHistory {
+/** A position and how often each position occurred in its game so far (a GameHistory is one). */
+export interface PositionHistory {
+  readonly board: Board;
+  occurrences(board: Board): number;
+}
+
+/** The game of `history` with one more position, `next`, reached (for looking ahead without copying). */
+export function historyAfter(history: PositionHistory, next: Board): PositionHistory {
+  const key = positionKey(next);
+  return { board: next, occurrences: (b) => history.occurrences(b) + (positionKey(b) === key ? 1 : 0) };
+}
+
+export class GameHistory implements PositionHistory {
   readonly board: Board;
   private readonly seen = new Map<number, number>();
 

@@ -2,6 +2,7 @@
 import { badInput } from '../util/errors.ts';
 import { SEARCH_MODES, type SearchMode } from '../player/search.ts';
 import { DEFAULT_POLICY_WEIGHT } from '../model/policy.ts';
+import { DEFAULT_MODEL_MODE, MODEL_MODES, type ModelMode } from '../model/predictedReplies.ts';
 
 /** The help text of `--policy-weight`, for every command that takes a move policy. */
 export const POLICY_WEIGHT_HELP = `with a policy: what a unit of log-probability counts against a unit of value (default ${DEFAULT_POLICY_WEIGHT})`;
@@ -57,4 +58,16 @@ export function parseSearchOption(text: string | undefined): SearchMode | undefi
     throw badInput(`--search must be one of ${SEARCH_MODES.join(', ')}, got "${text}"`);
   }
   return text as SearchMode;
+}
+
+export const MODEL_MODE_HELP =
+  `with an opponent model: look (a move is worth no more than the worst of the model's likeliest replies leaves, ` +
+  `on top of the captures look and policy) | coach (IAM: the mean over those replies, no policy) (default ${DEFAULT_MODEL_MODE})`;
+
+export function parseModelModeOption(text: string | undefined): ModelMode | undefined {
+  if (text === undefined) return undefined;
+  if (!(MODEL_MODES as readonly string[]).includes(text)) {
+    throw badInput(`--model-mode must be one of ${MODEL_MODES.join(', ')}, got "${text}"`);
+  }
+  return text as ModelMode;
 }

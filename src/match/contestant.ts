@@ -11,11 +11,11 @@ import { AlphaBetaPlayer, parseAlphaBetaSpec } from '../engines/alphabeta.ts';
 import { createOpponent, type CreateOpponentOptions } from '../engines/opponentFactory.ts';
 import { formatOpponentSpec, parseOpponentSpec, type OpponentSpec } from '../engines/opponentSpec.ts';
 import type { GamePlayer } from '../engines/gamePlayer.ts';
-import { MorphPlayer, playingMaturity } from '../player/morphPlayer.ts';
+import { playingMaturity } from '../player/morphPlayer.ts';
 import { PatternStore } from '../store/patternStore.ts';
-import { DEFAULT_REPLIES, ModelGuidedPlayer } from '../model/modelGuidedPlayer.ts';
+import { isCoached, morphPlayerWithModels, type ModelMode } from '../model/predictedReplies.ts';
 import { OpponentModel } from '../model/opponentModel.ts';
-import { DEFAULT_POLICY_WEIGHT, modelPolicy } from '../model/policy.ts';
+import { DEFAULT_POLICY_WEIGHT } from '../model/policy.ts';
 import { policyModelFor } from '../model/ownPolicy.ts';
 import { checkDatabaseFileKind } from '../store/databaseKind.ts';
 import { badInput } from '../util/errors.ts';
@@ -29,6 +29,8 @@ export interface ContestantOptions {
   engineTimeouts?: CreateOpponentOptions['engineTimeouts'];
   /** A model of the other player: a Morph contestant then looks along its predicted replies (src/model). */
   opponentModel?: string;
+  /** How the opponent model is used (predictedReplies.ts); default DEFAULT_MODEL_MODE. */
+  modelMode?: ModelMode;
   /**
    * A model of a strong player's choices: a Morph contestant's move policy (src/model/policy.ts). By default its
    * database's own policy when it has one (src/model/ownPolicy.ts); false: none.
@@ -62,16 +64,17 @@ export class Contestant {
     if (typeof options.policyModel === 'string' && this.spec.kind !== 'morph') {
       throw badInput(`a policy needs a Morph player (morph:FILE), not ${formatOpponentSpec(this.spec)}`);
     }
-    if (typeof options.policyModel === 'string' && options.opponentModel !== undefined) {
-      throw badInput('a Morph player takes an opponent model or a policy, not both');
+    const coached = isCoached(options.opponentModel !== undefined, options.modelMode);
+    if (typeof options.policyModel === 'string' && coached) {
+      throw badInput('a Morph player coached by an opponent model plays without a policy');
     }
-    // A player guided by an opponent model plays without a policy, its database's own included.
-    this.policyPath = this.spec.kind === 'morph' && options.opponentModel === undefined ? policyModelFor(this.spec.dbPath, options.policyModel) : undefined;
+    // IAM's coach plays without a policy, its database's own included.
+    this.policyPath = this.spec.kind === 'morph' && !coached ? policyModelFor(this.spec.dbPath, options.policyModel) : undefined;
     // Checked now, so a bad policy file is refused before the first game rather than failing every game.
     if (this.policyPath !== undefined) checkDatabaseFileKind(this.policyPath, 'opponent-model');
     this.name =
       formatOpponentSpec(this.spec) +
-      (options.opponentModel !== undefined ? `+model:${options.opponentModel}` : '') +
+      (options.opponentModel !== undefined ? `+model:${options.opponentModel}${coached ? '@coach' : ''}` : '') +
       (this.policyPath !== undefined ? `+policy:${this.policyPath}@${options.policyWeight ?? DEFAULT_POLICY_WEIGHT}` : '');
   }
 
@@ -118,17 +121,11 @@ export class Contestant {
         // Read-only: a match never changes what Morph knows.
         this.store ??= PatternStore.open(morph.dbPath, { readonly: true });
         const maturity = playingMaturity(this.store, this.options.maturity);
-        if (this.options.opponentModel !== undefined) {
-          this.model ??= OpponentModel.open(this.options.opponentModel);
-          return new ModelGuidedPlayer(this.store, this.model, { maturity, seed: context.seed, replies: DEFAULT_REPLIES }, this.name);
-        }
-        let policy;
-        if (this.policyPath !== undefined) {
-          this.policyModel ??= OpponentModel.open(this.policyPath);
-          policy = modelPolicy(this.policyModel, this.options.policyWeight);
-        }
-        const name = policy !== undefined ? this.name : context.name;
-        return new MorphPlayer(this.store, { maturity, seed: context.seed, search: this.options.search, policy }, name);
+        if (this.options.opponentModel !== undefined) this.model ??= OpponentModel.open(this.options.opponentModel);
+        if (this.policyPath !== undefined) this.policyModel ??= OpponentModel.open(this.policyPath);
+        const models = { opponent: this.model, policy: this.policyModel, policyWeight: this.options.policyWeight, mode: this.options.modelMode };
+        const name = this.model !== null || this.policyModel !== null ? this.name : context.name;
+        return morphPlayerWithModels(this.store, { maturity, seed: context.seed, search: this.options.search }, models, name);
       },
       alphaBetaFactory: (ab, context) => new AlphaBetaPlayer(parseAlphaBetaSpec(ab.body, context.seed)),
     });

@@ -1,6 +1,8 @@
 /**
- * Morph with a model of its opponent (IAM's "adversary model as a coach"): for each own move it looks along
- * the replies the model finds likeliest and judges the positions they lead to with its value database.
+ * Morph with a model of its opponent as IAM used one (the "adversary model as a coach"; the "coach" model mode):
+ * for each own move it looks along the replies the model finds likeliest and judges the positions they lead to
+ * with its value database. Not the default way to use a model: the worst-reply look (predictedReplies.ts)
+ * measured far stronger (training/RESULTS.md).
  *
  * For own move m: a mate scores 1 and a draw by rule .5, as in the 1-ply player. Otherwise the model ranks the
  * opponent's replies (one ply, whatever the model's search, for speed); the `replies` likeliest are kept, with
@@ -9,8 +11,7 @@
  * probability-weighted mean. The best value is played, ties broken by a seeded random choice.
  */
 import { applyMove, cloneBoard, parseUciMove, uciMove, type Board } from '../chess/board.ts';
-import type { GameHistory } from '../chess/history.ts';
-import { positionKey } from '../chess/positionKey.ts';
+import { historyAfter, type GameHistory } from '../chess/history.ts';
 import { gameStatus, generateLegalMoves } from '../chess/movegen.ts';
 import { buildPositionGraph, PositionGraph } from '../graph/positionGraph.ts';
 import { MorphPlayer, type RankedMove } from '../player/morphPlayer.ts';
@@ -23,14 +24,6 @@ export interface ModelGuidedOptions {
   seed: number;
   /** How many of the model's likeliest replies are looked at. */
   replies: number;
-}
-
-export const DEFAULT_REPLIES = 3;
-
-/** A position after one more move, seen through the game's repetition counts. */
-function extendedHistory(history: PositionHistory, board: Board): PositionHistory {
-  const key = positionKey(board);
-  return { board, occurrences: (b) => history.occurrences(b) + (positionKey(b) === key ? 1 : 0) };
 }
 
 /**
@@ -69,7 +62,7 @@ export class ModelGuidedPlayer extends MorphPlayer {
   private judgeAlongReplies(history: PositionHistory, next: Board): number {
     if (gameStatus(next) === 'checkmate') return 1;
     if (isDrawnByRule(history, next)) return 0.5;
-    const afterMove = extendedHistory(history, next);
+    const afterMove = historyAfter(history, next);
     // One ply whatever the model's search: the guided player ranks the replies to every own move, and the
     // captures look made that four times slower (4.7 s a move against 1.2 at load 8), beyond blitz.
     const replies = this.model.rank(afterMove, 'one-ply').slice(0, this.guidance.replies);

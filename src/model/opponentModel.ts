@@ -19,6 +19,7 @@
  * Model databases record their kind (databaseKind.ts) and are refused where a value database is expected.
  */
 import { applyMove, BLACK, cloneBoard, uciMove, WHITE, type Board } from '../chess/board.ts';
+import type { PositionHistory } from '../chess/history.ts';
 import { gameStatus, generateLegalMoves, isInsufficientMaterial } from '../chess/movegen.ts';
 import { buildPositionGraph, PositionGraph } from '../graph/positionGraph.ts';
 import { gameEnd } from '../chess/gameEnd.ts';
@@ -98,11 +99,7 @@ export const weightOfScore = (score: number): number => 1 / (1 + Math.exp(-score
 
 export const TERMINAL_SCORES_KEY = 'model_terminal_scores';
 
-/** A position and how often each position occurred in its game so far (a GameHistory is one). */
-export interface PositionHistory {
-  readonly board: Board;
-  occurrences(board: Board): number;
-}
+export type { PositionHistory };
 
 /**
  * Which matches describe a position: only the most-specific ones (as Morph's value player uses them), or

@@ -5,12 +5,14 @@
  * it a threefold); anything else is valued by its patterns. With the search mode "captures"
  * (search.ts) a move is then worth no more than what the opponent's best capture leaves it. The best move is
  * played, ties broken by a seeded random choice. Given a move policy (a model of a strong player's choices,
- * src/model/policy.ts), a move is chosen by its value plus the policy's weighted log-probability for it.
+ * src/model/policy.ts), a move is chosen by its value plus the policy's weighted log-probability for it. Given a
+ * model of the opponent (src/model/predictedReplies.ts), a move is also worth no more than what each reply the
+ * model predicts leaves it.
  */
-import { applyMove, cloneBoard, uciMove, type Board, type CompactMove } from '../chess/board.ts';
+import { applyMove, cloneBoard, parseUciMove, uciMove, type Board, type CompactMove } from '../chess/board.ts';
 import { generateLegalMoves } from '../chess/movegen.ts';
 import { gameEnd, type GameEnd } from '../chess/gameEnd.ts';
-import { GameHistory } from '../chess/history.ts';
+import { GameHistory, historyAfter, type PositionHistory } from '../chess/history.ts';
 import { buildPositionGraph, PositionGraph } from '../graph/positionGraph.ts';
 import type { GamePlayer, GamePosition } from '../engines/gamePlayer.ts';
 import type { PatternStore } from '../store/patternStore.ts';
@@ -59,6 +61,16 @@ export interface MovePolicy {
   logProbabilities(history: GameHistory): ReadonlyMap<string, number>;
 }
 
+/**
+ * A model of the opponent's choices (src/model/predictedReplies.ts): the player looks at the replies it finds
+ * likeliest, as the captures search looks at captures.
+ */
+export interface ReplyPredictor {
+  readonly name: string;
+  /** The opponent's likeliest replies, best first, in the position at the end of `history` (UCI moves). */
+  likeliestReplies(history: PositionHistory): string[];
+}
+
 export interface MorphPlayerOptions {
   /** Patterns with fewer updates are ignored in play (reference section 6, maturity). */
   maturity: number;
@@ -69,6 +81,8 @@ export interface MorphPlayerOptions {
   search?: SearchMode;
   /** A move prior added when choosing; default none. */
   policy?: MovePolicy;
+  /** A model of the opponent whose predicted replies the player looks at; default none. */
+  opponent?: ReplyPredictor;
 }
 
 /**
@@ -117,7 +131,7 @@ export class MorphPlayer implements GamePlayer {
     for (const move of generateLegalMoves(board)) {
       applyMove(board, move, next);
       const ranked = this.judgePosition(history, next, move, keepEvaluations);
-      if (this.search === 'captures') this.lookAtCaptures(next, ranked);
+      this.lookFurther(history, next, ranked);
       ranking.push(ranked);
     }
     this.addPolicy(history, ranking);
@@ -132,13 +146,14 @@ export class MorphPlayer implements GamePlayer {
   }
 
   /**
-   * The move `choose` plays, with less work under search "captures". Captures can only lower a move's value
-   * below its position's own, so moves are looked at in the order of their positions' values, and a move whose
-   * position is already worth less than the best move found needs no look at the captures. The moves that
-   * could tie are valued exactly and picked from as `choose` picks, so the move played is the same.
+   * The move `choose` plays, with less work when the player looks past one ply. The look (captures, predicted
+   * replies) can only lower a move's value below its position's own, so moves are looked at in the order of
+   * their positions' values, and a move whose position is already worth less than the best move found needs no
+   * look. The moves that could tie are valued exactly and picked from as `choose` picks, so the move played is
+   * the same.
    */
   bestMove(history: GameHistory): string {
-    if (this.search === 'one-ply') return this.choose(history).move;
+    if (!this.looksFurther) return this.choose(history).move;
     const board = history.board;
     const next = cloneBoard(board);
     this.lastTested = 0;
@@ -156,7 +171,7 @@ export class MorphPlayer implements GamePlayer {
     for (const { move, ranked } of candidates) {
       if (choiceScore(ranked) < best - TIE_TOLERANCE) break;
       applyMove(board, move, next);
-      this.lookAtCaptures(next, ranked);
+      this.lookFurther(history, next, ranked);
       valued.push(ranked);
       best = Math.max(best, choiceScore(ranked));
     }
@@ -195,6 +210,41 @@ export class MorphPlayer implements GamePlayer {
     if (occurrences >= 2) return { move: uci, value: 0.5, source: 'repetition' };
     const evaluation = this.evaluate(next);
     return { move: uci, value: evaluation.value, source: 'patterns', ...(keep ? { evaluation } : {}) };
+  }
+
+  /** Whether the player looks past the position a move leads to. */
+  private get looksFurther(): boolean {
+    return this.search === 'captures' || this.options.opponent !== undefined;
+  }
+
+  /**
+   * Looks past the position a move leads to (`next`), lowering the move's value to what the opponent's
+   * captures and predicted replies leave. It never raises a value: bestMove's shortcut relies on that.
+   */
+  private lookFurther(history: GameHistory, next: Board, ranked: RankedMove): void {
+    if (this.search === 'captures') this.lookAtCaptures(next, ranked);
+    if (this.options.opponent !== undefined) this.lookAtPredictedReplies(this.options.opponent, history, next, ranked);
+  }
+
+  /**
+   * With a model of the opponent: lowers a move's value to what the worst of the model's likeliest replies
+   * leaves. Judged as a move is judged: a mate is 0 for Morph, a draw by rule or a return to a position already
+   * seen .5, anything else 1 - the patterns' value for the opponent, who just moved.
+   */
+  private lookAtPredictedReplies(opponent: ReplyPredictor, history: GameHistory, next: Board, ranked: RankedMove): void {
+    if (ranked.source !== 'patterns') return;
+    const afterMove = historyAfter(history, next);
+    const after = cloneBoard(next);
+    for (const reply of opponent.likeliestReplies(afterMove)) {
+      applyMove(next, parseUciMove(reply)!, after);
+      const occurrences = afterMove.occurrences(after) + 1;
+      const end = gameEnd(after, occurrences);
+      const value = end === 'checkmate' ? 0 : end !== null || occurrences >= 2 ? 0.5 : 1 - this.evaluate(after).value;
+      if (value < ranked.value) {
+        ranked.value = value;
+        ranked.refutation = { move: reply, value, source: end ?? 'patterns' };
+      }
+    }
   }
 
   /** Search "captures": lowers a move's value to what the opponent's best capture leaves (search.ts). */

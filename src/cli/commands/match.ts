@@ -14,7 +14,7 @@ import { checkDatabaseFileKind } from '../../store/databaseKind.ts';
 import { badInput, MorphError } from '../../util/errors.ts';
 import { freshSeed } from '../../util/random.ts';
 import { action, printLine } from '../run.ts';
-import { parseIntegerOption, parseNumberOption, parseSearchOption, parseSeedOption, parsePolicyWeightOption, POLICY_WEIGHT_HELP } from '../options.ts';
+import { parseIntegerOption, parseNumberOption, parseSearchOption, parseSeedOption, parsePolicyWeightOption, POLICY_WEIGHT_HELP, MODEL_MODE_HELP, parseModelModeOption } from '../options.ts';
 import { SEARCH_MODES } from '../../player/search.ts';
 
 interface MatchCommandOptions {
@@ -35,6 +35,7 @@ interface MatchCommandOptions {
   progress: boolean;
   whiteModel?: string;
   blackModel?: string;
+  modelMode?: string;
   whitePolicy?: string;
   blackPolicy?: string;
   policy: boolean;
@@ -159,6 +160,7 @@ export function registerMatchCommand(program: Command): void {
     .option('--max-failures <n>', 'stop after this many engine failures in a row', '5')
     .option('--white-model <file>', "an opponent model of --black, for the Morph player --white: it looks along the predicted replies")
     .option('--black-model <file>', 'an opponent model of --white, for the Morph player --black')
+    .option('--model-mode <mode>', `Morph players ${MODEL_MODE_HELP}`)
     .option('--white-policy <file>', 'a model of a strong player (morph model), the Morph player --white\'s move policy')
     .option('--black-policy <file>', 'the same for the Morph player --black')
     .option('--policy-weight <x>', POLICY_WEIGHT_HELP)
@@ -212,6 +214,7 @@ export function registerMatchCommand(program: Command): void {
             maxFailures: parseIntegerOption('--max-failures', opts.maxFailures, 1),
             firstModel: opts.whiteModel,
             secondModel: opts.blackModel,
+            modelMode: parseModelModeOption(opts.modelMode),
             firstPolicy: opts.whitePolicy ?? (opts.policy ? undefined : false),
             secondPolicy: opts.blackPolicy ?? (opts.policy ? undefined : false),
             policyWeight: parsePolicyWeightOption(opts.policyWeight),

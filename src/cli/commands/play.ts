@@ -2,16 +2,16 @@
 import type { Command } from 'commander';
 import { createInterface } from 'node:readline';
 import { checkFen } from '../../chess/fen.ts';
-import { MorphPlayer, playingMaturity } from '../../player/morphPlayer.ts';
-import { DEFAULT_REPLIES, ModelGuidedPlayer } from '../../model/modelGuidedPlayer.ts';
+import { playingMaturity } from '../../player/morphPlayer.ts';
+import { isCoached, morphPlayerWithModels } from '../../model/predictedReplies.ts';
 import { OpponentModel } from '../../model/opponentModel.ts';
 import { TerminalGame, type Side } from '../../play/terminalGame.ts';
 import { openStoreForReading } from '../../store/location.ts';
 import { badInput } from '../../util/errors.ts';
 import { freshSeed } from '../../util/random.ts';
 import { action, printLine, reportError } from '../run.ts';
-import { parseIntegerOption, parsePolicyWeightOption, parseSearchOption, parseSeedOption, POLICY_WEIGHT_HELP } from '../options.ts';
-import { modelPolicy } from '../../model/policy.ts';
+import { parseIntegerOption, parsePolicyWeightOption, parseSearchOption, parseSeedOption, POLICY_WEIGHT_HELP, MODEL_MODE_HELP, parseModelModeOption } from '../options.ts';
+import { DEFAULT_POLICY_WEIGHT } from '../../model/policy.ts';
 import { openPolicyModel } from '../../model/ownPolicy.ts';
 import { checkDatabaseFileKind } from '../../store/databaseKind.ts';
 import { SEARCH_MODES } from '../../player/search.ts';
@@ -25,6 +25,7 @@ interface PlayOptions {
   search?: string;
   pgn?: string;
   model?: string;
+  modelMode?: string;
   policy?: string | false;
   policyWeight?: string;
 }
@@ -41,6 +42,7 @@ export function registerPlayCommand(program: Command): void {
     .option('--search <mode>', `${SEARCH_MODES.join(' | ')}: how far Morph looks (default: the database's)`)
     .option('--pgn <file>', 'save the game as PGN to this file when it ends')
     .option('--model <file>', 'an opponent model of you (morph model): Morph looks along the replies it predicts')
+    .option('--model-mode <mode>', MODEL_MODE_HELP)
     .option('--policy <file>', 'a model of a strong player (morph model) as Morph\'s move policy (default: the database\'s own, DB.policy.db, if built)')
     .option('--no-policy', 'play without a move policy')
     .option('--policy-weight <x>', POLICY_WEIGHT_HELP)
@@ -52,7 +54,9 @@ export function registerPlayCommand(program: Command): void {
         const chosenMaturity = opts.maturity === undefined ? undefined : parseIntegerOption('--maturity', opts.maturity, 0);
         const seed = parseSeedOption(opts.seed) ?? freshSeed();
         const chosenSearch = parseSearchOption(opts.search);
-        if (opts.model !== undefined && typeof opts.policy === 'string') throw badInput('give --model or --policy, not both');
+        const modelMode = parseModelModeOption(opts.modelMode);
+        const coached = isCoached(opts.model !== undefined, modelMode);
+        if (coached && typeof opts.policy === 'string') throw badInput('--model-mode coach plays without a policy: leave out --policy');
         const policyWeight = parsePolicyWeightOption(opts.policyWeight);
         if (typeof opts.policy === 'string') checkDatabaseFileKind(opts.policy, 'opponent-model');
         const model = opts.model === undefined ? null : OpponentModel.open(opts.model);
@@ -60,8 +64,8 @@ export function registerPlayCommand(program: Command): void {
         let policyModel: OpponentModel | null = null;
         try {
           opened = openStoreForReading(opts.db);
-          // A player guided by a model of you plays without a policy.
-          if (opts.model === undefined) policyModel = openPolicyModel(opened.store.path, opts.policy);
+          // IAM's coach plays without a policy.
+          if (!coached) policyModel = openPolicyModel(opened.store.path, opts.policy);
         } catch (error) {
           model?.close();
           opened?.store.close();
@@ -70,18 +74,17 @@ export function registerPlayCommand(program: Command): void {
         const { store, fresh } = opened;
         try {
           const maturity = playingMaturity(store, chosenMaturity);
-          const policy = policyModel !== null ? modelPolicy(policyModel, policyWeight) : undefined;
-          const morph = new MorphPlayer(store, { maturity, seed, search: chosenSearch, policy }, 'Morph');
+          const models = { opponent: model, policy: policyModel, policyWeight, mode: modelMode };
+          const player = morphPlayerWithModels(store, { maturity, seed, search: chosenSearch }, models, 'Morph');
           printLine(
             fresh
               ? `Morph has no database yet (train first): every move values 0.5, so it plays at random. Seed ${seed}.`
-              : `Morph plays from ${store.path} (${store.size} patterns, maturity ${maturity}, search ${morph.search}, seed ${seed}).`,
+              : `Morph plays from ${store.path} (${store.size} patterns, maturity ${maturity}, search ${player.search}, seed ${seed}).`,
           );
-          const player = opts.model !== undefined
-            ? new ModelGuidedPlayer(store, model!, { maturity, seed, replies: DEFAULT_REPLIES }, 'Morph')
-            : morph;
-          if (opts.model !== undefined) printLine(`Morph looks along the replies ${opts.model} predicts for you.`);
-          if (policy !== undefined) printLine(`Morph's move policy: ${policyModel!.store.path}, weight ${policy.weight}.`);
+          if (opts.model !== undefined) {
+            printLine(coached ? `Morph averages over the replies ${opts.model} predicts for you (IAM's coach).` : `Morph looks along the replies ${opts.model} predicts for you.`);
+          }
+          if (policyModel !== null) printLine(`Morph's move policy: ${policyModel.store.path}, weight ${policyWeight ?? DEFAULT_POLICY_WEIGHT}.`);
           await playInTerminal(
             new TerminalGame({ player, humanColor: color as Side, startFen, autoPgnPath: opts.pgn, write: printLine }),
           );

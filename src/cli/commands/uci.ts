@@ -7,13 +7,11 @@ import type { PatternStore } from '../../store/patternStore.ts';
 import { MAX_MATURITY, MAX_SEED, UciEngine, type UciEngineConfig } from '../../uci/engine.ts';
 import { checkDatabaseFileKind, requireDatabaseKind } from '../../store/databaseKind.ts';
 import { openMorphDatabase } from '../../store/database.ts';
-import { DEFAULT_REPLIES, ModelGuidedPlayer } from '../../model/modelGuidedPlayer.ts';
+import { isCoached, morphPlayerWithModels, type ModelMode } from '../../model/predictedReplies.ts';
 import { OpponentModel } from '../../model/opponentModel.ts';
 import { action } from '../run.ts';
-import { parseIntegerOption, parsePolicyWeightOption, parseSearchOption, POLICY_WEIGHT_HELP } from '../options.ts';
-import { modelPolicy } from '../../model/policy.ts';
+import { parseIntegerOption, parsePolicyWeightOption, parseSearchOption, POLICY_WEIGHT_HELP, MODEL_MODE_HELP, parseModelModeOption } from '../options.ts';
 import { policyModelFor } from '../../model/ownPolicy.ts';
-import { MorphPlayer } from '../../player/morphPlayer.ts';
 import { badInput } from '../../util/errors.ts';
 import { SEARCH_MODES, type SearchMode } from '../../player/search.ts';
 import { loadConfig } from '../../learn/config.ts';
@@ -24,6 +22,7 @@ interface UciOptions {
   search?: string;
   seed: string;
   model?: string;
+  modelMode?: string;
   policy?: string | false;
   policyWeight?: string;
 }
@@ -37,6 +36,7 @@ export function registerUciCommand(program: Command): void {
     .option('--search <mode>', `${SEARCH_MODES.join(' | ')}: how far Morph looks (UCI option Search; default: the database's)`)
     .option('--seed <n>', 'seed for the random tie-break (UCI option Seed)', '1')
     .option('--model <file>', "an opponent model of the engine's opponent: Morph looks along its predicted replies")
+    .option('--model-mode <mode>', MODEL_MODE_HELP)
     .option('--policy <file>', "a model of a strong player (morph model) as Morph's move policy (default: the database's own, DB.policy.db, if built)")
     .option('--no-policy', 'play without a move policy')
     .option('--policy-weight <x>', POLICY_WEIGHT_HELP)
@@ -62,7 +62,10 @@ export function registerUciCommand(program: Command): void {
         }
         if (opts.model !== undefined) checkDatabaseFileKind(opts.model, 'opponent-model');
         if (typeof opts.policy === 'string') checkDatabaseFileKind(opts.policy, 'opponent-model');
-        if (opts.model !== undefined && typeof opts.policy === 'string') throw badInput('give --model or --policy, not both');
+        const modelMode = parseModelModeOption(opts.modelMode);
+        if (isCoached(opts.model !== undefined, modelMode) && typeof opts.policy === 'string') {
+          throw badInput('--model-mode coach plays without a policy: leave out --policy');
+        }
         const policyWeight = parsePolicyWeightOption(opts.policyWeight);
         await runUciEngine({
           store: () => openStoreForReading(opts.db).store,
@@ -73,7 +76,7 @@ export function registerUciCommand(program: Command): void {
           search,
           databaseSearch,
           seed,
-          createPlayer: opts.model !== undefined ? modelGuidedFactory(opts.model) : policyFactory(opts.policy, policyWeight),
+          createPlayer: playerFactory({ policy: opts.policy, policyWeight, opponentModel: opts.model, modelMode }),
         });
       }),
     );
@@ -126,35 +129,40 @@ async function runUciEngine(setup: {
 }
 
 /**
- * Morph with its move policy over whatever value database the engine plays from: the model given, else that
- * database's own if built (none after --no-policy). Each model is loaded once.
+ * Morph over whatever value database the engine plays from, with its models: the opponent model given, and the
+ * move policy given, else that database's own if built (none after --no-policy, or for IAM's coach). Each model
+ * is loaded once.
  */
-function policyFactory(given: string | false | undefined, weight: number | undefined): UciEngineConfig['createPlayer'] {
-  const models = new Map<string, OpponentModel>();
+function playerFactory(setup: {
+  policy: string | false | undefined;
+  policyWeight: number | undefined;
+  opponentModel: string | undefined;
+  modelMode: ModelMode | undefined;
+}): UciEngineConfig['createPlayer'] {
+  const policies = new Map<string, OpponentModel | null>();
+  let opponent: OpponentModel | null = null;
+  const coached = isCoached(setup.opponentModel !== undefined, setup.modelMode);
   return (store, options, name) => {
-    const path = policyModelFor(store.path, given);
-    if (path === undefined) return new MorphPlayer(store, options, name);
-    let model = models.get(path);
-    if (model === undefined) {
-      try {
-        model = OpponentModel.open(path);
-      } catch (error) {
-        // A GUI waits for a bestmove: a database's own policy that cannot be read is left out, not fatal (a
-        // policy the user named was checked before the engine started).
-        process.stderr.write(`morph: playing without the move policy ${path}: ${(error as Error).message.split('\n')[0]}\n`);
-        return new MorphPlayer(store, options, name);
-      }
-      models.set(path, model);
+    if (setup.opponentModel !== undefined) opponent ??= OpponentModel.open(setup.opponentModel);
+    const path = coached ? undefined : policyModelFor(store.path, setup.policy);
+    let policy: OpponentModel | null = null;
+    if (path !== undefined) {
+      if (!policies.has(path)) policies.set(path, openPolicyOrWarn(path));
+      policy = policies.get(path)!;
     }
-    return new MorphPlayer(store, { ...options, policy: modelPolicy(model, weight) }, name);
+    return morphPlayerWithModels(store, options, { opponent, policy, policyWeight: setup.policyWeight, mode: setup.modelMode }, name);
   };
 }
 
-/** The model-guided player over whatever value database the engine plays from (the model is loaded once). */
-function modelGuidedFactory(modelPath: string): UciEngineConfig['createPlayer'] {
-  let model: OpponentModel | null = null;
-  return (store, options, name) => {
-    model ??= OpponentModel.open(modelPath);
-    return new ModelGuidedPlayer(store, model, { ...options, replies: DEFAULT_REPLIES }, name);
-  };
+/**
+ * A GUI waits for a bestmove: a database's own policy that cannot be read is left out, not fatal (a policy the
+ * user named was checked before the engine started).
+ */
+function openPolicyOrWarn(path: string): OpponentModel | null {
+  try {
+    return OpponentModel.open(path);
+  } catch (error) {
+    process.stderr.write(`morph: playing without the move policy ${path}: ${(error as Error).message.split('\n')[0]}\n`);
+    return null;
+  }
 }

@@ -1,0 +1,64 @@
+/**
+ * A model of Morph's opponent used to look along its predicted replies: for each own move, the model's few
+ * likeliest replies are played and the move is worth no more than the worst position they leave, as valued by
+ * Morph's own database (src/player/morphPlayer.ts). It is a two-ply search whose second ply the model chooses,
+ * on top of the player's captures look and move policy.
+ *
+ * IAM's "adversary model as a coach" averaged over the likely replies instead (modelGuidedPlayer.ts, kept as
+ * the "coach" mode). Measured in training/RESULTS.md: the mean lets quiet replies outweigh the one that takes a
+ * piece, and it scored far worse than the worst-reply look against the opponent it modelled.
+ */
+import type { PositionHistory } from '../chess/history.ts';
+import { MorphPlayer, type MorphPlayerOptions, type ReplyPredictor } from '../player/morphPlayer.ts';
+import type { PatternStore } from '../store/patternStore.ts';
+import { ModelGuidedPlayer } from './modelGuidedPlayer.ts';
+import type { OpponentModel } from './opponentModel.ts';
+import { modelPolicy } from './policy.ts';
+
+/** How many of the model's likeliest replies are looked at (3: measured in training/RESULTS.md). */
+export const DEFAULT_REPLIES = 3;
+
+/** How a Morph player uses a model of its opponent. */
+export const MODEL_MODES = ['look', 'coach'] as const;
+export type ModelMode = (typeof MODEL_MODES)[number];
+export const DEFAULT_MODEL_MODE: ModelMode = 'look';
+
+/** The model's likeliest replies over an opened model; the caller closes the model. */
+export function modelReplies(model: OpponentModel, replies = DEFAULT_REPLIES): ReplyPredictor {
+  return {
+    name: `model:${model.store.path}`,
+    // One ply whatever the model's search: the player ranks the replies to every own move it looks at, and the
+    // model's captures look made that about four times slower.
+    likeliestReplies: (history: PositionHistory) => model.rank(history, 'one-ply').slice(0, replies).map((m) => m.move),
+  };
+}
+
+/** The models a Morph player may play with, opened; the caller closes them. */
+export interface PlayerModels {
+  /** A model of a strong player's choices, the move policy (policy.ts). */
+  policy?: OpponentModel | null;
+  policyWeight?: number;
+  /** A model of the opponent. */
+  opponent?: OpponentModel | null;
+  /** How the opponent model is used (default DEFAULT_MODEL_MODE); IAM's coach plays without a policy. */
+  mode?: ModelMode;
+}
+
+/** Whether a player with these models ignores a policy: IAM's coach judges moves by the replies alone. */
+export const isCoached = (hasOpponentModel: boolean, mode: ModelMode | undefined): boolean =>
+  hasOpponentModel && (mode ?? DEFAULT_MODEL_MODE) === 'coach';
+
+/** A Morph player using the models given: the one rule for match, play and uci. */
+export function morphPlayerWithModels(
+  store: PatternStore,
+  options: Pick<MorphPlayerOptions, 'maturity' | 'seed' | 'search'>,
+  models: PlayerModels,
+  name?: string,
+): MorphPlayer {
+  const opponent = models.opponent ?? undefined;
+  if (opponent !== undefined && isCoached(true, models.mode)) {
+    return new ModelGuidedPlayer(store, opponent, { maturity: options.maturity, seed: options.seed, replies: DEFAULT_REPLIES }, name);
+  }
+  const policy = models.policy ? modelPolicy(models.policy, models.policyWeight) : undefined;
+  return new MorphPlayer(store, { ...options, policy, opponent: opponent && modelReplies(opponent) }, name);
+}
