@@ -3,6 +3,9 @@
  * patterns without exact squares, real weights and ages). Run in its own process, so memory is this database's:
  *   node bin/run-ts.js bench/trained.bench.ts                 measure the largest cached trained database
  *   node bin/run-ts.js bench/trained.bench.ts --db PATH       measure another database (a copy of it)
+ *     --inserts-only                                         only the insertion figures (seconds, not minutes, at 100k)
+ *     --warm N                                               N untimed inserts first (warm JIT and match plans, and
+ *                                                            the GC of loading done): a learner's steady state
  *   node bin/run-ts.js bench/trained.bench.ts --build --hours H [--jobs N]
  *                                                            grow one (resumable: run it again to grow further)
  * The build step is `morph train --seed 1` against the default partner into bench/.cache/trained.db (a checkout's
@@ -61,7 +64,13 @@ async function snapshotOf(path: string, dir: string): Promise<string> {
 
 const round = (value: number, digits: number) => Number(value.toFixed(digits));
 
-export async function benchTrained(database = TRAINED_DB): Promise<Figure[]> {
+/** What to measure: everything, or the insertion figures only; `warm` untimed inserts before the timed ones. */
+export interface TrainedBenchOptions {
+  insertsOnly?: boolean;
+  warm?: number;
+}
+
+export async function benchTrained(database = TRAINED_DB, options: TrainedBenchOptions = {}): Promise<Figure[]> {
   if (database === TRAINED_DB && !existsSync(TRAINED_DB)) {
     process.stderr.write('no trained database yet: growing one of 200 games (see bench/trained.bench.ts --build)\n');
     buildTrainedDatabase(['--games', '200']);
@@ -75,6 +84,7 @@ export async function benchTrained(database = TRAINED_DB): Promise<Figure[]> {
     const games = getMetaNumber(probe, 'games_played') ?? 0;
     probe.close();
     const label = `trained (${size} patterns, ${games} games)`;
+    if (options.insertsOnly) return writeFigures(path, label, games, options);
     const figures = benchStoreFile(path, label, false);
     // The issue's targets for a trained database (at 100k patterns; this one may be smaller: see the label).
     const targets: Record<string, string> = {
@@ -85,7 +95,7 @@ export async function benchTrained(database = TRAINED_DB): Promise<Figure[]> {
       [`1-ply move, ${label} (95th percentile)`]: '<= 15',
     };
     for (const figure of figures) if (targets[figure.name]) figure.target = targets[figure.name];
-    figures.push(...writeFigures(path, label, games));
+    figures.push(...writeFigures(path, label, games, options));
     return figures;
   } finally {
     rmSync(dir, { recursive: true, force: true });
@@ -93,7 +103,7 @@ export async function benchTrained(database = TRAINED_DB): Promise<Figure[]> {
 }
 
 /** Insertion, deletion and learning on the copy (it is changed; the cache is not). */
-function writeFigures(path: string, label: string, games: number): Figure[] {
+function writeFigures(path: string, label: string, games: number, options: TrainedBenchOptions): Figure[] {
   const store = PatternStore.open(path, { quickCheck: false });
   // Learning at the default creation rates: a database grown fast (training/recipes/grow-100k.sh) saved higher ones.
   const config: LearningConfig = mergeConfig(loadConfig(store.db), {
@@ -112,6 +122,17 @@ function writeFigures(path: string, label: string, games: number): Figure[] {
   const insertTimes: number[] = [];
   const insertCpuTimes: number[] = [];
   let generalisations = 0;
+  /** The i-th pattern to insert: a generalisation every other one when two stored patterns of a size allow it. */
+  const propose = (i: number, rng: Random): { pattern: GraphPattern; generalised: boolean } => {
+    if (i % 2 === 1) {
+      const a = rng.pick(stored);
+      const b = rng.pick(stored);
+      const pattern = a !== b && Math.abs(a.size - b.size) <= 1 ? maximumCommonSubpattern(a.pattern as GraphPattern, b.pattern as GraphPattern) : null;
+      if (pattern && pattern.labels.length >= 2) return { pattern, generalised: true };
+    }
+    const graph = rng.pick(graphs);
+    return { pattern: orderedSubpattern(graph, rng.int(graph.nodeCount), 2 + rng.int(5), rng), generalised: false };
+  };
   // The store writes an insert's links when its transaction commits (PatternStore.transaction): timed too.
   let commitStarted = 0;
   // The first insert builds the hierarchy's superpattern index (once per process): timed apart.
@@ -123,20 +144,18 @@ function writeFigures(path: string, label: string, games: number): Figure[] {
     created = store.insert(pattern, 'forward', games + 1).created;
     firstInsert = performance.now() - started;
   }
+  // Warm-up inserts draw from their own generator, so the timed ones are the same patterns with or without them.
+  const warm = options.warm ?? 0;
+  const warmRng = new Random(8);
+  for (let i = 0; i < warm; i += 100) {
+    store.transaction(() => {
+      for (let j = i; j < Math.min(warm, i + 100); j++) store.insert(propose(j, warmRng).pattern, 'forward', games + 1);
+    });
+  }
   store.transaction(() => {
     for (let i = 0; i < 400; i++) {
-      let pattern: GraphPattern | null = null;
-      if (i % 2 === 1) {
-        const a = rng.pick(stored);
-        const b = rng.pick(stored);
-        if (a !== b && Math.abs(a.size - b.size) <= 1) pattern = maximumCommonSubpattern(a.pattern as GraphPattern, b.pattern as GraphPattern);
-        if (pattern && pattern.labels.length >= 2) generalisations++;
-        else pattern = null;
-      }
-      if (!pattern) {
-        const graph = rng.pick(graphs);
-        pattern = orderedSubpattern(graph, rng.int(graph.nodeCount), 2 + rng.int(5), rng);
-      }
+      const { pattern, generalised } = propose(i, rng);
+      if (generalised) generalisations++;
       const cpuStarted = process.cpuUsage();
       const started = performance.now();
       store.insert(pattern, 'forward', games + 1);
@@ -151,6 +170,15 @@ function writeFigures(path: string, label: string, games: number): Figure[] {
   insertCpuTimes.sort((a, b) => a - b);
   // A process that inserts holds every pattern (Hierarchy.featureIndex): the learner's memory, not a player's.
   const learningRss = process.memoryUsage().rss;
+
+  const insertFigures: Figure[] = [
+    { name: `insert one pattern, ${label} (95th percentile)`, value: round(percentile(insertTimes, 0.95), 3), unit: 'ms', target: '<= 1', note: `median ${round(percentile(insertTimes, 0.5), 3)} ms, max ${round(insertTimes.at(-1)!, 1)} ms; CPU time p95 ${round(percentile(insertCpuTimes, 0.95), 3)} ms, median ${round(percentile(insertCpuTimes, 0.5), 3)} ms; ${generalisations} of ${insertTimes.length} generalisations; the first insert, building the index, ${round(firstInsert, 1)} ms${warm > 0 ? `; after ${warm} untimed inserts` : ''}; writing their links and committing, ${round(commitMs, 1)} ms (${round(commitMs / insertTimes.length, 3)} ms an insert); ${insertTimes.filter((t) => t > 1).length} inserts over 1 ms` },
+    { name: `resident memory after inserting, ${label}`, value: Math.round(learningRss / 1e6), unit: 'MB', note: 'a learning process: every pattern held from the first insert' },
+  ];
+  if (options.insertsOnly) {
+    store.close();
+    return insertFigures;
+  }
 
   // Deletion per game: each simulated game uses ~150 patterns (their last use moves), asks what to delete, and
   // forgets it, as the learner deletes it (kept in memory here: the store is not changed), so every pass judges
@@ -209,8 +237,7 @@ function writeFigures(path: string, label: string, games: number): Figure[] {
   store.close();
   const mean = (xs: number[]) => xs.reduce((a, b) => a + b, 0) / Math.max(1, xs.length);
   return [
-    { name: `insert one pattern, ${label} (95th percentile)`, value: round(percentile(insertTimes, 0.95), 3), unit: 'ms', target: '<= 1', note: `median ${round(percentile(insertTimes, 0.5), 3)} ms, max ${round(insertTimes.at(-1)!, 1)} ms; CPU time p95 ${round(percentile(insertCpuTimes, 0.95), 3)} ms, median ${round(percentile(insertCpuTimes, 0.5), 3)} ms; ${generalisations} of ${insertTimes.length} generalisations; the first insert, building the index, ${round(firstInsert, 1)} ms; writing their links and committing, ${round(commitMs, 1)} ms (${round(commitMs / insertTimes.length, 3)} ms an insert)` },
-    { name: `resident memory after inserting, ${label}`, value: Math.round(learningRss / 1e6), unit: 'MB', note: 'a learning process: every pattern held from the first insert' },
+    ...insertFigures,
     { name: `deletion pass per game, ${label} (median)`, value: round(percentile(orderTimes, 0.5), 3), unit: 'ms', target: '<= 5', note: `kept utility order (CPU median ${round(percentile(orderCpuTimes, 0.5), 3)} ms); the scan: ${round(percentile(scanTimes, 0.5), 2)} ms; ${Math.round(deletedPerGame)} deleted a game` },
     { name: `learner per game, ${label} (mean)`, value: round(mean(learnTimes), 1), unit: 'ms', note: `median ${round(percentile(learnTimes, 0.5), 1)} ms over ${learnTimes.length} games; CPU mean ${round(learnCpuMean, 1)} ms; default creation rates` },
   ];
@@ -220,6 +247,13 @@ if (import.meta.url === pathToFileURL(process.argv[1] ?? '').href) {
   if (process.argv.includes('--build')) buildTrainedDatabase(process.argv.slice(process.argv.indexOf('--build') + 1));
   else {
     const at = process.argv.indexOf('--db');
-    process.stdout.write(JSON.stringify(await benchTrained(at > 0 ? resolve(process.argv[at + 1]) : TRAINED_DB)) + '\n');
+    const warmAt = process.argv.indexOf('--warm');
+    const warm = warmAt > 0 ? Number(process.argv[warmAt + 1]) : 0;
+    if (!Number.isInteger(warm) || warm < 0) {
+      process.stderr.write('--warm takes a number of inserts (0 or more)\n');
+      process.exit(2);
+    }
+    const options = { insertsOnly: process.argv.includes('--inserts-only'), warm };
+    process.stdout.write(JSON.stringify(await benchTrained(at > 0 ? resolve(process.argv[at + 1]) : TRAINED_DB, options)) + '\n');
   }
 }

@@ -10,8 +10,9 @@
  *
  * The PatternRecord stays the readable view and the structure the hierarchy edits (hierarchy.ts); the hierarchy
  * tells this index what changed (a record's parents, triggers or depth), or builds it afresh after loading. The
- * lists a change touches are rewritten once, when the hierarchy's insert or delete is done (`flush`): one insert
- * can deepen a whole subtree, and rewriting a seed's trigger list for each deepened child made inserts slow.
+ * lists a change touches are rewritten once, when the hierarchy's insert or delete is done (`flush`). One insert
+ * can deepen a whole subtree: a deepened pattern's depth is patched in its trigger's entry in place, since
+ * rewriting the trigger lists of thousands of deepened patterns was most of a new root's insert.
  */
 import { compilePlan, planLength } from '../pattern/matcher.ts';
 import type { GraphPattern } from '../pattern/pattern.ts';
@@ -121,6 +122,16 @@ function pushValue(value: number): void {
   values.slots[values.count++] = value;
 }
 
+/** Appends the trigger entry of `child` in the list of `trigger` to `values`. */
+function pushEntry(child: PatternRecord, trigger: PatternRecord): void {
+  pushValue(child.slot);
+  pushValue(child.depth);
+  pushValue(0);
+  const others = values.count;
+  for (const parent of child.parents) if (parent !== trigger) pushValue(parent.slot);
+  values.slots[others - 1] = values.count - others;
+}
+
 /** A trigger entry: [child slot, its depth, k, its k other parents' slots] (see triggerEntries). */
 export const ENTRY_DEPTH = 1;
 export const ENTRY_OTHERS = 2;
@@ -130,8 +141,22 @@ export class FlatHierarchy {
   readonly records: (PatternRecord | undefined)[] = [];
   /** Each slot's parents' slots. */
   readonly parents = new SlotLists();
+  /** Each slot's depth (its record's): insertion's superpattern search reads it for thousands of candidates. */
+  depthOf = new Int32Array(0);
   /** Each slot's trigger entries, one per child it triggers (hierarchy.ts retrigger). */
   readonly triggers = new SlotLists();
+  /**
+   * Where each slot's entry sits in its trigger's list: from the list's start, and in which slot's list (plus 1,
+   * 0: none). A new link can deepen thousands of patterns, whose depths are patched in place (setDepth), and a
+   * rewritten trigger list copies the entries that did not change (flush).
+   */
+  private entryAt = new Int32Array(0);
+  private entryIn = new Int32Array(0);
+  /** Slots whose entry is to be written afresh at the next flush: stamped with `flushStamp`. */
+  private entryStale = new Int32Array(0);
+  /** Slots whose trigger changed since the last flush (stamped likewise): their entries move to another list. */
+  private triggerMoved = new Int32Array(0);
+  private flushStamp = 1;
   /**
    * Compiled match plans (matcher.ts compilePlan), one after another, each copied in on its pattern's first test;
    * `planAt` holds where each slot's plan starts, plus 1 (0: not compiled yet).
@@ -165,6 +190,7 @@ export class FlatHierarchy {
       if (slot >= this.matchedEpoch.length) this.grow(Math.max(1024, 2 * this.matchedEpoch.length));
     } else this.records[slot] = record;
     record.slot = slot;
+    this.depthOf[slot] = record.depth;
   }
 
   /** Frees a deleted record's slot. */
@@ -177,6 +203,7 @@ export class FlatHierarchy {
     }
     this.parents.clear(slot);
     this.triggers.clear(slot);
+    this.entryIn[slot] = 0;
     this.freeSlots.push(slot);
     record.slot = -1;
   }
@@ -184,7 +211,14 @@ export class FlatHierarchy {
   /** After the record's parents changed (its trigger's entry for it lists them). */
   setParents(record: PatternRecord): void {
     this.staleParents.add(record);
+    this.entryStale[record.slot] = this.flushStamp;
     if (record.trigger) this.staleTriggers.add(record.trigger);
+  }
+
+  /** Before the record's trigger changes (the hierarchy moves it to the end of its new trigger's children). */
+  setTrigger(record: PatternRecord): void {
+    this.triggerMoved[record.slot] = this.flushStamp;
+    this.entryStale[record.slot] = this.flushStamp;
   }
 
   /** After the children the record triggers changed. */
@@ -194,7 +228,23 @@ export class FlatHierarchy {
 
   /** After the record's depth changed (its trigger's entry for it holds it). */
   setDepth(record: PatternRecord): void {
-    if (record.trigger) this.staleTriggers.add(record.trigger);
+    this.depthOf[record.slot] = record.depth;
+    const trigger = record.trigger;
+    if (!trigger) return;
+    const at = this.entryOf(record.slot, trigger.slot);
+    if (at >= 0) this.triggers.pool[at + ENTRY_DEPTH] = record.depth;
+    else {
+      this.entryStale[record.slot] = this.flushStamp;
+      this.staleTriggers.add(trigger);
+    }
+  }
+
+  /** Where the entry of `slot` is in the pool, when `trigger`'s list holds one (-1: it does not). */
+  private entryOf(slot: number, trigger: number): number {
+    if (this.entryIn[slot] !== trigger + 1) return -1;
+    const offset = this.entryAt[slot];
+    const at = this.triggers.start[trigger] + offset;
+    return offset < this.triggers.count[trigger] && this.triggers.pool[at] === slot ? at : -1;
   }
 
   /** Rewrites the lists changes have touched since the last flush (records deleted meanwhile have no slot). */
@@ -204,8 +254,13 @@ export class FlatHierarchy {
       this.staleParents.clear();
     }
     if (this.staleTriggers.size > 0) {
-      for (const record of this.staleTriggers) if (record.slot >= 0) this.triggers.set(record.slot, triggerEntries(record), values.count);
+      for (const record of this.staleTriggers) if (record.slot >= 0) this.triggers.set(record.slot, this.triggerEntries(record), values.count);
       this.staleTriggers.clear();
+      if (++this.flushStamp === LAST_EPOCH) {
+        this.entryStale.fill(0);
+        this.triggerMoved.fill(0);
+        this.flushStamp = 1;
+      }
     }
   }
 
@@ -264,6 +319,11 @@ export class FlatHierarchy {
     this.matchedEpoch = resized(this.matchedEpoch, capacity);
     this.planAt = resized(this.planAt, capacity);
     this.childMatchedEpoch = resized(this.childMatchedEpoch, capacity);
+    this.depthOf = resized(this.depthOf, capacity);
+    this.entryAt = resized(this.entryAt, capacity);
+    this.entryIn = resized(this.entryIn, capacity);
+    this.entryStale = resized(this.entryStale, capacity);
+    this.triggerMoved = resized(this.triggerMoved, capacity);
     this.parents.grow(capacity);
     this.triggers.grow(capacity);
   }
@@ -284,11 +344,66 @@ export class FlatHierarchy {
     return flat;
   }
 
+  /**
+   * The trigger entries of a record, in `values` as parentSlots: for each child it triggers, [child slot, its
+   * depth, k, its k other parents]. A wide insert changes a few entries each of a hundred lists, some of them
+   * thousands of entries long, and reading every child's record for them was most of its time. So the record's
+   * current list is walked instead: the entries of children whose trigger did not change stay, in order (copied,
+   * or written afresh when their parents changed), and the children that came since follow; they are the end of
+   * the record's list, since a child whose trigger changes leaves its old list and goes to the end of the new one.
+   */
+  private triggerEntries(record: PatternRecord): Int32Array {
+    values.count = 0;
+    const slot = record.slot;
+    const { pool, start, count } = this.triggers;
+    const stamp = this.flushStamp;
+    let kept = 0;
+    let lastKept = -1;
+    for (let at = start[slot], end = at + count[slot]; at < end; at += ENTRY_OTHERS + 1 + pool[at + ENTRY_OTHERS]) {
+      const child = pool[at];
+      if (this.triggerMoved[child] === stamp) continue;
+      const written = values.count;
+      if (this.entryStale[child] !== stamp) {
+        for (let i = at, entryEnd = at + ENTRY_OTHERS + 1 + pool[at + ENTRY_OTHERS]; i < entryEnd; i++) pushValue(pool[i]);
+      } else {
+        const childRecord = this.records[child];
+        if (!childRecord) return this.allTriggerEntries(record);
+        pushEntry(childRecord, record);
+      }
+      this.entryAt[child] = written;
+      this.entryIn[child] = slot + 1;
+      kept++;
+      lastKept = child;
+    }
+    const triggers = record.triggers;
+    // What the walk kept must be the start of the record's list; anything else means a change this index was not
+    // told of, and the list is written from the records.
+    if (kept > triggers.length || (kept > 0 && triggers[kept - 1].slot !== lastKept)) return this.allTriggerEntries(record);
+    for (let i = kept; i < triggers.length; i++) {
+      this.entryAt[triggers[i].slot] = values.count;
+      this.entryIn[triggers[i].slot] = slot + 1;
+      pushEntry(triggers[i], record);
+    }
+    return values.slots;
+  }
+
+  /** The trigger entries of a record, each written from its child's record. */
+  private allTriggerEntries(record: PatternRecord): Int32Array {
+    values.count = 0;
+    for (const child of record.triggers) {
+      this.entryAt[child.slot] = values.count;
+      this.entryIn[child.slot] = record.slot + 1;
+      pushEntry(child, record);
+    }
+    return values.slots;
+  }
+
   /** Writes the parent and trigger lists of these records, once their depths and triggers are final. */
   setLists(records: readonly PatternRecord[]): void {
     for (const record of records) {
+      this.depthOf[record.slot] = record.depth;
       this.parents.set(record.slot, parentSlots(record), values.count);
-      this.triggers.set(record.slot, triggerEntries(record), values.count);
+      this.triggers.set(record.slot, this.triggerEntries(record), values.count);
     }
   }
 }
@@ -303,19 +418,3 @@ function parentSlots(record: PatternRecord): Int32Array {
   return values.slots;
 }
 
-/**
- * The trigger entries of a record, in `values` as parentSlots: for each child it triggers, [child slot, its
- * depth, k, its k other parents].
- */
-function triggerEntries(record: PatternRecord): Int32Array {
-  values.count = 0;
-  for (const child of record.triggers) {
-    pushValue(child.slot);
-    pushValue(child.depth);
-    pushValue(0);
-    const at = values.count;
-    for (const parent of child.parents) if (parent !== record) pushValue(parent.slot);
-    values.slots[at - 1] = values.count - at;
-  }
-  return values.slots;
-}

@@ -96,7 +96,7 @@ export class Hierarchy {
 
   /** Adds a record with known links (used when loading from the database). */
   addLoaded(record: PatternRecord): void {
-    this.flatIndex = null;
+    this.dropIndexes();
     this.addRecord(record);
   }
 
@@ -107,6 +107,8 @@ export class Hierarchy {
       this.material.set(record.key, record);
       return;
     }
+    // A slot first: the feature lists note it (none while loading: finishLoading gives every slot).
+    this.flatIndex?.add(record);
     if (this.byFeature) this.indexFeatures(this.byFeature, record);
   }
 
@@ -133,6 +135,14 @@ export class Hierarchy {
     return this.byFeature;
   }
 
+  /** Drops the compiled index, and the feature lists that note its slots (both are built again when needed). */
+  private dropIndexes(): void {
+    this.flatIndex = null;
+    if (!this.byFeature) return;
+    this.byFeature = null;
+    this.deadInFeature.fill(0);
+  }
+
   /** A deleted record stays in its feature lists until a list is half dead, then that list is compacted. */
   private forgetFeatures(record: PatternRecord): void {
     if (!this.byFeature) return;
@@ -144,17 +154,13 @@ export class Hierarchy {
     }
   }
 
-  private isLive(record: PatternRecord): boolean {
-    return !record.deleted;
-  }
-
   /**
    * Adds the loaded links, `pairs` = [parent id, child id, ...] (records added with addLoaded). Each record's
    * parent and child lists are made at their exact size: grown link by link, an array keeps room for 17 entries
    * (about 100 bytes each, a tenth of a loaded database's memory).
    */
   linkAllLoaded(pairs: Int32Array, badLink: (parent: number, child: number) => Error): void {
-    this.flatIndex = null;
+    this.dropIndexes();
     const records = [...this.byId.values()];
     const indexOfId = recordIndexById(records);
     const ends = new Int32Array(pairs.length);
@@ -215,6 +221,7 @@ export class Hierarchy {
     let best: PatternRecord | null = null;
     for (const parent of record.parents) if (!best || rarity(parent) > rarity(best)) best = parent;
     if (best === record.trigger) return;
+    this.flatIndex?.setTrigger(record);
     const previous = record.trigger;
     if (previous) {
       previous.triggers.splice(previous.triggers.indexOf(record), 1);
@@ -252,22 +259,25 @@ export class Hierarchy {
     const existing = this.byKey.get(key);
     if (existing) return { record: existing, created: false, changes };
     const record = new PatternRecord(id, key, pattern, stats);
-    this.featureIndex();
     const flat = this.flat; // built (if it must be) before the new record joins the maps
+    this.featureIndex(); // after the compiled index: it notes each record's slot
     this.addRecord(record);
     if (pattern.kind === 'material') return { record, created: true, changes };
-    flat.add(record);
 
     const parents = mostSpecificSubpatterns(this, record, patternFeatures(pattern));
     const children = this.mostGeneralSuperpatterns(record, superpatternFeatures(pattern));
     for (const parent of parents) {
+      let removed = 0;
       for (const child of children) {
         // The child's parent list is the short side of the link.
         if (child.parents.includes(parent)) {
-          this.unlink(parent, child);
+          this.unlinkChild(parent, child);
           changes.removed.push([parent, child]);
+          removed++;
         }
       }
+      // A parent can have thousands of children: they leave its list together, in one pass.
+      if (removed > 0) removeAll(parent.children, changes.removed, changes.removed.length - removed);
       this.link(parent, record);
       changes.added.push([parent, record]);
     }
@@ -328,6 +338,11 @@ export class Hierarchy {
 
   private unlink(parent: PatternRecord, child: PatternRecord): void {
     parent.children.splice(parent.children.indexOf(child), 1);
+    this.unlinkChild(parent, child);
+  }
+
+  /** Unlinks `child` from `parent`'s side only: the caller takes it out of `parent.children`. */
+  private unlinkChild(parent: PatternRecord, child: PatternRecord): void {
     child.parents.splice(child.parents.indexOf(parent), 1);
     this.flatIndex?.setParents(child);
     this.retrigger(child);
@@ -337,35 +352,44 @@ export class Hierarchy {
    * The existing patterns above `record` none of whose parents are also above it. Candidates: the patterns
    * under record's rarest feature (they hold every superpattern), less those whose feature signature lacks one
    * of record's bits. They are decided in order of depth, so a candidate with a parent already known to be
-   * above is above too, and not most general, without a test.
+   * above is above too, and not most general, without a test. A generalisation can have ten thousand
+   * candidates: they are read from the compiled index by slot (depth, parents, a stamp), not from their records.
    */
   private mostGeneralSuperpatterns(record: PatternRecord, features: readonly number[]): PatternRecord[] {
     const byFeature = this.featureIndex();
+    const flat = this.flat;
     let list = byFeature[features[0]]!;
     for (const key of features) if (byFeature[key]!.length < list.length) list = byFeature[key]!;
     const { signature0: s0, signature1: s1, signature2: s2, signature3: s3 } = record;
-    const { records: candidates, signatures } = list;
-    const byDepth = depthBuckets;
+    const { records: listed, signatures, slots } = list;
+    const inSlot = flat.records;
+    const depthOf = flat.depthOf;
     for (let i = 0, at = 0; i < list.length; i++, at += 4) {
       const missing = (s0 & ~signatures[at]) | (s1 & ~signatures[at + 1]) | (s2 & ~signatures[at + 2]) | (s3 & ~signatures[at + 3]);
       if (missing !== 0) continue;
-      const candidate = candidates[i];
-      if (candidate === record || !this.isLive(candidate)) continue;
-      while (byDepth.length <= candidate.depth) byDepth.push([]);
-      byDepth[candidate.depth].push(candidate);
+      const slot = slots[i];
+      // A deleted pattern stays listed until its list is compacted, and its slot may hold another pattern since.
+      if (slot === record.slot || inSlot[slot] !== listed[i]) continue;
+      pushAtDepth(depthOf[slot], slot);
     }
-    // Superpatterns found so far carry this search's stamp.
-    const stamp = ++aboveStamp;
+    // Superpatterns found so far carry this search's stamp (the compiled index's retrieval stamps, reused).
+    const stamp = flat.nextEpoch();
+    const above = flat.matchedEpoch;
+    const { start, count, pool } = flat.parents;
     const mostGeneral: PatternRecord[] = [];
-    for (const bucket of byDepth) {
-      for (const candidate of bucket) {
-        if (hasParentStamped(candidate, stamp)) candidate.aboveStamp = stamp;
-        else if (subpatternOf(record, candidate)) {
-          candidate.aboveStamp = stamp;
-          mostGeneral.push(candidate);
+    for (let depth = 0; depth < bucketCounts.length; depth++) {
+      const bucket = depthBuckets[depth];
+      for (let i = 0, n = bucketCounts[depth]; i < n; i++) {
+        const slot = bucket[i];
+        let parentAbove = false;
+        for (let p = start[slot], end = p + count[slot]; p < end && !parentAbove; p++) parentAbove = above[pool[p]] === stamp;
+        if (parentAbove) above[slot] = stamp;
+        else if (subpatternOf(record, inSlot[slot]!)) {
+          above[slot] = stamp;
+          mostGeneral.push(inSlot[slot]!);
         }
       }
-      bucket.length = 0;
+      bucketCounts[depth] = 0;
     }
     return mostGeneral;
   }
@@ -390,10 +414,16 @@ function recordIndexById(records: readonly PatternRecord[]): (id: number) => num
  */
 class FeatureList {
   signatures: Int32Array;
+  /** Each listed record's slot in the compiled index (FlatHierarchy), beside it. */
+  slots: Int32Array;
 
   constructor(readonly records: PatternRecord[] = []) {
-    this.signatures = new Int32Array(Math.max(16, records.length * 4));
-    records.forEach((record, i) => this.writeSignature(i * 4, record));
+    // Room to grow by an eighth: built at its exact size, every list a new pattern joined doubled on the first
+    // inserts after loading (up to a hundred milliseconds for one insert at 100k patterns).
+    const room = Math.max(4, records.length + (records.length >> 3));
+    this.signatures = new Int32Array(room * 4);
+    this.slots = new Int32Array(room);
+    records.forEach((record, i) => this.write(i, record));
   }
 
   get length(): number {
@@ -401,14 +431,17 @@ class FeatureList {
   }
 
   push(record: PatternRecord): void {
-    const at = this.records.length * 4;
-    if (at + 4 > this.signatures.length) {
-      const bigger = new Int32Array(this.signatures.length * 2);
-      bigger.set(this.signatures);
-      this.signatures = bigger;
+    const i = this.records.length;
+    if (i === this.slots.length) {
+      const signatures = new Int32Array(this.signatures.length * 2);
+      signatures.set(this.signatures);
+      this.signatures = signatures;
+      const slots = new Int32Array(this.slots.length * 2);
+      slots.set(this.slots);
+      this.slots = slots;
     }
     this.records.push(record);
-    this.writeSignature(at, record);
+    this.write(i, record);
   }
 
   /** Drops deleted records. */
@@ -417,13 +450,15 @@ class FeatureList {
     for (const record of this.records) {
       if (record.deleted) continue;
       this.records[kept] = record;
-      this.writeSignature(kept * 4, record);
+      this.write(kept, record);
       kept++;
     }
     this.records.length = kept;
   }
 
-  private writeSignature(at: number, record: PatternRecord): void {
+  private write(i: number, record: PatternRecord): void {
+    this.slots[i] = record.slot;
+    const at = i * 4;
     this.signatures[at] = record.signature0;
     this.signatures[at + 1] = record.signature1;
     this.signatures[at + 2] = record.signature2;
@@ -431,12 +466,31 @@ class FeatureList {
   }
 }
 
-let aboveStamp = 0;
 
-function hasParentStamped(record: PatternRecord, stamp: number): boolean {
-  for (const parent of record.parents) if (parent.aboveStamp === stamp) return true;
-  return false;
+/** Removes from `list` the children of links[from..] (in place, keeping the order of the rest). */
+function removeAll(list: PatternRecord[], links: [PatternRecord, PatternRecord][], from: number): void {
+  const gone = new Set<PatternRecord>();
+  for (let i = from; i < links.length; i++) gone.add(links[i][1]);
+  let kept = 0;
+  for (const record of list) if (!gone.has(record)) list[kept++] = record;
+  list.length = kept;
 }
 
-/** Scratch for mostGeneralSuperpatterns: candidates by depth (emptied after each use). */
-const depthBuckets: PatternRecord[][] = [];
+/** Scratch for mostGeneralSuperpatterns: candidates' slots by depth (emptied after each use). */
+const depthBuckets: Int32Array[] = [];
+const bucketCounts: number[] = [];
+
+function pushAtDepth(depth: number, slot: number): void {
+  while (depthBuckets.length <= depth) {
+    depthBuckets.push(new Int32Array(64));
+    bucketCounts.push(0);
+  }
+  const count = bucketCounts[depth];
+  if (count === depthBuckets[depth].length) {
+    const bigger = new Int32Array(2 * count);
+    bigger.set(depthBuckets[depth]);
+    depthBuckets[depth] = bigger;
+  }
+  depthBuckets[depth][count] = slot;
+  bucketCounts[depth] = count + 1;
+}

@@ -60,8 +60,6 @@ export class PatternRecord implements RecordStats {
   signature3 = 0;
   /** Set when the hierarchy deletes the record (feature lists drop it lazily). */
   deleted = false;
-  /** Stamp of the last superpattern search that found this record above the pattern being inserted. */
-  aboveStamp = 0;
   /** Where the hierarchy's compiled index (flatHierarchy.ts) keeps this graph pattern; -1 outside it. */
   slot = -1;
 

@@ -67,6 +67,7 @@ export function checkCompiledIndex(hierarchy: Hierarchy, records = [...hierarchy
   const flat = hierarchy.flat;
   for (const record of records) {
     expect(flat.records[record.slot]).toBe(record);
+    expect(flat.depthOf[record.slot]).toBe(record.depth);
     expect(flat.parents.list(record.slot)).toEqual(record.parents.map((p) => p.slot));
     // For each child it triggers: the child, its depth and its other parents.
     const entries = record.triggers.flatMap((child) => {
