@@ -341,7 +341,7 @@ describe('search captures', () => {
     const run = await morph('model', '--out', out, '--pgn', train, '--player', 'greedy', '--search', 'deep');
     expect(run.status).toBe(2);
     expect(run.stderr.trim().split('\n')).toHaveLength(1);
-    expect(run.stderr).toMatch(/--search must be one of one-ply, captures/);
+    expect(run.stderr).toMatch(/--search must be one of one-ply, captures, got "deep"/);
     expect(existsSync(out)).toBe(false);
     const predict = await morph('predict', '--model', model, '--pgn', heldOut, '--player', 'greedy', '--search', 'deep');
     expect(predict.status).toBe(2);

@@ -11,8 +11,8 @@ import { describe, expect, it } from 'vitest';
 import { boardFromFen, boardToFen, uciMove, type Board } from '../src/chess/board.ts';
 import { generateLegalMoves } from '../src/chess/movegen.ts';
 import { GameHistory } from '../src/chess/history.ts';
-import { isCapture, worstCaptureReply } from '../src/player/search.ts';
-import { MorphPlayer } from '../src/player/morphPlayer.ts';
+import { isCapture, matingReply, worstCaptureReply } from '../src/player/search.ts';
+import { choiceScore, MorphPlayer, type MovePolicy } from '../src/player/morphPlayer.ts';
 import { PatternStore } from '../src/store/patternStore.ts';
 import { DEFAULT_CONFIG, loadConfig, mergeConfig, saveConfig } from '../src/learn/config.ts';
 import { setMeta } from '../src/store/meta.ts';
@@ -114,6 +114,86 @@ describe('worstCaptureReply', () => {
   });
 });
 
+describe('matingReply', () => {
+  it('finds a reply that mates exactly when chess.js finds one, after every legal move of real and random positions', () => {
+    let mated = 0;
+    let moves = 0;
+    // Sampled (chess.js lists every reply to every move), plus positions where some move allows a mate.
+    const threats = [
+      'rnbqkbnr/pppp1ppp/8/4p3/8/5P2/PPPPP1PP/RNBQKBNR w KQkq - 0 2',
+      '6k1/5ppp/8/8/8/8/5PPP/3R2K1 b - - 0 1',
+      '4r1k1/p1p4p/4p3/8/1rbp3P/8/1P3q2/K1R5 w - - 0 44',
+      'r1bqkbnr/pppp1ppp/2n5/4p3/2B1P3/5Q2/PPPP1PPP/RNB1K1NR b KQkq - 3 3',
+    ];
+    for (const fen of [...threats, ...samplePositions().filter((_, i) => i % 12 === 0)]) {
+      const position = new Chess(fen);
+      if (position.isGameOver()) continue;
+      for (const move of position.moves({ verbose: true })) {
+        const after = new Chess(move.after);
+        // chess.js marks a mating move with '#' in its SAN.
+        const mates = after.moves({ verbose: true }).filter((reply) => reply.san.endsWith('#')).map(uciOf);
+        const found = matingReply(boardFromFen(move.after));
+        moves++;
+        if (mates.length === 0) expect(found, `${move.after}`).toBeUndefined();
+        else {
+          mated++;
+          expect(mates, `${move.after}`).toContain(found);
+        }
+      }
+    }
+    expect(moves).toBeGreaterThan(1000);
+    expect(mated).toBeGreaterThan(10);
+  });
+});
+
+describe('the player searching captures and mates', () => {
+  // After 1.f3 e5, 2.g4?? allows Qh4# (a quiet move, which the captures look cannot see).
+  const fen = 'rnbqkbnr/pppp1ppp/8/4p3/8/5P2/PPPPP1PP/RNBQKBNR w KQkq - 0 2';
+  const allowsMate = (move: string) => {
+    const chess = new Chess(fen);
+    chess.move({ from: move.slice(0, 2), to: move.slice(2, 4) });
+    return chess.moves({ verbose: true }).some((reply) => new Chess(reply.after).isCheckmate());
+  };
+  /** A policy that prefers the moves allowing a mate by a wide margin. */
+  const foolishPolicy: MovePolicy = {
+    name: 'foolish',
+    weight: 1,
+    logProbabilities: (history) =>
+      new Map(generateLegalMoves(history.board).map((m) => [uciMove(m), allowsMate(uciMove(m)) ? 0 : -5])),
+  };
+
+  it('values a move that allows a mate in one 0 and never plays it while another move does not, whatever the policy says', () => {
+    const dir = mkdtempSync(join(tmpdir(), 'morph-search-'));
+    try {
+      buildSampleDatabase(join(dir, 'sample.db'));
+      const store = PatternStore.open(join(dir, 'sample.db'), { readonly: true });
+      const captures = new MorphPlayer(store, { maturity: 0, seed: 1, search: 'captures' }).rankMoves(new GameHistory(fen));
+      const player = new MorphPlayer(store, { maturity: 0, seed: 1, search: 'captures-mates' });
+      const ranking = player.rankMoves(new GameHistory(fen));
+      const losing = ranking.filter((r) => allowsMate(r.move)).map((r) => r.move);
+      expect(losing).toEqual(['g2g4']);
+      for (const r of ranking) {
+        if (r.move === 'g2g4') expect(r).toMatchObject({ value: 0, refutation: { move: 'd8h4', value: 0, source: 'checkmate' } });
+        else expect(r.value).toBe(captures.find((c) => c.move === r.move)!.value);
+      }
+      expect(captures.find((c) => c.move === 'g2g4')!.value).toBeGreaterThan(0);
+      // With a policy that prefers g2g4 the captures player plays it; the mates look never does.
+      for (let seed = 1; seed <= 5; seed++) {
+        const withPolicy = (search: 'captures' | 'captures-mates') => new MorphPlayer(store, { maturity: 0, seed, search, policy: foolishPolicy });
+        expect(withPolicy('captures').bestMove(new GameHistory(fen))).toBe('g2g4');
+        // The quick path and the full ranking play the same move (same seed).
+        const played = withPolicy('captures-mates').bestMove(new GameHistory(fen));
+        expect(played).not.toBe('g2g4');
+        expect(withPolicy('captures-mates').choose(new GameHistory(fen)).move).toBe(played);
+        expect(choiceScore(withPolicy('captures-mates').rankMoves(new GameHistory(fen)).at(-1)!)).toBeLessThan(-100);
+      }
+      store.close();
+    } finally {
+      rmSync(dir, { recursive: true, force: true });
+    }
+  });
+});
+
 describe('the player searching captures', () => {
   it("values every move as the least of its one-ply value and what each capture reply leaves, as the one-ply player ranks the replies", () => {
     const dir = mkdtempSync(join(tmpdir(), 'morph-search-'));
@@ -200,6 +280,6 @@ describe('the player searching captures', () => {
   it('refuses an unknown --search in one line with exit code 2', async () => {
     const result = await runMorph(['move', '--fen', '6k1/8/8/8/8/8/8/6K1 w - - 0 1', '--search', 'deeper']);
     expect(result.code).toBe(2);
-    expect(result.stderr).toBe('morph: --search must be one of one-ply, captures, got "deeper"\n');
+    expect(result.stderr).toBe('morph: --search must be one of one-ply, captures, captures-mates, got "deeper"\n');
   });
 });

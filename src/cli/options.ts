@@ -1,6 +1,6 @@
 /** Parsing command-line options (numbers, seeds, search modes, policy weights) with one-line errors. */
 import { badInput } from '../util/errors.ts';
-import { SEARCH_MODES, type SearchMode } from '../player/search.ts';
+import { MODEL_SEARCH_MODES, SEARCH_MODES, type ModelSearchMode, type SearchMode } from '../player/search.ts';
 import { DEFAULT_POLICY_WEIGHT } from '../model/policy.ts';
 import { DEFAULT_MODEL_MODE, MODEL_MODES, type ModelMode } from '../model/predictedReplies.ts';
 
@@ -53,11 +53,18 @@ export function parseSeedOption(text: string | undefined): number | undefined {
 
 /** A --search option: one of the player's search modes, or undefined when not given. */
 export function parseSearchOption(text: string | undefined): SearchMode | undefined {
+  return parseModeOption('--search', SEARCH_MODES, text);
+}
+
+/** `--search` of an opponent model (morph model, predict). */
+export function parseModelSearchOption(text: string | undefined): ModelSearchMode | undefined {
+  return parseModeOption('--search', MODEL_SEARCH_MODES, text);
+}
+
+function parseModeOption<T extends string>(option: string, modes: readonly T[], text: string | undefined): T | undefined {
   if (text === undefined) return undefined;
-  if (!(SEARCH_MODES as readonly string[]).includes(text)) {
-    throw badInput(`--search must be one of ${SEARCH_MODES.join(', ')}, got "${text}"`);
-  }
-  return text as SearchMode;
+  if (!(modes as readonly string[]).includes(text)) throw badInput(`${option} must be one of ${modes.join(', ')}, got "${text}"`);
+  return text as T;
 }
 
 export const MODEL_MODE_HELP =
@@ -65,9 +72,5 @@ export const MODEL_MODE_HELP =
   `on top of the captures look and policy) | coach (IAM: the mean over those replies, no policy) (default ${DEFAULT_MODEL_MODE})`;
 
 export function parseModelModeOption(text: string | undefined): ModelMode | undefined {
-  if (text === undefined) return undefined;
-  if (!(MODEL_MODES as readonly string[]).includes(text)) {
-    throw badInput(`--model-mode must be one of ${MODEL_MODES.join(', ')}, got "${text}"`);
-  }
-  return text as ModelMode;
+  return parseModeOption('--model-mode', MODEL_MODES, text);
 }

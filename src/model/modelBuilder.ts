@@ -36,7 +36,7 @@ import {
   MATERIAL_SCORES_KEY, successorsOf, TERMINAL_SCORES_KEY, weightOfScore, type FeatureSet, type MaterialMode, type MaterialScores,
   type ModelInfo, type ModelPosition, type TerminalScores,
 } from './opponentModel.ts';
-import type { SearchMode } from '../player/search.ts';
+import type { ModelSearchMode } from '../player/search.ts';
 
 export interface ModelSettings {
   /** Induced patterns per chosen position. */
@@ -53,7 +53,7 @@ export interface ModelSettings {
   /** The pattern language (learn/config.ts): "safety" adds the en-prise seeds and keeps en prise in induced patterns. */
   language: PatternLanguage;
   /** How far a move is looked at when the model ranks (opponentModel.ts): its own position, or also the opponent's capture replies. */
-  search: SearchMode;
+  search: ModelSearchMode;
   /**
    * Whether the fitting looks as far as `search` (each move's deciding gain found again at every visit) or one
    * ply. Decided, measured: one ply. Fitting through the captures look predicted less well on held-out games

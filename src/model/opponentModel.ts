@@ -23,7 +23,7 @@ import type { PositionHistory } from '../chess/history.ts';
 import { gameStatus, generateLegalMoves, isInsufficientMaterial } from '../chess/movegen.ts';
 import { buildPositionGraph, PositionGraph } from '../graph/positionGraph.ts';
 import { gameEnd } from '../chess/gameEnd.ts';
-import { isCapture, SEARCH_MODES, type SearchMode } from '../player/search.ts';
+import { isCapture, MODEL_SEARCH_MODES, type ModelSearchMode } from '../player/search.ts';
 import { badInput } from '../util/errors.ts';
 import { getMetaJson, getMeta } from '../store/meta.ts';
 import type { PatternRecord } from '../store/patternRecord.ts';
@@ -171,7 +171,7 @@ export function successorsOf(
   history: PositionHistory,
   graph = new PositionGraph(),
   features: FeatureSet = 'most-specific',
-  search: SearchMode = 'one-ply',
+  search: ModelSearchMode = 'one-ply',
 ): Successor[] {
   const board = history.board;
   const next: Board = cloneBoard(board);
@@ -293,7 +293,7 @@ export class OpponentModel {
     readonly store: PatternStore,
     readonly terminal: TerminalScores,
     readonly features: FeatureSet = 'most-specific',
-    readonly search: SearchMode = 'one-ply',
+    readonly search: ModelSearchMode = 'one-ply',
     readonly material: MaterialScores | null = null,
   ) {
     let maxId = 0;
@@ -308,7 +308,7 @@ export class OpponentModel {
    * Opens a model database read-only; a value database (or anything else) is refused in one line. `search`
    * overrides the model's own setting (to measure a look the model was not fitted with).
    */
-  static open(path: string, search?: SearchMode): OpponentModel {
+  static open(path: string, search?: ModelSearchMode): OpponentModel {
     upgradeIfOlder(path);
     const store = PatternStore.open(path, { readonly: true, kind: 'opponent-model' });
     try {
@@ -316,9 +316,9 @@ export class OpponentModel {
       const settings = getMetaJson<{ features?: FeatureSet; search?: string }>(store.db, 'model_settings');
       // Models written before search modes existed look one ply.
       const stored = settings?.search ?? 'one-ply';
-      if (!(SEARCH_MODES as readonly string[]).includes(stored)) throw badInput(`${path}: unknown model search "${stored}"`);
+      if (!(MODEL_SEARCH_MODES as readonly string[]).includes(stored)) throw badInput(`${path}: unknown model search "${stored}"`);
       const material = getMetaJson<MaterialScores>(store.db, MATERIAL_SCORES_KEY) ?? null;
-      return new OpponentModel(store, terminal, settings?.features ?? 'most-specific', search ?? (stored as SearchMode), material);
+      return new OpponentModel(store, terminal, settings?.features ?? 'most-specific', search ?? (stored as ModelSearchMode), material);
     } catch (error) {
       store.close();
       throw error;
@@ -330,11 +330,11 @@ export class OpponentModel {
   }
 
   /** The legal moves of the position at the end of `history`, likeliest first. */
-  rank(history: PositionHistory, search: SearchMode = this.search): ScoredMove[] {
+  rank(history: PositionHistory, search: ModelSearchMode = this.search): ScoredMove[] {
     return scoreSuccessors(this.successors(history, search), this.terminal, this.scoreOf, this.material);
   }
 
-  successors(history: PositionHistory, search: SearchMode = this.search): Successor[] {
+  successors(history: PositionHistory, search: ModelSearchMode = this.search): Successor[] {
     return successorsOf(this.store, history, this.graph, this.features, search);
   }
 

@@ -21,13 +21,21 @@ import { badInput } from '../util/errors.ts';
 import { evaluateGraph, type PositionEvaluation } from './evaluate.ts';
 import type { EvaluationSettings } from '../eval/evaluation.ts';
 import { evaluationSettings, loadConfig } from '../learn/config.ts';
-import { worstCaptureReply, type Refutation, type SearchMode } from './search.ts';
+import { looksAtCaptures, matingReply, worstCaptureReply, type Refutation, type SearchMode } from './search.ts';
 
 /** Values closer than this count as equal when choosing among the best moves (Morph's values are sums of floats). */
 export const TIE_TOLERANCE = 1e-12;
 
-/** What a move is chosen by: its value, plus the policy's term when there is one. */
-export const choiceScore = (r: RankedMove): number => r.value + (r.policy ?? 0);
+/**
+ * How far below every other move a move the look proved lost comes (the opponent mates at once): whatever the
+ * policy says, as a move that mates is played whatever it says. Values are in [0, 1] and a policy's term a few
+ * units at most, so this keeps such moves last and still ordered among themselves.
+ */
+const PROVEN_LOSS_PENALTY = 1000;
+
+/** What a move is chosen by: its value, plus the policy's term when there is one; a proven loss comes last. */
+export const choiceScore = (r: RankedMove): number =>
+  r.value + (r.policy ?? 0) - (r.refutation?.source === 'checkmate' ? PROVEN_LOSS_PENALTY : 0);
 
 const byScoreThenMove = (a: RankedMove, b: RankedMove) => choiceScore(b) - choiceScore(a) || (a.move < b.move ? -1 : 1);
 
@@ -214,7 +222,7 @@ export class MorphPlayer implements GamePlayer {
 
   /** Whether the player looks past the position a move leads to. */
   private get looksFurther(): boolean {
-    return this.search === 'captures' || this.options.opponent !== undefined;
+    return this.search !== 'one-ply' || this.options.opponent !== undefined;
   }
 
   /**
@@ -222,7 +230,8 @@ export class MorphPlayer implements GamePlayer {
    * captures and predicted replies leave. It never raises a value: bestMove's shortcut relies on that.
    */
   private lookFurther(history: GameHistory, next: Board, ranked: RankedMove): void {
-    if (this.search === 'captures') this.lookAtCaptures(next, ranked);
+    if (looksAtCaptures(this.search)) this.lookAtCaptures(next, ranked);
+    if (this.search === 'captures-mates') this.lookAtMates(next, ranked);
     if (this.options.opponent !== undefined) this.lookAtPredictedReplies(this.options.opponent, history, next, ranked);
   }
 
@@ -244,6 +253,16 @@ export class MorphPlayer implements GamePlayer {
         ranked.value = value;
         ranked.refutation = { move: reply, value, source: end ?? 'patterns' };
       }
+    }
+  }
+
+  /** Search "captures-mates": a move that allows a mate in one is worth 0. */
+  private lookAtMates(next: Board, ranked: RankedMove): void {
+    if (ranked.source !== 'patterns' || ranked.value === 0) return;
+    const mate = matingReply(next);
+    if (mate !== undefined) {
+      ranked.value = 0;
+      ranked.refutation = { move: mate, value: 0, source: 'checkmate' };
     }
   }
 

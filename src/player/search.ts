@@ -7,6 +7,9 @@
  *             also decline to capture, so the position's own value bounds it from above (a "stand pat", as in
  *             a quiescence search one capture deep).
  *
+ * - captures-mates: captures, and then every other reply too, for one that mates at once: a move that allows
+ *             a mate in one is worth 0, as a move that mates is worth 1.
+ *
  * Why captures: nine in ten of the one-ply player's blunders left a piece to be taken (training/RESULTS.md).
  * The one-ply player sees the position before the capture, where material is still level and only patterns
  * such as "queen en prise" hint at the loss. After the capture its material patterns see the loss itself.
@@ -14,10 +17,17 @@
  */
 import { applyMove, cloneBoard, PAWN, uciMove, type Board, type CompactMove } from '../chess/board.ts';
 import { gameEnd, type GameEnd } from '../chess/gameEnd.ts';
-import { generateLegalMoves } from '../chess/movegen.ts';
+import { generateLegalMoves, hasLegalMove, isInCheck } from '../chess/movegen.ts';
 
-export const SEARCH_MODES = ['one-ply', 'captures'] as const;
+export const SEARCH_MODES = ['one-ply', 'captures', 'captures-mates'] as const;
 export type SearchMode = (typeof SEARCH_MODES)[number];
+
+/** How far an opponent model looks (src/model): its look is fitted to captures, so no mates look. */
+export const MODEL_SEARCH_MODES = ['one-ply', 'captures'] as const;
+export type ModelSearchMode = (typeof MODEL_SEARCH_MODES)[number];
+
+/** Whether a search mode looks at the opponent's captures. */
+export const looksAtCaptures = (search: SearchMode): boolean => search !== 'one-ply';
 
 /** True when the move takes a piece (en passant included). */
 export function isCapture(board: Board, move: CompactMove): boolean {
@@ -58,4 +68,14 @@ export function worstCaptureReply(
     }
   }
   return worst;
+}
+
+/** An opponent reply that mates at once (the first found), or undefined. */
+export function matingReply(position: Board): string | undefined {
+  const after = cloneBoard(position);
+  for (const reply of generateLegalMoves(position)) {
+    applyMove(position, reply, after);
+    if (isInCheck(after) && !hasLegalMove(after)) return uciMove(reply);
+  }
+  return undefined;
 }

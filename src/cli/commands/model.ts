@@ -14,8 +14,8 @@ import { checkNewFilePath } from '../../store/wholeFile.ts';
 import { buildOwnPolicy, OWN_POLICY_GAMES } from '../../model/ownPolicy.ts';
 import { badInput } from '../../util/errors.ts';
 import { freshSeed } from '../../util/random.ts';
-import { parseIntegerOption, parseNumberOption, parseSearchOption, parseSeedOption } from '../options.ts';
-import { SEARCH_MODES } from '../../player/search.ts';
+import { parseIntegerOption, parseNumberOption, parseModelSearchOption, parseSeedOption } from '../options.ts';
+import { MODEL_SEARCH_MODES } from '../../player/search.ts';
 import { action, printLine } from '../run.ts';
 import { PATTERN_LANGUAGES, type PatternLanguage } from '../../learn/config.ts';
 
@@ -70,7 +70,7 @@ export function registerModelCommand(program: Command): void {
     .option('--shrinkage <x>', 'L2 pull of the scores towards indifference', '0.01')
     .option('--features <set>', 'all (every matching pattern) or most-specific (only those, as Morph plays)', 'all')
     .option('--language <name>', "paper | safety: the pattern language (see morph train --language)", 'paper')
-    .option('--search <mode>', `${SEARCH_MODES.join(' | ')}: also the opponent's capture replies when ranking, or a move's own position only`, 'captures')
+    .option('--search <mode>', `${MODEL_SEARCH_MODES.join(' | ')}: also the opponent's capture replies when ranking, or a move's own position only`, 'captures')
     .option('--fit-through-search', 'fit the weights through the --search look too (measured worse; default: fit one ply)')
     .option('--material <mode>', `${MATERIAL_MODES.join(' | ')}: material through the exact material pattern only, or also a learned score per piece of difference`, 'exact')
     .option('--json', 'print the summary as JSON')
@@ -87,7 +87,7 @@ export function registerModelCommand(program: Command): void {
           shrinkage: parseNumberOption('--shrinkage', opts.shrinkage ?? '0.01', 0),
           features: parseFeatureSet(opts.features),
           language: opts.language as PatternLanguage,
-          search: parseSearchOption(opts.search)!,
+          search: parseModelSearchOption(opts.search)!,
           material: parseMaterialMode(opts.material),
           fitThroughSearch: opts.fitThroughSearch === true,
         };

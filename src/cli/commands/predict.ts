@@ -10,8 +10,8 @@ import { playerDecisions, readPgnText } from '../../model/decisions.ts';
 import { OpponentModel } from '../../model/opponentModel.ts';
 import { measurePrediction, PHASES, type PredictionRanker, type PredictionReport, type Share } from '../../model/prediction.ts';
 import { action, printLine } from '../run.ts';
-import { parseSearchOption } from '../options.ts';
-import { SEARCH_MODES } from '../../player/search.ts';
+import { parseModelSearchOption } from '../options.ts';
+import { MODEL_SEARCH_MODES } from '../../player/search.ts';
 
 interface PredictOptions {
   model: string;
@@ -79,11 +79,11 @@ export function registerPredictCommand(program: Command): void {
     .option('--db <file>', 'also rank with this Morph value database')
     .option('--other-model <file>', 'also rank with a model of another player')
     .option('--labels <ranker>', 'for players that break ties at random (greedy, ab:D): count any of its equally best moves')
-    .option('--search <mode>', `${SEARCH_MODES.join(' | ')}: how far the models look (default: each model's own setting)`)
+    .option('--search <mode>', `${MODEL_SEARCH_MODES.join(' | ')}: how far the models look (default: each model's own setting)`)
     .option('--json', 'print the report as JSON')
     .action(
       action((opts: PredictOptions) => {
-        const search = parseSearchOption(opts.search);
+        const search = parseModelSearchOption(opts.search);
         const { played, decisions } = playerDecisions(readPgnText(opts.pgn), opts.player, opts.pgn);
         const rankers: PredictionRanker[] = [];
         try {
