@@ -205,7 +205,7 @@ export class MorphPlayer implements GamePlayer {
   }
 
   /** The move valued one ply deep: by the rules when the game ends, else by the patterns of its position. */
-  private judgePosition(history: GameHistory, next: Board, move: CompactMove, keep: boolean): RankedMove {
+  private judgePosition(history: PositionHistory, next: Board, move: CompactMove, keep: boolean): RankedMove {
     const uci = uciMove(move);
     // The position after the move has occurred once more than the history has seen it so far.
     const occurrences = history.occurrences(next) + 1;
@@ -222,7 +222,7 @@ export class MorphPlayer implements GamePlayer {
 
   /** Whether the player looks past the position a move leads to. */
   private get looksFurther(): boolean {
-    return this.search !== 'one-ply' || this.options.opponent !== undefined;
+    return looksAtCaptures(this.search) || this.options.opponent !== undefined;
   }
 
   /**
@@ -237,21 +237,22 @@ export class MorphPlayer implements GamePlayer {
 
   /**
    * With a model of the opponent: lowers a move's value to what the worst of the model's likeliest replies
-   * leaves. Judged as a move is judged: a mate is 0 for Morph, a draw by rule or a return to a position already
-   * seen .5, anything else 1 - the patterns' value for the opponent, who just moved.
+   * leaves: a mate is 0 for Morph, a draw by rule or a return to a position already seen .5, anything else
+   * 1 - the patterns' value for the opponent, who just moved.
    */
   private lookAtPredictedReplies(opponent: ReplyPredictor, history: GameHistory, next: Board, ranked: RankedMove): void {
     if (ranked.source !== 'patterns') return;
     const afterMove = historyAfter(history, next);
     const after = cloneBoard(next);
     for (const reply of opponent.likeliestReplies(afterMove)) {
-      applyMove(next, parseUciMove(reply)!, after);
-      const occurrences = afterMove.occurrences(after) + 1;
-      const end = gameEnd(after, occurrences);
-      const value = end === 'checkmate' ? 0 : end !== null || occurrences >= 2 ? 0.5 : 1 - this.evaluate(after).value;
+      const move = parseUciMove(reply)!;
+      applyMove(next, move, after);
+      // The reply judged as the opponent's own move, by the same rules; its value for Morph is the complement.
+      const judged = this.judgePosition(afterMove, after, move, false);
+      const value = 1 - judged.value;
       if (value < ranked.value) {
         ranked.value = value;
-        ranked.refutation = { move: reply, value, source: end ?? 'patterns' };
+        ranked.refutation = { move: reply, value, source: judged.source === 'repetition' ? 'patterns' : judged.source };
       }
     }
   }
