@@ -30,7 +30,7 @@ export interface MoveExplanation {
   /** The combination applied in order: each step adds one pattern (with the weight it counts with). */
   combination: { id: number; weight: number; runningValue: number }[];
   /** Search "captures": the opponent capture that set the value; the patterns above value the position before it. */
-  refutation?: { move: string; san: string; answer?: string; value: number; source: string; positionValue: number };
+  refutation?: { move: string; san: string; value: number; source: string; positionValue: number };
 }
 
 const round = (v: number) => Math.round(v * 1e4) / 1e4;
@@ -77,7 +77,6 @@ export function explainMove(
         refutation: {
           move: ranked.refutation.move,
           san: refutationSan ?? ranked.refutation.move,
-          ...(ranked.refutation.answer ? { answer: ranked.refutation.answer } : {}),
           value: round(ranked.refutation.value),
           source: ranked.refutation.source,
           positionValue: round(ranked.evaluation?.value ?? 0.5),
@@ -100,9 +99,8 @@ export function explanationText(explanation: MoveExplanation): string {
   const refutation = explanation.refutation;
   if (refutation) {
     const how = refutation.source === 'patterns' ? 'by its patterns' : `by the rules: ${refutation.source}`;
-    const answer = refutation.answer ? ` and the best capture in answer (${refutation.answer})` : '';
     lines.push(
-      `  after the opponent's best capture ${refutation.san} (${refutation.move})${answer}, worth ${refutation.value.toFixed(4)} to the side moving (${how});`,
+      `  after the opponent's best capture ${refutation.san} (${refutation.move}), worth ${refutation.value.toFixed(4)} to the side moving (${how});`,
       `  the position after the move itself is worth ${refutation.positionValue.toFixed(4)}:`,
     );
   }

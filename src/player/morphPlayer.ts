@@ -21,7 +21,7 @@ import { badInput } from '../util/errors.ts';
 import { evaluateGraph, type PositionEvaluation } from './evaluate.ts';
 import type { EvaluationSettings } from '../eval/evaluation.ts';
 import { evaluationSettings, loadConfig } from '../learn/config.ts';
-import { answersCaptures, looksAtCaptures, looksAtMates, matingReply, worstCaptureReply, type Refutation, type SearchMode } from './search.ts';
+import { looksAtCaptures, matingReply, worstCaptureReply, type Refutation, type SearchMode } from './search.ts';
 
 /** Values closer than this count as equal when choosing among the best moves (Morph's values are sums of floats). */
 export const TIE_TOLERANCE = 1e-12;
@@ -231,7 +231,7 @@ export class MorphPlayer implements GamePlayer {
    */
   private lookFurther(history: GameHistory, next: Board, ranked: RankedMove): void {
     if (looksAtCaptures(this.search)) this.lookAtCaptures(next, ranked);
-    if (looksAtMates(this.search)) this.lookAtMates(next, ranked);
+    if (this.search === 'captures-mates') this.lookAtMates(next, ranked);
     if (this.options.opponent !== undefined) this.lookAtPredictedReplies(this.options.opponent, history, next, ranked);
   }
 
@@ -257,7 +257,7 @@ export class MorphPlayer implements GamePlayer {
     }
   }
 
-  /** Searches "captures-mates" and "exchanges": a move that allows a mate in one is worth 0. */
+  /** Search "captures-mates": a move that allows a mate in one is worth 0. */
   private lookAtMates(next: Board, ranked: RankedMove): void {
     if (ranked.source !== 'patterns' || ranked.value === 0) return;
     const mate = matingReply(next);
@@ -267,14 +267,10 @@ export class MorphPlayer implements GamePlayer {
     }
   }
 
-  /**
-   * Search "captures": lowers a move's value to what the opponent's best capture leaves (search.ts); search
-   * "exchanges" lets Morph answer each capture with its own.
-   */
+  /** Search "captures": lowers a move's value to what the opponent's best capture leaves (search.ts). */
   private lookAtCaptures(next: Board, ranked: RankedMove): void {
     if (ranked.source !== 'patterns') return;
-    const value = (after: Board) => this.evaluate(after).value;
-    const refutation = worstCaptureReply(next, ranked.value, value, answersCaptures(this.search));
+    const refutation = worstCaptureReply(next, ranked.value, (after) => this.evaluate(after).value);
     if (refutation !== undefined) {
       ranked.value = refutation.value;
       ranked.refutation = refutation;

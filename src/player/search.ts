@@ -9,10 +9,6 @@
  *
  * - captures-mates: captures, and then every other reply too, for one that mates at once: a move that allows
  *             a mate in one is worth 0, as a move that mates is worth 1.
- * - exchanges: captures-mates, and after each opponent capture the mover's own captures too: a capture is
- *             worth what the best answering capture leaves, or the position after it if that is better (the
- *             mover may decline too). A quiescence search two captures deep: a defended piece taken is taken
- *             back, so the look no longer counts the loss of a piece the mover wins back at once.
  *
  * Why captures: nine in ten of the one-ply player's blunders left a piece to be taken (training/RESULTS.md).
  * The one-ply player sees the position before the capture, where material is still level and only patterns
@@ -23,7 +19,7 @@ import { applyMove, cloneBoard, PAWN, uciMove, type Board, type CompactMove } fr
 import { gameEnd, type GameEnd } from '../chess/gameEnd.ts';
 import { generateLegalMoves, hasLegalMove, isInCheck } from '../chess/movegen.ts';
 
-export const SEARCH_MODES = ['one-ply', 'captures', 'captures-mates', 'exchanges'] as const;
+export const SEARCH_MODES = ['one-ply', 'captures', 'captures-mates'] as const;
 export type SearchMode = (typeof SEARCH_MODES)[number];
 
 /** How far an opponent model looks (src/model): its look is fitted to captures, so no mates look. */
@@ -32,12 +28,6 @@ export type ModelSearchMode = (typeof MODEL_SEARCH_MODES)[number];
 
 /** Whether a search mode looks at the opponent's captures. */
 export const looksAtCaptures = (search: SearchMode): boolean => search !== 'one-ply';
-
-/** Whether a search mode looks for the opponent's mates in one. */
-export const looksAtMates = (search: SearchMode): boolean => search === 'captures-mates' || search === 'exchanges';
-
-/** Whether a search mode answers each opponent capture with the mover's own captures. */
-export const answersCaptures = (search: SearchMode): boolean => search === 'exchanges';
 
 /** True when the move takes a piece (en passant included). */
 export function isCapture(board: Board, move: CompactMove): boolean {
@@ -48,8 +38,6 @@ export function isCapture(board: Board, move: CompactMove): boolean {
 /** The opponent's capture that sets a move's value. */
 export interface Refutation {
   move: string;
-  /** Search "exchanges": the mover's best answering capture, when it was better than not capturing. */
-  answer?: string;
   /** The value for the side that made the move being judged. */
   value: number;
   source: GameEnd | 'patterns';
@@ -58,14 +46,12 @@ export interface Refutation {
 /**
  * The opponent capture that leaves the side that just moved worse off than `standPat`, the worst of them, or
  * undefined when no capture does. `valueForMover(board)` values a position after a capture for the side that
- * made the capture (the side that just moved there), as the one-ply player values its own successors. With
- * `answer`, each capture is worth the better of the position after it and the mover's best capture in reply.
+ * made the capture (the side that just moved there), as the one-ply player values its own successors.
  */
 export function worstCaptureReply(
   position: Board,
   standPat: number,
   valueForMover: (after: Board) => number,
-  answer = false,
 ): Refutation | undefined {
   let worst: Refutation | undefined;
   let bound = standPat;
@@ -75,40 +61,13 @@ export function worstCaptureReply(
     applyMove(position, reply, after);
     // A capture changes the material, so the position after it cannot repeat an earlier one.
     const end = gameEnd(after, 1);
-    let value = end === 'checkmate' ? 0 : end !== null ? 0.5 : 1 - valueForMover(after);
-    let answered: string | undefined;
-    if (answer && end === null && value < bound) {
-      const best = bestCapture(after, bound, valueForMover);
-      if (best !== undefined && best.value > value) ({ value, move: answered } = best);
-    }
+    const value = end === 'checkmate' ? 0 : end !== null ? 0.5 : 1 - valueForMover(after);
     if (value < bound) {
       bound = value;
-      worst = { move: uciMove(reply), value, source: end ?? 'patterns', ...(answered ? { answer: answered } : {}) };
+      worst = { move: uciMove(reply), value, source: end ?? 'patterns' };
     }
   }
   return worst;
-}
-
-/**
- * The capture worth most to the side to move in `position` (valued as `worstCaptureReply` values its replies),
- * or undefined when there is none. It stops at the first capture worth `enough`: the caller needs no more.
- */
-function bestCapture(
-  position: Board,
-  enough: number,
-  valueForMover: (after: Board) => number,
-): { move: string; value: number } | undefined {
-  let best: { move: string; value: number } | undefined;
-  const after = cloneBoard(position);
-  for (const capture of generateLegalMoves(position)) {
-    if (!isCapture(position, capture)) continue;
-    applyMove(position, capture, after);
-    const end = gameEnd(after, 1);
-    const value = end === 'checkmate' ? 1 : end !== null ? 0.5 : valueForMover(after);
-    if (best === undefined || value > best.value) best = { move: uciMove(capture), value };
-    if (value >= enough) break;
-  }
-  return best;
 }
 
 /** An opponent reply that mates at once (the first found), or undefined. */

@@ -34,11 +34,10 @@ export interface MoveReport {
   fen: string;
   best: string;
   /**
-   * refutation: with search "captures", the opponent capture (UCI) that set the move's value; answer: with search
-   * "exchanges", the capture Morph answers it with, when that counted. policy: with a move
+   * refutation: with search "captures", the opponent capture (UCI) that set the move's value. policy: with a move
    * policy, its term (weight x log-probability), added to the value when choosing.
    */
-  ranking: { move: string; san: string; value: number; source: string; refutation?: string; answer?: string; policy?: number }[];
+  ranking: { move: string; san: string; value: number; source: string; refutation?: string; policy?: number }[];
   explanation?: MoveExplanation;
 }
 
@@ -71,7 +70,6 @@ export function chooseAndReport(player: MorphPlayer, rawFen: string, explain: bo
       value: round(r.value),
       source: r.source,
       ...(r.refutation ? { refutation: r.refutation.move } : {}),
-      ...(r.refutation?.answer ? { answer: r.refutation.answer } : {}),
       ...(r.policy !== undefined ? { policy: round(r.policy) } : {}),
     })),
   };
@@ -88,7 +86,7 @@ export function chooseAndReport(player: MorphPlayer, rawFen: string, explain: bo
 function reportText(report: MoveReport): string {
   const lines = [`best: ${report.best} (${report.ranking.find((r) => r.move === report.best)?.san})`];
   for (const r of report.ranking) {
-    const after = r.refutation ? `, after ${r.refutation}${r.answer ? ` ${r.answer}` : ''}` : '';
+    const after = r.refutation ? `, after ${r.refutation}` : '';
     const policy = r.policy !== undefined ? `  policy ${r.policy >= 0 ? '+' : ''}${r.policy.toFixed(4)}` : '';
     lines.push(`  ${r.move.padEnd(6)} ${r.san.padEnd(8)} ${r.value.toFixed(4)}${policy}  ${r.source}${after}`);
   }
