@@ -9,30 +9,14 @@
 import { Command } from 'commander';
 import { readInputLines } from '../src/cli/lines.ts';
 import { parseLabelledPositions } from '../src/agree/positions.ts';
-import { createRanker, morphRanker, type MoveRanker } from '../src/agree/rankers.ts';
 import { meanWithInterval, positionQuality } from '../src/agree/metrics.ts';
-import type { EvaluationFunction } from '../src/eval/evaluation.ts';
-import type { SearchMode } from '../src/player/search.ts';
+import { rankerFromText } from './ranker-text.ts';
 
 const program = new Command().requiredOption('--positions <file>').argument('<rankers...>').parse();
 const positions = parseLabelledPositions(readInputLines(program.opts().positions)).positions.filter((p) => p.scores);
 
-/** 'ranker=SPEC', or 'db=FILE' with optional ';evaluation=FN', ';maturity=N', ';prior=N', ';search=MODE', ';policy=MODEL|none;weight=X' (default: the database's own policy, if built). */
-function rankerOf(text: string): MoveRanker {
-  const fields = Object.fromEntries(text.split(';').map((pair) => [pair.slice(0, pair.indexOf('=')), pair.slice(pair.indexOf('=') + 1)]));
-  if (fields.ranker) return createRanker(fields.ranker);
-  return morphRanker(fields.db, {
-    evaluation: fields.evaluation as EvaluationFunction | undefined,
-    maturity: fields.maturity !== undefined ? Number(fields.maturity) : undefined,
-    prior: fields.prior !== undefined ? Number(fields.prior) : undefined,
-    search: fields.search as SearchMode | undefined,
-    policy: fields.policy === 'none' ? false : fields.policy,
-    policyWeight: fields.weight !== undefined ? Number(fields.weight) : undefined,
-  });
-}
-
 const rows = program.args.map((text) => {
-  const ranker = rankerOf(text);
+  const ranker = rankerFromText(text);
   const qualities = positions.map((p) => positionQuality(ranker.score(p.fen), p.scores!));
   ranker.close();
   return { text, qualities };

@@ -1,0 +1,21 @@
+/**
+ * A ranker written as text, for the measurement scripts: 'ranker=SPEC' (a built-in: greedy, random, ab:D[,q]), or
+ * 'db=FILE' with optional ';evaluation=FN', ';maturity=N', ';prior=N', ';search=MODE', ';policy=MODEL|none',
+ * ';weight=X' (default: the database's own settings and policy, if built).
+ */
+import { createRanker, morphRanker, type MoveRanker } from '../src/agree/rankers.ts';
+import type { EvaluationFunction } from '../src/eval/evaluation.ts';
+import type { SearchMode } from '../src/player/search.ts';
+
+export function rankerFromText(text: string): MoveRanker {
+  const fields = Object.fromEntries(text.split(';').map((pair) => [pair.slice(0, pair.indexOf('=')), pair.slice(pair.indexOf('=') + 1)]));
+  if (fields.ranker) return createRanker(fields.ranker);
+  return morphRanker(fields.db, {
+    evaluation: fields.evaluation as EvaluationFunction | undefined,
+    maturity: fields.maturity !== undefined ? Number(fields.maturity) : undefined,
+    prior: fields.prior !== undefined ? Number(fields.prior) : undefined,
+    search: fields.search as SearchMode | undefined,
+    policy: fields.policy === 'none' ? false : fields.policy,
+    policyWeight: fields.weight !== undefined ? Number(fields.weight) : undefined,
+  });
+}
