@@ -15,7 +15,7 @@ import { OpponentModel, withAncestors } from '../src/model/opponentModel.ts';
 import { buildPositionGraph } from '../src/graph/positionGraph.ts';
 import { ModelGuidedPlayer } from '../src/model/modelGuidedPlayer.ts';
 import { modelPolicy } from '../src/model/policy.ts';
-import { modelReplies } from '../src/model/predictedReplies.ts';
+import { modelReplies, morphPlayerWithModels } from '../src/model/predictedReplies.ts';
 import { morphRanker } from '../src/agree/rankers.ts';
 import { choiceScore, MorphPlayer } from '../src/player/morphPlayer.ts';
 import { setShare } from '../src/model/prediction.ts';
@@ -23,6 +23,7 @@ import { GameHistory } from '../src/chess/history.ts';
 import { PatternStore } from '../src/store/patternStore.ts';
 import { MorphError } from '../src/util/errors.ts';
 import { Random } from '../src/util/random.ts';
+import { buildSampleDatabase } from './helpers/sampleDatabase.ts';
 
 const ROOT = resolve(fileURLToPath(import.meta.url), '..', '..');
 
@@ -399,6 +400,59 @@ describe('model options of match and uci', () => {
     expect(uci.status).toBe(2);
     expect(uci.stderr.trim().split('\n')).toHaveLength(1);
   }, 90_000);
+});
+
+describe('the UCI option OpponentModel', () => {
+  /** `morph uci` fed every line at once, its output read when it quits. */
+  function uciSession(args: string[], lines: string[]): Promise<string[]> {
+    return new Promise((done, fail) => {
+      const child = execFile(process.execPath, [join(ROOT, 'bin', 'morph.js'), 'uci', ...args], { timeout: 120_000 }, (error, stdout) => {
+        if (error) fail(error);
+        else done(stdout.trim().split('\n'));
+      });
+      child.stdin!.end(lines.join('\n') + '\n');
+    });
+  }
+
+  it('sets and clears the model from the GUI: each bestmove is the move of Morph with (or without) the model; a bad file changes nothing', async () => {
+    // A small database with varied weights (real positions' patterns), so that the model's replies change values.
+    const learnedDb = join(dir, 'uci-learned.db');
+    buildSampleDatabase(learnedDb);
+    const fens = heldOutPositions();
+    const go = (fen: string) => [`position fen ${fen}`, 'go'];
+    const output = await uciSession(['--db', learnedDb], [
+      'uci',
+      `setoption name OpponentModel value ${learnedDb}`,
+      `setoption name OpponentModel value ${model}`,
+      ...fens.flatMap(go),
+      'setoption name OpponentModel value <empty>',
+      ...fens.flatMap(go),
+      'quit',
+    ]);
+    expect(output).toContain('option name OpponentModel type string default <empty>');
+    const notices = output.filter((line) => line.startsWith('info string'));
+    expect(notices[0]).toMatch(/^info string cannot use opponent model ".*uci-learned\.db": .*value database.*; the opponent model is unchanged$/);
+    expect(notices[1]).toBe(`info string opponent model ${model}`);
+    expect(notices[2]).toBe('info string no opponent model');
+    const played = output.filter((line) => line.startsWith('bestmove')).map((line) => line.split(' ')[1]);
+
+    // The same players, built directly: with the model, then without it (seed 1 and the database's settings).
+    const store = PatternStore.open(learnedDb, { readonly: true });
+    const opened = OpponentModel.open(model);
+    try {
+      const options = { maturity: 0, seed: 1 };
+      const withModel = morphPlayerWithModels(store, options, { opponent: opened, policy: null });
+      const without = morphPlayerWithModels(store, options, { opponent: null, policy: null });
+      const expected = [...fens.map((fen) => withModel.bestMove(new GameHistory(fen))), ...fens.map((fen) => without.bestMove(new GameHistory(fen)))];
+      expect(played).toEqual(expected);
+      // The model changes some choices (else this test could not tell the two apart).
+      const plain = morphPlayerWithModels(store, options, { opponent: null, policy: null });
+      expect(fens.filter((fen, i) => plain.bestMove(new GameHistory(fen)) !== expected[i]).length).toBeGreaterThan(0);
+    } finally {
+      opened.close();
+      store.close();
+    }
+  }, 120_000);
 });
 
 describe('Morph looking along the replies a model of its opponent predicts', () => {

@@ -501,7 +501,7 @@ describe('morph uci against the embedded Stockfish', () => {
     try {
       await Promise.all([morph.start(), stockfish.start()]);
       expect(morph.engineId).toBe(`Morph ${VERSION}`);
-      expect(morph.optionNames).toEqual(['Database', 'Maturity', 'Search', 'Seed', 'MultiPV', 'UCI_ShowWDL']);
+      expect(morph.optionNames).toEqual(['Database', 'Maturity', 'Search', 'OpponentModel', 'Seed', 'MultiPV', 'UCI_ShowWDL']);
       let morphMoves = 0;
       for (const morphIsWhite of [true, false]) {
         await Promise.all([morph.newGame(), stockfish.newGame()]);

@@ -64,6 +64,11 @@ export interface UciEngineConfig {
   notice?: string;
   /** Called once, after `quit` (or the end of input, see end()). */
   onQuit?: () => void;
+  /**
+   * The OpponentModel option (shown only when given): the model of the opponent Morph starts with ('' none), and
+   * how to change it ('' none); `select` throws on a file that is not an opponent model and then changes nothing.
+   */
+  opponentModel?: { path: string; select: (path: string) => void };
   /** Builds the player over the store (default: the 1-ply MorphPlayer); e.g. a model-guided player. */
   createPlayer?: (store: PatternStore, options: { maturity: number; seed: number; search?: SearchMode }, name: string) => MorphPlayer;
 }
@@ -207,6 +212,7 @@ export class UciEngine {
     write(`option name Maturity type spin default ${maturity} min 0 max ${MAX_MATURITY}`);
     const search = this.config.search ?? this.config.databaseSearch ?? (this.loadedStore ? loadConfig(this.loadedStore.db).search : 'one-ply');
     write(`option name Search type combo default ${search} ${SEARCH_MODES.map((mode) => `var ${mode}`).join(' ')}`);
+    if (this.config.opponentModel) write(`option name OpponentModel type string default ${this.config.opponentModel.path || '<empty>'}`);
     write(`option name Seed type spin default ${this.config.seed ?? 1} min 0 max ${MAX_SEED}`);
     write(`option name MultiPV type spin default 1 min 1 max ${MAX_MULTIPV}`);
     write('option name UCI_ShowWDL type check default false');
@@ -240,6 +246,9 @@ export class UciEngine {
         this.loadedPlayer = null;
         return;
       }
+      case 'opponentmodel':
+        if (!this.config.opponentModel) break;
+        return this.switchOpponentModel(value === '<empty>' ? '' : value);
       case 'seed': {
         const seed = this.spinValue(name, value, MAX_SEED);
         if (seed === null) return;
@@ -258,9 +267,9 @@ export class UciEngine {
         if (value !== 'true' && value !== 'false') return this.info(`option ${name} is true or false, got "${value}"`);
         this.showWdl = value === 'true';
         return;
-      default:
-        this.info(`unknown option "${name}" (Morph has Database, Maturity, Search, Seed, MultiPV, UCI_ShowWDL)`);
     }
+    const model = this.config.opponentModel ? ' OpponentModel,' : '';
+    this.info(`unknown option "${name}" (Morph has Database, Maturity, Search,${model} Seed, MultiPV, UCI_ShowWDL)`);
   }
 
   private spinValue(name: string, value: string, max: number): number | null {
@@ -286,6 +295,18 @@ export class UciEngine {
     this.loadedPlayer = null;
     if (old !== null && old !== store) old.close();
     this.info(`database ${store.path}: ${store.size} patterns`);
+  }
+
+  /** A bad model file keeps Morph playing as before, with the model it had. */
+  private switchOpponentModel(path: string): void {
+    try {
+      this.config.opponentModel!.select(path);
+    } catch (error) {
+      this.info(`cannot use opponent model "${path}": ${oneLine(error)}; the opponent model is unchanged`);
+      return;
+    }
+    this.loadedPlayer = null;
+    this.info(path === '' ? 'no opponent model' : `opponent model ${path}`);
   }
 
   /** `position startpos|fen <fen> [moves m1 m2 ...]`; on any problem no position is left. */

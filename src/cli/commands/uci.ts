@@ -35,7 +35,7 @@ export function registerUciCommand(program: Command): void {
     .option('--maturity <n>', "ignore patterns with fewer updates than this (UCI option Maturity; default: the database's)")
     .option('--search <mode>', `${SEARCH_MODES.join(' | ')}: how far Morph looks (UCI option Search; default: the database's)`)
     .option('--seed <n>', 'seed for the random tie-break (UCI option Seed)', '1')
-    .option('--model <file>', "an opponent model of the engine's opponent: Morph looks along its predicted replies")
+    .option('--model <file>', "an opponent model of the engine's opponent: Morph looks along its predicted replies (UCI option OpponentModel)")
     .option('--model-mode <mode>', MODEL_MODE_HELP)
     .option('--policy <file>', "a model of a strong player (morph model) as Morph's move policy (default: the database's own, DB.policy.db, if built)")
     .option('--no-policy', 'play without a move policy')
@@ -76,7 +76,7 @@ export function registerUciCommand(program: Command): void {
           search,
           databaseSearch,
           seed,
-          createPlayer: playerFactory({ policy: opts.policy, policyWeight, opponentModel: opts.model, modelMode }),
+          ...playerFactory({ policy: opts.policy, policyWeight, opponentModel: opts.model, modelMode }),
         });
       }),
     );
@@ -92,6 +92,7 @@ async function runUciEngine(setup: {
   databaseSearch: SearchMode | undefined;
   seed: number;
   createPlayer?: UciEngineConfig['createPlayer'];
+  opponentModel?: UciEngineConfig['opponentModel'];
 }): Promise<void> {
   // A GUI that goes away closes our stdout; that must end the engine quietly, not with an EPIPE stack trace.
   let outputOpen = true;
@@ -114,6 +115,7 @@ async function runUciEngine(setup: {
       databaseSearch: setup.databaseSearch,
       seed: setup.seed,
       createPlayer: setup.createPlayer,
+      opponentModel: setup.opponentModel,
       write,
       notice: setup.fresh ? `no database at ${defaultDatabasePath()} yet: every move values 0.5` : undefined,
       onQuit: () => {
@@ -129,21 +131,34 @@ async function runUciEngine(setup: {
 }
 
 /**
- * Morph over whatever value database the engine plays from, with its models: the opponent model given, and the
- * move policy given, else that database's own if built (none after --no-policy, or for IAM's coach). Each model
- * is loaded once.
+ * Morph over whatever value database the engine plays from, with its models: the opponent model (given with
+ * --model or by the UCI option OpponentModel), and the move policy given, else that database's own if built
+ * (none after --no-policy, or for IAM's coach). Each model is loaded once.
  */
 function playerFactory(setup: {
   policy: string | false | undefined;
   policyWeight: number | undefined;
   opponentModel: string | undefined;
   modelMode: ModelMode | undefined;
-}): UciEngineConfig['createPlayer'] {
+}): Pick<UciEngineConfig, 'createPlayer' | 'opponentModel'> {
   const policies = new Map<string, OpponentModel | null>();
+  let opponentPath = setup.opponentModel;
   let opponent: OpponentModel | null = null;
-  const coached = isCoached(setup.opponentModel !== undefined, setup.modelMode);
-  return (store, options, name) => {
-    if (setup.opponentModel !== undefined) opponent ??= OpponentModel.open(setup.opponentModel);
+  const select = (path: string) => {
+    if (path !== '') {
+      checkDatabaseFileKind(path, 'opponent-model');
+      if (isCoached(true, setup.modelMode) && typeof setup.policy === 'string') {
+        throw badInput('--model-mode coach plays without a policy, and a policy was given');
+      }
+    }
+    const opened = path === '' ? null : OpponentModel.open(path);
+    opponent?.close();
+    opponent = opened;
+    opponentPath = path === '' ? undefined : path;
+  };
+  const createPlayer: UciEngineConfig['createPlayer'] = (store, options, name) => {
+    if (opponentPath !== undefined) opponent ??= OpponentModel.open(opponentPath);
+    const coached = isCoached(opponentPath !== undefined, setup.modelMode);
     const path = coached ? undefined : policyModelFor(store.path, setup.policy);
     let policy: OpponentModel | null = null;
     if (path !== undefined) {
@@ -152,6 +167,7 @@ function playerFactory(setup: {
     }
     return morphPlayerWithModels(store, options, { opponent, policy, policyWeight: setup.policyWeight, mode: setup.modelMode }, name);
   };
+  return { createPlayer, opponentModel: { path: setup.opponentModel ?? '', select } };
 }
 
 /**
