@@ -64,6 +64,8 @@ describe("Morph's own move policy", () => {
   it("is built after training from exactly the partner's moves (checked with chess.js), beside the database", async () => {
     const summary = await train(db, 4);
     expect(summary.games).toBe(4);
+    // The policy step reads the database read-only; the run still leaves it as one file.
+    expect([existsSync(`${db}-wal`), existsSync(`${db}-shm`)]).toEqual([false, false]);
     const file = join(dir, 'morph.policy.db');
     expect(ownPolicyPath(db)).toBe(file);
     expect(summary.policy).toMatchObject({ file, firstGame: 1, lastGame: 4, games: 4 });
@@ -85,6 +87,7 @@ describe("Morph's own move policy", () => {
     const before = statSync(file).mtimeMs;
     const one = await train(db, 2);
     expect(one.policy).toBeNull();
+    expect([existsSync(`${db}-wal`), existsSync(`${db}-shm`)]).toEqual([false, false]);
     expect(statSync(file).mtimeMs).toBe(before);
     expect(modelInfo(file).info.lastGame).toBe(4);
     const more = await train(db, 1);

@@ -28,7 +28,7 @@ import { getMetaNumber, setMeta } from '../store/meta.ts';
 import { morphScore, recordGame } from '../store/games.ts';
 import { openStoreForWriting } from '../store/location.ts';
 import { MorphError, badInput, fileProblem } from '../util/errors.ts';
-import { toMorphError } from '../store/database.ts';
+import { openMorphDatabase, toMorphError } from '../store/database.ts';
 import type { PatternStore } from '../store/patternStore.ts';
 import { Random, freshSeed } from '../util/random.ts';
 import { TrainingProgress, type ProgressMode } from './progress.ts';
@@ -168,24 +168,42 @@ export async function runTraining(options: TrainingOptions): Promise<TrainingSum
   const summary = await playTrainingGames(options);
   // A policy build killed mid-write (kill -9) leaves its temporary beside the policy; a model can be large.
   removeLeftoverTemporaries(ownPolicyPath(summary.database));
-  if (options.ownPolicy && (summary.stopReason === 'games-done' || summary.stopReason === 'time-limit') && ownPolicyIsStale(summary.database, options.ownPolicyRefresh)) {
-    const started = performance.now();
-    if (options.progress !== 'none') process.stderr.write(`morph: building the move policy from the last ${OWN_POLICY_GAMES} games (--no-policy skips it)\n`);
-    let built: ReturnType<typeof buildOwnPolicy> = null;
-    try {
-      built = buildOwnPolicy(summary.database);
-    } catch (error) {
-      // The games are saved whatever happens here: a policy that cannot be built is reported, not fatal.
-      process.stderr.write(`morph: the move policy was not rebuilt: ${(error as Error).message.split('\n')[0]}\n`);
-    }
-    if (built !== null) {
-      summary.policy = {
-        file: built.file, firstGame: built.firstGame, lastGame: built.lastGame, games: built.games, patterns: built.patterns,
-        seconds: (performance.now() - started) / 1000,
-      };
-    }
+  const finished = summary.stopReason === 'games-done' || summary.stopReason === 'time-limit';
+  if (options.ownPolicy && finished) {
+    if (ownPolicyIsStale(summary.database, options.ownPolicyRefresh)) summary.policy = rebuildOwnPolicy(summary.database, options);
+    removeWriteAheadLog(summary.database);
   }
   return summary;
+}
+
+/** Builds the database's own policy; a policy that cannot be built is reported, not fatal (the games are saved). */
+function rebuildOwnPolicy(database: string, options: TrainingOptions): TrainingSummary['policy'] {
+  const started = performance.now();
+  if (options.progress !== 'none') process.stderr.write(`morph: building the move policy from the last ${OWN_POLICY_GAMES} games (--no-policy skips it)\n`);
+  let built: ReturnType<typeof buildOwnPolicy> = null;
+  try {
+    built = buildOwnPolicy(database);
+  } catch (error) {
+    process.stderr.write(`morph: the move policy was not rebuilt: ${(error as Error).message.split('\n')[0]}\n`);
+  }
+  if (built === null) return null;
+  return {
+    file: built.file, firstGame: built.firstGame, lastGame: built.lastGame, games: built.games, patterns: built.patterns,
+    seconds: (performance.now() - started) / 1000,
+  };
+}
+
+/**
+ * The policy step reads the database read-only, and SQLite leaves the write-ahead log and its index (DB-wal,
+ * DB-shm) behind when the last connection to close is read-only. A writer's close removes them, so the database
+ * is left as one file, as a run without the policy step leaves it. Only tidiness: the games are saved already.
+ */
+function removeWriteAheadLog(path: string): void {
+  try {
+    openMorphDatabase(path, { quickCheck: false, create: false }).close();
+  } catch {
+    // Another process may hold the database; SQLite then keeps the files, which is harmless.
+  }
 }
 
 async function playTrainingGames(options: TrainingOptions): Promise<TrainingSummary> {
