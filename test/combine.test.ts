@@ -1,5 +1,5 @@
 import { describe, expect, it } from 'vitest';
-import { combinePair, playValue, updateValue } from '../src/eval/combine.ts';
+import { combinePair, playOrder, playValue, updateValue } from '../src/eval/combine.ts';
 import { Random } from '../src/util/random.ts';
 
 /** The 101 grid values 0, .01, ..., 1 (i/100 is the correctly rounded decimal, unlike i*.01). */
@@ -159,7 +159,19 @@ describe('playValue', () => {
     expect(permutations).toBe(720);
   });
 
-  it('does not depend on input order for many weights (the built-in sort path)', () => {
+  it('folds in the order playOrder gives, for every size either sort handles, ties included', () => {
+    const random = new Random(5);
+    for (let size = 2; size <= 120; size++) {
+      // Coarse values make ties (equal values, and equally extreme pairs such as .25 / .75) common.
+      const weights = Array.from({ length: size }, () => Math.round(random.next() * 8) / 8);
+      const reference = playOrder(weights)
+        .map((i) => weights[i])
+        .reduce((value, weight, k) => (k === 0 ? weight : combinePair(value, weight)), NaN);
+      expect(playValue(weights)).toBe(reference);
+    }
+  });
+
+  it('does not depend on input order for many weights (the merge sort path)', () => {
     const random = new Random(7);
     const weights = Array.from({ length: 200 }, () => Math.round(random.next() * 20) / 20);
     const reference = playValue(weights);
