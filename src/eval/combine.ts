@@ -73,8 +73,8 @@ function sortIntoPlayOrder(values: Float64Array, count: number): void {
   const RUN = 8;
   for (let start = 0; start < count; start += RUN) insertionSort(values, start, Math.min(start + RUN, count));
   if (mergeBuffer.length < count) mergeBuffer = new Float64Array(2 * count);
-  let from = values;
-  let to = mergeBuffer;
+  let from: Float64Array = values;
+  let to: Float64Array = mergeBuffer;
   for (let width = RUN; width < count; width *= 2) {
     for (let left = 0; left < count; left += 2 * width) {
       const middle = Math.min(left + width, count);
