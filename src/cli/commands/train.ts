@@ -68,7 +68,7 @@ export function registerTrainCommand(program: Command): void {
     .description('train against a sparring opponent; learns after every game; resumes where the last run stopped')
     .option('--db <file>', 'pattern database (default: data/morph.db in the checkout, or $MORPH_DB)')
     .option('--games <n>', `games to play (default ${DEFAULT_GAMES} unless --hours is given)`)
-    .option('--hours <h>', 'train for this many hours instead')
+    .option('--hours <h>', 'train for this many hours instead (the move policy rebuilt after the run is not counted: minutes more)')
     .option('--opponent <spec>', 'stockfish[:skill=N,depth=N,…] | uci:PATH[:opt=v,…] | gnuchess[:depth=N] | morph:FILE | random | greedy | ab:D[,q][,t=T] | noisy:P:SPEC | self (self-play) | mix:SPEC;SPEC;… (game n plays member (n-1) mod k)', 'stockfish')
     .option('--seed <n>', 'run seed (default: the database\'s, or a fresh one, recorded)')
     .option('--pgn <file>', 'append every game to this PGN file')
