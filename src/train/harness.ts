@@ -28,7 +28,7 @@ import { getMetaNumber, setMeta } from '../store/meta.ts';
 import { morphScore, recordGame } from '../store/games.ts';
 import { openStoreForWriting } from '../store/location.ts';
 import { MorphError, badInput, fileProblem } from '../util/errors.ts';
-import { openMorphDatabase, toMorphError } from '../store/database.ts';
+import { closeMorphDatabase, openMorphDatabase, toMorphError } from '../store/database.ts';
 import type { PatternStore } from '../store/patternStore.ts';
 import { Random, freshSeed } from '../util/random.ts';
 import { TrainingProgress, type ProgressMode } from './progress.ts';
@@ -200,7 +200,7 @@ function rebuildOwnPolicy(database: string, options: TrainingOptions): TrainingS
  */
 function removeWriteAheadLog(path: string): void {
   try {
-    openMorphDatabase(path, { quickCheck: false, create: false }).close();
+    closeMorphDatabase(openMorphDatabase(path, { quickCheck: false, create: false }));
   } catch {
     // Another process may hold the database; SQLite then keeps the files, which is harmless.
   }
