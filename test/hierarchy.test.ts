@@ -223,6 +223,57 @@ describe('retrieval', () => {
     expect(hierarchy.flat.epoch).toBeLessThan(20);
   });
 
+  it('reviews triggers by how often parents matched: each becomes its least-matched parent, and results stay brute force\'s', () => {
+    const fens = fixturePositions();
+    const rng = new Random(41);
+    const hierarchy = new Hierarchy();
+    for (const seed of [...seedPatterns(), ...safetySeedPatterns()]) hierarchy.insert(seed, hierarchy.size + 1);
+    for (let i = 0; i < 400; i++) {
+      const graph = graphOf(rng.pick(fens));
+      hierarchy.insert(rng.next() < 0.5 ? samplePattern(graph, rng, 5) : generalisedSample(graph, rng), hierarchy.size + 1);
+    }
+    const records = [...hierarchy.byId.values()].filter((r) => r.kind === 'graph');
+    const graphs = fens.slice(0, 150).map(graphOf);
+    // Match counts by brute force, independent of the hierarchy's own counting.
+    const count = new Map(records.map((r) => [r, graphs.filter((graph) => matches(r.pattern as GraphPattern, graph)).length]));
+    const putUp = () => records.reduce((sum, r) => sum + (r.trigger ? count.get(r.trigger)! : 0), 0);
+    for (const graph of graphs) mostSpecificMatches(hierarchy, graph);
+    for (const record of records) expect(hierarchy.flat.matchCount[record.slot]).toBe(count.get(record));
+    const before = putUp();
+    const moved = hierarchy.reviewTriggers(1);
+    expect(moved).toBeGreaterThan(0); // not vacuous: shape alone did not pick the least-matched parent everywhere
+    for (const record of records) {
+      if (record.parents.length < 2) continue;
+      expect(count.get(record.trigger!)).toBe(Math.min(...record.parents.map((p) => count.get(p)!)));
+    }
+    expect(putUp()).toBeLessThan(before);
+    checkHierarchyInvariants(hierarchy);
+    for (const graph of graphs.slice(0, 40)) {
+      const matched = records.filter((r) => matches(r.pattern as GraphPattern, graph));
+      expect(ids(mostSpecificMatches(hierarchy, graph).matches)).toEqual(ids(matched.filter((p) => !matched.some((q) => q !== p && le(p, q)))));
+    }
+    // Inserts and deletes after a review keep the index whole.
+    for (let i = 0; i < 60; i++) hierarchy.insert(samplePattern(graphOf(rng.pick(fens)), rng, 5), hierarchy.size + 1000);
+    for (const record of records.filter(() => rng.next() < 0.1)) hierarchy.delete(record);
+    checkHierarchyInvariants(hierarchy);
+  });
+
+  it('reviews its triggers on its own as positions are retrieved', () => {
+    const fens = fixturePositions();
+    const rng = new Random(43);
+    const hierarchy = new Hierarchy();
+    for (const seed of seedPatterns()) hierarchy.insert(seed, hierarchy.size + 1);
+    for (let i = 0; i < 200; i++) hierarchy.insert(samplePattern(graphOf(rng.pick(fens)), rng, 5), hierarchy.size + 1);
+    const graphs = fens.slice(0, 64).map(graphOf);
+    const triggers = () => [...hierarchy.byId.values()].map((r) => r.trigger?.id ?? 0);
+    const shaped = triggers();
+    for (let round = 0; round < 31; round++) for (const graph of graphs) mostSpecificMatches(hierarchy, graph);
+    expect(triggers()).toEqual(shaped); // 1,984 retrievals: not yet
+    for (const graph of graphs) mostSpecificMatches(hierarchy, graph);
+    expect(triggers()).not.toEqual(shaped); // 2,048: reviewed
+    checkHierarchyInvariants(hierarchy);
+  });
+
   it('writes exactly its links to SQLite through wide inserts and deletes (read back with SQL after each)', () => {
     // Generalised patterns lie above many stored ones: their links to all of them are written, and the links
     // they make transitive removed, one statement per parent (patternStore.ts writeLinkChanges).

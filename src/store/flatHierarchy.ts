@@ -172,6 +172,16 @@ export class FlatHierarchy {
   readonly keyVisited = new Int32Array(FEATURE_KEY_COUNT);
   /** The current retrieval's stamp. */
   epoch = 0;
+  /**
+   * How often each slot matched in the positions retrieved since the slot was given (retrieval.ts counts, only
+   * for positions, not for insertion's walks): what the hierarchy chooses triggers by, once enough positions have
+   * been seen (hierarchy.ts reviewTriggers).
+   */
+  matchCount = new Int32Array(0);
+  /** `retrievals` when each slot was given: its count covers the positions retrieved since. */
+  countedFrom = new Float64Array(0);
+  /** Positions retrieved over this index. */
+  retrievals = 0;
   private readonly freeSlots: number[] = [];
   /** Records whose parent list, or trigger list, is to be rewritten at the next flush. */
   private readonly staleParents = new Set<PatternRecord>();
@@ -191,6 +201,17 @@ export class FlatHierarchy {
     } else this.records[slot] = record;
     record.slot = slot;
     this.depthOf[slot] = record.depth;
+    this.matchCount[slot] = 0;
+    this.countedFrom[slot] = this.retrievals;
+  }
+
+  /**
+   * The share of positions the slot's pattern matched in, since it was given a slot, or -1 when fewer than
+   * `atLeast` positions were retrieved since.
+   */
+  matchRate(slot: number, atLeast: number): number {
+    const seen = this.retrievals - this.countedFrom[slot];
+    return seen >= atLeast && seen > 0 ? this.matchCount[slot] / seen : -1;
   }
 
   /** Frees a deleted record's slot. */
@@ -317,6 +338,10 @@ export class FlatHierarchy {
 
   private grow(capacity: number): void {
     this.matchedEpoch = resized(this.matchedEpoch, capacity);
+    this.matchCount = resized(this.matchCount, capacity);
+    const countedFrom = new Float64Array(capacity);
+    countedFrom.set(this.countedFrom);
+    this.countedFrom = countedFrom;
     this.planAt = resized(this.planAt, capacity);
     this.childMatchedEpoch = resized(this.childMatchedEpoch, capacity);
     this.depthOf = resized(this.depthOf, capacity);

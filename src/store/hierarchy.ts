@@ -57,6 +57,17 @@ function rarity(record: PatternRecord): number {
   return record.exactCodes.length * 16 + record.size;
 }
 
+/**
+ * Triggers are reviewed by how often patterns match once this many positions have been retrieved, then after
+ * twice as many, and so on up to every TRIGGER_REVIEW_CAP: a long match or training run settles its triggers
+ * early, and a review (a pass over every pattern, a few milliseconds at 100k) costs little against the
+ * retrievals between two.
+ */
+const FIRST_TRIGGER_REVIEW = 2048;
+const TRIGGER_REVIEW_CAP = 131072;
+/** A parent's match rate counts once it has been in the hierarchy for this many retrievals (noise below). */
+const TRIGGER_EVIDENCE = 1024;
+
 /** Links created and removed by one change, so the store can persist exactly those. */
 export interface LinkChanges {
   added: [PatternRecord, PatternRecord][];
@@ -214,6 +225,74 @@ export class Hierarchy {
     for (const record of graphs) if (record.triggers.length > 0) record.triggers = record.triggers.slice(); // exact size
     flat.setLists(graphs);
     this.flatIndex = flat;
+  }
+
+  private nextTriggerReview = FIRST_TRIGGER_REVIEW;
+
+  /** After each position's retrieval (retrieval.ts): reviews the triggers when it is time. */
+  afterRetrieval(): void {
+    const flat = this.flatIndex;
+    if (!flat || flat.retrievals < this.nextTriggerReview) return;
+    this.nextTriggerReview = flat.retrievals + Math.min(TRIGGER_REVIEW_CAP, flat.retrievals);
+    this.reviewTriggers();
+  }
+
+  /**
+   * Makes each pattern's trigger the parent that matched the fewest of the positions retrieved, where every
+   * parent has been seen for at least `evidence` retrievals; ties keep the current trigger. A child is put up
+   * for testing whenever its trigger matches, and most fail because another parent did not (86% at 100k trained
+   * patterns): a parent's shape (rarity) guesses which parent matches least, the counts measure it, and on
+   * trained databases they put up about half as many children (docs/scaling.md). Returns how many triggers moved.
+   * Any parent is a correct trigger (a child is tested only once all its parents matched), so results are the
+   * same patterns; only the order retrieval returns them in can change.
+   */
+  reviewTriggers(evidence = TRIGGER_EVIDENCE): number {
+    const flat = this.flat;
+    flat.flush();
+    const moved: PatternRecord[] = [];
+    const movedTo: PatternRecord[] = [];
+    for (const record of flat.records) {
+      if (!record || record.parents.length < 2 || !record.trigger) continue;
+      let best = record.trigger;
+      let bestRate = flat.matchRate(best.slot, evidence);
+      if (bestRate < 0) continue;
+      let judged = true;
+      for (const parent of record.parents) {
+        const rate = flat.matchRate(parent.slot, evidence);
+        if (rate < 0) {
+          judged = false;
+          break;
+        }
+        if (rate < bestRate) {
+          best = parent;
+          bestRate = rate;
+        }
+      }
+      if (!judged || best === record.trigger) continue;
+      moved.push(record);
+      movedTo.push(best);
+    }
+    if (moved.length === 0) return 0;
+    // As in retrigger: a moved child leaves its old trigger's list, keeping the order of the rest, and goes to the
+    // end of its new trigger's list (the order flatHierarchy.ts triggerEntries rewrites lists in).
+    const losing = new Set<PatternRecord>();
+    for (const record of moved) {
+      flat.setTrigger(record);
+      losing.add(record.trigger!);
+    }
+    for (let i = 0; i < moved.length; i++) moved[i].trigger = movedTo[i];
+    for (const previous of losing) {
+      previous.triggers = previous.triggers.filter((child) => child.trigger === previous);
+      flat.setTriggers(previous);
+    }
+    for (let i = 0; i < moved.length; i++) {
+      const best = movedTo[i];
+      if (best.triggers === NO_RECORDS) best.triggers = [];
+      best.triggers.push(moved[i]);
+      flat.setTriggers(best);
+    }
+    flat.flush();
+    return moved.length;
   }
 
   /** Chooses the record's trigger parent again after its parents changed. */

@@ -7,7 +7,8 @@
  *  - roots are looked up by the position's own features (rootIndex.ts): nodes, ranks, files, labels, edge
  *    triples and pairs;
  *  - a pattern is put up for testing only by its trigger parent (hierarchy.ts), the parent least likely to
- *    match, and tested when it comes up in depth order, by which time every parent has been decided;
+ *    match (judged by its shape at first, then by how often it matched the positions retrieved), and tested when
+ *    it comes up in depth order, by which time every parent has been decided;
  *  - the walk runs over the hierarchy's compiled index (flatHierarchy.ts): dense slots, typed arrays of parents
  *    and trigger entries (a triggered child with its depth and other parents, so that deciding it reads one
  *    contiguous run), and per-retrieval state in arrays stamped with an epoch, so nothing is cleared between
@@ -30,6 +31,8 @@ export interface RetrievalIndex {
   readonly roots: RootIndex;
   readonly flat: FlatHierarchy;
   readonly material: ReadonlyMap<string, PatternRecord>;
+  /** Called after each position's retrieval (the hierarchy reviews its triggers now and then). */
+  afterRetrieval?(): void;
 }
 
 export interface Retrieval {
@@ -124,9 +127,13 @@ export function mostSpecificMatches(hierarchy: RetrievalIndex, graph: PositionGr
     }
   }
   tested += descend(flat, graph, epoch, -1);
+  const counts = flat.matchCount;
+  for (let i = 0; i < matchedCount; i++) counts[matched[i]]++;
+  flat.retrievals++;
   const result = mostSpecific(flat, epoch);
   const material = hierarchy.material.get(materialKey(graph.material));
   if (material) result.push(material);
+  hierarchy.afterRetrieval?.();
   return { matches: result, tested };
 }
 
