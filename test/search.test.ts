@@ -8,10 +8,12 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { Chess } from 'chess.js';
 import { describe, expect, it } from 'vitest';
-import { boardFromFen, boardToFen, uciMove, type Board } from '../src/chess/board.ts';
+import { applyMove, boardFromFen, boardToFen, parseUciMove, uciMove, type Board } from '../src/chess/board.ts';
 import { generateLegalMoves } from '../src/chess/movegen.ts';
 import { GameHistory } from '../src/chess/history.ts';
-import { isCapture, matingReply, worstCaptureReply } from '../src/player/search.ts';
+import { isCapture, matingReply, worstCaptureReply, type SearchMode } from '../src/player/search.ts';
+import { gameEnd } from '../src/chess/gameEnd.ts';
+import { seedPatterns } from '../src/learn/seeding.ts';
 import { choiceScore, MorphPlayer, type MovePolicy } from '../src/player/morphPlayer.ts';
 import { PatternStore } from '../src/store/patternStore.ts';
 import { DEFAULT_CONFIG, loadConfig, mergeConfig, saveConfig } from '../src/learn/config.ts';
@@ -104,6 +106,41 @@ describe('worstCaptureReply', () => {
     }
     expect(refuted).toBeGreaterThan(50);
     expect(kept).toBeGreaterThan(50);
+  });
+
+  it('with depth > 1 is the full minimax over captures in turn, each side free to stop (brute force without pruning)', () => {
+    /** What the side that just moved into `board` is left with, every capture sequence up to `depth` tried. */
+    const bruteForce = (board: Board, standPat: number, depth: number): number => {
+      if (depth === 0) return standPat;
+      let value = standPat;
+      for (const move of generateLegalMoves(board)) {
+        if (!isCapture(board, move)) continue;
+        const after = boardFromFen(boardToFen(board));
+        applyMove(board, move, after);
+        const end = gameEnd(after, 1);
+        const reply = end === 'checkmate' ? 0 : end !== null ? 0.5 : 1 - bruteForce(after, valuation(after), depth - 1);
+        value = Math.min(value, reply);
+      }
+      return value;
+    };
+    let deeper = 0;
+    let compared = 0;
+    for (const fen of samplePositions().filter((_, i) => i % 12 === 0)) {
+      const board = boardFromFen(fen);
+      for (const standPat of [0.3, 0.8]) {
+        const oneDeep = worstCaptureReply(board, standPat, valuation)?.value ?? standPat;
+        for (const depth of [1, 2, 3, 5]) {
+          const expected = bruteForce(board, standPat, depth);
+          const refutation = worstCaptureReply(board, standPat, valuation, depth);
+          expect(refutation?.value ?? standPat, `${fen} depth ${depth}`).toBeCloseTo(expected, 12);
+          if (refutation) expect(isCapture(board, parseUciMove(refutation.move)!)).toBe(true);
+          compared++;
+          if (Math.abs(expected - oneDeep) > 1e-9) deeper++;
+        }
+      }
+    }
+    expect(compared).toBeGreaterThan(400);
+    expect(deeper).toBeGreaterThan(40); // not vacuous: the deeper look changes many values
   });
 
   it('scores a capture that mates 0 for the side that just moved', () => {
@@ -265,6 +302,40 @@ describe('the player searching captures', () => {
     expect(captures.filter((r) => r.move !== 'f3e5').every((r) => r.value === 0.5)).toBe(true);
   });
 
+  it('material-quiescence follows the captures in turn, valuing positions by their material pattern alone', () => {
+    const store = PatternStore.open(':memory:');
+    // Material differences (P N B R Q) for the side that just moved, with made-up weights.
+    const weights: [number[], number][] = [
+      [[1, 1, 0, 0, -1], 0.5], // White's pawn and knight against Black's queen, as the position stands
+      [[-1, 0, 0, 0, 1], 0.7], // Black, after the queen takes the knight
+      [[1, 0, 0, 0, 0], 0.9], // White, after the pawn takes the queen back
+    ];
+    for (const [diff, weight] of weights) store.insert(materialPattern(diff), 'manual', 0, { weight, updates: 100 });
+    // White to move; its knight on e5 is defended by the d4 pawn, and Black's queen on e7 attacks it.
+    const fen = '4k3/4q3/8/4N3/3P4/8/8/6K1 w - - 0 1';
+    const kingMove = (search: SearchMode) =>
+      new MorphPlayer(store, { maturity: 0, seed: 1, search }).rankMoves(new GameHistory(fen), true).find((r) => r.move === 'g1h1')!;
+    // After a king move, one capture deep Qxe5 leaves White a knight down (.3); followed through, dxe5 wins the
+    // queen for it, so Black does better not to capture and White keeps the position's own value, .5.
+    expect(kingMove('captures')).toMatchObject({ refutation: { move: 'e7e5' } });
+    expect(kingMove('captures').value).toBeCloseTo(0.3, 12);
+    expect(kingMove('material-quiescence')).toMatchObject({ value: 0.5, source: 'patterns' });
+    expect(kingMove('material-quiescence').refutation).toBeUndefined();
+    // The knight's walk to d7, where nothing defends it, loses it to the queen or the king: .3 either way.
+    const knightMove = new MorphPlayer(store, { maturity: 0, seed: 1, search: 'material-quiescence' })
+      .rankMoves(new GameHistory(fen)).find((r) => r.move === 'e5d7')!;
+    expect(knightMove.value).toBeCloseTo(0.3, 12);
+    expect(['e7d7', 'e8d7']).toContain(knightMove.refutation?.move);
+    // Graph patterns that every position matches, with extreme weights, change nothing for this player.
+    store.transaction(() => {
+      for (const seed of seedPatterns()) store.insert(seed, 'seed', 0, { weight: 0.99, updates: 100 });
+    });
+    expect(kingMove('material-quiescence')).toMatchObject({ value: 0.5, source: 'patterns' });
+    expect(kingMove('material-quiescence').evaluation!.used.map((p) => p.kind)).toEqual(['material']);
+    expect(kingMove('captures').value).not.toBeCloseTo(0.3, 3); // the captures player does read them
+    store.close();
+  });
+
   it('plays the search saved in the database; a configuration saved before search modes existed plays one ply', () => {
     const store = PatternStore.open(':memory:');
     saveConfig(store.db, mergeConfig(DEFAULT_CONFIG, { search: 'captures' }));
@@ -280,6 +351,6 @@ describe('the player searching captures', () => {
   it('refuses an unknown --search in one line with exit code 2', async () => {
     const result = await runMorph(['move', '--fen', '6k1/8/8/8/8/8/8/6K1 w - - 0 1', '--search', 'deeper']);
     expect(result.code).toBe(2);
-    expect(result.stderr).toBe('morph: --search must be one of one-ply, captures, captures-mates, got "deeper"\n');
+    expect(result.stderr).toBe('morph: --search must be one of one-ply, captures, captures-mates, material-quiescence, got "deeper"\n');
   });
 });

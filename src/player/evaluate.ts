@@ -7,6 +7,7 @@ import { PAPER_EVALUATION, positionValue, type EvaluationSettings } from '../eva
 import type { PositionGraph } from '../graph/positionGraph.ts';
 import type { PatternRecord } from '../store/patternRecord.ts';
 import type { PatternStore } from '../store/patternStore.ts';
+import { materialKey } from '../pattern/canonical.ts';
 
 export interface PositionEvaluation {
   value: number;
@@ -27,4 +28,14 @@ export function evaluateGraph(
   const used: PatternRecord[] = [];
   for (const record of matches) if (record.updates >= maturity) used.push(record);
   return { value: positionValue(used, settings), used, matched: matches, tested };
+}
+
+/**
+ * A position judged by its material pattern alone (search material-quiescence): the learned weight of its
+ * material difference, .5 when the database has no pattern for it. No retrieval, so a deep look stays cheap.
+ */
+export function materialEvaluation(store: PatternStore, graph: PositionGraph, settings: EvaluationSettings = PAPER_EVALUATION): PositionEvaluation {
+  const record = store.hierarchy.material.get(materialKey(graph.material));
+  const used = record ? [record] : [];
+  return { value: record ? positionValue(used, settings) : 0.5, used, matched: used, tested: 0 };
 }

@@ -3,7 +3,8 @@
  * resulting position judged: a mate scores 1; stalemate, insufficient material, threefold repetition and the
  * 50-move rule score .5, and so does a return to a position already seen in the game (the opponent can make
  * it a threefold); anything else is valued by its patterns. With the search mode "captures"
- * (search.ts) a move is then worth no more than what the opponent's best capture leaves it. The best move is
+ * (search.ts) a move is then worth no more than what the opponent's best capture leaves it; with
+ * "material-quiescence", what the captures in turn leave, every position valued by its material pattern. The best move is
  * played, ties broken by a seeded random choice. Given a move policy (a model of a strong player's choices,
  * src/model/policy.ts), a move is chosen by its value plus the policy's weighted log-probability for it. Given a
  * model of the opponent (src/model/predictedReplies.ts), a move is also worth no more than what each reply the
@@ -18,10 +19,19 @@ import type { GamePlayer, GamePosition } from '../engines/gamePlayer.ts';
 import type { PatternStore } from '../store/patternStore.ts';
 import { Random } from '../util/random.ts';
 import { badInput } from '../util/errors.ts';
-import { evaluateGraph, type PositionEvaluation } from './evaluate.ts';
+import { evaluateGraph, materialEvaluation, type PositionEvaluation } from './evaluate.ts';
 import type { EvaluationSettings } from '../eval/evaluation.ts';
 import { evaluationSettings, loadConfig } from '../learn/config.ts';
-import { looksAtCaptures, matingReply, worstCaptureReply, type Refutation, type SearchMode } from './search.ts';
+import {
+  looksAtCaptures,
+  looksAtMates,
+  matingReply,
+  QUIESCENCE_DEPTH,
+  valuesByMaterial,
+  worstCaptureReply,
+  type Refutation,
+  type SearchMode,
+} from './search.ts';
 
 /** Values closer than this count as equal when choosing among the best moves (Morph's values are sums of floats). */
 export const TIE_TOLERANCE = 1e-12;
@@ -231,7 +241,7 @@ export class MorphPlayer implements GamePlayer {
    */
   private lookFurther(history: GameHistory, next: Board, ranked: RankedMove): void {
     if (looksAtCaptures(this.search)) this.lookAtCaptures(next, ranked);
-    if (this.search === 'captures-mates') this.lookAtMates(next, ranked);
+    if (looksAtMates(this.search)) this.lookAtMates(next, ranked);
     if (this.options.opponent !== undefined) this.lookAtPredictedReplies(this.options.opponent, history, next, ranked);
   }
 
@@ -270,15 +280,17 @@ export class MorphPlayer implements GamePlayer {
   /** Search "captures": lowers a move's value to what the opponent's best capture leaves (search.ts). */
   private lookAtCaptures(next: Board, ranked: RankedMove): void {
     if (ranked.source !== 'patterns') return;
-    const refutation = worstCaptureReply(next, ranked.value, (after) => this.evaluate(after).value);
+    const depth = this.search === 'material-quiescence' ? QUIESCENCE_DEPTH : 1;
+    const refutation = worstCaptureReply(next, ranked.value, (after) => this.evaluate(after).value, depth);
     if (refutation !== undefined) {
       ranked.value = refutation.value;
       ranked.refutation = refutation;
     }
   }
 
-  /** The patterns' value of a position for the side that just moved. */
+  /** The patterns' value of a position for the side that just moved (its material pattern's alone, by search mode). */
   private evaluate(board: Board): PositionEvaluation {
+    if (valuesByMaterial(this.search)) return materialEvaluation(this.store, buildPositionGraph(board, this.graph), this.evaluation);
     const evaluation = evaluateGraph(this.store, buildPositionGraph(board, this.graph), this.options.maturity, this.evaluation);
     this.lastTested += evaluation.tested;
     return evaluation;

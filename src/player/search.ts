@@ -9,6 +9,14 @@
  *
  * - captures-mates: captures, and then every other reply too, for one that mates at once: a move that allows
  *             a mate in one is worth 0, as a move that mates is worth 1.
+ * - material-quiescence: captures-mates, with the captures followed to the end: after the opponent's capture
+ *             Morph may capture back, and so on, each side free to stop (stand pat), at most
+ *             QUIESCENCE_DEPTH captures deep. Every position, the move's own included, is valued by its
+ *             material pattern alone (the learned weight of its material difference; .5 when the database has
+ *             none): measured on the 2-hour run's database, the graph patterns' values added nothing to play
+ *             beside the material patterns' (training/RESULTS.md, 2026-11-24), and one material lookup
+ *             instead of a retrieval makes a deep look cheap. The graph patterns still choose through the
+ *             move policy.
  *
  * Why captures: nine in ten of the one-ply player's blunders left a piece to be taken (training/RESULTS.md).
  * The one-ply player sees the position before the capture, where material is still level and only patterns
@@ -19,7 +27,16 @@ import { applyMove, cloneBoard, PAWN, uciMove, type Board, type CompactMove } fr
 import { gameEnd, type GameEnd } from '../chess/gameEnd.ts';
 import { generateLegalMoves, hasLegalMove, isInCheck } from '../chess/movegen.ts';
 
-export const SEARCH_MODES = ['one-ply', 'captures', 'captures-mates'] as const;
+export const SEARCH_MODES = ['one-ply', 'captures', 'captures-mates', 'material-quiescence'] as const;
+
+/** How many captures deep material-quiescence looks at most (both sides' together). */
+export const QUIESCENCE_DEPTH = 8;
+
+/** Whether a search mode values positions by their material pattern alone. */
+export const valuesByMaterial = (search: SearchMode): boolean => search === 'material-quiescence';
+
+/** Whether a search mode looks for replies that mate at once. */
+export const looksAtMates = (search: SearchMode): boolean => search === 'captures-mates' || search === 'material-quiescence';
 export type SearchMode = (typeof SEARCH_MODES)[number];
 
 /** How far an opponent model looks (src/model): its look is fitted to captures, so no mates look. */
@@ -45,13 +62,16 @@ export interface Refutation {
 
 /**
  * The opponent capture that leaves the side that just moved worse off than `standPat`, the worst of them, or
- * undefined when no capture does. `valueForMover(board)` values a position after a capture for the side that
- * made the capture (the side that just moved there), as the one-ply player values its own successors.
+ * undefined when no capture does. With `depth` > 1 each capture is followed by the other side's captures in
+ * turn, each side free to stop, up to `depth` captures in all (a quiescence search). `valueForMover(board)`
+ * values a position after a capture for the side that made the capture (the side that just moved there), as
+ * the one-ply player values its own successors.
  */
 export function worstCaptureReply(
   position: Board,
   standPat: number,
   valueForMover: (after: Board) => number,
+  depth = 1,
 ): Refutation | undefined {
   let worst: Refutation | undefined;
   let bound = standPat;
@@ -59,15 +79,58 @@ export function worstCaptureReply(
   for (const reply of generateLegalMoves(position)) {
     if (!isCapture(position, reply)) continue;
     applyMove(position, reply, after);
-    // A capture changes the material, so the position after it cannot repeat an earlier one.
-    const end = gameEnd(after, 1);
-    const value = end === 'checkmate' ? 0 : end !== null ? 0.5 : 1 - valueForMover(after);
+    // Exact below the worst found so far; above it, only that it is above.
+    const value = captureValue(after, depth, -Infinity, bound, valueForMover);
     if (value < bound) {
       bound = value;
-      worst = { move: uciMove(reply), value, source: end ?? 'patterns' };
+      worst = { move: uciMove(reply), value, source: gameEnd(after, 1) ?? 'patterns' };
     }
   }
   return worst;
+}
+
+/**
+ * The value, for the side that moved before it, of the position `after` a capture: 0 when the capture mates,
+ * .5 when it ends the game otherwise, else one minus what the capturer is left after the other side's own
+ * captures (`depth` - 1 more at most). Values below `low` or above `high` need not be exact (alpha-beta): a
+ * value at or below `low` is returned as soon as it is found.
+ */
+function captureValue(after: Board, depth: number, low: number, high: number, valueForMover: (after: Board) => number): number {
+  // A capture changes the material, so the position after it cannot repeat an earlier one.
+  const end = gameEnd(after, 1);
+  if (end === 'checkmate') return 0;
+  if (end !== null) return 0.5;
+  return 1 - settledValue(after, valueForMover(after), depth - 1, 1 - high, 1 - low, valueForMover);
+}
+
+/**
+ * What the side that just moved into `position` is left after the side to move's captures, each side capturing
+ * in turn or stopping, at most `depth` captures deep (the minimax value, pruned by alpha-beta outside
+ * [low, high]). `standPat` is the position's own value for that side.
+ */
+function settledValue(
+  position: Board,
+  standPat: number,
+  depth: number,
+  low: number,
+  high: number,
+  valueForMover: (after: Board) => number,
+): number {
+  let value = standPat;
+  if (depth === 0 || value <= low) return value;
+  if (value < high) high = value;
+  const after = cloneBoard(position);
+  for (const reply of generateLegalMoves(position)) {
+    if (!isCapture(position, reply)) continue;
+    applyMove(position, reply, after);
+    const replyValue = captureValue(after, depth, low, high, valueForMover);
+    if (replyValue < value) {
+      value = replyValue;
+      if (value <= low) return value;
+      if (value < high) high = value;
+    }
+  }
+  return value;
 }
 
 /** An opponent reply that mates at once (the first found), or undefined. */
