@@ -106,6 +106,7 @@ export function benchStoreFile(path: string, label: string, withTargets: boolean
   const moveTimes = moveTimesWith('one-ply');
   const captureTimes = moveTimesWith('captures');
   const mateTimes = moveTimesWith('captures-mates');
+  const quiescenceTimes = moveTimesWith('material-quiescence');
   const rss = process.memoryUsage().rss;
   store.close();
   const at100k = withTargets;
@@ -127,6 +128,12 @@ export function benchStoreFile(path: string, label: string, withTargets: boolean
       value: round(percentile(mateTimes, 0.5), 2),
       unit: 'ms',
       note: `p95 ${round(percentile(mateTimes, 0.95), 2)} ms; ${round(percentile(mateTimes, 0.5) / percentile(captureTimes, 0.5), 2)}x the captures median (every move ranked, as morph move shows; games take a shortcut)`,
+    },
+    {
+      name: `move with search material-quiescence, ${label} (median)`,
+      value: round(percentile(quiescenceTimes, 0.5), 2),
+      unit: 'ms',
+      note: `p95 ${round(percentile(quiescenceTimes, 0.95), 2)} ms; ${round(percentile(quiescenceTimes, 0.5) / percentile(mateTimes, 0.5), 2)}x the captures-mates median (every move ranked; no retrieval, material lookups only)`,
     },
   ];
 }
