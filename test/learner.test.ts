@@ -511,6 +511,36 @@ describe('deletion during learning', () => {
     store.close();
   });
 
+  it('learns the same whatever order retrieval returns the matches in (trigger reviews change that order)', async () => {
+    const games: PlayedGame[] = [];
+    for (let i = 0; i < 6; i++) {
+      games.push((await playGame({ white: new GreedyPlayer(40 + i), black: new RandomPlayer(60 + i), maxPlies: 60 }))!);
+    }
+    const config = mergeConfig(DEFAULT_CONFIG, {
+      subgraphsPerGame: 30,
+      regression: { ...DEFAULT_CONFIG.regression, perGame: 10 },
+      generalisation: { ...DEFAULT_CONFIG.generalisation, perGame: 10 },
+    });
+    const plain = PatternStore.open(':memory:');
+    const reversed = PatternStore.open(':memory:');
+    // The same matches, last first.
+    const retrieve = reversed.retrieve.bind(reversed);
+    reversed.retrieve = (graph) => {
+      const retrieval = retrieve(graph);
+      return { ...retrieval, matches: [...retrieval.matches].reverse() };
+    };
+    games.forEach((played, i) => {
+      learnFromGame(plain, asLearningGame(played, 'w'), config, new Random(i));
+      learnFromGame(reversed, asLearningGame(played, 'w'), config, new Random(i));
+    });
+    const state = (store: PatternStore) =>
+      [...store.hierarchy.byId.values()].map((r) => `${r.key} ${r.weight} ${r.updates} ${r.uses}`).sort();
+    expect(plain.size).toBeGreaterThan(200);
+    expect(state(reversed)).toEqual(state(plain));
+    plain.close();
+    reversed.close();
+  });
+
   it('never deletes seeds, even far over the cap', async () => {
     const games = await baselineGames(6, 900, 80);
     const store = PatternStore.open(':memory:');

@@ -117,7 +117,11 @@ export function learnFromGame(
         }
       }
     }
-    const matchesOf = sequences.map(({ positions }) => positions.map((position) => store.retrieve(position.graph).matches));
+    // In order of id: retrieval's own order follows which parent triggers which child (reviewed as positions are
+    // retrieved) and the order links were made, and learning reads matches in order (the patterns a game touched,
+    // in turn, feed pattern creation's seeded draws), so this keeps a game's learning a function of the patterns.
+    const byId = (a: PatternRecord, b: PatternRecord) => a.id - b.id;
+    const matchesOf = sequences.map(({ positions }) => positions.map((position) => store.retrieve(position.graph).matches.sort(byId)));
 
     const touched = new Set<PatternRecord>();
     const changes = new Map<PatternRecord, { change: number; largestStep: number; position: LearnedPosition }>();
