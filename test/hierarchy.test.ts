@@ -35,6 +35,16 @@ function generalisedSample(graph: PositionGraph, rng: Random): GraphPattern {
   return pattern;
 }
 
+/** The seeds and 200 patterns sampled from fixture positions, at most `maxNodes` nodes each. */
+function seededHierarchy(seed: number, maxNodes: number): Hierarchy {
+  const fens = fixturePositions();
+  const rng = new Random(seed);
+  const hierarchy = new Hierarchy();
+  for (const pattern of seedPatterns()) hierarchy.insert(pattern, hierarchy.size + 1);
+  for (let i = 0; i < 200; i++) hierarchy.insert(samplePattern(graphOf(rng.pick(fens)), rng, maxNodes), hierarchy.size + 1);
+  return hierarchy;
+}
+
 describe('pattern hierarchy', () => {
   const fens = fixturePositions();
 
@@ -206,10 +216,7 @@ describe('retrieval', () => {
 
   it('stays right when the epoch stamps of the compiled index wrap around', () => {
     const fens = fixturePositions();
-    const rng = new Random(31);
-    const hierarchy = new Hierarchy();
-    for (const seed of seedPatterns()) hierarchy.insert(seed, hierarchy.size + 1);
-    for (let i = 0; i < 200; i++) hierarchy.insert(samplePattern(graphOf(rng.pick(fens)), rng, 4), hierarchy.size + 1);
+    const hierarchy = seededHierarchy(31, 4);
     const records = [...hierarchy.byId.values()].filter((r) => r.kind === 'graph');
     const graphs = fens.slice(0, 6).map(graphOf);
     const bruteForce = graphs.map((graph) => {
@@ -260,10 +267,7 @@ describe('retrieval', () => {
 
   it('reviews its triggers on its own as positions are retrieved', () => {
     const fens = fixturePositions();
-    const rng = new Random(43);
-    const hierarchy = new Hierarchy();
-    for (const seed of seedPatterns()) hierarchy.insert(seed, hierarchy.size + 1);
-    for (let i = 0; i < 200; i++) hierarchy.insert(samplePattern(graphOf(rng.pick(fens)), rng, 5), hierarchy.size + 1);
+    const hierarchy = seededHierarchy(43, 5);
     const graphs = fens.slice(0, 64).map(graphOf);
     const triggers = () => [...hierarchy.byId.values()].map((r) => r.trigger?.id ?? 0);
     const shaped = triggers();
