@@ -32,7 +32,9 @@ export function evaluateGraph(
 
 /**
  * A position judged by its material pattern alone (search material-quiescence): the learned weight of its
- * material difference, .5 when the database has no pattern for it. No retrieval, so a deep look stays cheap.
+ * material difference, .5 when the database has no pattern for it, whatever its number of updates (material
+ * patterns are created on sight and updated in every position that has them). No retrieval, so a deep look stays
+ * cheap.
  */
 export function materialEvaluation(store: PatternStore, graph: PositionGraph, settings: EvaluationSettings = PAPER_EVALUATION): PositionEvaluation {
   const record = store.hierarchy.material.get(materialKey(graph.material));

@@ -4,8 +4,8 @@
  * 50-move rule score .5, and so does a return to a position already seen in the game (the opponent can make
  * it a threefold); anything else is valued by its patterns. With the search mode "captures"
  * (search.ts) a move is then worth no more than what the opponent's best capture leaves it; with
- * "material-quiescence", what the captures in turn leave, every position valued by its material pattern. The best move is
- * played, ties broken by a seeded random choice. Given a move policy (a model of a strong player's choices,
+ * "material-quiescence", what the captures in turn leave, every position valued by its material pattern. The
+ * best move is played, ties broken by a seeded random choice. Given a move policy (a model of a strong player's choices,
  * src/model/policy.ts), a move is chosen by its value plus the policy's weighted log-probability for it. Given a
  * model of the opponent (src/model/predictedReplies.ts), a move is also worth no more than what each reply the
  * model predicts leaves it.
