@@ -107,7 +107,7 @@ describe("explain folds exactly as the player does", () => {
     it(`${fn}: the last step of the explanation is the move's value`, () => {
       const store = storeWithThreePatterns();
       const settings: EvaluationSettings = { function: fn, prior: 5 };
-      const player = new MorphPlayer(store, { maturity: 0, seed: 1, evaluation: settings });
+      const player = new MorphPlayer(store, { maturity: 0, seed: 1, evaluation: settings, search: 'captures-mates' });
       const ranked = player.rankMoves(new GameHistory(START_FEN), true).find((r) => r.move === 'e2e4')!;
       expect(ranked.evaluation!.used).toHaveLength(3);
       const steps = combinationSteps(ranked.evaluation!.used, settings);
@@ -123,7 +123,7 @@ describe("explain folds exactly as the player does", () => {
 
   it("paper: the fold is .8 first (a hair more extreme than .2 in floating point), then .2, then .65", () => {
     const store = storeWithThreePatterns();
-    const player = new MorphPlayer(store, { maturity: 0, seed: 1, evaluation: { function: 'paper', prior: 0 } });
+    const player = new MorphPlayer(store, { maturity: 0, seed: 1, evaluation: { function: 'paper', prior: 0 }, search: 'captures-mates' });
     const ranked = player.rankMoves(new GameHistory(START_FEN), true).find((r) => r.move === 'e2e4')!;
     expect(ranked.value).toBe(combinePair(combinePair(0.8, 0.2), 0.65));
     expect(ranked.value).toBe(playValue([0.65, 0.2, 0.8]));

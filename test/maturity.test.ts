@@ -25,7 +25,7 @@ afterAll(() => rmSync(dir, { recursive: true, force: true }));
 const dbPath = join(dir, 'trained.db');
 {
   const store = PatternStore.open(dbPath);
-  saveConfig(store.db, { ...DEFAULT_CONFIG, maturity: 5 });
+  saveConfig(store.db, { ...DEFAULT_CONFIG, maturity: 5, playSearch: 'captures-mates' }); // plays by its patterns
   // After 1.e4, a White pawn (the side that just moved) on e4.
   const pawnOnE4: GraphPattern = { kind: 'graph', labels: [pieceLabel('moved', 1)], desigs: [exactDesig(parseSquare('e4'))], edges: [] };
   store.insert(pawnOnE4, 'manual', 0, { weight: 0.9, updates: 2 });

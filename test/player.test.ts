@@ -14,7 +14,9 @@ import { parseSquare } from '../src/chess/board.ts';
 import { RandomPlayer } from '../src/engines/simplePlayers.ts';
 import { playGame } from '../src/game/playGame.ts';
 
-const morph = (store: PatternStore, seed = 1) => new MorphPlayer(store, { maturity: 0, seed });
+// These tests are about values from patterns: the player searches as databases trained before 2026-11-24 played
+// (the default play search now values positions by their material pattern alone).
+const morph = (store: PatternStore, seed = 1) => new MorphPlayer(store, { maturity: 0, seed, search: 'captures-mates' });
 
 
 describe('the 1-ply player', () => {
@@ -78,7 +80,7 @@ describe('the 1-ply player', () => {
     expect(ranking[0].value).toBeCloseTo(0.9, 10);
     expect(ranking.at(-1)!.move).toBe('d2d4');
     // Maturity: with M above the patterns' update counts they are ignored and every move is worth .5.
-    const immature = new MorphPlayer(store, { maturity: 11, seed: 1 }).rankMoves(
+    const immature = new MorphPlayer(store, { maturity: 11, seed: 1, search: 'captures-mates' }).rankMoves(
       new GameHistory('rnbqkbnr/pppppppp/8/8/8/8/PPPPPPPP/RNBQKBNR w KQkq - 0 1'),
     );
     expect(immature.every((r) => r.value === 0.5)).toBe(true);
@@ -129,7 +131,7 @@ describe('morph move', () => {
     const pawn: GraphPattern = { kind: 'graph', labels: [pieceLabel('moved', 1)], desigs: [exactDesig(parseSquare('e4'))], edges: [] };
     const { record } = store.insert(pawn, 'manual', 0, { weight: 0.8, updates: 3 });
     store.close();
-    const result = await runMorph(['move', '--db', path, '--fen', 'rnbqkbnr/pppppppp/8/8/8/8/PPPPPPPP/RNBQKBNR w KQkq - 0 1', '--json', '--explain']);
+    const result = await runMorph(['move', '--db', path, '--fen', 'rnbqkbnr/pppppppp/8/8/8/8/PPPPPPPP/RNBQKBNR w KQkq - 0 1', '--json', '--explain', '--search', 'captures-mates']);
     expect(result.code).toBe(0);
     const { best, explanation } = JSON.parse(result.stdout);
     expect(best).toBe('e2e4');
@@ -137,7 +139,7 @@ describe('morph move', () => {
     expect(explanation.patterns).toEqual([expect.objectContaining({ id: record.id, weight: 0.8, updates: 3, used: true })]);
     expect(explanation.patterns[0].description).toContain('moved P on e4');
     expect(explanation.combination).toEqual([{ id: record.id, weight: 0.8, runningValue: 0.8 }]);
-    const text = await runMorph(['move', '--db', path, '--fen', 'rnbqkbnr/pppppppp/8/8/8/8/PPPPPPPP/RNBQKBNR w KQkq - 0 1', '--explain', '--move', 'd2d4']);
+    const text = await runMorph(['move', '--db', path, '--fen', 'rnbqkbnr/pppppppp/8/8/8/8/PPPPPPPP/RNBQKBNR w KQkq - 0 1', '--explain', '--move', 'd2d4', '--search', 'captures-mates']);
     expect(text.stdout).toContain('no pattern matched');
   });
 

@@ -338,10 +338,20 @@ describe('the player searching captures', () => {
 
   it('plays the search saved in the database; a configuration saved before search modes existed plays one ply', () => {
     const store = PatternStore.open(':memory:');
-    saveConfig(store.db, mergeConfig(DEFAULT_CONFIG, { search: 'captures' }));
+    // The player plays the play search; training's games play `search` (gameActor.ts passes it).
+    saveConfig(store.db, mergeConfig(DEFAULT_CONFIG, { search: 'one-ply', playSearch: 'captures' }));
     expect(new MorphPlayer(store, { maturity: 0, seed: 1 }).search).toBe('captures');
-    const { search: _, ...older } = DEFAULT_CONFIG;
-    setMeta(store.db, 'config', { ...older, search: undefined });
+    expect(new MorphPlayer(store, { maturity: 0, seed: 1 }).search).toBe(loadConfig(store.db).playSearch);
+    expect(new MorphPlayer(store, { maturity: 0, seed: 1, search: 'one-ply' }).search).toBe('one-ply');
+    expect(DEFAULT_CONFIG).toMatchObject({ search: 'captures-mates', playSearch: 'material-quiescence' });
+    // A configuration saved before the play search existed plays as it trains...
+    const { playSearch: _p, ...beforePlaySearch } = mergeConfig(DEFAULT_CONFIG, { search: 'captures' });
+    setMeta(store.db, 'config', beforePlaySearch);
+    expect(loadConfig(store.db).playSearch).toBe('captures');
+    expect(new MorphPlayer(store, { maturity: 0, seed: 1 }).search).toBe('captures');
+    // ...and one saved before search modes existed plays one ply.
+    const { search: _s, playSearch: _q, ...older } = DEFAULT_CONFIG;
+    setMeta(store.db, 'config', older);
     expect(loadConfig(store.db).search).toBe('one-ply');
     expect(new MorphPlayer(store, { maturity: 0, seed: 1 }).search).toBe('one-ply');
     expect(() => mergeConfig(DEFAULT_CONFIG, { search: 'deeper' })).toThrow(/search must be one of one-ply, captures/);

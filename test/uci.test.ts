@@ -95,7 +95,7 @@ describe('UciEngine (the protocol state machine)', () => {
       'id author Morph team',
       'option name Database type string default /somewhere/morph.db',
       'option name Maturity type spin default 0 min 0 max 100000',
-      'option name Search type combo default captures-mates var one-ply var captures var captures-mates var material-quiescence',
+      'option name Search type combo default material-quiescence var one-ply var captures var captures-mates var material-quiescence',
       'option name Seed type spin default 1 min 0 max 2147483647',
       'option name MultiPV type spin default 1 min 1 max 256',
       'option name UCI_ShowWDL type check default false',
@@ -362,7 +362,7 @@ describe('UciEngine (the protocol state machine)', () => {
       if (broken) throw new Error('disk on fire\nsecond line');
       return retrieve(graph);
     };
-    const { send } = engineUnderTest({ store });
+    const { send } = engineUnderTest({ store, search: 'captures-mates' }); // a search that retrieves
     send('position startpos');
     expect(send('go')).toEqual(['info string error: disk on fire']);
     expect(send('isready')).toEqual(['readyok']);

@@ -88,7 +88,7 @@ export function morphRanker(dbPath: string, overrides: MorphRankerOverrides = {}
   const settings = {
     maturity: playingMaturity(store, overrides.maturity),
     evaluation: { function: overrides.evaluation ?? config.evaluation, prior: overrides.prior ?? config.prior },
-    search: overrides.search ?? config.search,
+    search: overrides.search ?? config.playSearch,
     policy: model !== undefined ? modelPolicy(model, overrides.policyWeight) : undefined,
   };
   const shown = Object.entries({ ...overrides, policy: model?.store.path }).filter(([, value]) => value !== undefined).map(([key, value]) => `${key}=${value}`);

@@ -51,9 +51,9 @@ export function parseSeedOption(text: string | undefined): number | undefined {
   return text === undefined ? undefined : parseIntegerOption('--seed', text, 0, MAX_SEED);
 }
 
-/** A --search option: one of the player's search modes, or undefined when not given. */
-export function parseSearchOption(text: string | undefined): SearchMode | undefined {
-  return parseModeOption('--search', SEARCH_MODES, text);
+/** A --search option (or another named one, e.g. --play-search): one of the player's search modes, or undefined when not given. */
+export function parseSearchOption(text: string | undefined, option = '--search'): SearchMode | undefined {
+  return parseModeOption(option, SEARCH_MODES, text);
 }
 
 /** `--search` of an opponent model (morph model, predict). */

@@ -81,6 +81,17 @@ export interface LearningConfig {
    * mean win-chance loss -0.12 [-0.35, +0.11] (training/RESULTS.md, "a mate-in-one look").
    */
   search: SearchMode;
+  /**
+   * How far the player looks when it plays from the database outside training (match, play, uci, move, agree,
+   * and a `morph:` opponent); training's own games play `search`. Decided (2026-11-24): "material-quiescence"
+   * for a new database. Played on five databases trained with captures-mates (1,000 to 8,693 games) it scored
+   * +.058, +.040, +.007, +.060 and -.003 a game against ab:2,q (each paired over 100 opening pairs, about
+   * +-.05; pooled about +.03 [+.01, +.06]), +.013 [-.062, +.087] against the partner and mean win-chance loss
+   * -0.44 [-1.13, +0.24], at half the time a move; trained with it, Morph learned a worse database (-.058
+   * [-.107, -.008]), hence a setting of its own (training/RESULTS.md, "a material quiescence"). A database
+   * saved before this setting existed plays its `search`.
+   */
+  playSearch: SearchMode;
   /** Patterns with fewer updates are ignored when playing. */
   maturity: number;
   /** Patterns with fewer updates are ignored when evaluating a position for a TD target. */
@@ -110,6 +121,7 @@ export const DEFAULT_CONFIG: LearningConfig = {
   prior: 20,
   language: 'safety',
   search: 'captures-mates',
+  playSearch: 'material-quiescence',
   maturity: 0,
   targetMaturity: 0,
   maxPatternSize: 6,
@@ -154,6 +166,9 @@ export function validateConfig(config: LearningConfig): void {
   if (!SEARCH_MODES.includes(config.search)) {
     throw badInput(`config search must be one of ${SEARCH_MODES.join(', ')}, got ${config.search}`);
   }
+  if (!SEARCH_MODES.includes(config.playSearch)) {
+    throw badInput(`config playSearch must be one of ${SEARCH_MODES.join(', ')}, got ${config.playSearch}`);
+  }
   inRange('prior', config.prior, 0, 1e6);
   inRange('lambda', config.lambda, 0, 1);
   inRange('beta', config.beta, 0, 10);
@@ -179,6 +194,8 @@ export function loadConfig(db: MorphDatabase): LearningConfig {
   if (stored && stored.language === undefined) stored.language = 'paper';
   // ...and one saved before search modes existed played one ply.
   if (stored && stored.search === undefined) stored.search = 'one-ply';
+  // ...and one saved before the play search existed plays as it trains.
+  if (stored && stored.playSearch === undefined) stored.playSearch = stored.search;
   return mergeConfig(DEFAULT_CONFIG, stored ?? {});
 }
 

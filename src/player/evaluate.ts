@@ -32,12 +32,17 @@ export function evaluateGraph(
 
 /**
  * A position judged by its material pattern alone (search material-quiescence): the learned weight of its
- * material difference, .5 when the database has no pattern for it, whatever its number of updates (material
- * patterns are created on sight and updated in every position that has them). No retrieval, so a deep look stays
+ * material difference, .5 when the database has no mature pattern for it. No retrieval, so a deep look stays
  * cheap.
  */
-export function materialEvaluation(store: PatternStore, graph: PositionGraph, settings: EvaluationSettings = PAPER_EVALUATION): PositionEvaluation {
+export function materialEvaluation(
+  store: PatternStore,
+  graph: PositionGraph,
+  maturity: number,
+  settings: EvaluationSettings = PAPER_EVALUATION,
+): PositionEvaluation {
   const record = store.hierarchy.material.get(materialKey(graph.material));
-  const used = record ? [record] : [];
-  return { value: record ? positionValue(used, settings) : 0.5, used, matched: used, tested: 0 };
+  const matched = record ? [record] : [];
+  const used = record && record.updates >= maturity ? matched : [];
+  return { value: used.length > 0 ? positionValue(used, settings) : 0.5, used, matched, tested: 0 };
 }

@@ -95,7 +95,7 @@ export interface MorphPlayerOptions {
   seed: number;
   /** How matched patterns combine into a value; default: the database's learning config. */
   evaluation?: EvaluationSettings;
-  /** How far to look (search.ts); default: the database's learning config. */
+  /** How far to look (search.ts); default: the database's play search (its config's playSearch). */
   search?: SearchMode;
   /** A move prior added when choosing; default none. */
   policy?: MovePolicy;
@@ -129,7 +129,7 @@ export class MorphPlayer implements GamePlayer {
     this.rng = new Random(options.seed);
     const config = options.evaluation === undefined || options.search === undefined ? loadConfig(store.db) : undefined;
     this.evaluation = options.evaluation ?? evaluationSettings(config!);
-    this.search = options.search ?? config!.search;
+    this.search = options.search ?? config!.playSearch;
   }
 
   async newGame(): Promise<void> {}
@@ -290,8 +290,9 @@ export class MorphPlayer implements GamePlayer {
 
   /** The patterns' value of a position for the side that just moved (its material pattern's alone, by search mode). */
   private evaluate(board: Board): PositionEvaluation {
-    if (valuesByMaterial(this.search)) return materialEvaluation(this.store, buildPositionGraph(board, this.graph), this.evaluation);
-    const evaluation = evaluateGraph(this.store, buildPositionGraph(board, this.graph), this.options.maturity, this.evaluation);
+    const graph = buildPositionGraph(board, this.graph);
+    if (valuesByMaterial(this.search)) return materialEvaluation(this.store, graph, this.options.maturity, this.evaluation);
+    const evaluation = evaluateGraph(this.store, graph, this.options.maturity, this.evaluation);
     this.lastTested += evaluation.tested;
     return evaluation;
   }

@@ -24,7 +24,7 @@ import { GameHistory } from '../chess/history.ts';
 import { gameStatus, generateLegalMoves } from '../chess/movegen.ts';
 import { MorphPlayer, playingMaturity, type RankedMove } from '../player/morphPlayer.ts';
 import { SEARCH_MODES, type SearchMode } from '../player/search.ts';
-import { loadConfig } from '../learn/config.ts';
+import { DEFAULT_CONFIG, loadConfig } from '../learn/config.ts';
 import { PatternStore } from '../store/patternStore.ts';
 import { oneLineMessage } from '../util/errors.ts';
 
@@ -210,7 +210,7 @@ export class UciEngine {
     const maturity =
       this.config.maturity ?? this.config.databaseMaturity ?? (this.loadedStore ? playingMaturity(this.loadedStore) : 0);
     write(`option name Maturity type spin default ${maturity} min 0 max ${MAX_MATURITY}`);
-    const search = this.config.search ?? this.config.databaseSearch ?? (this.loadedStore ? loadConfig(this.loadedStore.db).search : 'one-ply');
+    const search = this.config.search ?? this.config.databaseSearch ?? (this.loadedStore ? loadConfig(this.loadedStore.db).playSearch : DEFAULT_CONFIG.playSearch);
     write(`option name Search type combo default ${search} ${SEARCH_MODES.map((mode) => `var ${mode}`).join(' ')}`);
     if (this.config.opponentModel) write(`option name OpponentModel type string default ${this.config.opponentModel.path || '<empty>'}`);
     write(`option name Seed type spin default ${this.config.seed ?? 1} min 0 max ${MAX_SEED}`);

@@ -26,6 +26,7 @@ interface TrainOptions {
   evaluation?: string;
   language?: string;
   search?: string;
+  playSearch?: string;
   prior?: string;
   checkpointEvery?: string;
   jobs?: string;
@@ -84,7 +85,8 @@ export function registerTrainCommand(program: Command): void {
     .option('--evaluation <fn>', 'paper | shrunk | logodds | joint: how matched patterns combine, in play and learning (saved)')
     .option('--prior <n>', 'pseudo-counts of a draw shrinking each weight, for shrunk and logodds (saved)')
     .option('--language <name>', "paper | safety: the paper's pattern language, or with en-prise pieces marked (saved; a new database: safety)")
-    .option('--search <mode>', `${SEARCH_MODES.join(' | ')}: Morph looks one ply, or also at the opponent's captures (saved)`)
+    .option('--search <mode>', `${SEARCH_MODES.join(' | ')}: how far Morph looks in its training games (saved; a new database: captures-mates)`)
+    .option('--play-search <mode>', `${SEARCH_MODES.join(' | ')}: how far Morph looks when it plays from the database outside training (saved; a new database: material-quiescence)`)
     .option('--temperature <schedule>', 'constant:K | linear:K0->K1@G | exp:K0,HALF,KMIN (saved in the database)')
     .option('--subgraphs-per-game <n>', 'node-ordered subgraphs proposed per game (saved; default 6)')
     .option('--regressions-per-game <n>', 'patterns proposed by goal regression per game (saved; default 2)')
@@ -120,6 +122,7 @@ export function registerTrainCommand(program: Command): void {
         if (opts.prior !== undefined) config.prior = parseNumberOption('--prior', opts.prior, 0, 1e6);
         if (opts.language !== undefined) config.language = opts.language as LearningConfig['language'];
         if (opts.search !== undefined) config.search = parseSearchOption(opts.search);
+        if (opts.playSearch !== undefined) config.playSearch = parseSearchOption(opts.playSearch, '--play-search')!;
         // Creation rates: how fast a database grows (training/recipes/grow-100k.sh raises them).
         if (opts.subgraphsPerGame !== undefined) {
           config.subgraphsPerGame = parseIntegerOption('--subgraphs-per-game', opts.subgraphsPerGame, 0, 1000);

@@ -55,7 +55,7 @@ export function registerUciCommand(program: Command): void {
           const db = openMorphDatabase(path, { readonly: true, quickCheck: false });
           try {
             requireDatabaseKind(db, path, 'value');
-            ({ maturity: databaseMaturity, search: databaseSearch } = loadConfig(db));
+            ({ maturity: databaseMaturity, playSearch: databaseSearch } = loadConfig(db));
           } finally {
             db.close();
           }
