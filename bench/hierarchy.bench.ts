@@ -71,7 +71,7 @@ export function benchStoreFile(path: string, label: string, withTargets: boolean
   const { test } = splitFens();
   const graphs = test.map((fen) => buildPositionGraph(boardFromFen(fen)));
   // Warm up: patterns are compiled on first use, and the JIT needs a pass too.
-  const warmPlayer = new MorphPlayer(store, { maturity: 0, seed: 2 });
+  const warmPlayer = new MorphPlayer(store, { maturity: 0, seed: 2, search: 'one-ply' }); // warms retrieval, as before the play search
   for (const fen of test.slice(0, 200)) warmPlayer.choose(new GameHistory(fen));
   for (const graph of graphs) store.retrieve(graph);
   const times: number[] = [];
