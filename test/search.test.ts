@@ -7,7 +7,7 @@ import { mkdtempSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { Chess } from 'chess.js';
-import { describe, expect, it } from 'vitest';
+import { describe, expect, it, vi } from 'vitest';
 import { applyMove, boardFromFen, boardToFen, parseUciMove, uciMove, type Board } from '../src/chess/board.ts';
 import { generateLegalMoves } from '../src/chess/movegen.ts';
 import { GameHistory } from '../src/chess/history.ts';
@@ -23,6 +23,7 @@ import { Random } from '../src/util/random.ts';
 import { fixturePositions } from './helpers/patternSamples.ts';
 import { buildSampleDatabase } from './helpers/sampleDatabase.ts';
 import { runMorph } from './helpers/cli.ts';
+import { runTraining } from '../src/train/harness.ts';
 
 const uciOf = (m: { from: string; to: string; promotion?: string }) => m.from + m.to + (m.promotion ?? '');
 
@@ -356,6 +357,33 @@ describe('the player searching captures', () => {
     expect(new MorphPlayer(store, { maturity: 0, seed: 1 }).search).toBe('one-ply');
     expect(() => mergeConfig(DEFAULT_CONFIG, { search: 'deeper' })).toThrow(/search must be one of one-ply, captures/);
     store.close();
+  });
+
+  it("plays training's games with the training search, and games outside training with the play search", async () => {
+    const dir = mkdtempSync(join(tmpdir(), 'morph-play-search-'));
+    const searches = new Set<SearchMode>();
+    const bestMove = MorphPlayer.prototype.bestMove;
+    const spy = vi.spyOn(MorphPlayer.prototype, 'bestMove').mockImplementation(function (this: MorphPlayer, history) {
+      searches.add(this.search);
+      return bestMove.call(this, history);
+    });
+    try {
+      const db = join(dir, 'split.db');
+      const store = PatternStore.open(db);
+      saveConfig(store.db, mergeConfig(DEFAULT_CONFIG, { search: 'captures', playSearch: 'one-ply' }));
+      store.close();
+      const summary = await runTraining({ db, games: 2, opponent: 'random', seed: 3, maxPlies: 30, progress: 'none', maxFailures: 3, jobs: 1 });
+      expect(summary.games).toBe(2);
+      expect([...searches]).toEqual(['captures']);
+      searches.clear();
+      const reopened = PatternStore.open(db, { readonly: true });
+      new MorphPlayer(reopened, { maturity: 0, seed: 1 }).bestMove(new GameHistory(fixturePositions()[0]));
+      reopened.close();
+      expect([...searches]).toEqual(['one-ply']);
+    } finally {
+      spy.mockRestore();
+      rmSync(dir, { recursive: true, force: true });
+    }
   });
 
   it('refuses an unknown --search in one line with exit code 2', async () => {
