@@ -131,7 +131,7 @@ export function buildPositionGraph(board: Pick<Board, 'squares' | 'turn'>, graph
   indexAdjacency(graph);
   markSafety(graph);
   indexLabels(graph);
-  countMaterial(graph);
+  materialDifference(board, graph.material);
   return graph;
 }
 
@@ -284,12 +284,19 @@ function indexLabels(graph: PositionGraph): void {
   for (let v = 0; v < n; v++) graph.labelNodes[cursor[graph.nodeLabel[v]]++] = v;
 }
 
-function countMaterial(graph: PositionGraph): void {
-  graph.material.fill(0);
-  for (let v = 0; v < graph.nodeCount; v++) {
-    const piece = normal[graph.nodeSquare[v]];
+/**
+ * The material difference P N B R Q of `board` for the side that just moved, as the graph's `material` holds it,
+ * written into `out`: without building the graph, for searches that value positions by material alone.
+ */
+export function materialDifference(board: Pick<Board, 'squares' | 'turn'>, out: Int8Array): Int8Array {
+  out.fill(0);
+  // The side that just moved is the one not to move (normal-form White).
+  const ownSign = board.turn === WHITE ? -1 : 1;
+  for (let sq = 0; sq < 64; sq++) {
+    const piece = board.squares[sq];
     const type = piece > 0 ? piece : -piece;
-    if (type >= PAWN && type <= QUEEN) graph.material[type - 1] += piece > 0 ? 1 : -1;
+    if (type >= PAWN && type <= QUEEN) out[type - 1] += piece > 0 ? ownSign : -ownSign;
   }
+  return out;
 }
 

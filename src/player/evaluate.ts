@@ -4,10 +4,14 @@
  * the paper's play function by default). The value is for the side that just moved: 0 loss, .5 draw, 1 win.
  */
 import { PAPER_EVALUATION, positionValue, type EvaluationSettings } from '../eval/evaluation.ts';
-import type { PositionGraph } from '../graph/positionGraph.ts';
+import { materialDifference, type PositionGraph } from '../graph/positionGraph.ts';
 import type { PatternRecord } from '../store/patternRecord.ts';
 import type { PatternStore } from '../store/patternStore.ts';
 import { materialKey } from '../pattern/canonical.ts';
+import type { Board } from '../chess/board.ts';
+
+/** Scratch for materialEvaluation (synchronous, never nested). */
+const difference = new Int8Array(5);
 
 export interface PositionEvaluation {
   value: number;
@@ -37,11 +41,11 @@ export function evaluateGraph(
  */
 export function materialEvaluation(
   store: PatternStore,
-  graph: PositionGraph,
+  board: Pick<Board, 'squares' | 'turn'>,
   maturity: number,
   settings: EvaluationSettings = PAPER_EVALUATION,
 ): PositionEvaluation {
-  const record = store.hierarchy.material.get(materialKey(graph.material));
+  const record = store.hierarchy.material.get(materialKey(materialDifference(board, difference)));
   const matched = record ? [record] : [];
   const used = record && record.updates >= maturity ? matched : [];
   return { value: used.length > 0 ? positionValue(used, settings) : 0.5, used, matched, tested: 0 };

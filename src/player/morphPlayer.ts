@@ -23,10 +23,10 @@ import { evaluateGraph, materialEvaluation, type PositionEvaluation } from './ev
 import type { EvaluationSettings } from '../eval/evaluation.ts';
 import { evaluationSettings, loadConfig } from '../learn/config.ts';
 import {
+  captureDepth,
   looksAtCaptures,
   looksAtMates,
   matingReply,
-  QUIESCENCE_DEPTH,
   valuesByMaterial,
   worstCaptureReply,
   type Refutation,
@@ -280,8 +280,7 @@ export class MorphPlayer implements GamePlayer {
   /** Search "captures": lowers a move's value to what the opponent's best capture leaves (search.ts). */
   private lookAtCaptures(next: Board, ranked: RankedMove): void {
     if (ranked.source !== 'patterns') return;
-    const depth = this.search === 'material-quiescence' ? QUIESCENCE_DEPTH : 1;
-    const refutation = worstCaptureReply(next, ranked.value, (after) => this.evaluate(after).value, depth);
+    const refutation = worstCaptureReply(next, ranked.value, (after) => this.evaluate(after).value, captureDepth(this.search));
     if (refutation !== undefined) {
       ranked.value = refutation.value;
       ranked.refutation = refutation;
@@ -290,9 +289,8 @@ export class MorphPlayer implements GamePlayer {
 
   /** The patterns' value of a position for the side that just moved (its material pattern's alone, by search mode). */
   private evaluate(board: Board): PositionEvaluation {
-    const graph = buildPositionGraph(board, this.graph);
-    if (valuesByMaterial(this.search)) return materialEvaluation(this.store, graph, this.options.maturity, this.evaluation);
-    const evaluation = evaluateGraph(this.store, graph, this.options.maturity, this.evaluation);
+    if (valuesByMaterial(this.search)) return materialEvaluation(this.store, board, this.options.maturity, this.evaluation);
+    const evaluation = evaluateGraph(this.store, buildPositionGraph(board, this.graph), this.options.maturity, this.evaluation);
     this.lastTested += evaluation.tested;
     return evaluation;
   }

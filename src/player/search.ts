@@ -35,6 +35,9 @@ export const QUIESCENCE_DEPTH = 8;
 /** Whether a search mode values positions by their material pattern alone. */
 export const valuesByMaterial = (search: SearchMode): boolean => search === 'material-quiescence';
 
+/** How many captures deep a search mode's capture look goes (1: the opponent's captures only). */
+export const captureDepth = (search: SearchMode): number => (search === 'material-quiescence' ? QUIESCENCE_DEPTH : 1);
+
 /** Whether a search mode looks for replies that mate at once. */
 export const looksAtMates = (search: SearchMode): boolean => search === 'captures-mates' || search === 'material-quiescence';
 export type SearchMode = (typeof SEARCH_MODES)[number];
