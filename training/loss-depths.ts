@@ -34,7 +34,12 @@ const LOSS = 150;
 const ALREADY_LOST = -300;
 
 interface Decision { fen: string; played: string }
-const match = JSON.parse(readFileSync(program.args[0], 'utf8')) as { results: { firstIsWhite: boolean }[]; pgn: string[] };
+const match = JSON.parse(readFileSync(program.args[0], 'utf8')) as { results: { firstIsWhite: boolean }[]; pgn?: string[] };
+if (!Array.isArray(match.pgn)) {
+  // `morph match --json --pgn FILE` writes the games to FILE, not into the summary.
+  console.error(`${program.args[0]} holds no games: make it with morph match --json and without --pgn`);
+  process.exit(2);
+}
 const decisions: Decision[] = [];
 let counter = 0;
 match.pgn.forEach((pgn, game) => {
