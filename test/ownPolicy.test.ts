@@ -12,7 +12,7 @@ import Database from 'better-sqlite3';
 import { runTraining } from '../src/train/harness.ts';
 import { buildOwnPolicy, ownPolicyPath, partnerDecisions } from '../src/model/ownPolicy.ts';
 import { OpponentModel } from '../src/model/opponentModel.ts';
-import { DEFAULT_POLICY_WEIGHT } from '../src/model/policy.ts';
+import { storedConfig } from '../src/learn/config.ts';
 import { GameHistory } from '../src/chess/history.ts';
 import { openMorphDatabase } from '../src/store/database.ts';
 import { PatternStore } from '../src/store/patternStore.ts';
@@ -96,6 +96,9 @@ describe("Morph's own move policy", () => {
   }, 120_000);
 
   it('is what Morph plays with over that database (weight x log p, from the model itself), unless --no-policy', async () => {
+    // The documented defaults: .03 with the new database's play search, material-quiescence; .1 with the others.
+    expect(storedConfig(db).playSearch).toBe('material-quiescence');
+    const weight = 0.03;
     const fen = 'r1bqkbnr/pppp1ppp/2n5/4p3/4P3/5N2/PPPP1PPP/RNBQKB1R w KQkq - 2 3';
     const withPolicy = await runMorph(['move', '--db', db, '--fen', fen, '--json']);
     expect(withPolicy.stderr).toBe('');
@@ -103,11 +106,12 @@ describe("Morph's own move policy", () => {
     const ranked = JSON.parse(withPolicy.stdout).ranking as { move: string; value: number; policy?: number }[];
     const plain = JSON.parse(without.stdout).ranking as { move: string; value: number; policy?: number }[];
     const model = OpponentModel.open(ownPolicyPath(db));
+    let logp: Map<string, number>;
     try {
-      const logp = new Map(model.rank(new GameHistory(fen)).map((m) => [m.move, Math.log(m.probability)]));
+      logp = new Map(model.rank(new GameHistory(fen)).map((m) => [m.move, Math.log(m.probability)]));
       expect(ranked).toHaveLength(logp.size);
       for (const r of ranked) {
-        expect(r.policy).toBeCloseTo(DEFAULT_POLICY_WEIGHT * logp.get(r.move)!, 3);
+        expect(r.policy).toBeCloseTo(weight * logp.get(r.move)!, 3);
         expect(r.value).toBeCloseTo(plain.find((p) => p.move === r.move)!.value, 4);
       }
     } finally {
@@ -116,7 +120,13 @@ describe("Morph's own move policy", () => {
     expect(plain.every((p) => p.policy === undefined)).toBe(true);
     const match = await runMorph(['match', '--white', `morph:${db}`, '--black', 'random', '--games', '2', '--seed', '1', '--json', '--no-progress']);
     expect(match.code).toBe(0);
-    expect(JSON.parse(match.stdout).first).toBe(`morph:${db}+policy:${ownPolicyPath(db)}@${DEFAULT_POLICY_WEIGHT}`);
+    expect(JSON.parse(match.stdout).first).toBe(`morph:${db}+policy:${ownPolicyPath(db)}@${weight}`);
+    const looking = await runMorph(['match', '--white', `morph:${db}`, '--black', 'random', '--games', '2', '--seed', '1', '--json', '--no-progress', '--search', 'captures-mates']);
+    expect(JSON.parse(looking.stdout).first).toBe(`morph:${db}+policy:${ownPolicyPath(db)}@0.1`);
+    const lookingMove = await runMorph(['move', '--db', db, '--fen', fen, '--json', '--search', 'captures-mates']);
+    for (const r of JSON.parse(lookingMove.stdout).ranking as { move: string; policy: number }[]) {
+      expect(r.policy).toBeCloseTo(0.1 * logp.get(r.move)!, 3);
+    }
     const plainMatch = await runMorph(['match', '--white', `morph:${db}`, '--black', 'random', '--games', '2', '--seed', '1', '--json', '--no-progress', '--no-policy']);
     expect(JSON.parse(plainMatch.stdout).first).toBe(`morph:${db}`);
   }, 120_000);

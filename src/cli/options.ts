@@ -1,11 +1,11 @@
 /** Parsing command-line options (numbers, seeds, search modes, policy weights) with one-line errors. */
 import { badInput } from '../util/errors.ts';
 import { MODEL_SEARCH_MODES, SEARCH_MODES, type ModelSearchMode, type SearchMode } from '../player/search.ts';
-import { DEFAULT_POLICY_WEIGHT } from '../model/policy.ts';
+import { defaultPolicyWeight } from '../model/policy.ts';
 import { DEFAULT_MODEL_MODE, MODEL_MODES, type ModelMode } from '../model/predictedReplies.ts';
 
 /** The help text of `--policy-weight`, for every command that takes a move policy. */
-export const POLICY_WEIGHT_HELP = `with a policy: what a unit of log-probability counts against a unit of value (default ${DEFAULT_POLICY_WEIGHT})`;
+export const POLICY_WEIGHT_HELP = `with a policy: what a unit of log-probability counts against a unit of value (default ${defaultPolicyWeight('material-quiescence')} with search material-quiescence, else ${defaultPolicyWeight('captures-mates')})`;
 
 /** `--policy-weight`: a number of at least 0, or undefined when not given (the policy's default). */
 export function parsePolicyWeightOption(text: string | undefined): number | undefined {

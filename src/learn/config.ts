@@ -4,7 +4,8 @@
  * are saved back.
  */
 import { getMetaJson, setMeta } from '../store/meta.ts';
-import { type MorphDatabase } from '../store/database.ts';
+import { closeMorphDatabase, openMorphDatabase, type MorphDatabase } from '../store/database.ts';
+import { requireDatabaseKind } from '../store/databaseKind.ts';
 import { DEFAULT_TEMPERATURE_SCHEDULE, parseTemperatureSchedule } from './annealing.ts';
 import { badInput } from '../util/errors.ts';
 import { EVALUATION_FUNCTIONS, type EvaluationFunction, type EvaluationSettings } from '../eval/evaluation.ts';
@@ -197,6 +198,17 @@ export function loadConfig(db: MorphDatabase): LearningConfig {
   // ...and one saved before the play search existed plays as it trains.
   if (stored && stored.playSearch === undefined) stored.playSearch = stored.search;
   return mergeConfig(DEFAULT_CONFIG, stored ?? {});
+}
+
+/** The settings saved in the value database at `path`, read without loading its patterns. */
+export function storedConfig(path: string): LearningConfig {
+  const db = openMorphDatabase(path, { readonly: true, quickCheck: false });
+  try {
+    requireDatabaseKind(db, path, 'value');
+    return loadConfig(db);
+  } finally {
+    closeMorphDatabase(db);
+  }
 }
 
 export function saveConfig(db: MorphDatabase, config: LearningConfig): void {

@@ -15,7 +15,8 @@ import { playingMaturity } from '../player/morphPlayer.ts';
 import { PatternStore } from '../store/patternStore.ts';
 import { isCoached, morphPlayerWithModels, type ModelMode } from '../model/predictedReplies.ts';
 import { OpponentModel } from '../model/opponentModel.ts';
-import { DEFAULT_POLICY_WEIGHT } from '../model/policy.ts';
+import { defaultPolicyWeight } from '../model/policy.ts';
+import { storedConfig } from '../learn/config.ts';
 import { policyModelFor } from '../model/ownPolicy.ts';
 import { checkDatabaseFileKind } from '../store/databaseKind.ts';
 import { badInput } from '../util/errors.ts';
@@ -36,7 +37,7 @@ export interface ContestantOptions {
    * database's own policy when it has one (src/model/ownPolicy.ts); false: none.
    */
   policyModel?: string | false;
-  /** The policy's weight (default DEFAULT_POLICY_WEIGHT). */
+  /** The policy's weight (default: defaultPolicyWeight of the search the player plays). */
   policyWeight?: number;
 }
 
@@ -52,6 +53,8 @@ export class Contestant {
   private policyModel: OpponentModel | null = null;
   /** The policy model file this contestant plays with, if any. */
   private readonly policyPath: string | undefined;
+  /** With a policy: its weight. */
+  private readonly policyWeight: number | undefined;
 
   constructor(
     specText: string,
@@ -72,10 +75,14 @@ export class Contestant {
     this.policyPath = this.spec.kind === 'morph' && !coached ? policyModelFor(this.spec.dbPath, options.policyModel) : undefined;
     // Checked now, so a bad policy file is refused before the first game rather than failing every game.
     if (this.policyPath !== undefined) checkDatabaseFileKind(this.policyPath, 'opponent-model');
+    // Resolved now, so that the name says the weight played.
+    if (this.policyPath !== undefined && this.spec.kind === 'morph') {
+      this.policyWeight = options.policyWeight ?? defaultPolicyWeight(options.search ?? storedConfig(this.spec.dbPath).playSearch);
+    }
     this.name =
       formatOpponentSpec(this.spec) +
       (options.opponentModel !== undefined ? `+model:${options.opponentModel}${coached ? '@coach' : ''}` : '') +
-      (this.policyPath !== undefined ? `+policy:${this.policyPath}@${options.policyWeight ?? DEFAULT_POLICY_WEIGHT}` : '');
+      (this.policyPath !== undefined ? `+policy:${this.policyPath}@${this.policyWeight}` : '');
   }
 
   get isExternal(): boolean {
@@ -123,7 +130,7 @@ export class Contestant {
         const maturity = playingMaturity(this.store, this.options.maturity);
         if (this.options.opponentModel !== undefined) this.model ??= OpponentModel.open(this.options.opponentModel);
         if (this.policyPath !== undefined) this.policyModel ??= OpponentModel.open(this.policyPath);
-        const models = { opponent: this.model, policy: this.policyModel, policyWeight: this.options.policyWeight, mode: this.options.modelMode };
+        const models = { opponent: this.model, policy: this.policyModel, policyWeight: this.policyWeight, mode: this.options.modelMode };
         const name = this.model !== null || this.policyModel !== null ? this.name : context.name;
         return morphPlayerWithModels(this.store, { maturity, seed: context.seed, search: this.options.search }, models, name);
       },

@@ -11,7 +11,6 @@ import { badInput } from '../../util/errors.ts';
 import { freshSeed } from '../../util/random.ts';
 import { action, printLine, reportError } from '../run.ts';
 import { parseIntegerOption, parsePolicyWeightOption, parseSearchOption, parseSeedOption, POLICY_WEIGHT_HELP, MODEL_MODE_HELP, parseModelModeOption } from '../options.ts';
-import { DEFAULT_POLICY_WEIGHT } from '../../model/policy.ts';
 import { openPolicyModel } from '../../model/ownPolicy.ts';
 import { checkDatabaseFileKind } from '../../store/databaseKind.ts';
 import { SEARCH_MODES } from '../../player/search.ts';
@@ -84,7 +83,7 @@ export function registerPlayCommand(program: Command): void {
           if (opts.model !== undefined) {
             printLine(coached ? `Morph averages over the replies ${opts.model} predicts for you (IAM's coach).` : `Morph looks along the replies ${opts.model} predicts for you.`);
           }
-          if (policyModel !== null) printLine(`Morph's move policy: ${policyModel.store.path}, weight ${policyWeight ?? DEFAULT_POLICY_WEIGHT}.`);
+          if (player.options.policy !== undefined) printLine(`Morph's move policy: ${policyModel!.store.path}, weight ${player.options.policy.weight}.`);
           await playInTerminal(
             new TerminalGame({ player, humanColor: color as Side, startFen, autoPgnPath: opts.pgn, write: printLine }),
           );

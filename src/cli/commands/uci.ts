@@ -5,8 +5,7 @@ import { createInterface } from 'node:readline';
 import { defaultDatabasePath, openStoreForReading } from '../../store/location.ts';
 import type { PatternStore } from '../../store/patternStore.ts';
 import { MAX_MATURITY, MAX_SEED, UciEngine, type UciEngineConfig } from '../../uci/engine.ts';
-import { checkDatabaseFileKind, requireDatabaseKind } from '../../store/databaseKind.ts';
-import { openMorphDatabase } from '../../store/database.ts';
+import { checkDatabaseFileKind } from '../../store/databaseKind.ts';
 import { isCoached, morphPlayerWithModels, type ModelMode } from '../../model/predictedReplies.ts';
 import { OpponentModel } from '../../model/opponentModel.ts';
 import { action } from '../run.ts';
@@ -14,7 +13,7 @@ import { parseIntegerOption, parsePolicyWeightOption, parseSearchOption, POLICY_
 import { policyModelFor } from '../../model/ownPolicy.ts';
 import { badInput } from '../../util/errors.ts';
 import { SEARCH_MODES, type SearchMode } from '../../player/search.ts';
-import { loadConfig } from '../../learn/config.ts';
+import { storedConfig } from '../../learn/config.ts';
 
 interface UciOptions {
   db?: string;
@@ -51,14 +50,7 @@ export function registerUciCommand(program: Command): void {
         let databaseMaturity: number | undefined;
         let databaseSearch: SearchMode | undefined;
         if (!fresh) {
-          const path = opts.db ?? defaultDatabasePath();
-          const db = openMorphDatabase(path, { readonly: true, quickCheck: false });
-          try {
-            requireDatabaseKind(db, path, 'value');
-            ({ maturity: databaseMaturity, playSearch: databaseSearch } = loadConfig(db));
-          } finally {
-            db.close();
-          }
+          ({ maturity: databaseMaturity, playSearch: databaseSearch } = storedConfig(opts.db ?? defaultDatabasePath()));
         }
         if (opts.model !== undefined) checkDatabaseFileKind(opts.model, 'opponent-model');
         if (typeof opts.policy === 'string') checkDatabaseFileKind(opts.policy, 'opponent-model');
