@@ -12,7 +12,7 @@ import { GameHistory } from '../src/chess/history.ts';
 import { ModelGuidedPlayer } from '../src/model/modelGuidedPlayer.ts';
 import { DEFAULT_REPLIES, modelReplies } from '../src/model/predictedReplies.ts';
 import { OpponentModel } from '../src/model/opponentModel.ts';
-import { defaultPolicyWeight, modelPolicy } from '../src/model/policy.ts';
+import { modelPolicy } from '../src/model/policy.ts';
 import { MorphPlayer } from '../src/player/morphPlayer.ts';
 import { PatternStore } from '../src/store/patternStore.ts';
 import type { Figure } from './figures.ts';
@@ -53,7 +53,7 @@ export function benchModel(size: number): Figure[] {
     // Morph with the model as its move policy (the same file read as the value database too), against the same
     // player without it: the policy's cost, as a ratio measured in the same run.
     const plain = new MorphPlayer(store, { maturity: 0, seed: 1, search: 'captures' });
-    const withPolicy = new MorphPlayer(store, { maturity: 0, seed: 1, search: 'captures', policy: modelPolicy(model, defaultPolicyWeight('captures')) });
+    const withPolicy = new MorphPlayer(store, { maturity: 0, seed: 1, search: 'captures', policy: modelPolicy(model) });
     const bestMoveTimes = (player: MorphPlayer) =>
       positions.map((history) => {
         const started = performance.now();
@@ -61,7 +61,7 @@ export function benchModel(size: number): Figure[] {
         return performance.now() - started;
       });
     // The default way to play with a model of the opponent: the policy player also looking along its replies.
-    const lookingPlayer = new MorphPlayer(store, { maturity: 0, seed: 1, search: 'captures', policy: modelPolicy(model, defaultPolicyWeight('captures')), opponent: modelReplies(model) });
+    const lookingPlayer = new MorphPlayer(store, { maturity: 0, seed: 1, search: 'captures', policy: modelPolicy(model), opponent: modelReplies(model) });
     // A first pass of each compiles the patterns its positions reach: measured, the first pass was 5-10x slower.
     for (const player of [plain, withPolicy, lookingPlayer]) bestMoveTimes(player);
     const plainTimes = bestMoveTimes(plain);

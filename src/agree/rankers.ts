@@ -16,7 +16,7 @@ import { materialGain } from '../engines/simplePlayers.ts';
 import { loadConfig } from '../learn/config.ts';
 import { choiceScore, MorphPlayer, playingMaturity } from '../player/morphPlayer.ts';
 import { PatternStore } from '../store/patternStore.ts';
-import { defaultPolicyWeight, modelPolicy } from '../model/policy.ts';
+import { modelPolicy } from '../model/policy.ts';
 import { openPolicyModel } from '../model/ownPolicy.ts';
 import { badInput } from '../util/errors.ts';
 import type { EvaluationFunction } from '../eval/evaluation.ts';
@@ -85,12 +85,11 @@ export function morphRanker(dbPath: string, overrides: MorphRankerOverrides = {}
   const store = PatternStore.open(dbPath, { readonly: true });
   const config = loadConfig(store.db);
   const model = openPolicyModel(dbPath, overrides.policy) ?? undefined;
-  const search = overrides.search ?? config.playSearch;
   const settings = {
     maturity: playingMaturity(store, overrides.maturity),
     evaluation: { function: overrides.evaluation ?? config.evaluation, prior: overrides.prior ?? config.prior },
-    search,
-    policy: model !== undefined ? modelPolicy(model, overrides.policyWeight ?? defaultPolicyWeight(search)) : undefined,
+    search: overrides.search ?? config.playSearch,
+    policy: model !== undefined ? modelPolicy(model, overrides.policyWeight) : undefined,
   };
   const shown = Object.entries({ ...overrides, policy: model?.store.path }).filter(([, value]) => value !== undefined).map(([key, value]) => `${key}=${value}`);
   const player = new MorphPlayer(

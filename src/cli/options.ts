@@ -1,7 +1,6 @@
 /** Parsing command-line options (numbers, seeds, search modes, policy weights) with one-line errors. */
 import { badInput } from '../util/errors.ts';
-import { MODEL_SEARCH_MODES, SEARCH_MODES, type ModelSearchMode, type SearchMode } from '../player/search.ts';
-import { defaultPolicyWeight } from '../model/policy.ts';
+import { defaultPolicyWeight, MODEL_SEARCH_MODES, SEARCH_MODES, type ModelSearchMode, type SearchMode } from '../player/search.ts';
 import { DEFAULT_MODEL_MODE, MODEL_MODES, type ModelMode } from '../model/predictedReplies.ts';
 
 /** The help text of `--policy-weight`, for every command that takes a move policy. */

@@ -15,12 +15,11 @@ import { playingMaturity } from '../player/morphPlayer.ts';
 import { PatternStore } from '../store/patternStore.ts';
 import { isCoached, morphPlayerWithModels, type ModelMode } from '../model/predictedReplies.ts';
 import { OpponentModel } from '../model/opponentModel.ts';
-import { defaultPolicyWeight } from '../model/policy.ts';
 import { storedConfig } from '../learn/config.ts';
 import { policyModelFor } from '../model/ownPolicy.ts';
 import { checkDatabaseFileKind } from '../store/databaseKind.ts';
 import { badInput } from '../util/errors.ts';
-import type { SearchMode } from '../player/search.ts';
+import { defaultPolicyWeight, type SearchMode } from '../player/search.ts';
 
 export interface ContestantOptions {
   /** Overrides the maturity stored in a Morph database. */

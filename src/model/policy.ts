@@ -10,24 +10,15 @@
  */
 import type { GameHistory } from '../chess/history.ts';
 import type { MovePolicy } from '../player/morphPlayer.ts';
-import type { SearchMode } from '../player/search.ts';
 import type { OpponentModel } from './opponentModel.ts';
 
 /**
- * The policy's default weight for a player looking this far (training/RESULTS.md). With the looks that value
- * positions by all their patterns, .1: measured best on the scored positions, and level with .05-1 in games.
- * With material-quiescence, whose values are settled material, .03: there the policy should choose among moves
- * of equal material, not outvote a lost pawn. Against .1 on the same four databases: mean win-chance loss
- * -0.40, -0.10, -0.76 and -0.37, and in games against ab:2,q +.033, +.025 and +.010 (2026-11-24).
+ * A policy over an opened model, `weight` times its log-probabilities (absent: the player's default for its
+ * search, search.ts defaultPolicyWeight); the caller closes the model.
  */
-export function defaultPolicyWeight(search: SearchMode): number {
-  return search === 'material-quiescence' ? 0.03 : 0.1;
-}
-
-/** A policy over an opened model, `weight` times its log-probabilities; the caller closes the model. */
-export function modelPolicy(model: OpponentModel, weight: number): MovePolicy {
+export function modelPolicy(model: OpponentModel, weight?: number): MovePolicy {
   return {
-    name: `policy:${model.store.path}@${weight}`,
+    name: `policy:${model.store.path}${weight !== undefined ? `@${weight}` : ''}`,
     weight,
     logProbabilities: (history: GameHistory) => new Map(model.rank(history).map((m) => [m.move, m.logProbability])),
   };

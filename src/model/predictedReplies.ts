@@ -13,8 +13,7 @@ import { MorphPlayer, type MorphPlayerOptions, type ReplyPredictor } from '../pl
 import type { PatternStore } from '../store/patternStore.ts';
 import { ModelGuidedPlayer } from './modelGuidedPlayer.ts';
 import type { OpponentModel } from './opponentModel.ts';
-import { defaultPolicyWeight, modelPolicy } from './policy.ts';
-import { loadConfig } from '../learn/config.ts';
+import { modelPolicy } from './policy.ts';
 
 /** How many of the model's likeliest replies are looked at (3: measured in training/RESULTS.md). */
 export const DEFAULT_REPLIES = 3;
@@ -60,7 +59,6 @@ export function morphPlayerWithModels(
   if (opponent !== undefined && isCoached(true, models.mode)) {
     return new ModelGuidedPlayer(store, opponent, { maturity: options.maturity, seed: options.seed, replies: DEFAULT_REPLIES }, name);
   }
-  const search = options.search ?? loadConfig(store.db).playSearch;
-  const policy = models.policy ? modelPolicy(models.policy, models.policyWeight ?? defaultPolicyWeight(search)) : undefined;
-  return new MorphPlayer(store, { ...options, search, policy, opponent: opponent && modelReplies(opponent) }, name);
+  const policy = models.policy ? modelPolicy(models.policy, models.policyWeight) : undefined;
+  return new MorphPlayer(store, { ...options, policy, opponent: opponent && modelReplies(opponent) }, name);
 }

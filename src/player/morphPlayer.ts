@@ -24,6 +24,7 @@ import type { EvaluationSettings } from '../eval/evaluation.ts';
 import { evaluationSettings, loadConfig } from '../learn/config.ts';
 import {
   captureDepth,
+  defaultPolicyWeight,
   looksAtCaptures,
   looksAtMates,
   matingReply,
@@ -73,8 +74,11 @@ export interface RankedMove {
  */
 export interface MovePolicy {
   readonly name: string;
-  /** How much one unit of log-probability counts against one unit of value. */
-  readonly weight: number;
+  /**
+   * How much one unit of log-probability counts against one unit of value; when absent, the default for the
+   * search the player plays (search.ts, defaultPolicyWeight).
+   */
+  readonly weight?: number;
   /** The log-probability of each legal move of the position at the end of `history`, by UCI move. */
   logProbabilities(history: GameHistory): ReadonlyMap<string, number>;
 }
@@ -117,6 +121,8 @@ export class MorphPlayer implements GamePlayer {
   private readonly graph = new PositionGraph();
   readonly search: SearchMode;
   readonly evaluation: EvaluationSettings;
+  /** With a move policy: the weight its log-probabilities count with. */
+  readonly policyWeight: number | undefined;
   /** Patterns tested in the last call to rankMoves (for benchmarks and --explain). */
   lastTested = 0;
 
@@ -130,6 +136,7 @@ export class MorphPlayer implements GamePlayer {
     const config = options.evaluation === undefined || options.search === undefined ? loadConfig(store.db) : undefined;
     this.evaluation = options.evaluation ?? evaluationSettings(config!);
     this.search = options.search ?? config!.playSearch;
+    this.policyWeight = options.policy && (options.policy.weight ?? defaultPolicyWeight(this.search));
   }
 
   async newGame(): Promise<void> {}
@@ -210,7 +217,7 @@ export class MorphPlayer implements GamePlayer {
     for (const ranked of ranking) {
       if (ranked.source === 'checkmate') continue;
       // The model ranks every legal move of the position.
-      ranked.policy = policy.weight * logProbabilities.get(ranked.move)!;
+      ranked.policy = this.policyWeight! * logProbabilities.get(ranked.move)!;
     }
   }
 

@@ -38,6 +38,18 @@ export const valuesByMaterial = (search: SearchMode): boolean => search === 'mat
 /** How many captures deep a search mode's capture look goes (1: the opponent's captures only). */
 export const captureDepth = (search: SearchMode): number => (search === 'material-quiescence' ? QUIESCENCE_DEPTH : 1);
 
+/**
+ * The move policy's default weight (src/model/policy.ts) for a player looking this far (training/RESULTS.md).
+ * With the looks that value positions by all their patterns, .1: measured best on the scored positions, and
+ * level with .05-1 in games.
+ * With material-quiescence, whose values are settled material, .03: there the policy should choose among moves
+ * of equal material, not outvote a lost pawn. Against .1 on the same four databases: mean win-chance loss
+ * -0.40, -0.10, -0.76 and -0.37, and in games against ab:2,q +.033, +.025 and +.010 (2026-11-24).
+ */
+export function defaultPolicyWeight(search: SearchMode): number {
+  return search === 'material-quiescence' ? 0.03 : 0.1;
+}
+
 /** Whether a search mode looks for replies that mate at once. */
 export const looksAtMates = (search: SearchMode): boolean => search === 'captures-mates' || search === 'material-quiescence';
 export type SearchMode = (typeof SEARCH_MODES)[number];

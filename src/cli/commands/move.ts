@@ -11,8 +11,7 @@ import { action, printLine, reportError } from '../run.ts';
 import { readInputLines } from '../lines.ts';
 import { parseIntegerOption, parsePolicyWeightOption, parseSearchOption, parseSeedOption, POLICY_WEIGHT_HELP } from '../options.ts';
 import type { OpponentModel } from '../../model/opponentModel.ts';
-import { defaultPolicyWeight, modelPolicy } from '../../model/policy.ts';
-import { loadConfig } from '../../learn/config.ts';
+import { modelPolicy } from '../../model/policy.ts';
 import { openPolicyModel } from '../../model/ownPolicy.ts';
 import { checkDatabaseFileKind } from '../../store/databaseKind.ts';
 import { SEARCH_MODES } from '../../player/search.ts';
@@ -130,9 +129,8 @@ export function registerMoveCommand(program: Command): void {
           store.close();
           throw error;
         }
-        const playSearch = search ?? loadConfig(store.db).playSearch;
-        const policy = policyModel !== null ? modelPolicy(policyModel, policyWeight ?? defaultPolicyWeight(playSearch)) : undefined;
-        const options = { maturity: playingMaturity(store, maturity), seed, search: playSearch, policy };
+        const policy = policyModel !== null ? modelPolicy(policyModel, policyWeight) : undefined;
+        const options = { maturity: playingMaturity(store, maturity), seed, search, policy };
         if (fresh && !opts.json) process.stderr.write('morph: no database yet (train first); every move values 0.5\n');
         const player = new MorphPlayer(store, options);
         const show = (report: MoveReport) => printLine(opts.json ? JSON.stringify(report) : reportText(report));

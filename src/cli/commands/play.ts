@@ -83,7 +83,7 @@ export function registerPlayCommand(program: Command): void {
           if (opts.model !== undefined) {
             printLine(coached ? `Morph averages over the replies ${opts.model} predicts for you (IAM's coach).` : `Morph looks along the replies ${opts.model} predicts for you.`);
           }
-          if (player.options.policy !== undefined) printLine(`Morph's move policy: ${policyModel!.store.path}, weight ${player.options.policy.weight}.`);
+          if (policyModel !== null) printLine(`Morph's move policy: ${policyModel.store.path}, weight ${player.policyWeight}.`);
           await playInTerminal(
             new TerminalGame({ player, humanColor: color as Side, startFen, autoPgnPath: opts.pgn, write: printLine }),
           );
