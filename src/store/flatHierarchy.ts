@@ -1,12 +1,14 @@
 /**
  * The hierarchy compiled for retrieval (issue 13): each graph pattern gets a dense slot, and what retrieval walks
- * (parents, trigger children, compiled match plans, per-retrieval stamps) sits in arrays indexed by slot. A
+ * (trigger children, compiled match plans, per-retrieval stamps) sits in arrays indexed by slot. A
  * retrieval then reads a few contiguous typed arrays instead of chasing a scattered heap object per pattern, which
  * is where its time went (memory latency, not arithmetic).
  *
  * Most children a match triggers fail because another of their parents did not match (about 80% on a trained
  * database), so a trigger list carries, for each child, what deciding that takes: the child's slot, its depth
- * and its other parents. A retrieval touches a failing child's own memory not at all.
+ * and its other parents. A retrieval touches a failing child's own memory not at all. The entry ends with the
+ * trigger itself, so that a child that matches marks all its parents "not most specific" from the entry it was
+ * decided by, and retrieval needs no list of each pattern's parents.
  *
  * The PatternRecord stays the readable view and the structure the hierarchy edits (hierarchy.ts); the hierarchy
  * tells this index what changed (a record's parents, triggers or depth), or builds it afresh after loading. The
@@ -126,21 +128,21 @@ function pushValue(value: number): void {
 function pushEntry(child: PatternRecord, trigger: PatternRecord): void {
   pushValue(child.slot);
   pushValue(child.depth);
-  pushValue(0);
-  const others = values.count;
+  pushValue(child.parents.length);
   for (const parent of child.parents) if (parent !== trigger) pushValue(parent.slot);
-  values.slots[others - 1] = values.count - others;
+  pushValue(trigger.slot);
 }
 
-/** A trigger entry: [child slot, its depth, k, its k other parents' slots] (see triggerEntries). */
+/**
+ * A trigger entry: [child slot, its depth, k, its k - 1 other parents' slots, the trigger's slot] (see
+ * triggerEntries); it takes ENTRY_PARENTS + 1 + k places.
+ */
 export const ENTRY_DEPTH = 1;
-export const ENTRY_OTHERS = 2;
+export const ENTRY_PARENTS = 2;
 
 export class FlatHierarchy {
   /** The record in each slot (undefined when the slot is free). */
   readonly records: (PatternRecord | undefined)[] = [];
-  /** Each slot's parents' slots. */
-  readonly parents = new SlotLists();
   /** Each slot's depth (its record's): insertion's superpattern search reads it for thousands of candidates. */
   depthOf = new Int32Array(0);
   /** Each slot's trigger entries, one per child it triggers (hierarchy.ts retrigger). */
@@ -183,8 +185,7 @@ export class FlatHierarchy {
   /** Positions retrieved over this index. */
   retrievals = 0;
   private readonly freeSlots: number[] = [];
-  /** Records whose parent list, or trigger list, is to be rewritten at the next flush. */
-  private readonly staleParents = new Set<PatternRecord>();
+  /** Records whose trigger list is to be rewritten at the next flush. */
   private readonly staleTriggers = new Set<PatternRecord>();
 
   /** One past the highest slot in use. */
@@ -222,7 +223,6 @@ export class FlatHierarchy {
       this.plansAbandoned += planLength(this.plans, this.planAt[slot] - 1);
       this.planAt[slot] = 0;
     }
-    this.parents.clear(slot);
     this.triggers.clear(slot);
     this.entryIn[slot] = 0;
     this.freeSlots.push(slot);
@@ -231,7 +231,6 @@ export class FlatHierarchy {
 
   /** After the record's parents changed (its trigger's entry for it lists them). */
   setParents(record: PatternRecord): void {
-    this.staleParents.add(record);
     this.entryStale[record.slot] = this.flushStamp;
     if (record.trigger) this.staleTriggers.add(record.trigger);
   }
@@ -260,6 +259,15 @@ export class FlatHierarchy {
     }
   }
 
+  /**
+   * Where the trigger entry of `slot` starts in `triggers.pool`, or -1 for a root: it lists the slot's parents,
+   * at ENTRY_PARENTS + 1 on, the trigger last. Valid after a flush.
+   */
+  parentEntry(slot: number): number {
+    const trigger = this.entryIn[slot] - 1;
+    return trigger >= 0 ? this.entryOf(slot, trigger) : -1;
+  }
+
   /** Where the entry of `slot` is in the pool, when `trigger`'s list holds one (-1: it does not). */
   private entryOf(slot: number, trigger: number): number {
     if (this.entryIn[slot] !== trigger + 1) return -1;
@@ -270,10 +278,6 @@ export class FlatHierarchy {
 
   /** Rewrites the lists changes have touched since the last flush (records deleted meanwhile have no slot). */
   flush(): void {
-    if (this.staleParents.size > 0) {
-      for (const record of this.staleParents) if (record.slot >= 0) this.parents.set(record.slot, parentSlots(record), values.count);
-      this.staleParents.clear();
-    }
     if (this.staleTriggers.size > 0) {
       for (const record of this.staleTriggers) if (record.slot >= 0) this.triggers.set(record.slot, this.triggerEntries(record), values.count);
       this.staleTriggers.clear();
@@ -349,7 +353,6 @@ export class FlatHierarchy {
     this.entryIn = resized(this.entryIn, capacity);
     this.entryStale = resized(this.entryStale, capacity);
     this.triggerMoved = resized(this.triggerMoved, capacity);
-    this.parents.grow(capacity);
     this.triggers.grow(capacity);
   }
 
@@ -370,8 +373,8 @@ export class FlatHierarchy {
   }
 
   /**
-   * The trigger entries of a record, in `values` as parentSlots: for each child it triggers, [child slot, its
-   * depth, k, its k other parents]. A wide insert changes a few entries each of a hundred lists, some of them
+   * The trigger entries of a record, in `values`: for each child it triggers, [child slot, its depth, k, its
+   * k - 1 other parents, this record]. A wide insert changes a few entries each of a hundred lists, some of them
    * thousands of entries long, and reading every child's record for them was most of its time. So the record's
    * current list is walked instead: the entries of children whose trigger did not change stay, in order (copied,
    * or written afresh when their parents changed), and the children that came since follow; they are the end of
@@ -384,12 +387,12 @@ export class FlatHierarchy {
     const stamp = this.flushStamp;
     let kept = 0;
     let lastKept = -1;
-    for (let at = start[slot], end = at + count[slot]; at < end; at += ENTRY_OTHERS + 1 + pool[at + ENTRY_OTHERS]) {
+    for (let at = start[slot], end = at + count[slot]; at < end; at += ENTRY_PARENTS + 1 + pool[at + ENTRY_PARENTS]) {
       const child = pool[at];
       if (this.triggerMoved[child] === stamp) continue;
       const written = values.count;
       if (this.entryStale[child] !== stamp) {
-        for (let i = at, entryEnd = at + ENTRY_OTHERS + 1 + pool[at + ENTRY_OTHERS]; i < entryEnd; i++) pushValue(pool[i]);
+        for (let i = at, entryEnd = at + ENTRY_PARENTS + 1 + pool[at + ENTRY_PARENTS]; i < entryEnd; i++) pushValue(pool[i]);
       } else {
         const childRecord = this.records[child];
         if (!childRecord) return this.allTriggerEntries(record);
@@ -427,19 +430,7 @@ export class FlatHierarchy {
   setLists(records: readonly PatternRecord[]): void {
     for (const record of records) {
       this.depthOf[record.slot] = record.depth;
-      this.parents.set(record.slot, parentSlots(record), values.count);
       this.triggers.set(record.slot, this.triggerEntries(record), values.count);
     }
   }
 }
-
-/**
- * A record's parents' slots, in `values` (its first `values.count`). Written into one reused Int32Array: an array
- * emptied by `length = 0` gives up its storage, and regrowing it for every list was most of an insert's garbage.
- */
-function parentSlots(record: PatternRecord): Int32Array {
-  values.count = 0;
-  for (const parent of record.parents) pushValue(parent.slot);
-  return values.slots;
-}
-

@@ -12,7 +12,7 @@ import { isSubpattern } from '../pattern/subpattern.ts';
 import type { GraphPattern, Pattern } from '../pattern/pattern.ts';
 import { LABEL_COUNT } from '../graph/labels.ts';
 import { RootIndex } from './rootIndex.ts';
-import { FlatHierarchy } from './flatHierarchy.ts';
+import { ENTRY_PARENTS, FlatHierarchy } from './flatHierarchy.ts';
 import { mostSpecificSubpatterns } from './retrieval.ts';
 import { SUPERPATTERN_KEY_COUNT, patternFeatures, setSignature, superpatternFeatures } from './patternFeatures.ts';
 
@@ -454,14 +454,17 @@ export class Hierarchy {
     // Superpatterns found so far carry this search's stamp (the compiled index's retrieval stamps, reused).
     const stamp = flat.nextEpoch();
     const above = flat.matchedEpoch;
-    const { start, count, pool } = flat.parents;
+    const entries = flat.triggers.pool;
     const mostGeneral: PatternRecord[] = [];
     for (let depth = 0; depth < bucketCounts.length; depth++) {
       const bucket = depthBuckets[depth];
       for (let i = 0, n = bucketCounts[depth]; i < n; i++) {
         const slot = bucket[i];
         let parentAbove = false;
-        for (let p = start[slot], end = p + count[slot]; p < end && !parentAbove; p++) parentAbove = above[pool[p]] === stamp;
+        const entry = flat.parentEntry(slot);
+        if (entry >= 0) {
+          for (let p = entry + ENTRY_PARENTS + 1, end = p + entries[entry + ENTRY_PARENTS]; p < end && !parentAbove; p++) parentAbove = above[entries[p]] === stamp;
+        }
         if (parentAbove) above[slot] = stamp;
         else if (subpatternOf(record, inSlot[slot]!)) {
           above[slot] = stamp;

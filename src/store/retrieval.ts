@@ -9,10 +9,10 @@
  *  - a pattern is put up for testing only by its trigger parent (hierarchy.ts), the parent least likely to
  *    match (judged by its shape at first, then by how often it matched the positions retrieved), and tested when
  *    it comes up in depth order, by which time every parent has been decided;
- *  - the walk runs over the hierarchy's compiled index (flatHierarchy.ts): dense slots, typed arrays of parents
- *    and trigger entries (a triggered child with its depth and other parents, so that deciding it reads one
- *    contiguous run), and per-retrieval state in arrays stamped with an epoch, so nothing is cleared between
- *    calls.
+ *  - the walk runs over the hierarchy's compiled index (flatHierarchy.ts): dense slots, typed arrays of trigger
+ *    entries (a triggered child with its depth and all its parents, so that deciding it, and marking its parents
+ *    not most specific when it matches, reads one contiguous run), and per-retrieval state in arrays stamped with
+ *    an epoch, so nothing is cleared between calls.
  */
 import { materialKey } from '../pattern/canonical.ts';
 import { LABEL_COUNT, SAFETY_ANY } from '../graph/labels.ts';
@@ -22,7 +22,7 @@ import { planMatches, type MatchTarget } from '../pattern/matcher.ts';
 import { patternTarget } from '../pattern/subpattern.ts';
 import type { GraphPattern } from '../pattern/pattern.ts';
 import type { RootIndex } from './rootIndex.ts';
-import { ENTRY_DEPTH, ENTRY_OTHERS, type FlatHierarchy } from './flatHierarchy.ts';
+import { ENTRY_DEPTH, ENTRY_PARENTS, type FlatHierarchy } from './flatHierarchy.ts';
 import { fileKey, labelKey, nodeKey, pairOfTriple, rankKey, safetyKey } from './patternFeatures.ts';
 import { fileOf, rankOf } from '../chess/board.ts';
 
@@ -63,13 +63,9 @@ function markMatched(flat: FlatHierarchy, slot: number, epoch: number): void {
     matched = bigger;
   }
   matched[matchedCount++] = slot;
-  const childMatched = flat.childMatchedEpoch;
-  const parents = flat.parents;
-  const parentPool = parents.pool;
-  for (let i = parents.start[slot], end = i + parents.count[slot]; i < end; i++) childMatched[parentPool[i]] = epoch;
   const triggers = flat.triggers;
   const entries = triggers.pool;
-  for (let at = triggers.start[slot], end = at + triggers.count[slot]; at < end; at += ENTRY_OTHERS + 1 + entries[at + ENTRY_OTHERS]) {
+  for (let at = triggers.start[slot], end = at + triggers.count[slot]; at < end; at += ENTRY_PARENTS + 1 + entries[at + ENTRY_PARENTS]) {
     const depth = entries[at + ENTRY_DEPTH];
     while (pending.length <= depth) {
       pending.push(new Int32Array(64));
@@ -87,12 +83,17 @@ function markMatched(flat: FlatHierarchy, slot: number, epoch: number): void {
   }
 }
 
-/** Have the other parents listed in a trigger entry matched (the trigger has)? */
+/** Have the other parents listed in a trigger entry matched (the trigger, listed last, has)? */
 function otherParentsMatched(entries: Int32Array, at: number, matchedEpoch: Int32Array, epoch: number): boolean {
-  for (let i = at + ENTRY_OTHERS + 1, end = i + entries[at + ENTRY_OTHERS]; i < end; i++) {
+  for (let i = at + ENTRY_PARENTS + 1, end = i + entries[at + ENTRY_PARENTS] - 1; i < end; i++) {
     if (matchedEpoch[entries[i]] !== epoch) return false;
   }
   return true;
+}
+
+/** A child matched: none of the parents its trigger entry lists is most specific. */
+function markParentsOf(entries: Int32Array, at: number, childMatched: Int32Array, epoch: number): void {
+  for (let i = at + ENTRY_PARENTS + 1, end = i + entries[at + ENTRY_PARENTS]; i < end; i++) childMatched[entries[i]] = epoch;
 }
 
 export function mostSpecificMatches(hierarchy: RetrievalIndex, graph: PositionGraph): Retrieval {
@@ -185,6 +186,7 @@ function descend(flat: FlatHierarchy, target: MatchTarget, epoch: number, exclud
   let tested = 0;
   const entries = flat.triggers.pool;
   const matchedEpoch = flat.matchedEpoch;
+  const childMatched = flat.childMatchedEpoch;
   for (let depth = 0; depth < pending.length; depth++) {
     // markMatched appends to deeper lists only, so this one neither grows nor moves while it is walked.
     const candidates = pending[depth];
@@ -194,7 +196,10 @@ function descend(flat: FlatHierarchy, target: MatchTarget, epoch: number, exclud
       const slot = entries[at];
       if (slot === exclude || !otherParentsMatched(entries, at, matchedEpoch, epoch)) continue;
       tested++;
-      if (matchesAt(flat, slot, target)) markMatched(flat, slot, epoch);
+      if (matchesAt(flat, slot, target)) {
+        markMatched(flat, slot, epoch);
+        markParentsOf(entries, at, childMatched, epoch);
+      }
     }
     pendingCount[depth] = 0;
   }

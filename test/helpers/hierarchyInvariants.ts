@@ -9,6 +9,7 @@ import type { PatternRecord } from '../../src/store/patternRecord.ts';
 import { isSubpattern } from '../../src/pattern/subpattern.ts';
 import type { GraphPattern } from '../../src/pattern/pattern.ts';
 import { compilePlan } from '../../src/pattern/matcher.ts';
+import { ENTRY_PARENTS } from '../../src/store/flatHierarchy.ts';
 
 const le = (p: PatternRecord, q: PatternRecord) => isSubpattern(p.pattern as GraphPattern, q.pattern as GraphPattern);
 
@@ -68,11 +69,14 @@ export function checkCompiledIndex(hierarchy: Hierarchy, records = [...hierarchy
   for (const record of records) {
     expect(flat.records[record.slot]).toBe(record);
     expect(flat.depthOf[record.slot]).toBe(record.depth);
-    expect(flat.parents.list(record.slot)).toEqual(record.parents.map((p) => p.slot));
-    // For each child it triggers: the child, its depth and its other parents.
+    // Its parents, as the entry in its trigger's list gives them (insertion reads them there).
+    const entry = flat.parentEntry(record.slot);
+    const parentSlots = entry < 0 ? [] : [...flat.triggers.pool.subarray(entry + ENTRY_PARENTS + 1, entry + ENTRY_PARENTS + 1 + flat.triggers.pool[entry + ENTRY_PARENTS])];
+    expect(parentSlots.sort((a, b) => a - b)).toEqual(record.parents.map((p) => p.slot).sort((a, b) => a - b));
+    // For each child it triggers: the child, its depth, its parent count, its other parents and this record.
     const entries = record.triggers.flatMap((child) => {
       const others = child.parents.filter((p) => p !== record).map((p) => p.slot);
-      return [child.slot, child.depth, others.length, ...others];
+      return [child.slot, child.depth, child.parents.length, ...others, record.slot];
     });
     expect(flat.triggers.list(record.slot)).toEqual(entries);
     // Its match plan, when compiled, is the pattern's.
@@ -86,7 +90,6 @@ export function checkCompiledIndex(hierarchy: Hierarchy, records = [...hierarchy
   expect(occupied.length).toBe(records.length);
   for (let slot = 0; slot < flat.slotCount; slot++) {
     if (flat.records[slot] !== undefined) continue;
-    expect(flat.parents.count[slot]).toBe(0);
     expect(flat.triggers.count[slot]).toBe(0);
   }
 }
