@@ -120,7 +120,7 @@ describe('openMorphDatabase', () => {
     expect(names).toEqual(
       [
         'games', 'games_by_run', 'learning_counters', 'links', 'links_by_child', 'meta', 'pattern_positions',
-        'pattern_positions_by_pattern', 'pattern_stats', 'patterns', 'runs', 'checkpoint_results',
+        'pattern_positions_by_pattern', 'pattern_stats', 'patterns', 'pattern_learning', 'runs', 'checkpoint_results',
       ].sort(),
     );
     expect(db.pragma('journal_mode', { simple: true })).toBe('wal');
@@ -223,6 +223,7 @@ describe('openMorphDatabase', () => {
     expect(deletePatternRow(db, b)).toBe(false);
     expect(loadAllLinks(db)).toEqual([{ parent: a, child: c, mapping: [1] }]);
     expect(db.prepare('SELECT count(*) FROM pattern_positions').pluck().get()).toBe(0);
+    expect(db.prepare('SELECT id FROM pattern_learning ORDER BY id').pluck().all()).toEqual([a, c]);
     expect(deleteLink(db, a, c)).toBe(true);
     expect(loadAllLinks(db)).toEqual([]);
     expect(countPatterns(db)).toBe(2);
@@ -363,6 +364,34 @@ describe('openMorphDatabase', () => {
     const db = track(openMorphDatabase(path));
     expect(db.pragma('user_version', { simple: true })).toBe(SCHEMA_VERSION);
     expect(countPatterns(db)).toBe(0);
+  });
+
+  it("moves every pattern's statistics to pattern_learning at v5, keeping pattern_stats, and writes them there from then on", () => {
+    // A v4 database, its statistics still in the patterns table.
+    const path = join(dir, 'v4.db');
+    const raw = new Database(path);
+    raw.pragma(`application_id = ${MORPH_APPLICATION_ID}`);
+    for (const migration of listMigrations().slice(0, 4)) raw.exec(migration.sql);
+    raw.pragma('user_version = 4');
+    const insert = raw.prepare(
+      `INSERT INTO patterns (kind, key, body, size, weight, updates, variance, uses, origin, created_game, last_used_game)
+       VALUES ('graph', ?, '{}', 2, ?, ?, ?, ?, 'forward', 3, ?)`,
+    );
+    insert.run('a', 0.75, 4, 0.5, 6, 7);
+    insert.run('b', 0.125, 1, 0.375, 1, null);
+    raw.close();
+    const db = track(openMorphDatabase(path));
+    expect(db.pragma('user_version', { simple: true })).toBe(SCHEMA_VERSION);
+    const stats = 'SELECT key, weight, updates, variance, uses, origin, created_game, last_used_game FROM pattern_stats ORDER BY id';
+    expect(db.prepare(stats).raw().all()).toEqual([
+      ['a', 0.75, 4, 0.5, 6, 'forward', 3, 7],
+      ['b', 0.125, 1, 0.375, 1, 'forward', 3, null],
+    ]);
+    const columns = db.prepare("SELECT name FROM pragma_table_info('patterns')").pluck().all();
+    expect(columns).toEqual(['id', 'kind', 'key', 'body', 'size', 'origin', 'created_game']);
+    const [a] = db.prepare('SELECT id FROM patterns ORDER BY id').pluck().all() as number[];
+    expect(updatePatternStats(db, a, { weight: 0.25, updates: 5, variance: 1, uses: 7, lastUsedGame: 8 })).toBe(true);
+    expect(db.prepare('SELECT weight, updates, variance, uses, last_used_game FROM pattern_learning WHERE id = ?').raw().get(a)).toEqual([0.25, 5, 1, 7, 8]);
   });
 
   it('lets a read-only connection read while a writer holds an open write transaction', () => {

@@ -32,7 +32,7 @@ beforeAll(() => {
   const db = openMorphDatabase(sample.path, { readonly: true });
   try {
     links = db.prepare('SELECT count(*) FROM links').pluck().get() as number;
-    weights = new Map((db.prepare('SELECT id, weight FROM patterns').raw().all() as [number, number][]).map(([id, w]) => [String(id), w]));
+    weights = new Map((db.prepare('SELECT id, weight FROM pattern_stats').raw().all() as [number, number][]).map(([id, w]) => [String(id), w]));
   } finally {
     db.close();
   }
@@ -94,7 +94,7 @@ describe('morph export', () => {
     // Expected values straight from the tables, not through the exporter's own reading code.
     const db = openMorphDatabase(sample.path, { readonly: true });
     try {
-      const rows = db.prepare("SELECT id, weight, updates FROM patterns WHERE kind = 'graph'").raw().all() as [number, number, number][];
+      const rows = db.prepare("SELECT id, weight, updates FROM pattern_stats WHERE kind = 'graph'").raw().all() as [number, number, number][];
       expect(graph.directed).toBe(true);
       expect(Object.keys(graph.nodes).sort()).toEqual(rows.map(([id]) => String(id)).sort());
       for (const [id, weight, updates] of rows) expect(graph.nodes[String(id)]).toEqual([weight, updates, 'graph']);

@@ -225,7 +225,7 @@ describe('learnFromGame: exact TD(λ) and annealing arithmetic on a hand-made ga
       expect(record(G1).parents).toContain(record(G0)); // G0 really was a matching, shadowed parent
 
       // What is in memory was written through to SQLite in the same call.
-      const rows = store.db.prepare('SELECT key, weight, updates, variance, uses, last_used_game AS lastUsed FROM patterns').all() as {
+      const rows = store.db.prepare('SELECT key, weight, updates, variance, uses, last_used_game AS lastUsed FROM pattern_stats').all() as {
         key: string; weight: number; updates: number; variance: number; uses: number; lastUsed: number | null;
       }[];
       expect(rows).toHaveLength(7);
@@ -571,7 +571,7 @@ describe('learnFromGame is one transaction', () => {
     const db = new Database(path, { readonly: true });
     try {
       return {
-        patterns: db.prepare('SELECT * FROM patterns ORDER BY id').all(),
+        patterns: db.prepare('SELECT * FROM pattern_stats ORDER BY id').all(),
         links: db.prepare('SELECT * FROM links ORDER BY parent, child').all(),
         meta: db.prepare('SELECT * FROM meta ORDER BY key').all(),
         counters: db.prepare('SELECT * FROM learning_counters ORDER BY name').all(),

@@ -132,7 +132,7 @@ function expectedDistinct(direction: 'strongest' | 'weakest', limit = 8): number
   const db = openMorphDatabase(sample.path, { readonly: true });
   try {
     const rows = db
-      .prepare(`SELECT id, body FROM patterns WHERE kind = 'graph' AND updates >= 10 AND size >= 2 ORDER BY weight ${direction === 'strongest' ? 'DESC' : 'ASC'}, id`)
+      .prepare(`SELECT id, body FROM pattern_stats WHERE kind = 'graph' AND updates >= 10 AND size >= 2 ORDER BY weight ${direction === 'strongest' ? 'DESC' : 'ASC'}, id`)
       .raw()
       .all() as [number, string][];
     const kept: { id: number; pattern: GraphPattern }[] = [];

@@ -188,7 +188,7 @@ describe('morph train', () => {
       expect(meta(database, 'games_played')).toBe('4');
       expect(meta(database, 'seed')).toBe('1');
       // Learning moved weights away from the seeded 0.5.
-      const learned = database.prepare('SELECT count(*) FROM patterns WHERE updates > 0 AND weight != 0.5').pluck().get();
+      const learned = database.prepare('SELECT count(*) FROM pattern_stats WHERE updates > 0 AND weight != 0.5').pluck().get();
       expect(learned).toBeGreaterThan(0);
       const patternCount = database.prepare('SELECT count(*) FROM patterns').pluck().get();
       expect(rows[3].patterns).toBe(patternCount);
@@ -338,7 +338,7 @@ describe('morph train', () => {
         games: games(database).map((game) => [
           moveText(game.pgn!), game.result, game.reason, game.plies, game.seed, game.final_material, game.patterns,
         ]),
-        weights: database.prepare('SELECT id, key, weight, updates, variance FROM patterns ORDER BY id').raw().all(),
+        weights: database.prepare('SELECT id, key, weight, updates, variance FROM pattern_stats ORDER BY id').raw().all(),
       })),
     );
     expect(a.games).toHaveLength(3);

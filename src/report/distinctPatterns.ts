@@ -32,7 +32,7 @@ export function patternIdea(pattern: GraphPattern): string {
 export function distinctPatterns(db: MorphDatabase, query: DistinctPatternQuery): DistinctPattern[] {
   const order = query.direction === 'strongest' ? 'DESC' : 'ASC';
   const rows = db
-    .prepare(`SELECT id, body FROM patterns WHERE kind = 'graph' AND updates >= ? AND size >= ? ORDER BY weight ${order}, id`)
+    .prepare(`SELECT id, body FROM pattern_stats WHERE kind = 'graph' AND updates >= ? AND size >= ? ORDER BY weight ${order}, id`)
     .raw()
     .iterate(query.minUpdates, query.minSize) as IterableIterator<[number, string]>;
   const kept = new Map<string, DistinctPattern>();

@@ -51,26 +51,30 @@ export interface LinkRow {
   mapping: number[] | null;
 }
 
-const PATTERN_COLUMNS =
-  'id, kind, key, body, size, weight, updates, variance, uses, origin, created_game, last_used_game';
-
-/** Returns the new pattern's id. Throws SQLite's constraint error if the key is already present. */
+/**
+ * Returns the new pattern's id. Throws SQLite's constraint error if the key is already present. What is written
+ * once goes to `patterns`, the statistics learning rewrites to the narrow `pattern_learning` (schema v5).
+ */
 export function insertPatternRow(db: MorphDatabase, row: NewPatternRow): number {
-  const info = stmt(db, `INSERT INTO patterns (${PATTERN_COLUMNS}) VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?)`).run(
+  const info = stmt(db, 'INSERT INTO patterns (id, kind, key, body, size, origin, created_game) VALUES (?, ?, ?, ?, ?, ?, ?)').run(
     row.id ?? null,
     row.kind,
     row.key,
     row.body,
     row.size,
+    row.origin,
+    row.createdGame,
+  );
+  const id = Number(info.lastInsertRowid);
+  stmt(db, 'INSERT INTO pattern_learning (id, weight, updates, variance, uses, last_used_game) VALUES (?, ?, ?, ?, ?, ?)').run(
+    id,
     row.weight ?? 0.5,
     row.updates ?? 0,
     row.variance ?? 0,
     row.uses ?? 0,
-    row.origin,
-    row.createdGame,
     row.lastUsedGame ?? null,
   );
-  return Number(info.lastInsertRowid);
+  return id;
 }
 
 /** Writes a pattern's learning statistics; false if there is no such pattern. */
@@ -78,12 +82,15 @@ export function updatePatternStats(db: MorphDatabase, id: number, stats: Pattern
   return (
     stmt(
       db,
-      'UPDATE patterns SET weight = ?, updates = ?, variance = ?, uses = ?, last_used_game = ? WHERE id = ?',
+      'UPDATE pattern_learning SET weight = ?, updates = ?, variance = ?, uses = ?, last_used_game = ? WHERE id = ?',
     ).run(stats.weight, stats.updates, stats.variance, stats.uses, stats.lastUsedGame, id).changes > 0
   );
 }
 
-/** Deletes a pattern; its links and recorded positions go with it (ON DELETE CASCADE). Re-linking is the caller's. */
+/**
+ * Deletes a pattern; its statistics, links and recorded positions go with it (ON DELETE CASCADE). Re-linking is
+ * the caller's.
+ */
 export function deletePatternRow(db: MorphDatabase, id: number): boolean {
   return stmt(db, 'DELETE FROM patterns WHERE id = ?').run(id).changes > 0;
 }
@@ -134,8 +141,10 @@ export function deleteChildLinks(db: MorphDatabase, parent: number, children: re
   return stmt(db, 'DELETE FROM links WHERE parent = ? AND child IN (SELECT value FROM json_each(?))').run(parent, JSON.stringify(children)).changes;
 }
 
-/** The columns every pattern loader reads, in the order `statsRow` decodes them. */
-const STATS_COLUMNS = 'id, kind, key, weight, updates, variance, uses, origin, created_game, last_used_game';
+/** The columns every pattern loader reads, in the order `statsRow` decodes them (p: patterns, l: pattern_learning). */
+const STATS_COLUMNS = 'p.id, p.kind, p.key, l.weight, l.updates, l.variance, l.uses, p.origin, p.created_game, l.last_used_game';
+/** Every pattern with its statistics. */
+const PATTERNS_WITH_STATS = 'patterns AS p JOIN pattern_learning AS l ON l.id = p.id';
 
 type PatternKeyAndStats = Omit<PatternRow, 'body' | 'size'>;
 
@@ -156,7 +165,7 @@ function statsRow(r: unknown[]): PatternKeyAndStats {
 
 /** Every pattern row, by id. Uses raw arrays to keep a 100k-row load fast. */
 export function loadAllPatternRows(db: MorphDatabase): PatternRow[] {
-  const rows = stmt(db, `SELECT ${STATS_COLUMNS}, body, size FROM patterns ORDER BY id`).raw().all() as unknown[][];
+  const rows = stmt(db, `SELECT ${STATS_COLUMNS}, p.body, p.size FROM ${PATTERNS_WITH_STATS} ORDER BY p.id`).raw().all() as unknown[][];
   return rows.map((r) => ({ ...statsRow(r), body: r[10] as string, size: r[11] as number }));
 }
 
@@ -174,7 +183,7 @@ const LOAD_BATCH = 4096;
  * row by row (iterate) costs more than that in calls.
  */
 export function* eachPatternKeyAndStats(db: MorphDatabase): Generator<PatternKeyAndStats> {
-  const batch = stmt(db, `SELECT ${STATS_COLUMNS} FROM patterns WHERE id > ? ORDER BY id LIMIT ${LOAD_BATCH}`).raw();
+  const batch = stmt(db, `SELECT ${STATS_COLUMNS} FROM ${PATTERNS_WITH_STATS} WHERE p.id > ? ORDER BY p.id LIMIT ${LOAD_BATCH}`).raw();
   for (let after = -Infinity; ; ) {
     const rows = batch.all(after) as unknown[][];
     for (const row of rows) yield statsRow(row);
