@@ -10,7 +10,7 @@
  *                                                            grow one (resumable: run it again to grow further)
  * The build step is `morph train --seed 1` against the default partner into bench/.cache/trained.db (a checkout's
  * own build, niced); the measurement runs on a copy taken with SQLite's backup API, so a build may go on meanwhile.
- * Figures: load, memory, retrieval, 1-ply move (benchStoreFile), insertion p95 (subpatterns of positions and
+ * Figures: load, memory (in this process, and of a `morph uci` on the same copy), retrieval, 1-ply move (benchStoreFile), insertion p95 (subpatterns of positions and
  * generalisations of stored patterns, half each), deletion per game (the kept utility order against the scan) and the learner's milliseconds per game (docs/scaling.md).
  */
 import { execFileSync } from 'node:child_process';
@@ -36,6 +36,7 @@ import { countPatterns } from '../src/store/patternRows.ts';
 import { Random } from '../src/util/random.ts';
 import { type Figure, percentile } from './figures.ts';
 import { benchStoreFile } from './hierarchy.bench.ts';
+import { morphProcessMemory } from './processMemory.ts';
 import { splitFens } from './positions.ts';
 
 const CACHE = resolve(new URL('.', import.meta.url).pathname, '.cache');
@@ -86,10 +87,20 @@ export async function benchTrained(database = TRAINED_DB, options: TrainedBenchO
     const label = `trained (${size} patterns, ${games} games)`;
     if (options.insertsOnly) return writeFigures(path, label, games, options);
     const figures = benchStoreFile(path, label, false);
+    const processMemory = await morphProcessMemory(path, splitFens().test.slice(0, 200), 'captures-mates');
+    if (processMemory) {
+      const { afterLoadMB, afterMovesMB, peakMB, msPerMove } = processMemory;
+      figures.push({
+        name: `resident memory of morph uci, ${label}`,
+        value: Math.round(afterMovesMB),
+        unit: 'MB',
+        note: `after 200 moves with search captures-mates (${round(msPerMove, 1)} ms a move); ${Math.round(afterLoadMB)} MB once loaded, at most ${Math.round(peakMB)} MB; the in-process figure above also counts this bench and its TypeScript loader`,
+      });
+    }
     // The issue's targets for a trained database (at 100k patterns; this one may be smaller: see the label).
     const targets: Record<string, string> = {
       [`load ${label}`]: '<= 2',
-      [`resident memory after load, ${label}`]: '<= 250',
+      [`resident memory of morph uci, ${label}`]: '<= 250',
       [`retrieval per position, ${label} (mean)`]: '<= 0.2',
       [`1-ply move, ${label} (median)`]: '<= 5',
       [`1-ply move, ${label} (95th percentile)`]: '<= 15',
