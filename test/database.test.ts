@@ -41,6 +41,7 @@ import {
   type NewPatternRow,
 } from '../src/store/patternRows.ts';
 import { finishRun, startRun } from '../src/store/runs.ts';
+import { WriterLock } from '../src/store/writerLock.ts';
 import { getCounters, incrementCounter } from '../src/store/counters.ts';
 import { getMeta, getMetaJson, getMetaNumber, setMeta } from '../src/store/meta.ts';
 import { recordGame } from '../src/store/games.ts';
@@ -354,16 +355,42 @@ describe('openMorphDatabase', () => {
     expect(countPatterns(db)).toBe(0);
   });
 
-  it('migrates a Morph database whose schema is behind, but refuses to read it read-only', () => {
+  it('upgrades a database whose schema is behind on a read-only open, under the one-writer lock, or refuses when asked to', () => {
     // A file that got its application_id but crashed before the first migration: user_version 0.
-    const path = join(dir, 'behind.db');
-    const raw = new Database(path);
+    const crashed = join(dir, 'behind.db');
+    const raw = new Database(crashed);
     raw.pragma(`application_id = ${MORPH_APPLICATION_ID}`);
     raw.close();
-    expect(refusal(() => openMorphDatabase(path, { readonly: true })).message).toMatch(/has an older schema \(v0;/);
-    const db = track(openMorphDatabase(path));
+    expect(refusal(() => openMorphDatabase(crashed, { readonly: true, upgrade: false })).message).toMatch(
+      /has an older schema \(v0; this build needs v\d+\): open it once for writing to upgrade it/,
+    );
+    const db = track(openMorphDatabase(crashed, { readonly: true }));
+    expect(db.readonly).toBe(true);
     expect(db.pragma('user_version', { simple: true })).toBe(SCHEMA_VERSION);
     expect(countPatterns(db)).toBe(0);
+
+    // A v4 database while another process writes it (an older build's training run): refused, and left as it was.
+    const v4 = join(dir, 'v4-locked.db');
+    const old = new Database(v4);
+    old.pragma(`application_id = ${MORPH_APPLICATION_ID}`);
+    for (const migration of listMigrations().slice(0, 4)) old.exec(migration.sql);
+    old.pragma('user_version = 4');
+    old.close();
+    const lock = WriterLock.acquire(v4);
+    expect(refusal(() => openMorphDatabase(v4, { readonly: true })).message).toMatch(
+      /has an older schema \(v4; this build needs v\d+\) and cannot be upgraded: .*one writer at a time/,
+    );
+    const version = () => {
+      const reader = new Database(v4, { readonly: true });
+      try {
+        return reader.pragma('user_version', { simple: true });
+      } finally {
+        reader.close();
+      }
+    };
+    expect(version()).toBe(4);
+    lock.release();
+    expect(track(openMorphDatabase(v4, { readonly: true })).pragma('user_version', { simple: true })).toBe(SCHEMA_VERSION);
   });
 
   it("moves every pattern's statistics to pattern_learning at v5, keeping pattern_stats, and writes them there from then on", () => {

@@ -29,7 +29,6 @@ import { getMetaJson, getMeta } from '../store/meta.ts';
 import type { PatternRecord } from '../store/patternRecord.ts';
 import { PatternStore } from '../store/patternStore.ts';
 import { SCHEMA_VERSION } from '../store/migrations.ts';
-import Database from 'better-sqlite3';
 
 /** Score of terminal successors, learned like pattern scores (stored in meta `model_terminal_scores`). */
 export interface TerminalScores {
@@ -264,25 +263,6 @@ export interface ModelInfo {
   lastGame?: number;
 }
 
-/**
- * Models are only read, and a read-only open refuses an older schema; so a model written by an older build is
- * upgraded once here (a writer's open, which checks the kind before it writes and then applies migrations).
- */
-function upgradeIfOlder(path: string): void {
-  let version: number;
-  try {
-    const db = new Database(path, { readonly: true, fileMustExist: true });
-    try {
-      version = Number(db.pragma('user_version', { simple: true }));
-    } finally {
-      db.close();
-    }
-  } catch {
-    return; // the read-only open that follows reports what is wrong
-  }
-  if (version >= 1 && version < SCHEMA_VERSION) PatternStore.open(path, { kind: 'opponent-model' }).close();
-}
-
 export class OpponentModel {
   private readonly graph = new PositionGraph();
   /** Preference scores by pattern id, computed once (a model is read-only). */
@@ -309,7 +289,6 @@ export class OpponentModel {
    * overrides the model's own setting (to measure a look the model was not fitted with).
    */
   static open(path: string, search?: ModelSearchMode): OpponentModel {
-    upgradeIfOlder(path);
     const store = PatternStore.open(path, { readonly: true, kind: 'opponent-model' });
     try {
       const terminal = getMetaJson<TerminalScores>(store.db, TERMINAL_SCORES_KEY) ?? { checkmate: 0, draw: 0 };

@@ -52,6 +52,12 @@ export interface OpenOptions {
    * Released by closeMorphDatabase. Default false.
    */
   exclusiveWriter?: boolean;
+  /**
+   * A read-only open of a database at an older schema first brings it to this build's schema: a writer's open
+   * under the one-writer lock, which applies the migrations and is refused in one line while a training run
+   * holds the lock. Default true; false refuses the older schema instead.
+   */
+  upgrade?: boolean;
 }
 
 const writerLocks = new WeakMap<MorphDatabase, WriterLock>();
@@ -99,10 +105,15 @@ export function openMorphDatabase(path: string, opts: OpenOptions = {}): MorphDa
   }
   if (userVersion < SCHEMA_VERSION) {
     reader.close();
-    throw refuse(
-      `${path} has an older schema (v${userVersion}; this build needs v${SCHEMA_VERSION}): ` +
-        `open it once for writing to upgrade it`,
-    );
+    const older = `${path} has an older schema (v${userVersion}; this build needs v${SCHEMA_VERSION})`;
+    if (!(opts.upgrade ?? true)) throw refuse(`${older}: open it once for writing to upgrade it`);
+    try {
+      closeMorphDatabase(openForWriting(path, false, true));
+    } catch (error) {
+      const why = error instanceof Error ? error.message : String(error);
+      throw refuse(`${older} and cannot be upgraded: ${why}`);
+    }
+    return openMorphDatabase(path, { ...opts, upgrade: false, quickCheck: false });
   }
   return reader;
 }
