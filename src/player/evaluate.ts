@@ -29,8 +29,8 @@ export function evaluateGraph(
   settings: EvaluationSettings = PAPER_EVALUATION,
 ): PositionEvaluation {
   const { matches, tested } = store.retrieve(graph);
-  const used: PatternRecord[] = [];
-  for (const record of matches) if (record.updates >= maturity) used.push(record);
+  // Every pattern is mature at maturity 0 (the default): no copy to make.
+  const used = maturity <= 0 ? matches : matches.filter((record) => record.updates >= maturity);
   return { value: positionValue(used, settings), used, matched: matches, tested };
 }
 
