@@ -42,6 +42,7 @@ import {
 } from '../src/store/patternRows.ts';
 import { finishRun, startRun } from '../src/store/runs.ts';
 import { WriterLock } from '../src/store/writerLock.ts';
+import { PatternStore } from '../src/store/patternStore.ts';
 import { getCounters, incrementCounter } from '../src/store/counters.ts';
 import { getMeta, getMetaJson, getMetaNumber, setMeta } from '../src/store/meta.ts';
 import { recordGame } from '../src/store/games.ts';
@@ -390,6 +391,9 @@ describe('openMorphDatabase', () => {
     };
     expect(version()).toBe(4);
     lock.release();
+    // Opened as the other kind of database: refused before the upgrade writes anything.
+    expect(() => PatternStore.open(v4, { readonly: true, kind: 'opponent-model' })).toThrow(/is a value database, not an opponent model/);
+    expect(version()).toBe(4);
     expect(track(openMorphDatabase(v4, { readonly: true })).pragma('user_version', { simple: true })).toBe(SCHEMA_VERSION);
   });
 

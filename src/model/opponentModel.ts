@@ -28,7 +28,6 @@ import { badInput } from '../util/errors.ts';
 import { getMetaJson, getMeta } from '../store/meta.ts';
 import type { PatternRecord } from '../store/patternRecord.ts';
 import { PatternStore } from '../store/patternStore.ts';
-import { SCHEMA_VERSION } from '../store/migrations.ts';
 
 /** Score of terminal successors, learned like pattern scores (stored in meta `model_terminal_scores`). */
 export interface TerminalScores {

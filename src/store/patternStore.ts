@@ -57,7 +57,8 @@ export class PatternStore {
    */
   static open(path: string, options: OpenOptions & { kind?: DatabaseKind } = {}): PatternStore {
     const kind = options.kind ?? 'value';
-    if (!(options.readonly ?? false)) checkKindBeforeWriting(path, kind);
+    // Before the open, which may write: a writer's, and a reader's that upgrades an older schema.
+    checkKindBeforeWriting(path, kind);
     const db = openMorphDatabase(path, options);
     try {
       requireDatabaseKind(db, path, kind);
@@ -248,7 +249,10 @@ function ids(links: LinkChanges['added'], start: number, end: number, side: 0 | 
   return result;
 }
 
-/** Opening for writing may change the file (WAL mode, migrations), so its kind is read first, read-only. */
+/**
+ * Opening may change the file (WAL mode, migrations, a read-only open's upgrade of an older schema), so its kind
+ * is read first, read-only.
+ */
 function checkKindBeforeWriting(path: string, kind: DatabaseKind): void {
   if (path === ':memory:' || !existsSync(path)) return;
   let probe: Database.Database | undefined;
