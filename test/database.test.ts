@@ -505,6 +505,34 @@ describe('one writer at a time', () => {
     closeMorphDatabase(second);
   });
 
+  it('opens an older database that another process upgraded while holding the lock, without waiting for the lock', async () => {
+    const path = join(dir, 'upgraded-elsewhere.db');
+    const old = new Database(path);
+    old.pragma(`application_id = ${MORPH_APPLICATION_ID}`);
+    for (const migration of listMigrations().slice(0, 4)) old.exec(migration.sql);
+    old.pragma('user_version = 4');
+    old.close();
+    // The holder's own open upgrades the file, and it keeps the lock until killed (another reader still upgrading,
+    // as far as this one can tell).
+    const holder = spawn(
+      process.execPath,
+      [RUN_TS, fileURLToPath(new URL('./fixtures/hold-writer-lock.ts', import.meta.url)), path],
+      { stdio: ['ignore', 'pipe', 'inherit'] },
+    );
+    const exited = new Promise((resolve) => holder.on('exit', resolve));
+    try {
+      await new Promise<void>((resolve, reject) => {
+        holder.stdout.on('data', (chunk: Buffer) => chunk.toString().includes('locked') && resolve());
+        holder.on('exit', (code) => reject(new Error(`lock holder exited early (${code})`)));
+      });
+      const reader = track(openMorphDatabase(path, { readonly: true }));
+      expect(reader.pragma('user_version', { simple: true })).toBe(SCHEMA_VERSION);
+    } finally {
+      holder.kill('SIGKILL');
+    }
+    await exited;
+  }, 30_000);
+
   it('is not blocked by a writer that was killed with SIGKILL', async () => {
     const path = join(dir, 'killed-writer.db');
     const holder = spawn(

@@ -108,7 +108,7 @@ export function openMorphDatabase(path: string, opts: OpenOptions = {}): MorphDa
     const older = `${path} has an older schema (v${userVersion}; this build needs v${SCHEMA_VERSION})`;
     if (!(opts.upgrade ?? true)) throw refuse(`${older}: open it once for writing to upgrade it`);
     try {
-      closeMorphDatabase(openForWriting(path, false, true));
+      upgradeSchema(path);
     } catch (error) {
       const why = error instanceof Error ? error.message : String(error);
       throw refuse(`${older} and cannot be upgraded: ${why}`);
@@ -116,6 +116,47 @@ export function openMorphDatabase(path: string, opts: OpenOptions = {}): MorphDa
     return openMorphDatabase(path, { ...opts, upgrade: false, quickCheck: false });
   }
   return reader;
+}
+
+/**
+ * Brings a database to this build's schema under the one-writer lock. Another reader may be upgrading it at the
+ * same moment (two commands started together on an older file): the lock is then waited for, up to
+ * BUSY_TIMEOUT_MS, and once that reader is done there is nothing left to do. A writer that keeps the lock (an
+ * older build's training run) is refused.
+ */
+function upgradeSchema(path: string): void {
+  const deadline = Date.now() + BUSY_TIMEOUT_MS;
+  let lock = WriterLock.tryAcquire(path);
+  while (!lock) {
+    if (storedSchemaVersion(path) >= SCHEMA_VERSION) return;
+    if (Date.now() >= deadline) {
+      throw refuse(`${path} is being written by another process (morph train or learn): one writer at a time`);
+    }
+    Atomics.wait(pause, 0, 0, 50);
+    lock = WriterLock.tryAcquire(path);
+  }
+  try {
+    closeMorphDatabase(openForWriting(path, false, false));
+  } finally {
+    lock.release();
+  }
+}
+
+/** Something to wait on for a few milliseconds without a busy loop (nothing ever wakes it). */
+const pause = new Int32Array(new SharedArrayBuffer(4));
+
+/** The schema version a file records, read without any lock (0 when it cannot be read). */
+function storedSchemaVersion(path: string): number {
+  try {
+    const db = new Database(path, { readonly: true, fileMustExist: true });
+    try {
+      return Number(db.pragma('user_version', { simple: true }));
+    } finally {
+      db.close();
+    }
+  } catch {
+    return 0;
+  }
 }
 
 type FileState = { state: 'missing' } | { state: 'empty' } | { state: 'present'; header: Buffer };

@@ -20,6 +20,13 @@ export class WriterLock {
    * commands that write such a file, for that line.
    */
   static acquire(path: string, writers = 'morph train or learn'): WriterLock {
+    const lock = WriterLock.tryAcquire(path);
+    if (!lock) throw badInput(`${path} is being written by another process (${writers}): one writer at a time`);
+    return lock;
+  }
+
+  /** Takes the lock at once, or undefined when another process holds it; other failures refuse in one line. */
+  static tryAcquire(path: string): WriterLock | undefined {
     const file = WriterLock.lockFileOf(path);
     let connection: Database.Database;
     try {
@@ -33,9 +40,7 @@ export class WriterLock {
     } catch (error) {
       connection.close();
       const code = (error as { code?: string }).code ?? '';
-      if (code.startsWith('SQLITE_BUSY') || code.startsWith('SQLITE_LOCKED')) {
-        throw badInput(`${path} is being written by another process (${writers}): one writer at a time`);
-      }
+      if (code.startsWith('SQLITE_BUSY') || code.startsWith('SQLITE_LOCKED')) return undefined;
       throw badInput(`cannot lock ${file}: ${(error as Error).message}`);
     }
     return new WriterLock(connection);
