@@ -130,10 +130,11 @@ function upgradeSchema(path: string): void {
   while (!lock) {
     if (storedSchemaVersion(path) >= SCHEMA_VERSION) return;
     if (Date.now() >= deadline) {
-      throw refuse(`${path} is being written by another process (morph train or learn): one writer at a time`);
+      lock = WriterLock.acquire(path); // refuses in its usual line while the lock is still held
+    } else {
+      Atomics.wait(pause, 0, 0, 50);
+      lock = WriterLock.tryAcquire(path);
     }
-    Atomics.wait(pause, 0, 0, 50);
-    lock = WriterLock.tryAcquire(path);
   }
   try {
     closeMorphDatabase(openForWriting(path, false, false));
