@@ -80,6 +80,36 @@ function snapshot(path: string) {
   };
 }
 
+/** A database at schema v4 with no patterns, as an older build left it. */
+function v4Database(path: string): void {
+  const raw = new Database(path);
+  raw.pragma(`application_id = ${MORPH_APPLICATION_ID}`);
+  for (const migration of listMigrations().slice(0, 4)) raw.exec(migration.sql);
+  raw.pragma('user_version = 4');
+  raw.close();
+}
+
+/**
+ * Runs `whileHeld` while another process holds the one-writer lock of `path` (its writer's open, which also
+ * upgrades an older schema), then kills that process with SIGKILL and waits for it to end.
+ */
+async function withLockHolder(path: string, whileHeld: () => void): Promise<void> {
+  const fixture = fileURLToPath(new URL('./fixtures/hold-writer-lock.ts', import.meta.url));
+  const holder = spawn(process.execPath, [RUN_TS, fixture, path], { stdio: ['ignore', 'pipe', 'inherit'] });
+  const exited = new Promise((resolve) => holder.on('exit', resolve));
+  try {
+    // The holder prints "locked" once it holds the lock, then waits to be killed.
+    await new Promise<void>((resolve, reject) => {
+      holder.stdout.on('data', (chunk: Buffer) => chunk.toString().includes('locked') && resolve());
+      holder.on('exit', (code) => reject(new Error(`lock holder exited early (${code})`)));
+    });
+    whileHeld();
+  } finally {
+    holder.kill('SIGKILL');
+  }
+  await exited;
+}
+
 function refusal(action: () => unknown): MorphError {
   try {
     action();
@@ -372,11 +402,7 @@ describe('openMorphDatabase', () => {
 
     // A v4 database while another process writes it (an older build's training run): refused, and left as it was.
     const v4 = join(dir, 'v4-locked.db');
-    const old = new Database(v4);
-    old.pragma(`application_id = ${MORPH_APPLICATION_ID}`);
-    for (const migration of listMigrations().slice(0, 4)) old.exec(migration.sql);
-    old.pragma('user_version = 4');
-    old.close();
+    v4Database(v4);
     const lock = WriterLock.acquire(v4);
     expect(refusal(() => openMorphDatabase(v4, { readonly: true })).message).toMatch(
       /has an older schema \(v4; this build needs v\d+\) and cannot be upgraded: .*one writer at a time/,
@@ -400,10 +426,8 @@ describe('openMorphDatabase', () => {
   it("moves every pattern's statistics to pattern_learning at v5, keeping pattern_stats, and writes them there from then on", () => {
     // A v4 database, its statistics still in the patterns table.
     const path = join(dir, 'v4.db');
+    v4Database(path);
     const raw = new Database(path);
-    raw.pragma(`application_id = ${MORPH_APPLICATION_ID}`);
-    for (const migration of listMigrations().slice(0, 4)) raw.exec(migration.sql);
-    raw.pragma('user_version = 4');
     const insert = raw.prepare(
       `INSERT INTO patterns (kind, key, body, size, weight, updates, variance, uses, origin, created_game, last_used_game)
        VALUES ('graph', ?, '{}', 2, ?, ?, ?, ?, 'forward', 3, ?)`,
@@ -507,51 +531,20 @@ describe('one writer at a time', () => {
 
   it('opens an older database that another process upgraded while holding the lock, without waiting for the lock', async () => {
     const path = join(dir, 'upgraded-elsewhere.db');
-    const old = new Database(path);
-    old.pragma(`application_id = ${MORPH_APPLICATION_ID}`);
-    for (const migration of listMigrations().slice(0, 4)) old.exec(migration.sql);
-    old.pragma('user_version = 4');
-    old.close();
+    v4Database(path);
     // The holder's own open upgrades the file, and it keeps the lock until killed (another reader still upgrading,
     // as far as this one can tell).
-    const holder = spawn(
-      process.execPath,
-      [RUN_TS, fileURLToPath(new URL('./fixtures/hold-writer-lock.ts', import.meta.url)), path],
-      { stdio: ['ignore', 'pipe', 'inherit'] },
-    );
-    const exited = new Promise((resolve) => holder.on('exit', resolve));
-    try {
-      await new Promise<void>((resolve, reject) => {
-        holder.stdout.on('data', (chunk: Buffer) => chunk.toString().includes('locked') && resolve());
-        holder.on('exit', (code) => reject(new Error(`lock holder exited early (${code})`)));
-      });
+    await withLockHolder(path, () => {
       const reader = track(openMorphDatabase(path, { readonly: true }));
       expect(reader.pragma('user_version', { simple: true })).toBe(SCHEMA_VERSION);
-    } finally {
-      holder.kill('SIGKILL');
-    }
-    await exited;
+    });
   }, 30_000);
 
   it('is not blocked by a writer that was killed with SIGKILL', async () => {
     const path = join(dir, 'killed-writer.db');
-    const holder = spawn(
-      process.execPath,
-      [RUN_TS, fileURLToPath(new URL('./fixtures/hold-writer-lock.ts', import.meta.url)), path],
-      { stdio: ['ignore', 'pipe', 'inherit'] },
-    );
-    const exited = new Promise((resolve) => holder.on('exit', resolve));
-    try {
-      // The holder prints "locked" once it holds the lock, then waits to be killed.
-      await new Promise<void>((resolve, reject) => {
-        holder.stdout.on('data', (chunk: Buffer) => chunk.toString().includes('locked') && resolve());
-        holder.on('exit', (code) => reject(new Error(`lock holder exited early (${code})`)));
-      });
+    await withLockHolder(path, () => {
       expect(refusal(() => openMorphDatabase(path, { exclusiveWriter: true })).message).toMatch(/one writer at a time/);
-    } finally {
-      holder.kill('SIGKILL');
-    }
-    await exited;
+    });
     const db = openMorphDatabase(path, { exclusiveWriter: true });
     expect(db.pragma('user_version', { simple: true })).toBe(SCHEMA_VERSION);
     closeMorphDatabase(db);
