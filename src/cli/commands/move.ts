@@ -97,7 +97,7 @@ function reportText(report: MoveReport): string {
 export function registerMoveCommand(program: Command): void {
   program
     .command('move')
-    .description("Morph's move in a position (1-ply search over its patterns), with the full ranking")
+    .description("Morph's move in a position, with every legal move ranked (by its search, values and policy)")
     .option('--fen <fen>', 'the position, as FEN')
     .option('--input <file>', 'a file with one FEN per line (- for stdin): one answer per position (one JSON object per line with --json)')
     .option('--db <file>', 'pattern database (default: data/morph.db in the checkout, or $MORPH_DB)')
