@@ -43,6 +43,8 @@ import {
 import { finishRun, startRun } from '../src/store/runs.ts';
 import { WriterLock } from '../src/store/writerLock.ts';
 import { PatternStore } from '../src/store/patternStore.ts';
+import { checkDatabaseFileKind } from '../src/store/databaseKind.ts';
+import { storedConfig } from '../src/learn/config.ts';
 import { getCounters, incrementCounter } from '../src/store/counters.ts';
 import { getMeta, getMetaJson, getMetaNumber, setMeta } from '../src/store/meta.ts';
 import { recordGame } from '../src/store/games.ts';
@@ -407,19 +409,28 @@ describe('openMorphDatabase', () => {
     expect(refusal(() => openMorphDatabase(v4, { readonly: true })).message).toMatch(
       /has an older schema \(v4; this build needs v\d+\) and cannot be upgraded: .*one writer at a time/,
     );
-    const version = () => {
-      const reader = new Database(v4, { readonly: true });
+    const versionOf = (file: string) => {
+      const reader = new Database(file, { readonly: true });
       try {
         return reader.pragma('user_version', { simple: true });
       } finally {
         reader.close();
       }
     };
-    expect(version()).toBe(4);
+    expect(versionOf(v4)).toBe(4);
     lock.release();
-    // Opened as the other kind of database: refused before the upgrade writes anything.
+    // Opened as the other kind of database: refused before the upgrade writes anything, by the store and by the
+    // readers that only look at a file's settings or kind.
     expect(() => PatternStore.open(v4, { readonly: true, kind: 'opponent-model' })).toThrow(/is a value database, not an opponent model/);
-    expect(version()).toBe(4);
+    expect(() => checkDatabaseFileKind(v4, 'opponent-model')).toThrow(/is a value database, not an opponent model/);
+    const model = join(dir, 'v4-model.db');
+    v4Database(model);
+    const asModel = new Database(model);
+    asModel.prepare("INSERT INTO meta (key, value) VALUES ('database_kind', 'opponent-model')").run();
+    asModel.close();
+    expect(() => storedConfig(model)).toThrow(/is an opponent model, not a value database/);
+    expect(versionOf(v4)).toBe(4);
+    expect(versionOf(model)).toBe(4);
     expect(track(openMorphDatabase(v4, { readonly: true })).pragma('user_version', { simple: true })).toBe(SCHEMA_VERSION);
   });
 

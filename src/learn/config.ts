@@ -5,7 +5,7 @@
  */
 import { getMetaJson, setMeta } from '../store/meta.ts';
 import { closeMorphDatabase, openMorphDatabase, type MorphDatabase } from '../store/database.ts';
-import { requireDatabaseKind } from '../store/databaseKind.ts';
+import { checkFileKindBeforeOpening, requireDatabaseKind } from '../store/databaseKind.ts';
 import { DEFAULT_TEMPERATURE_SCHEDULE, parseTemperatureSchedule } from './annealing.ts';
 import { badInput } from '../util/errors.ts';
 import { EVALUATION_FUNCTIONS, type EvaluationFunction, type EvaluationSettings } from '../eval/evaluation.ts';
@@ -202,6 +202,7 @@ export function loadConfig(db: MorphDatabase): LearningConfig {
 
 /** The settings saved in the value database at `path`, read without loading its patterns. */
 export function storedConfig(path: string): LearningConfig {
+  checkFileKindBeforeOpening(path, 'value');
   const db = openMorphDatabase(path, { readonly: true, quickCheck: false });
   try {
     requireDatabaseKind(db, path, 'value');

@@ -13,7 +13,7 @@
  */
 import { existsSync } from 'node:fs';
 import { openMorphDatabase, type MorphDatabase } from '../store/database.ts';
-import { requireDatabaseKind } from '../store/databaseKind.ts';
+import { checkFileKindBeforeOpening, requireDatabaseKind } from '../store/databaseKind.ts';
 import { getMeta, getMetaNumber } from '../store/meta.ts';
 import { badInput } from '../util/errors.ts';
 import { sideDecisions, type Decision } from './decisions.ts';
@@ -123,6 +123,7 @@ export function buildOwnPolicy(
     onProgress?: (message: string) => void;
   } = {},
 ): OwnPolicySummary | null {
+  checkFileKindBeforeOpening(dbPath, 'value');
   const db = openMorphDatabase(dbPath, { readonly: true, quickCheck: false });
   let games: PartnerGames;
   let seed: number;

@@ -5,6 +5,8 @@
  * every command checks it on open. A file without the record is a value database (all files written before
  * models existed are).
  */
+import Database from 'better-sqlite3';
+import { existsSync } from 'node:fs';
 import { openMorphDatabase, type MorphDatabase } from './database.ts';
 import { getMeta, setMeta } from './meta.ts';
 import { badInput } from '../util/errors.ts';
@@ -43,8 +45,29 @@ export function requireDatabaseKind(db: MorphDatabase | { kind: DatabaseKind }, 
   }
 }
 
+/**
+ * Refuses a file of the other kind before it is opened, since opening may write to it (a writer's open, and a
+ * reader's that upgrades an older schema). Read with a plain read-only connection; a file that cannot be read
+ * that way is left to the open, which says why.
+ */
+export function checkFileKindBeforeOpening(path: string, expected: DatabaseKind): void {
+  if (path === ':memory:' || !existsSync(path)) return;
+  let probe: Database.Database | undefined;
+  let recorded: DatabaseKind | undefined;
+  try {
+    probe = new Database(path, { readonly: true, fileMustExist: true });
+    recorded = databaseKind(probe);
+  } catch {
+    return;
+  } finally {
+    probe?.close();
+  }
+  requireDatabaseKind({ kind: recorded }, path, expected);
+}
+
 /** Checks a file's kind without loading its patterns (commands that load it later refuse it up front). */
 export function checkDatabaseFileKind(path: string, expected: DatabaseKind): void {
+  checkFileKindBeforeOpening(path, expected);
   const db = openMorphDatabase(path, { readonly: true, quickCheck: false });
   try {
     requireDatabaseKind(db, path, expected);

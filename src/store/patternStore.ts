@@ -24,9 +24,7 @@ import { patternSize, patternToJson, validatePattern, type Pattern } from '../pa
 import type { PositionGraph } from '../graph/positionGraph.ts';
 import { BAD_INPUT, MorphError } from '../util/errors.ts';
 import { getMetaNumber } from './meta.ts';
-import { databaseKind, requireDatabaseKind, type DatabaseKind } from './databaseKind.ts';
-import Database from 'better-sqlite3';
-import { existsSync } from 'node:fs';
+import { checkFileKindBeforeOpening, requireDatabaseKind, type DatabaseKind } from './databaseKind.ts';
 
 export class PatternStore {
   /** How many `transaction` calls are running (the outermost writes the pending links before it commits). */
@@ -57,8 +55,7 @@ export class PatternStore {
    */
   static open(path: string, options: OpenOptions & { kind?: DatabaseKind } = {}): PatternStore {
     const kind = options.kind ?? 'value';
-    // Before the open, which may write: a writer's, and a reader's that upgrades an older schema.
-    checkKindBeforeWriting(path, kind);
+    checkFileKindBeforeOpening(path, kind);
     const db = openMorphDatabase(path, options);
     try {
       requireDatabaseKind(db, path, kind);
@@ -247,25 +244,6 @@ function ids(links: LinkChanges['added'], start: number, end: number, side: 0 | 
   const result = new Array<number>(end - start);
   for (let i = start; i < end; i++) result[i - start] = links[i][side].id;
   return result;
-}
-
-/**
- * Opening may change the file (WAL mode, migrations, a read-only open's upgrade of an older schema), so its kind
- * is read first, read-only.
- */
-function checkKindBeforeWriting(path: string, kind: DatabaseKind): void {
-  if (path === ':memory:' || !existsSync(path)) return;
-  let probe: Database.Database | undefined;
-  let recorded: DatabaseKind | undefined;
-  try {
-    probe = new Database(path, { readonly: true, fileMustExist: true });
-    recorded = databaseKind(probe);
-  } catch {
-    return; // not readable as ours: openMorphDatabase reports why, without writing
-  } finally {
-    probe?.close();
-  }
-  if (recorded !== kind) requireDatabaseKind({ kind: recorded }, path, kind);
 }
 
 /** Loads in one read transaction, so a writer's commit between the pattern and the link queries is not seen. */
