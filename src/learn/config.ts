@@ -4,8 +4,8 @@
  * are saved back.
  */
 import { getMetaJson, setMeta } from '../store/meta.ts';
-import { closeMorphDatabase, openMorphDatabase, type MorphDatabase } from '../store/database.ts';
-import { checkFileKindBeforeOpening, requireDatabaseKind } from '../store/databaseKind.ts';
+import { closeMorphDatabase, type MorphDatabase } from '../store/database.ts';
+import { openDatabaseOfKind } from '../store/databaseKind.ts';
 import { DEFAULT_TEMPERATURE_SCHEDULE, parseTemperatureSchedule } from './annealing.ts';
 import { badInput } from '../util/errors.ts';
 import { EVALUATION_FUNCTIONS, type EvaluationFunction, type EvaluationSettings } from '../eval/evaluation.ts';
@@ -202,10 +202,8 @@ export function loadConfig(db: MorphDatabase): LearningConfig {
 
 /** The settings saved in the value database at `path`, read without loading its patterns. */
 export function storedConfig(path: string): LearningConfig {
-  checkFileKindBeforeOpening(path, 'value');
-  const db = openMorphDatabase(path, { readonly: true, quickCheck: false });
+  const db = openDatabaseOfKind(path, 'value', { readonly: true, quickCheck: false });
   try {
-    requireDatabaseKind(db, path, 'value');
     return loadConfig(db);
   } finally {
     closeMorphDatabase(db);

@@ -13,7 +13,7 @@
  */
 import { existsSync } from 'node:fs';
 import { openMorphDatabase, type MorphDatabase } from '../store/database.ts';
-import { checkFileKindBeforeOpening, requireDatabaseKind } from '../store/databaseKind.ts';
+import { openDatabaseOfKind } from '../store/databaseKind.ts';
 import { getMeta, getMetaNumber } from '../store/meta.ts';
 import { badInput } from '../util/errors.ts';
 import { sideDecisions, type Decision } from './decisions.ts';
@@ -123,12 +123,10 @@ export function buildOwnPolicy(
     onProgress?: (message: string) => void;
   } = {},
 ): OwnPolicySummary | null {
-  checkFileKindBeforeOpening(dbPath, 'value');
-  const db = openMorphDatabase(dbPath, { readonly: true, quickCheck: false });
+  const db = openDatabaseOfKind(dbPath, 'value', { readonly: true, quickCheck: false });
   let games: PartnerGames;
   let seed: number;
   try {
-    requireDatabaseKind(db, dbPath, 'value');
     games = partnerDecisions(db, dbPath, options.lastGames);
     seed = options.seed ?? getMetaNumber(db, 'seed') ?? 1;
   } finally {

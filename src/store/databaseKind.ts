@@ -7,7 +7,7 @@
  */
 import Database from 'better-sqlite3';
 import { existsSync } from 'node:fs';
-import { openMorphDatabase, type MorphDatabase } from './database.ts';
+import { closeMorphDatabase, openMorphDatabase, type MorphDatabase, type OpenOptions } from './database.ts';
 import { getMeta, setMeta } from './meta.ts';
 import { badInput } from '../util/errors.ts';
 
@@ -46,11 +46,28 @@ export function requireDatabaseKind(db: MorphDatabase | { kind: DatabaseKind }, 
 }
 
 /**
- * Refuses a file of the other kind before it is opened, since opening may write to it (a writer's open, and a
- * reader's that upgrades an older schema). Read with a plain read-only connection; a file that cannot be read
- * that way is left to the open, which says why.
+ * Opens the database at `path` (openMorphDatabase's options) only when it is of the `expected` kind; another kind
+ * is refused in one line, and refused before the open, since opening may write to the file (a writer's open, and a
+ * reader's that upgrades an older schema).
  */
-export function checkFileKindBeforeOpening(path: string, expected: DatabaseKind): void {
+export function openDatabaseOfKind(path: string, expected: DatabaseKind, options: OpenOptions): MorphDatabase {
+  checkFileKindBeforeOpening(path, expected);
+  const db = openMorphDatabase(path, options);
+  try {
+    // Also after the open: a file the probe could not read is checked once the open has said it is Morph's.
+    requireDatabaseKind(db, path, expected);
+  } catch (error) {
+    closeMorphDatabase(db);
+    throw error;
+  }
+  return db;
+}
+
+/**
+ * Refuses a file of the other kind, read with a plain read-only connection before any open; a file that cannot
+ * be read that way is left to the open, which says why.
+ */
+function checkFileKindBeforeOpening(path: string, expected: DatabaseKind): void {
   if (path === ':memory:' || !existsSync(path)) return;
   let probe: Database.Database | undefined;
   let recorded: DatabaseKind | undefined;
@@ -67,11 +84,5 @@ export function checkFileKindBeforeOpening(path: string, expected: DatabaseKind)
 
 /** Checks a file's kind without loading its patterns (commands that load it later refuse it up front). */
 export function checkDatabaseFileKind(path: string, expected: DatabaseKind): void {
-  checkFileKindBeforeOpening(path, expected);
-  const db = openMorphDatabase(path, { readonly: true, quickCheck: false });
-  try {
-    requireDatabaseKind(db, path, expected);
-  } finally {
-    db.close();
-  }
+  closeMorphDatabase(openDatabaseOfKind(path, expected, { readonly: true, quickCheck: false }));
 }

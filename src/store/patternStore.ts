@@ -24,7 +24,7 @@ import { patternSize, patternToJson, validatePattern, type Pattern } from '../pa
 import type { PositionGraph } from '../graph/positionGraph.ts';
 import { BAD_INPUT, MorphError } from '../util/errors.ts';
 import { getMetaNumber } from './meta.ts';
-import { checkFileKindBeforeOpening, requireDatabaseKind, type DatabaseKind } from './databaseKind.ts';
+import { openDatabaseOfKind, requireDatabaseKind, type DatabaseKind } from './databaseKind.ts';
 
 export class PatternStore {
   /** How many `transaction` calls are running (the outermost writes the pending links before it commits). */
@@ -54,11 +54,8 @@ export class PatternStore {
    * of another kind (databaseKind.ts; default: a value database) is refused before anything is written to it.
    */
   static open(path: string, options: OpenOptions & { kind?: DatabaseKind } = {}): PatternStore {
-    const kind = options.kind ?? 'value';
-    checkFileKindBeforeOpening(path, kind);
-    const db = openMorphDatabase(path, options);
+    const db = openDatabaseOfKind(path, options.kind ?? 'value', options);
     try {
-      requireDatabaseKind(db, path, kind);
       return new PatternStore(db, loadHierarchy(db, path), path, options.readonly ?? false);
     } catch (error) {
       closeMorphDatabase(db);
