@@ -28,16 +28,12 @@ import { SCHEMA_VERSION, listMigrations } from '../src/store/migrations.ts';
 import { addPatternPosition, getPatternPositions } from '../src/store/patternPositions.ts';
 import {
   countPatterns,
-  deleteChildLinks,
-  deleteLink,
   deletePatternRow,
-  insertChildLinks,
-  insertParentLinks,
-  insertLink,
   insertPatternRow,
   loadAllLinks,
   loadAllPatternRows,
   updatePatternStats,
+  writePatternParents,
   type NewPatternRow,
 } from '../src/store/patternRows.ts';
 import { finishRun, startRun } from '../src/store/runs.ts';
@@ -153,7 +149,7 @@ describe('openMorphDatabase', () => {
     names.sort();
     expect(names).toEqual(
       [
-        'games', 'games_by_run', 'learning_counters', 'links', 'links_by_child', 'meta', 'pattern_positions',
+        'games', 'games_by_run', 'learning_counters', 'links', 'pattern_parents', 'meta', 'pattern_positions',
         'pattern_positions_by_pattern', 'pattern_stats', 'patterns', 'pattern_learning', 'runs', 'checkpoint_results',
       ].sort(),
     );
@@ -186,9 +182,9 @@ describe('openMorphDatabase', () => {
     const stats = { weight: 0.25, updates: 3, variance: 0.4, uses: 7, lastUsedGame: 2 };
     expect(updatePatternStats(db, a, stats)).toBe(true);
     expect(updatePatternStats(db, 999, stats)).toBe(false);
-    insertLink(db, a, b, [1, 0]);
-    insertLink(db, a, c);
-    insertLink(db, a, b, [0, 1]); // replaces the mapping
+    writePatternParents(db, b, [c]);
+    writePatternParents(db, b, [a]); // replaces the list
+    writePatternParents(db, c, [a]);
     const runId = startRun(db, { opponent: 'random', seed: 42, config: { games: 2 }, firstGame: 1 });
     const gameId = recordGame(db, {
       runId, morphColor: 'b', opponent: 'random', result: '0-1', reason: 'checkmate', plies: 40,
@@ -213,10 +209,7 @@ describe('openMorphDatabase', () => {
     });
     expect(rows[1]).toMatchObject({ kind: 'material', size: 0, weight: 0.5, updates: 0, uses: 0, lastUsedGame: null });
     expect(rows[2]).toMatchObject({ id: 100, weight: 0.9 });
-    expect(loadAllLinks(db)).toEqual([
-      { parent: a, child: b, mapping: [0, 1] },
-      { parent: a, child: c, mapping: null },
-    ]);
+    expect(loadAllLinks(db)).toEqual([[a, b], [a, c]]);
     const ages = db.prepare('SELECT key, age FROM pattern_stats ORDER BY id').raw().all();
     expect(ages).toEqual([['a', 3], ['b', 2], ['c', 3]]);
     const game = db.prepare('SELECT * FROM games WHERE id = ?').get(gameId);
@@ -239,50 +232,44 @@ describe('openMorphDatabase', () => {
     expect(() => insertPatternRow(db, pattern('a'))).toThrow(/UNIQUE/);
     expect(() => insertPatternRow(db, pattern('w', { weight: 1.5 }))).toThrow(/CHECK/);
     expect(() => insertPatternRow(db, pattern('k', { kind: 'other' as 'graph' }))).toThrow(/CHECK/);
-    expect(() => insertLink(db, a, 12345)).toThrow(/FOREIGN KEY/);
+    expect(() => writePatternParents(db, 12345, [a])).toThrow(/FOREIGN KEY/);
     setMeta(db, 'temperature', 'warm');
     expect(() => getMetaNumber(db, 'temperature')).toThrow(MorphError);
   });
 
-  it('deleting a pattern cascades to its links and positions', () => {
+  it('deleting a pattern cascades to its statistics, its parent list and its positions', () => {
     const db = track(openMorphDatabase(join(dir, 'cascade.db')));
     const [a, b, c] = ['a', 'b', 'c'].map((key) => insertPatternRow(db, pattern(key)));
-    insertLink(db, a, b, [0]);
-    insertLink(db, b, c, [1]);
-    insertLink(db, a, c, [1]);
+    writePatternParents(db, b, [a]);
+    writePatternParents(db, c, [b, a]);
     addPatternPosition(db, b, 1, 'fen-1');
     addPatternPosition(db, b, 2, 'fen-2', 1);
     expect(getPatternPositions(db, b)).toEqual([{ gameId: 2, fen: 'fen-2' }]);
     expect(deletePatternRow(db, b)).toBe(true);
     expect(deletePatternRow(db, b)).toBe(false);
-    expect(loadAllLinks(db)).toEqual([{ parent: a, child: c, mapping: [1] }]);
+    expect(db.prepare('SELECT id FROM pattern_parents').pluck().all()).toEqual([c]);
     expect(db.prepare('SELECT count(*) FROM pattern_positions').pluck().get()).toBe(0);
     expect(db.prepare('SELECT id FROM pattern_learning ORDER BY id').pluck().all()).toEqual([a, c]);
-    expect(deleteLink(db, a, c)).toBe(true);
-    expect(loadAllLinks(db)).toEqual([]);
+    // The lists that name a deleted pattern are the caller's to rewrite (the store writes them from memory).
+    expect(loadAllLinks(db)).toEqual([[a, c], [b, c]]);
+    writePatternParents(db, c, [a]);
+    expect(loadAllLinks(db)).toEqual([[a, c]]);
     expect(countPatterns(db)).toBe(2);
   });
 
-  it('writes and removes one pattern\'s links to many children or parents in one statement each, as single links would', () => {
-    const db = track(openMorphDatabase(join(dir, 'child-links.db')));
+  it("writes a pattern's parents as one ascending list, replacing the last; none removes its row", () => {
+    const db = track(openMorphDatabase(join(dir, 'parents.db')));
     const [a, b, c, d] = ['a', 'b', 'c', 'd'].map((key) => insertPatternRow(db, pattern(key)));
-    insertChildLinks(db, a, [b, c, d]);
-    insertChildLinks(db, b, [c]);
-    insertChildLinks(db, c, []);
-    const pairs = () => db.prepare('SELECT parent, child, mapping FROM links ORDER BY parent, child').raw().all();
-    expect(pairs()).toEqual([[a, b, null], [a, c, null], [a, d, null], [b, c, null]]);
-    insertChildLinks(db, a, [c, d]); // already there: unchanged, no error
-    expect(pairs()).toEqual([[a, b, null], [a, c, null], [a, d, null], [b, c, null]]);
-    expect(() => insertChildLinks(db, a, [b, 12345])).toThrow(/FOREIGN KEY/);
-    insertParentLinks(db, [b, c], d);
-    insertParentLinks(db, [a], d); // already there
-    expect(pairs()).toEqual([[a, b, null], [a, c, null], [a, d, null], [b, c, null], [b, d, null], [c, d, null]]);
-    expect(deleteChildLinks(db, b, [d])).toBe(1);
-    expect(deleteChildLinks(db, c, [d])).toBe(1);
-    expect(deleteChildLinks(db, a, [b, d, 999])).toBe(2);
-    expect(deleteChildLinks(db, b, [c])).toBe(1);
-    expect(deleteChildLinks(db, b, [])).toBe(0);
-    expect(pairs()).toEqual([[a, c, null]]);
+    const stored = () => db.prepare('SELECT id, parents FROM pattern_parents ORDER BY id').raw().all();
+    writePatternParents(db, d, [c, a, b]);
+    writePatternParents(db, c, [a]);
+    writePatternParents(db, b, []);
+    expect(stored()).toEqual([[c, `[${a}]`], [d, `[${a},${b},${c}]`]]);
+    expect(loadAllLinks(db)).toEqual([[a, c], [a, d], [b, d], [c, d]]);
+    writePatternParents(db, d, [b]);
+    writePatternParents(db, c, []);
+    expect(stored()).toEqual([[d, `[${b}]`]]);
+    expect(loadAllLinks(db)).toEqual([[b, d]]);
   });
 
   it('refuses a database written by a newer Morph and leaves it byte-for-byte unchanged', () => {
@@ -490,7 +477,7 @@ describe('openMorphDatabase', () => {
 
   it.each([
     ['a Morph database with a dropped table', `DROP TABLE learning_counters`, /table learning_counters is missing/],
-    ['unrelated tables under the Morph label', `DROP TABLE links; CREATE TABLE links (a, b)`, /table links is not Morph's/],
+    ['unrelated tables under the Morph label', `DROP TABLE pattern_parents; CREATE TABLE pattern_parents (a, b)`, /table pattern_parents is not Morph's/],
     ['a Morph database with a table Morph does not know', `CREATE TABLE notes (text)`, /it has table notes/],
   ])('refuses %s untouched, in one line, before switching it to WAL', (_label, change, message) => {
     const path = join(dir, 'altered.db');

@@ -116,18 +116,18 @@ describe('links validated at load', () => {
     store.close();
     const db = new Database(path);
     db.pragma('foreign_keys = OFF');
-    db.prepare('INSERT INTO links (parent, child) VALUES (?, ?)').run(record.id, 999);
+    db.prepare("INSERT INTO pattern_parents (id, parents) VALUES (?, '[999]')").run(record.id);
     db.close();
     expect(() => PatternStore.open(path, { readonly: true }).close()).toThrow(
-      new MorphError(`${path} is corrupt: link ${record.id}->999 has no pattern`, 2),
+      new MorphError(`${path} is corrupt: link 999->${record.id} has no pattern`, 2),
     );
   });
 });
 
-describe('links store no mappings', () => {
+describe('links as stored', () => {
   const pawn: GraphPattern = { kind: 'graph', labels: [pieceLabel('toMove', 1)], desigs: [DESIG_NONE], edges: [] };
 
-  it('writes links without a mapping, and the v2 migration clears the ones v1 wrote', () => {
+  it("writes a link into its child's parent list, and a v1 database's links (with stale mappings) survive the migrations", () => {
     const path = join(dir, 'links.db');
     const store = PatternStore.open(path);
     store.insert(pawn, 'manual', 0);
@@ -135,7 +135,7 @@ describe('links store no mappings', () => {
     expect(store.hierarchy.byKey.get(canonicalKey(knightAttacksPawn))!.parents.length).toBe(1);
     const count = (sql: string) => store.db.prepare(sql).pluck().get() as number;
     expect(count('SELECT count(*) FROM links')).toBe(1);
-    expect(count('SELECT count(*) FROM links WHERE mapping IS NOT NULL')).toBe(0);
+    expect(count('SELECT count(*) FROM pattern_parents')).toBe(1);
     store.close();
 
     // A v1 database whose link has a (stale) mapping is upgraded on its next opening for writing.
@@ -153,9 +153,10 @@ describe('links store no mappings', () => {
     raw.close();
     const upgraded = PatternStore.open(v1);
     expect(upgraded.db.pragma('user_version', { simple: true })).toBe(SCHEMA_VERSION);
-    expect(upgraded.db.prepare('SELECT count(*) FROM links').pluck().get()).toBe(1);
-    expect(upgraded.db.prepare('SELECT count(*) FROM links WHERE mapping IS NOT NULL').pluck().get()).toBe(0);
+    expect(upgraded.db.prepare('SELECT parent, child FROM links').raw().all()).toEqual([[1, 2]]);
+    expect(upgraded.db.prepare('SELECT id, parents FROM pattern_parents').raw().all()).toEqual([[2, '[1]']]);
     expect(upgraded.size).toBe(2);
+    expect(upgraded.hierarchy.byId.get(2)!.parents.map((parent) => parent.id)).toEqual([1]);
     upgraded.close();
   });
 });

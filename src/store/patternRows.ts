@@ -42,15 +42,6 @@ export interface PatternRow extends PatternStats {
 /** A pattern to insert: id is assigned by SQLite unless given; stats default to weight 0.5 and zero counts. */
 export type NewPatternRow = Omit<PatternRow, 'id' | keyof PatternStats> & Partial<PatternStats> & { id?: number };
 
-export interface LinkRow {
-  /** The more general pattern. */
-  parent: number;
-  /** The more specific pattern. */
-  child: number;
-  /** For each parent node, the index of the child node it maps to; null if not recorded. */
-  mapping: number[] | null;
-}
-
 /**
  * Returns the new pattern's id. Throws SQLite's constraint error if the key is already present. What is written
  * once goes to `patterns`, the statistics learning rewrites to the narrow `pattern_learning` (schema v5).
@@ -88,57 +79,25 @@ export function updatePatternStats(db: MorphDatabase, id: number, stats: Pattern
 }
 
 /**
- * Deletes a pattern; its statistics, links and recorded positions go with it (ON DELETE CASCADE). Re-linking is
- * the caller's.
+ * Deletes a pattern; its statistics, its parent list and its recorded positions go with it (ON DELETE CASCADE).
+ * Re-linking, and the parent lists of its children, are the caller's.
  */
 export function deletePatternRow(db: MorphDatabase, id: number): boolean {
   return stmt(db, 'DELETE FROM patterns WHERE id = ?').run(id).changes > 0;
 }
 
-/** Adds parent -> child, or replaces the mapping of an existing link. */
-export function insertLink(
-  db: MorphDatabase,
-  parent: number,
-  child: number,
-  mapping: readonly number[] | null = null,
-): void {
-  stmt(
-    db,
-    `INSERT INTO links (parent, child, mapping) VALUES (?, ?, ?)
-     ON CONFLICT (parent, child) DO UPDATE SET mapping = excluded.mapping`,
-  ).run(parent, child, mapping === null ? null : JSON.stringify(mapping));
-}
-
-export function deleteLink(db: MorphDatabase, parent: number, child: number): boolean {
-  return stmt(db, 'DELETE FROM links WHERE parent = ? AND child = ?').run(parent, child).changes > 0;
-}
-
 /**
- * Adds parent -> each child (without mappings), in one statement: a pattern inserted above a hundred others
- * links to all of them, and a statement per link was most of such an insert's time.
+ * Writes a pattern's parents (the more general patterns it links to), replacing what was stored; none removes
+ * its row (schema v6: one row per pattern, not per link).
  */
-export function insertChildLinks(db: MorphDatabase, parent: number, children: readonly number[]): void {
-  if (children.length === 1) insertLink(db, parent, children[0]);
-  else if (children.length > 1) {
-    stmt(db, 'INSERT INTO links (parent, child) SELECT ?, value FROM json_each(?) WHERE true ON CONFLICT (parent, child) DO UPDATE SET mapping = NULL')
-      .run(parent, JSON.stringify(children));
+export function writePatternParents(db: MorphDatabase, child: number, parents: readonly number[]): void {
+  if (parents.length === 0) {
+    stmt(db, 'DELETE FROM pattern_parents WHERE id = ?').run(child);
+    return;
   }
-}
-
-/** Adds each parent -> child, in one statement (a new pattern links below all its parents). */
-export function insertParentLinks(db: MorphDatabase, parents: readonly number[], child: number): void {
-  if (parents.length === 1) insertLink(db, parents[0], child);
-  else if (parents.length > 1) {
-    stmt(db, 'INSERT INTO links (parent, child) SELECT value, ? FROM json_each(?) WHERE true ON CONFLICT (parent, child) DO UPDATE SET mapping = NULL')
-      .run(child, JSON.stringify(parents));
-  }
-}
-
-/** Removes parent -> each child, in one statement; returns how many links there were. */
-export function deleteChildLinks(db: MorphDatabase, parent: number, children: readonly number[]): number {
-  if (children.length === 1) return deleteLink(db, parent, children[0]) ? 1 : 0;
-  if (children.length === 0) return 0;
-  return stmt(db, 'DELETE FROM links WHERE parent = ? AND child IN (SELECT value FROM json_each(?))').run(parent, JSON.stringify(children)).changes;
+  const ascending = Int32Array.from(parents).sort();
+  stmt(db, 'INSERT INTO pattern_parents (id, parents) VALUES (?, ?) ON CONFLICT (id) DO UPDATE SET parents = excluded.parents')
+    .run(child, `[${ascending.join(',')}]`);
 }
 
 /** The columns every pattern loader reads, in the order `statsRow` decodes them (p: patterns, l: pattern_learning). */
@@ -214,18 +173,9 @@ export function loadLinkPairs(db: MorphDatabase): Int32Array {
   return pairs;
 }
 
-/** Every link, by parent then child, with its mapping parsed. */
-export function loadAllLinks(db: MorphDatabase): LinkRow[] {
-  const rows = stmt(db, 'SELECT parent, child, mapping FROM links ORDER BY parent, child').raw().all() as [
-    number,
-    number,
-    string | null,
-  ][];
-  return rows.map(([parent, child, mapping]) => ({
-    parent,
-    child,
-    mapping: mapping === null ? null : (JSON.parse(mapping) as number[]),
-  }));
+/** Every link as [parent, child], by parent then child. */
+export function loadAllLinks(db: MorphDatabase): [number, number][] {
+  return stmt(db, 'SELECT parent, child FROM links ORDER BY parent, child').raw().all() as [number, number][];
 }
 
 export function countPatterns(db: MorphDatabase): number {

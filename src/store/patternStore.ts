@@ -4,15 +4,12 @@
  * the game in progress.
  */
 import {
-  deleteChildLinks,
-  deleteLink,
   deletePatternRow,
-  insertChildLinks,
-  insertParentLinks,
   insertPatternRow,
   loadLinkPairs,
   eachPatternKeyAndStats,
   updatePatternStats,
+  writePatternParents,
   type PatternOrigin,
 } from './patternRows.ts';
 import { closeMorphDatabase, inSnapshot, openMorphDatabase, type MorphDatabase, type OpenOptions } from './database.ts';
@@ -27,15 +24,14 @@ import { getMetaNumber } from './meta.ts';
 import { openDatabaseOfKind, requireDatabaseKind, type DatabaseKind } from './databaseKind.ts';
 
 export class PatternStore {
-  /** How many `transaction` calls are running (the outermost writes the pending links before it commits). */
+  /** How many `transaction` calls are running (the outermost writes the changed parent lists before it commits). */
   private depth = 0;
   /**
-   * Link changes made by inserts and not yet written, net of what SQLite holds: by parent id, then child id, true
-   * to add and false to remove. Written by the outermost `transaction` before it commits, in one statement per
-   * parent: a learner's game inserts dozens of patterns, some above a hundred others, and one statement per
-   * link per insert was most of a wide insert's time; links added and removed within the game cost nothing.
+   * The patterns whose parents changed since the last write. The outermost `transaction` writes each one's
+   * parent list once, from memory, before it commits: a learner's game changes thousands of links, many of them
+   * several times over (a pattern relinked by one deletion and again by the next).
    */
-  private readonly pendingLinks = new Map<number, Map<number, boolean>>();
+  private readonly parentsChanged = new Set<PatternRecord>();
 
   private constructor(
     readonly db: MorphDatabase,
@@ -102,11 +98,11 @@ export class PatternStore {
     try {
       return this.db.transaction(() => {
         const result = fn();
-        if (outermostHere) this.writePendingLinks();
+        if (outermostHere) this.writeChangedParents();
         return result;
       })();
     } catch (error) {
-      if (outermostHere) this.pendingLinks.clear();
+      if (outermostHere) this.parentsChanged.clear();
       if (outermost && this.db.open) this.loaded = loadHierarchy(this.db, this.path);
       throw error;
     } finally {
@@ -148,19 +144,15 @@ export class PatternStore {
         lastUsedGame: stats.lastUsedGame ?? null,
       });
       const { record, changes } = this.hierarchy.insert(pattern, id, { ...stats, weight, origin, createdGame }, undefined, key);
-      for (const [parent, child] of changes.removed) this.changeLink(parent.id, child.id, false);
-      for (const [parent, child] of changes.added) this.changeLink(parent.id, child.id, true);
+      this.noteParentsChanged(changes);
       return { record, created: true };
     });
   }
 
   delete(record: PatternRecord): void {
     this.transaction(() => {
-      // Pending links may name this pattern, and SQLite may give its id to the next insert: written first.
-      this.writePendingLinks();
-      const changes = this.hierarchy.delete(record);
-      deletePatternRow(this.db, record.id); // cascades its own links
-      this.writeLinkChanges({ added: changes.added, removed: [] });
+      this.noteParentsChanged(this.hierarchy.delete(record));
+      deletePatternRow(this.db, record.id); // its own parent list goes with it
     });
   }
 
@@ -169,78 +161,22 @@ export class PatternStore {
     updatePatternStats(this.db, record.id, record);
   }
 
-  /** Notes a link added (true) or removed (false), cancelling a pending opposite change of the same link. */
-  private changeLink(parent: number, child: number, add: boolean): void {
-    let children = this.pendingLinks.get(parent);
-    if (!children) this.pendingLinks.set(parent, (children = new Map()));
-    if (children.get(child) === !add) children.delete(child);
-    else children.set(child, add);
-  }
-
-  /** Writes the pending link changes: removals, then additions, one statement per parent and kind. */
-  private writePendingLinks(): void {
-    if (this.pendingLinks.size === 0) return;
-    const parents = [...this.pendingLinks.keys()].sort((a, b) => a - b);
-    const added: number[][] = [];
-    for (const parent of parents) {
-      const removed: number[] = [];
-      const adding: number[] = [];
-      for (const [child, add] of this.pendingLinks.get(parent)!) (add ? adding : removed).push(child);
-      deleteChildLinks(this.db, parent, removed);
-      added.push(adding);
-    }
-    parents.forEach((parent, i) => insertChildLinks(this.db, parent, added[i]));
-    this.pendingLinks.clear();
+  private noteParentsChanged(changes: LinkChanges): void {
+    for (const [, child] of changes.removed) this.parentsChanged.add(child);
+    for (const [, child] of changes.added) this.parentsChanged.add(child);
   }
 
   /**
-   * One statement per run of links that share a parent or a child (the hierarchy lists a pattern's links to its
-   * parents together, and to its children, and each removed link of one parent together).
+   * Writes the parent list of each pattern whose parents changed, as memory holds it now. A deleted pattern's
+   * row went with it; a parent id in a list is always a live pattern's, since memory never links a deleted one,
+   * even when SQLite has given the id to a pattern inserted since.
    */
-  private writeLinkChanges(changes: LinkChanges): void {
-    forEachRun(changes.removed, (parent, children) => deleteChildLinks(this.db, parent, children), (parents, child) => {
-      for (const parent of parents) deleteLink(this.db, parent, child);
-    });
-    // No mapping is stored (db/migrations/002): nothing reads one, and a stored one went stale on reload.
-    forEachRun(
-      changes.added,
-      (parent, children) => insertChildLinks(this.db, parent, children),
-      (parents, child) => insertParentLinks(this.db, parents, child),
-    );
-  }
-}
-
-/**
- * Splits links into runs of consecutive links with one parent (`byParent` gets its id and the children's) or,
- * where the next links share their child instead, with one child (`byChild`).
- */
-function forEachRun(
-  links: LinkChanges['added'],
-  byParent: (parent: number, children: number[]) => void,
-  byChild: (parents: number[], child: number) => void,
-): void {
-  for (let start = 0; start < links.length; ) {
-    const [parent, child] = links[start];
-    let end = start + 1;
-    while (end < links.length && links[end][0] === parent) end++;
-    if (end === start + 1) {
-      while (end < links.length && links[end][1] === child) end++;
-      if (end > start + 1) {
-        byChild(ids(links, start, end, 0), child.id);
-        start = end;
-        continue;
-      }
+  private writeChangedParents(): void {
+    for (const record of this.parentsChanged) {
+      if (!record.deleted) writePatternParents(this.db, record.id, record.parents.map((parent) => parent.id));
     }
-    byParent(parent.id, ids(links, start, end, 1));
-    start = end;
+    this.parentsChanged.clear();
   }
-}
-
-/** The ids of one end (0 parent, 1 child) of links[start..end). */
-function ids(links: LinkChanges['added'], start: number, end: number, side: 0 | 1): number[] {
-  const result = new Array<number>(end - start);
-  for (let i = start; i < end; i++) result[i - start] = links[i][side].id;
-  return result;
 }
 
 /** Loads in one read transaction, so a writer's commit between the pattern and the link queries is not seen. */
