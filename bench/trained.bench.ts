@@ -11,10 +11,11 @@
  * The build step is `morph train --seed 1` against the default partner into bench/.cache/trained.db (a checkout's
  * own build, niced); the measurement runs on a copy taken with SQLite's backup API, so a build may go on meanwhile.
  * Figures: load, memory (in this process, and of a `morph uci` on the same copy), retrieval, 1-ply move (benchStoreFile), insertion p95 (subpatterns of positions and
- * generalisations of stored patterns, half each), deletion per game (the kept utility order against the scan) and the learner's milliseconds per game (docs/scaling.md).
+ * generalisations of stored patterns, half each), deletion per game (the kept utility order against the scan), the learner's milliseconds per game
+ * and what a learned game writes to the write-ahead log (docs/scaling.md).
  */
 import { execFileSync } from 'node:child_process';
-import { copyFileSync, existsSync, mkdirSync, mkdtempSync, rmSync } from 'node:fs';
+import { copyFileSync, existsSync, mkdirSync, mkdtempSync, rmSync, statSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join, resolve } from 'node:path';
 import { pathToFileURL } from 'node:url';
@@ -245,12 +246,21 @@ function writeFigures(path: string, label: string, games: number, options: Train
   const learnCpu = process.cpuUsage(learnCpuStarted);
   const learnCpuMean = (learnCpu.user + learnCpu.system) / 1000 / Math.max(1, learnTimes.length);
   learnTimes.sort((a, b) => a - b);
+  // What one learned game writes to the write-ahead log (and copies into the file again at its checkpoint): the
+  // log emptied before each of five more games, its size read after the game's commit (docs/scaling.md).
+  const logBytes: number[] = [];
+  for (const { pgn, morph_color } of pgns.slice(0, 5)) {
+    store.db.pragma('wal_checkpoint(TRUNCATE)');
+    learnFromGame(store, gameFromPgn(pgn, morph_color), config, new Random(100 + logBytes.length));
+    logBytes.push(statSync(`${store.path}-wal`).size);
+  }
   store.close();
   const mean = (xs: number[]) => xs.reduce((a, b) => a + b, 0) / Math.max(1, xs.length);
   return [
     ...insertFigures,
     { name: `deletion pass per game, ${label} (median)`, value: round(percentile(orderTimes, 0.5), 3), unit: 'ms', target: '<= 5', note: `kept utility order (CPU median ${round(percentile(orderCpuTimes, 0.5), 3)} ms); the scan: ${round(percentile(scanTimes, 0.5), 2)} ms; ${Math.round(deletedPerGame)} deleted a game` },
     { name: `learner per game, ${label} (mean)`, value: round(mean(learnTimes), 1), unit: 'ms', note: `median ${round(percentile(learnTimes, 0.5), 1)} ms over ${learnTimes.length} games; CPU mean ${round(learnCpuMean, 1)} ms; default creation rates` },
+    { name: `write-ahead log per learned game, ${label} (mean)`, value: round(mean(logBytes) / 1e6, 1), unit: 'MB', note: `${logBytes.length} games: ${logBytes.map((b) => round(b / 1e6, 1)).join(', ')} MB` },
   ];
 }
 
