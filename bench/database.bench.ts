@@ -87,8 +87,8 @@ export async function benchDatabaseLoad(): Promise<BenchResult[]> {
     const [loadedPatterns, loadPatternsMs] = time(() => loadPatternKeysAndStats(db));
     const [loadedLinks, loadLinksMs] = time(() => loadLinkPairs(db));
     db.close();
-    if (loadedPatterns.length !== PATTERN_COUNT || loadedLinks.length !== 2 * LINK_COUNT) {
-      throw new Error(`loaded ${loadedPatterns.length} patterns and ${loadedLinks.length / 2} links`);
+    if (loadedPatterns.length !== PATTERN_COUNT || loadedLinks?.length !== 2 * LINK_COUNT) {
+      throw new Error(`loaded ${loadedPatterns.length} patterns and ${(loadedLinks?.length ?? 0) / 2} links`);
     }
     const [, openUncheckedMs] = time(() => openMorphDatabase(path, { readonly: true, quickCheck: false }).close());
 

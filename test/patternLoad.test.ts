@@ -124,6 +124,28 @@ describe('links validated at load', () => {
   });
 });
 
+describe('parent lists validated at load', () => {
+  it.each([
+    ['not JSON', '[12,oops'],
+    ['an object', '{"a":1}'],
+    ['a bare number', '5'],
+    ['a string id', '["7"]'],
+    ['a negative id', '[-3]'],
+    ['a nested list', '[[1]]'],
+  ])('refuses a parent list that is %s in one line', (label, text) => {
+    const path = join(dir, `parents ${label}.db`);
+    const store = PatternStore.open(path);
+    const { record } = store.insert(knightAttacksPawn, 'manual', 0);
+    store.close();
+    const db = new Database(path);
+    db.prepare('INSERT INTO pattern_parents (id, parents) VALUES (?, ?)').run(record.id, text);
+    db.close();
+    expect(() => PatternStore.open(path, { readonly: true }).close()).toThrow(
+      new MorphError(`${path} is corrupt: a pattern's parent list is not a JSON array of ids`, 2),
+    );
+  });
+});
+
 describe('links as stored', () => {
   const pawn: GraphPattern = { kind: 'graph', labels: [pieceLabel('toMove', 1)], desigs: [DESIG_NONE], edges: [] };
 

@@ -152,11 +152,26 @@ export function* eachPatternKeyAndStats(db: MorphDatabase): Generator<PatternKey
 }
 
 /**
- * Every link as a flat array [parent, child, parent, child, ...], without mappings. Read as one string of numbers
- * (SQLite's group_concat) and scanned, so no per-row object is made: two per link cost more than the scan.
+ * Every link as a flat array [parent, child, parent, child, ...], each pattern's parents in turn by pattern id, or
+ * null when a stored parent list is not a JSON array of integers (a corrupt database; the caller says which).
+ * Read as one string of numbers (SQLite's group_concat) and scanned, so no per-row object is made: two per link
+ * cost more than the scan.
  */
-export function loadLinkPairs(db: MorphDatabase): Int32Array {
-  const text = (stmt(db, "SELECT group_concat(parent || ',' || child) FROM links").pluck().get() as string | null) ?? '';
+export function loadLinkPairs(db: MorphDatabase): Int32Array | null {
+  let text: string;
+  try {
+    // An array's elements have integer keys; an object's have text keys and a scalar's none.
+    const [pairs, malformed] = stmt(
+      db,
+      `SELECT group_concat(j.value || ',' || p.id), count(*) FILTER (WHERE j.type <> 'integer' OR typeof(j.key) <> 'integer' OR j.value NOT BETWEEN 1 AND 2147483647)
+       FROM pattern_parents AS p, json_each(p.parents) AS j`,
+    ).raw().get() as [string | null, number];
+    if (malformed > 0) return null;
+    text = pairs ?? '';
+  } catch (error) {
+    if (error instanceof Error && /JSON/.test(error.message)) return null;
+    throw error;
+  }
   let count = text.length > 0 ? 1 : 0;
   for (let i = 0; i < text.length; i++) if (text.charCodeAt(i) === 44 /* , */) count++;
   const pairs = new Int32Array(count);

@@ -191,7 +191,9 @@ function loadHierarchyRows(db: MorphDatabase, path: string): Hierarchy {
     // The record keeps the key, not the pattern (read into reused arrays: patternOfKey).
     hierarchy.addLoaded(new PatternRecord(row.id, row.key, pattern, row, false));
   }
-  hierarchy.linkAllLoaded(loadLinkPairs(db), (parent, child) => new MorphError(`${path} is corrupt: link ${parent}->${child} has no pattern`, 2));
+  const links = loadLinkPairs(db);
+  if (!links) throw new MorphError(`${path} is corrupt: a pattern's parent list is not a JSON array of ids`, 2);
+  hierarchy.linkAllLoaded(links, (parent, child) => new MorphError(`${path} is corrupt: link ${parent}->${child} has no pattern`, 2));
   hierarchy.finishLoading();
   return hierarchy;
 }
