@@ -280,7 +280,7 @@ describe('retrieval', () => {
 
   it('writes exactly its links to SQLite through wide inserts and deletes (read back with SQL after each)', () => {
     // Generalised patterns lie above many stored ones: their links to all of them are written, and the links
-    // they make transitive removed, one statement per parent (patternStore.ts writeLinkChanges).
+    // they make transitive removed: each changed pattern's parent list rewritten at commit (patternStore.ts).
     const fens = fixturePositions();
     const rng = new Random(21);
     const dir = mkdtempSync(join(tmpdir(), 'morph-links-'));
