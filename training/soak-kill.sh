@@ -125,7 +125,8 @@ done
 node bin/morph.js train --db "$db" --games 1 --opponent "$opponent" --progress none --json >"$work/final-$$.json" 2>"$work/round-$$.err"
 final_status=$?
 read -r integrity games max_id played unfinished <<<"$(check_db)"
-final_first=$(grep -o '"firstGame":[0-9]*' "$work/final-$$.json" | cut -d: -f2)
+# The summary's own firstGame (a rebuilt move policy reports a firstGame of its own inside it).
+final_first=$(node -e 'try { process.stdout.write(String(JSON.parse(require("fs").readFileSync(process.argv[1], "utf8")).firstGame ?? "")) } catch {}' "$work/final-$$.json")
 if [ "$final_status" != 0 ] || [ "$integrity" != ok ] || [ "${final_first:-0}" != $((previous_games + 1)) ]; then
   failures=$((failures + 1))
   echo "final run: exit $final_status, integrity $integrity, first game ${final_first:-?} (expected $((previous_games + 1)))"
