@@ -282,11 +282,12 @@ const INDEX_ROOM = 2 ** 21;
  * keys id * 2^21 + index (exact in a double for ids below 2^31) does it without calling back into JavaScript.
  */
 function inIdOrder(records: PatternRecord[]): PatternRecord[] {
-  if (records.length >= INDEX_ROOM) return records.sort((a, b) => a.id - b.id);
+  const byId = (a: PatternRecord, b: PatternRecord) => a.id - b.id; // when the keys would not be exact
+  if (records.length >= INDEX_ROOM) return records.sort(byId);
   const keys = new Float64Array(records.length);
   for (let i = 0; i < records.length; i++) {
     const id = records[i].id;
-    if (id >= 2 ** 31) return records.sort((a, b) => a.id - b.id);
+    if (id >= 2 ** 31) return records.sort(byId);
     keys[i] = id * INDEX_ROOM + i;
   }
   keys.sort();
