@@ -447,6 +447,29 @@ describe('openMorphDatabase', () => {
     expect(db.prepare('SELECT weight, updates, variance, uses, last_used_game FROM pattern_learning WHERE id = ?').raw().get(a)).toEqual([0.25, 5, 1, 7, 8]);
   });
 
+  it("turns the links into one ascending parent list per pattern at v6, and the links view reads them back", () => {
+    // A v4 database: one row per link, inserted out of order.
+    const path = join(dir, 'links-v4.db');
+    v4Database(path);
+    const raw = new Database(path);
+    const insert = raw.prepare(
+      "INSERT INTO patterns (id, kind, key, body, size, origin, created_game) VALUES (?, 'graph', ?, '{}', 2, 'forward', 0)",
+    );
+    for (const id of [1, 2, 3, 4, 10]) insert.run(id, `k${id}`);
+    const link = raw.prepare('INSERT INTO links (parent, child) VALUES (?, ?)');
+    for (const [parent, child] of [[10, 4], [2, 3], [1, 3], [3, 4], [1, 10]]) link.run(parent, child);
+    raw.close();
+    const db = track(openMorphDatabase(path));
+    expect(db.prepare('SELECT id, parents FROM pattern_parents ORDER BY id').raw().all()).toEqual([
+      [3, '[1,2]'],
+      [4, '[3,10]'],
+      [10, '[1]'],
+    ]);
+    expect(loadAllLinks(db)).toEqual([[1, 3], [1, 10], [2, 3], [3, 4], [10, 4]]);
+    const objects = db.prepare("SELECT type || ' ' || name FROM sqlite_master WHERE name LIKE 'links%'").pluck().all();
+    expect(objects).toEqual(['view links']);
+  });
+
   it('lets a read-only connection read while a writer holds an open write transaction', () => {
     const path = join(dir, 'shared.db');
     const writer = track(openMorphDatabase(path));
