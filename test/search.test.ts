@@ -11,7 +11,7 @@ import { describe, expect, it, vi } from 'vitest';
 import { applyMove, boardFromFen, boardToFen, parseUciMove, uciMove, type Board } from '../src/chess/board.ts';
 import { generateLegalMoves } from '../src/chess/movegen.ts';
 import { GameHistory } from '../src/chess/history.ts';
-import { isCapture, matingReply, worstCaptureReply, type SearchMode } from '../src/player/search.ts';
+import { isCapture, matingReply, threatenedPieces, worstCaptureReply, worstThreatReply, type SearchMode } from '../src/player/search.ts';
 import { gameEnd } from '../src/chess/gameEnd.ts';
 import { seedPatterns } from '../src/learn/seeding.ts';
 import { choiceScore, MorphPlayer, type MovePolicy } from '../src/player/morphPlayer.ts';
@@ -149,6 +149,77 @@ describe('worstCaptureReply', () => {
     const board = boardFromFen('4r1k1/5ppp/8/8/8/8/5PPP/4R1K1 w - - 0 1');
     const refutation = worstCaptureReply(board, 0.5, () => 0.5);
     expect(refutation).toEqual({ move: 'e1e8', value: 0, source: 'checkmate' });
+  });
+});
+
+describe('worstThreatReply', () => {
+  /**
+   * A made-up valuation, a fixed pseudo-random function of the pieces and the side to move (not of the FEN's
+   * en-passant field, which chess.js writes only when a capture there is legal).
+   */
+  const valuation = (board: Board) => {
+    let hash = 2166136261;
+    for (const ch of boardToFen(board).split(' ').slice(0, 2).join(' ')) hash = Math.imul(hash ^ ch.charCodeAt(0), 16777619) >>> 0;
+    return (hash % 10007) / 10006;
+  };
+  /** chess.js's value, for the side that moved before it, of the position after a capture, one capture deep. */
+  const afterCapture = (fen: string) => {
+    const after = new Chess(fen);
+    return after.isCheckmate() ? 0 : after.isStalemate() || after.isInsufficientMaterial() ? 0.5 : 1 - valuation(boardFromFen(fen));
+  };
+  /** What the side that just moved into `fen` is left after the other side's best capture (or none). */
+  const settled = (fen: string) => {
+    let value = valuation(boardFromFen(fen));
+    for (const m of new Chess(fen).moves({ verbose: true })) if (m.isCapture() || m.isEnPassant()) value = Math.min(value, afterCapture(m.after));
+    return value;
+  };
+  /** Squares of the side to move's pieces the other side takes at a profit if the side to move passes. */
+  const threatenedSquares = (fen: string) => {
+    const fields = fen.split(' ');
+    const passed = [fields[0], fields[1] === 'w' ? 'b' : 'w', fields[2], '-', fields[4], fields[5]].join(' ');
+    const standPat = valuation(boardFromFen(passed));
+    const squares = new Set<string>();
+    for (const m of new Chess(passed, { skipValidation: true }).moves({ verbose: true })) {
+      if ((m.isCapture() || m.isEnPassant()) && afterCapture(m.after) < standPat - 1e-9) squares.add(m.to);
+    }
+    return squares.size;
+  };
+
+  it('is the worst best answer to the quiet replies that check or threaten two pieces, one capture deep, as chess.js plays them', () => {
+    let lowered = 0;
+    let doubleThreats = 0;
+    for (const fen of samplePositions().filter((_, i) => i % 20 === 3).slice(0, 8)) {
+      const board = boardFromFen(fen);
+      for (const value of [0.4, 0.9]) {
+        let expected = value;
+        for (const reply of new Chess(fen).moves({ verbose: true })) {
+          if (reply.isCapture() || reply.isEnPassant()) continue;
+          const position = new Chess(reply.after);
+          if (position.isGameOver()) continue;
+          if (!position.inCheck()) {
+            // Passing is only for a side not in check (else the other side would take its king).
+            const threatened = threatenedSquares(reply.after);
+            expect(threatenedPieces(boardFromFen(reply.after), valuation, 1), reply.after).toBe(threatened);
+            if (threatened < 2) continue;
+            doubleThreats++;
+          }
+          let best = 0;
+          for (const answer of position.moves({ verbose: true })) {
+            const after = new Chess(answer.after);
+            best = Math.max(best, after.isCheckmate() ? 1 : after.isDraw() ? 0.5 : settled(answer.after));
+          }
+          expected = Math.min(expected, best);
+        }
+        const refutation = worstThreatReply(board, value, valuation, 1);
+        expect(refutation?.value ?? value, `${fen} at ${value}`).toBeCloseTo(expected, 12);
+        if (refutation) {
+          lowered++;
+          expect(isCapture(board, parseUciMove(refutation.move)!)).toBe(false);
+        }
+      }
+    }
+    expect(lowered).toBeGreaterThan(3); // not vacuous
+    expect(doubleThreats).toBeGreaterThan(3);
   });
 });
 
@@ -337,6 +408,41 @@ describe('the player searching captures', () => {
     store.close();
   });
 
+  it('material-threats values every move as material-quiescence does, or lower by a quiet reply that forks or checks', () => {
+    // Made-up material weights for every difference in a range (a logistic of 1/3/3/5/9 points), so that most
+    // positions' material is valued and a threat to a piece shows.
+    const store = PatternStore.open(':memory:');
+    store.transaction(() => {
+      for (let p = -3; p <= 3; p++) for (let n = -2; n <= 2; n++) for (let b = -2; b <= 2; b++) {
+        for (let r = -2; r <= 2; r++) for (let q = -1; q <= 1; q++) {
+          const weight = 1 / (1 + Math.exp(-0.4 * (p + 3 * n + 3 * b + 5 * r + 9 * q)));
+          store.insert(materialPattern([p, n, b, r, q]), 'manual', 0, { weight, updates: 100 });
+        }
+      }
+    });
+    let lowered = 0;
+    let moves = 0;
+    for (const fen of fixturePositions().filter((_, i) => i % 40 === 7).slice(0, 10)) {
+      const rank = (search: SearchMode) => new MorphPlayer(store, { maturity: 0, seed: 1, search }).rankMoves(new GameHistory(fen));
+      const quiescence = new Map(rank('material-quiescence').map((r) => [r.move, r]));
+      const board = boardFromFen(fen);
+      for (const ranked of rank('material-threats')) {
+        const plain = quiescence.get(ranked.move)!;
+        moves++;
+        if (ranked.value === plain.value) continue;
+        lowered++;
+        expect(ranked.value).toBeLessThan(plain.value);
+        // The reply that lowers it is a quiet move of the opponent's, after this move.
+        const after = boardFromFen(boardToFen(board));
+        applyMove(board, parseUciMove(ranked.move)!, after);
+        expect(isCapture(after, parseUciMove(ranked.refutation!.move)!)).toBe(false);
+      }
+    }
+    expect(moves).toBeGreaterThan(100);
+    expect(lowered).toBeGreaterThan(5); // not vacuous
+    store.close();
+  });
+
   it('plays the search saved in the database; a configuration saved before search modes existed plays one ply', () => {
     const store = PatternStore.open(':memory:');
     // The player plays the play search; training's games play `search` (gameActor.ts passes it).
@@ -389,6 +495,6 @@ describe('the player searching captures', () => {
   it('refuses an unknown --search in one line with exit code 2', async () => {
     const result = await runMorph(['move', '--fen', '6k1/8/8/8/8/8/8/6K1 w - - 0 1', '--search', 'deeper']);
     expect(result.code).toBe(2);
-    expect(result.stderr).toBe('morph: --search must be one of one-ply, captures, captures-mates, material-quiescence, got "deeper"\n');
+    expect(result.stderr).toBe('morph: --search must be one of one-ply, captures, captures-mates, material-quiescence, material-threats, got "deeper"\n');
   });
 });

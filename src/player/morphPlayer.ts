@@ -27,9 +27,11 @@ import {
   defaultPolicyWeight,
   looksAtCaptures,
   looksAtMates,
+  looksAtThreats,
   matingReply,
   valuesByMaterial,
   worstCaptureReply,
+  worstThreatReply,
   type Refutation,
   type SearchMode,
 } from './search.ts';
@@ -249,6 +251,7 @@ export class MorphPlayer implements GamePlayer {
   private lookFurther(history: GameHistory, next: Board, ranked: RankedMove): void {
     if (looksAtCaptures(this.search)) this.lookAtCaptures(next, ranked);
     if (looksAtMates(this.search)) this.lookAtMates(next, ranked);
+    if (looksAtThreats(this.search)) this.lookAtThreats(next, ranked);
     if (this.options.opponent !== undefined) this.lookAtPredictedReplies(this.options.opponent, history, next, ranked);
   }
 
@@ -271,6 +274,16 @@ export class MorphPlayer implements GamePlayer {
         ranked.value = value;
         ranked.refutation = { move: reply, value, source: judged.source === 'repetition' ? 'patterns' : judged.source };
       }
+    }
+  }
+
+  /** Search "material-threats": lowers a move's value to what the opponent's worst double threat leaves (search.ts). */
+  private lookAtThreats(next: Board, ranked: RankedMove): void {
+    if (ranked.source !== 'patterns' || ranked.value === 0) return;
+    const refutation = worstThreatReply(next, ranked.value, (after) => this.evaluate(after).value, captureDepth(this.search));
+    if (refutation !== undefined) {
+      ranked.value = refutation.value;
+      ranked.refutation = refutation;
     }
   }
 

@@ -17,41 +17,50 @@
  *             beside the material patterns' (training/RESULTS.md, 2026-11-24), and one material lookup
  *             instead of a retrieval makes a deep look cheap. The graph patterns still choose through the
  *             move policy.
+ * - material-threats: material-quiescence, and then the opponent's quiet replies that threaten two things at
+ *             once: those that check, and those after which the opponent, were Morph to pass, could take two
+ *             different pieces each at a profit (settled as above). Each such reply is answered by Morph's best
+ *             move, followed by the opponent's captures; a move is worth no more than the worst of them. This is
+ *             the fork and the double attack, which a look at captures alone cannot see (training/RESULTS.md,
+ *             "threat knowledge": a quiet reply is where a third of material-quiescence's losses first show).
  *
  * Why captures: nine in ten of the one-ply player's blunders left a piece to be taken (training/RESULTS.md).
  * The one-ply player sees the position before the capture, where material is still level and only patterns
  * such as "queen en prise" hint at the loss. After the capture its material patterns see the loss itself.
  * A capture is a rule of the game, not chess knowledge: the values are still all learned.
  */
-import { applyMove, cloneBoard, PAWN, uciMove, type Board, type CompactMove } from '../chess/board.ts';
+import { applyMove, cloneBoard, PAWN, uciMove, type Board, type Color, type CompactMove } from '../chess/board.ts';
 import { gameEnd, type GameEnd } from '../chess/gameEnd.ts';
 import { generateLegalMoves, hasLegalMove, isInCheck } from '../chess/movegen.ts';
 
-export const SEARCH_MODES = ['one-ply', 'captures', 'captures-mates', 'material-quiescence'] as const;
+export const SEARCH_MODES = ['one-ply', 'captures', 'captures-mates', 'material-quiescence', 'material-threats'] as const;
 
 /** How many captures deep material-quiescence looks at most (both sides' together). */
 export const QUIESCENCE_DEPTH = 8;
 
 /** Whether a search mode values positions by their material pattern alone. */
-export const valuesByMaterial = (search: SearchMode): boolean => search === 'material-quiescence';
+export const valuesByMaterial = (search: SearchMode): boolean => search === 'material-quiescence' || search === 'material-threats';
 
 /** How many captures deep a search mode's capture look goes (1: the opponent's captures only). */
-export const captureDepth = (search: SearchMode): number => (search === 'material-quiescence' ? QUIESCENCE_DEPTH : 1);
+export const captureDepth = (search: SearchMode): number => (valuesByMaterial(search) ? QUIESCENCE_DEPTH : 1);
 
 /**
  * The move policy's default weight (src/model/policy.ts) for a player looking this far (training/RESULTS.md).
  * With the looks that value positions by all their patterns, .1: measured best on the scored positions, and
  * level with .05-1 in games.
- * With material-quiescence, whose values are settled material, .03: there the policy should choose among moves
+ * With material-quiescence (and material-threats), whose values are settled material, .03: there the policy should choose among moves
  * of equal material, not outvote a lost pawn. Against .1 on the same four databases: mean win-chance loss
  * -0.40, -0.10, -0.76 and -0.37, and in games against ab:2,q +.033, +.025 and +.010 (2026-11-24).
  */
 export function defaultPolicyWeight(search: SearchMode): number {
-  return search === 'material-quiescence' ? 0.03 : 0.1;
+  return valuesByMaterial(search) ? 0.03 : 0.1;
 }
 
 /** Whether a search mode looks for replies that mate at once. */
-export const looksAtMates = (search: SearchMode): boolean => search === 'captures-mates' || search === 'material-quiescence';
+export const looksAtMates = (search: SearchMode): boolean => search === 'captures-mates' || valuesByMaterial(search);
+
+/** Whether a search mode looks at the opponent's quiet double threats. */
+export const looksAtThreats = (search: SearchMode): boolean => search === 'material-threats';
 export type SearchMode = (typeof SEARCH_MODES)[number];
 
 /** How far an opponent model looks (src/model): its look is fitted to captures, so no mates look. */
@@ -156,4 +165,81 @@ export function matingReply(position: Board): string | undefined {
     if (isInCheck(after) && !hasLegalMove(after)) return uciMove(reply);
   }
   return undefined;
+}
+
+
+/**
+ * Search material-threats: the opponent's quiet reply to the move that led to `position` (the opponent to move)
+ * that leaves the side that just moved worst off, below `value`, or undefined when none does. Only replies that
+ * threaten two things at once are looked at: a check, or two of the mover's pieces the opponent could then take
+ * at a profit (threatenedPieces). Each is answered by the mover's best move, followed by the opponent's
+ * captures `depth` deep, as worstCaptureReply settles them. `valueForMover` as in worstCaptureReply.
+ */
+export function worstThreatReply(
+  position: Board,
+  value: number,
+  valueForMover: (after: Board) => number,
+  depth: number,
+): Refutation | undefined {
+  let worst: Refutation | undefined;
+  let bound = value;
+  const after = cloneBoard(position);
+  const answered = cloneBoard(position);
+  for (const reply of generateLegalMoves(position)) {
+    if (isCapture(position, reply)) continue; // the capture look's
+    applyMove(position, reply, after);
+    if (gameEnd(after, 1) !== null) continue; // a mate is the mate look's; a draw threatens nothing
+    if (!isInCheck(after) && threatenedPieces(after, valueForMover, depth) < 2) continue;
+    const answer = bestAnswer(after, bound, valueForMover, depth, answered);
+    if (answer < bound) {
+      bound = answer;
+      worst = { move: uciMove(reply), value: answer, source: 'patterns' };
+    }
+  }
+  return worst;
+}
+
+/**
+ * The best the side to move can do in `position`: each of its moves followed by the other side's captures, for
+ * the side to move. Stops as soon as one reaches `enough` (the caller needs only to know it is not below).
+ */
+function bestAnswer(position: Board, enough: number, valueForMover: (after: Board) => number, depth: number, scratch: Board): number {
+  let best = 0;
+  for (const move of generateLegalMoves(position)) {
+    applyMove(position, move, scratch);
+    const end = gameEnd(scratch, 1);
+    let value: number;
+    if (end === 'checkmate') value = 1;
+    else if (end !== null) value = 0.5;
+    else {
+      const standPat = valueForMover(scratch);
+      value = worstCaptureReply(scratch, standPat, valueForMover, depth)?.value ?? standPat;
+    }
+    if (value > best) {
+      best = value;
+      if (best >= enough) return best;
+    }
+  }
+  return best;
+}
+
+/**
+ * How many pieces of the side to move in `position` the other side could take at a profit if it moved again
+ * (the side to move passing): captures whose settled value, for the side to move, is below its stand pat, counted
+ * by the square taken. Two or more is a double threat: one move can rarely answer both.
+ */
+export function threatenedPieces(position: Board, valueForMover: (after: Board) => number, depth: number): number {
+  const passed = cloneBoard(position);
+  passed.turn = (1 - passed.turn) as Color;
+  passed.epSquare = -1;
+  const standPat = valueForMover(passed);
+  const taken = new Set<number>();
+  const after = cloneBoard(passed);
+  for (const capture of generateLegalMoves(passed)) {
+    if (!isCapture(passed, capture) || taken.has(capture.to)) continue;
+    applyMove(passed, capture, after);
+    // A hair below the stand pat, not level with it: a capture that changes nothing is no threat.
+    if (captureValue(after, depth, -Infinity, standPat, valueForMover) < standPat - 1e-9) taken.add(capture.to);
+  }
+  return taken.size;
 }
