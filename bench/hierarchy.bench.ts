@@ -107,6 +107,7 @@ export function benchStoreFile(path: string, label: string, withTargets: boolean
   const captureTimes = moveTimesWith('captures');
   const mateTimes = moveTimesWith('captures-mates');
   const quiescenceTimes = moveTimesWith('material-quiescence');
+  const threatTimes = moveTimesWith('material-threats');
   const rss = process.memoryUsage().rss;
   store.close();
   const at100k = withTargets;
@@ -134,6 +135,12 @@ export function benchStoreFile(path: string, label: string, withTargets: boolean
       value: round(percentile(quiescenceTimes, 0.5), 2),
       unit: 'ms',
       note: `p95 ${round(percentile(quiescenceTimes, 0.95), 2)} ms; ${round(percentile(quiescenceTimes, 0.5) / percentile(mateTimes, 0.5), 2)}x the captures-mates median (every move ranked; no retrieval, material lookups only)`,
+    },
+    {
+      name: `move with search material-threats, ${label} (median)`,
+      value: round(percentile(threatTimes, 0.5), 2),
+      unit: 'ms',
+      note: `p95 ${round(percentile(threatTimes, 0.95), 2)} ms; ${round(percentile(threatTimes, 0.5) / percentile(quiescenceTimes, 0.5), 2)}x the material-quiescence median (every move ranked, each opponent double threat answered)`,
     },
   ];
 }
