@@ -90,7 +90,11 @@ export interface LearningConfig {
    * +-.05; pooled about +.03 [+.01, +.06]), +.013 [-.062, +.087] against the partner and mean win-chance loss
    * -0.44 [-1.13, +0.24], at half the time a move; trained with it, Morph learned a worse database (-.058
    * [-.107, -.008]), hence a setting of its own (training/RESULTS.md, "a material quiescence"). A database
-   * saved before this setting existed plays its `search`.
+   * saved before this setting existed plays its `search`. Since 2026-11-24 (late morning) a new database plays
+   * "material-threats", which also answers the opponent's quiet double threats: against material-quiescence,
+   * paired by opening over 100 pairs each, +.035, +.055 (two seeds), +.030 and +.058 a game against ab:2,q on
+   * three databases (pooled about +.045), and +.138 [+.046, +.229] against the partner (training/RESULTS.md,
+   * "double threats"), at about 50 times the time a move (tens of milliseconds).
    */
   playSearch: SearchMode;
   /** Patterns with fewer updates are ignored when playing. */
@@ -122,7 +126,7 @@ export const DEFAULT_CONFIG: LearningConfig = {
   prior: 20,
   language: 'safety',
   search: 'captures-mates',
-  playSearch: 'material-quiescence',
+  playSearch: 'material-threats',
   maturity: 0,
   targetMaturity: 0,
   maxPatternSize: 6,
