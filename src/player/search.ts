@@ -39,7 +39,8 @@ export const SEARCH_MODES = ['one-ply', 'captures', 'captures-mates', 'material-
 export const QUIESCENCE_DEPTH = 8;
 
 /** Whether a search mode values positions by their material pattern alone. */
-export const valuesByMaterial = (search: SearchMode): boolean => search === 'material-quiescence' || search === 'material-threats';
+export const valuesByMaterial = (search: SearchMode): boolean =>
+  search === 'material-quiescence' || search === 'material-threats';
 
 /** How many captures deep a search mode's capture look goes (1: the opponent's captures only). */
 export const captureDepth = (search: SearchMode): number => (valuesByMaterial(search) ? QUIESCENCE_DEPTH : 1);
@@ -48,8 +49,8 @@ export const captureDepth = (search: SearchMode): number => (valuesByMaterial(se
  * The move policy's default weight (src/model/policy.ts) for a player looking this far (training/RESULTS.md).
  * With the looks that value positions by all their patterns, .1: measured best on the scored positions, and
  * level with .05-1 in games.
- * With material-quiescence (and material-threats), whose values are settled material, .03: there the policy should choose among moves
- * of equal material, not outvote a lost pawn. Against .1 on the same four databases: mean win-chance loss
+ * With material-quiescence and material-threats, whose values are settled material, .03: there the policy
+ * should choose among moves of equal material, not outvote a lost pawn. Against .1 on the same four databases: mean win-chance loss
  * -0.40, -0.10, -0.76 and -0.37, and in games against ab:2,q +.033, +.025 and +.010 (2026-11-24).
  */
 export function defaultPolicyWeight(search: SearchMode): number {
@@ -166,7 +167,6 @@ export function matingReply(position: Board): string | undefined {
   }
   return undefined;
 }
-
 
 /**
  * Search material-threats: the opponent's quiet reply to the move that led to `position` (the opponent to move)
