@@ -68,13 +68,16 @@ describe('isCapture', () => {
   });
 });
 
+/** A made-up value in [0, 1], a fixed pseudo-random function of a text (FNV-1a). */
+function madeUpValue(text: string): number {
+  let hash = 2166136261;
+  for (const ch of text) hash = Math.imul(hash ^ ch.charCodeAt(0), 16777619) >>> 0;
+  return (hash % 10007) / 10006;
+}
+
 describe('worstCaptureReply', () => {
   /** A made-up valuation, a fixed pseudo-random function of the position. */
-  const valuation = (board: Board) => {
-    let hash = 2166136261;
-    for (const ch of boardToFen(board)) hash = Math.imul(hash ^ ch.charCodeAt(0), 16777619) >>> 0;
-    return (hash % 10007) / 10006;
-  };
+  const valuation = (board: Board) => madeUpValue(boardToFen(board));
 
   it('is the least of the stand-pat value and one minus the valuation after each capture, as chess.js lists captures', () => {
     let refuted = 0;
@@ -157,11 +160,7 @@ describe('worstThreatReply', () => {
    * A made-up valuation, a fixed pseudo-random function of the pieces and the side to move (not of the FEN's
    * en-passant field, which chess.js writes only when a capture there is legal).
    */
-  const valuation = (board: Board) => {
-    let hash = 2166136261;
-    for (const ch of boardToFen(board).split(' ').slice(0, 2).join(' ')) hash = Math.imul(hash ^ ch.charCodeAt(0), 16777619) >>> 0;
-    return (hash % 10007) / 10006;
-  };
+  const valuation = (board: Board) => madeUpValue(boardToFen(board).split(' ').slice(0, 2).join(' '));
   /** chess.js's value, for the side that moved before it, of the position after a capture, one capture deep. */
   const afterCapture = (fen: string) => {
     const after = new Chess(fen);
