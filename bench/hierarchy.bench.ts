@@ -108,6 +108,7 @@ export function benchStoreFile(path: string, label: string, withTargets: boolean
   const mateTimes = moveTimesWith('captures-mates');
   const quiescenceTimes = moveTimesWith('material-quiescence');
   const threatTimes = moveTimesWith('material-threats');
+  const forkTimes = moveTimesWith('material-forks');
   const rss = process.memoryUsage().rss;
   store.close();
   const at100k = withTargets;
@@ -141,6 +142,12 @@ export function benchStoreFile(path: string, label: string, withTargets: boolean
       value: round(percentile(threatTimes, 0.5), 2),
       unit: 'ms',
       note: `p95 ${round(percentile(threatTimes, 0.95), 2)} ms; ${round(percentile(threatTimes, 0.5) / percentile(quiescenceTimes, 0.5), 2)}x the material-quiescence median (every move ranked, each opponent double threat answered)`,
+    },
+    {
+      name: `move with search material-forks, ${label} (median)`,
+      value: round(percentile(forkTimes, 0.5), 2),
+      unit: 'ms',
+      note: `p95 ${round(percentile(forkTimes, 0.95), 2)} ms; ${round(percentile(forkTimes, 0.5) / percentile(threatTimes, 0.5), 2)}x the material-threats median (every move ranked, each own threat followed through every reply)`,
     },
   ];
 }

@@ -9,9 +9,10 @@ import { join } from 'node:path';
 import { Chess } from 'chess.js';
 import { describe, expect, it, vi } from 'vitest';
 import { applyMove, boardFromFen, boardToFen, parseUciMove, uciMove, type Board } from '../src/chess/board.ts';
-import { generateLegalMoves } from '../src/chess/movegen.ts';
+import { generateLegalMoves, isInCheck } from '../src/chess/movegen.ts';
+import { materialEvaluation } from '../src/player/evaluate.ts';
 import { GameHistory } from '../src/chess/history.ts';
-import { isCapture, matingReply, threatenedPieces, worstCaptureReply, worstThreatReply, type SearchMode } from '../src/player/search.ts';
+import { isCapture, matingReply, QUIESCENCE_DEPTH, threatenedPieces, unparriedThreat, worstCaptureReply, worstThreatReply, type SearchMode } from '../src/player/search.ts';
 import { gameEnd } from '../src/chess/gameEnd.ts';
 import { seedPatterns } from '../src/learn/seeding.ts';
 import { choiceScore, MorphPlayer, type MovePolicy } from '../src/player/morphPlayer.ts';
@@ -184,6 +185,16 @@ describe('worstThreatReply', () => {
     return squares.size;
   };
 
+  /** The best the side to move in `fen` can do: each of its moves followed by the other side's best capture. */
+  const bestAnswerValue = (fen: string) => {
+    let best = 0;
+    for (const answer of new Chess(fen).moves({ verbose: true })) {
+      const after = new Chess(answer.after);
+      best = Math.max(best, after.isCheckmate() ? 1 : after.isDraw() ? 0.5 : settled(answer.after));
+    }
+    return best;
+  };
+
   it('is the worst best answer to the quiet replies that check or threaten two pieces, one capture deep, as chess.js plays them', () => {
     let lowered = 0;
     let doubleThreats = 0;
@@ -202,12 +213,7 @@ describe('worstThreatReply', () => {
             if (threatened < 2) continue;
             doubleThreats++;
           }
-          let best = 0;
-          for (const answer of position.moves({ verbose: true })) {
-            const after = new Chess(answer.after);
-            best = Math.max(best, after.isCheckmate() ? 1 : after.isDraw() ? 0.5 : settled(answer.after));
-          }
-          expected = Math.min(expected, best);
+          expected = Math.min(expected, bestAnswerValue(reply.after));
         }
         const refutation = worstThreatReply(board, value, valuation, 1);
         expect(refutation?.value ?? value, `${fen} at ${value}`).toBeCloseTo(expected, 12);
@@ -219,6 +225,49 @@ describe('worstThreatReply', () => {
     }
     expect(lowered).toBeGreaterThan(3); // not vacuous
     expect(doubleThreats).toBeGreaterThan(3);
+  });
+
+  it("unparriedThreat is the least, over every reply, of what the mover is left, when no reply holds it to its own value", () => {
+    /**
+     * The brute force, by chess.js: the least of each reply's value for the mover as the documentation judges it,
+     * one capture deep; 0 when a reply mates; undefined when the move neither checks nor threatens anything.
+     */
+    const leastReply = (fen: string): number | undefined => {
+      const position = new Chess(fen);
+      if (!position.inCheck() && threatenedSquares(fen) === 0) return undefined;
+      let least = Infinity;
+      for (const reply of position.moves({ verbose: true })) {
+        const after = new Chess(reply.after);
+        if (reply.isCapture() || reply.isEnPassant()) least = Math.min(least, afterCapture(reply.after));
+        else if (after.isCheckmate()) return 0;
+        else if (after.isDraw()) least = Math.min(least, 0.5);
+        else if (after.inCheck() || threatenedSquares(reply.after) >= 2) least = Math.min(least, bestAnswerValue(reply.after));
+        else least = Math.min(least, 1 - settled(reply.after)); // the mover's best capture, or none
+      }
+      return least;
+    };
+    let checked = 0;
+    let gains = 0;
+    // Four of every 40th sample position: the others' brute force, with every reply's threats, takes minutes.
+    for (const fen of samplePositions().filter((_, i) => i % 40 === 5).filter((_, i) => [0, 1, 2, 7].includes(i))) {
+      for (const move of new Chess(fen).moves({ verbose: true })) {
+        if (new Chess(move.after).isGameOver()) continue;
+        const position = boardFromFen(move.after);
+        const least = leastReply(move.after);
+        for (const standPat of [0.2, valuation(position)]) {
+          const expected = least !== undefined && least > standPat ? least : undefined;
+          const gain = unparriedThreat(position, standPat, valuation, 1);
+          checked++;
+          if (expected === undefined) expect(gain, `${move.after} at ${standPat}`).toBeUndefined();
+          else {
+            gains++;
+            expect(gain, `${move.after} at ${standPat}`).toBeCloseTo(expected, 12);
+          }
+        }
+      }
+    }
+    expect(checked).toBeGreaterThan(100);
+    expect(gains).toBeGreaterThan(5); // not vacuous
   });
 });
 
@@ -407,9 +456,11 @@ describe('the player searching captures', () => {
     store.close();
   });
 
-  it('material-threats values every move as material-quiescence does, or lower by a quiet reply that forks or checks', () => {
-    // Made-up material weights for every difference in a range (a logistic of 1/3/3/5/9 points), so that most
-    // positions' material is valued and a threat to a piece shows.
+  /**
+   * Made-up material weights for every difference in a range (a logistic of 1/3/3/5/9 points), so that most
+   * positions' material is valued and a threat to a piece shows.
+   */
+  function madeUpMaterialStore(): PatternStore {
     const store = PatternStore.open(':memory:');
     store.transaction(() => {
       for (let p = -3; p <= 3; p++) for (let n = -2; n <= 2; n++) for (let b = -2; b <= 2; b++) {
@@ -419,6 +470,11 @@ describe('the player searching captures', () => {
         }
       }
     });
+    return store;
+  }
+
+  it('material-threats values every move as material-quiescence does, or lower by a quiet reply that forks or checks', () => {
+    const store = madeUpMaterialStore();
     let lowered = 0;
     let moves = 0;
     for (const fen of fixturePositions().filter((_, i) => i % 40 === 7).slice(0, 10)) {
@@ -439,6 +495,46 @@ describe('the player searching captures', () => {
     }
     expect(moves).toBeGreaterThan(100);
     expect(lowered).toBeGreaterThan(5); // not vacuous
+    store.close();
+  });
+
+  it("material-forks values every move as material-threats does, or higher when it checks or threatens; bestMove plays choose's move", () => {
+    const store = madeUpMaterialStore();
+    let raised = 0;
+    let moves = 0;
+    let differentChoice = 0;
+    const player = (search: SearchMode, seed = 1) => new MorphPlayer(store, { maturity: 0, seed, search });
+    // Positions from samplePositions' random games where moves threaten pieces (and the deep look stays quick).
+    const positions = [
+      '4r1n1/3p4/pp1bk1r1/1P2P2B/2P2Pp1/PR2K3/1B5P/2R2b2 w - - 0 44',
+      '2n5/r2n2k1/pp6/3p2PQ/1PNP3p/2P4P/PBq2R2/R3K1N1 w - - 0 34',
+      '6nB/5k2/8/8/6R1/4p2N/2Pp2R1/3K2n1 w - - 4 50',
+      '4bk1r/rp4p1/pP6/2PpPp2/1b1p3p/3q1P1P/P4nKR/6N1 w - - 2 40',
+    ];
+    for (const fen of positions) {
+      const threats = new Map(player('material-threats').rankMoves(new GameHistory(fen)).map((r) => [r.move, r]));
+      const board = boardFromFen(fen);
+      for (const ranked of player('material-forks').rankMoves(new GameHistory(fen))) {
+        const plain = threats.get(ranked.move)!;
+        moves++;
+        if (ranked.value === plain.value) continue;
+        raised++;
+        // Raised, never lowered, and only a move the threats look left unrefuted, that checks or threatens.
+        expect(ranked.value).toBeGreaterThan(plain.value);
+        expect(plain.refutation).toBeUndefined();
+        const after = boardFromFen(boardToFen(board));
+        applyMove(board, parseUciMove(ranked.move)!, after);
+        const value = (b: Board) => materialEvaluation(store, b, 0, player('material-forks').evaluation).value;
+        expect(isInCheck(after) || threatenedPieces(after, value, QUIESCENCE_DEPTH) > 0).toBe(true);
+      }
+      // The game path's shortcut bounds a raised move by 1 and plays what choose plays (the same seed).
+      const chosen = player('material-forks', 5).choose(new GameHistory(fen)).move;
+      expect(player('material-forks', 5).bestMove(new GameHistory(fen)), fen).toBe(chosen);
+      if (player('material-threats', 5).choose(new GameHistory(fen)).move !== chosen) differentChoice++;
+    }
+    expect(moves).toBeGreaterThan(100);
+    expect(raised).toBeGreaterThan(10); // not vacuous
+    expect(differentChoice).toBeGreaterThan(0);
     store.close();
   });
 
@@ -494,6 +590,6 @@ describe('the player searching captures', () => {
   it('refuses an unknown --search in one line with exit code 2', async () => {
     const result = await runMorph(['move', '--fen', '6k1/8/8/8/8/8/8/6K1 w - - 0 1', '--search', 'deeper']);
     expect(result.code).toBe(2);
-    expect(result.stderr).toBe('morph: --search must be one of one-ply, captures, captures-mates, material-quiescence, material-threats, got "deeper"\n');
+    expect(result.stderr).toBe('morph: --search must be one of one-ply, captures, captures-mates, material-quiescence, material-threats, material-forks, got "deeper"\n');
   });
 });

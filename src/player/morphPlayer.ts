@@ -11,7 +11,7 @@
  * model predicts leaves it.
  */
 import { applyMove, cloneBoard, parseUciMove, uciMove, type Board, type CompactMove } from '../chess/board.ts';
-import { generateLegalMoves } from '../chess/movegen.ts';
+import { generateLegalMoves, isInCheck } from '../chess/movegen.ts';
 import { gameEnd, type GameEnd } from '../chess/gameEnd.ts';
 import { GameHistory, historyAfter, type PositionHistory } from '../chess/history.ts';
 import { buildPositionGraph, PositionGraph } from '../graph/positionGraph.ts';
@@ -27,8 +27,11 @@ import {
   defaultPolicyWeight,
   looksAtCaptures,
   looksAtMates,
+  looksAtOwnThreats,
   looksAtThreats,
   matingReply,
+  threatenedPieces,
+  unparriedThreat,
   valuesByMaterial,
   worstCaptureReply,
   worstThreatReply,
@@ -176,8 +179,9 @@ export class MorphPlayer implements GamePlayer {
    * The move `choose` plays, with less work when the player looks past one ply. The look (captures, predicted
    * replies) can only lower a move's value below its position's own, so moves are looked at in the order of
    * their positions' values, and a move whose position is already worth less than the best move found needs no
-   * look. The moves that could tie are valued exactly and picked from as `choose` picks, so the move played is
-   * the same.
+   * look. Only material-forks' look at a move's own threat raises a value, and only for a move that checks or
+   * threatens something: such a move is bounded by 1 instead. The moves that could tie are valued exactly and
+   * picked from as `choose` picks, so the move played is the same.
    */
   bestMove(history: GameHistory): string {
     if (!this.looksFurther) return this.choose(history).move;
@@ -188,15 +192,18 @@ export class MorphPlayer implements GamePlayer {
     if (moves.length === 0) throw badInput('no legal moves: the game is over');
     const candidates = moves.map((move) => {
       applyMove(board, move, next);
-      return { move, ranked: this.judgePosition(history, next, move, false) };
+      const ranked = this.judgePosition(history, next, move, false);
+      return { move, ranked, mayRise: this.mayRise(next, ranked), bound: 0 };
     });
-    // The policy's term does not depend on the captures, so it bounds a move's score as the value does.
+    // The policy's term does not depend on the captures, so it bounds a move's score as the value does; a move
+    // whose own threat may raise it is bounded by the highest value there is.
     this.addPolicy(history, candidates.map((c) => c.ranked));
-    candidates.sort((a, b) => choiceScore(b.ranked) - choiceScore(a.ranked));
+    for (const c of candidates) c.bound = c.mayRise ? 1 + (c.ranked.policy ?? 0) : choiceScore(c.ranked);
+    candidates.sort((a, b) => b.bound - a.bound);
     let best = -Infinity;
     const valued: RankedMove[] = [];
-    for (const { move, ranked } of candidates) {
-      if (choiceScore(ranked) < best - TIE_TOLERANCE) break;
+    for (const { move, ranked, bound } of candidates) {
+      if (bound < best - TIE_TOLERANCE) break;
       applyMove(board, move, next);
       this.lookFurther(history, next, ranked);
       valued.push(ranked);
@@ -246,12 +253,14 @@ export class MorphPlayer implements GamePlayer {
 
   /**
    * Looks past the position a move leads to (`next`), lowering the move's value to what the opponent's
-   * captures and predicted replies leave. It never raises a value: bestMove's shortcut relies on that.
+   * captures and predicted replies leave. Only the look at the move's own threats raises a value, and bestMove
+   * bounds it (mayRise).
    */
   private lookFurther(history: GameHistory, next: Board, ranked: RankedMove): void {
     if (looksAtCaptures(this.search)) this.lookAtCaptures(next, ranked);
     if (looksAtMates(this.search)) this.lookAtMates(next, ranked);
     if (looksAtThreats(this.search)) this.lookAtThreats(next, ranked);
+    if (looksAtOwnThreats(this.search)) this.lookAtOwnThreats(next, ranked);
     if (this.options.opponent !== undefined) this.lookAtPredictedReplies(this.options.opponent, history, next, ranked);
   }
 
@@ -285,6 +294,22 @@ export class MorphPlayer implements GamePlayer {
       ranked.value = refutation.value;
       ranked.refutation = refutation;
     }
+  }
+
+  /**
+   * Search "material-forks": raises a move the looks above left at its position's own value to what its threat
+   * surely wins (search.ts). A move they lowered was refuted already: no threat of its own makes up for that.
+   */
+  private lookAtOwnThreats(next: Board, ranked: RankedMove): void {
+    if (ranked.source !== 'patterns' || ranked.refutation !== undefined) return;
+    const won = unparriedThreat(next, ranked.value, (after) => this.evaluate(after).value, captureDepth(this.search));
+    if (won !== undefined) ranked.value = won;
+  }
+
+  /** Whether the look at the move's own threats may raise its value (a check, or something it could take). */
+  private mayRise(next: Board, ranked: RankedMove): boolean {
+    if (!looksAtOwnThreats(this.search) || ranked.source !== 'patterns') return false;
+    return isInCheck(next) || threatenedPieces(next, (after) => this.evaluate(after).value, captureDepth(this.search)) > 0;
   }
 
   /** Search "captures-mates": a move that allows a mate in one is worth 0. */

@@ -23,6 +23,11 @@
  *             move, followed by the opponent's captures; a move is worth no more than the worst of them. This is
  *             the fork and the double attack, which a look at captures alone cannot see (training/RESULTS.md,
  *             "threat knowledge": a quiet reply is where a third of material-quiescence's losses first show).
+ * - material-forks: material-threats, and Morph's own threats. A move after which Morph, were the opponent to
+ *             pass, could take something at a profit (or that checks) is followed by every reply: it is worth
+ *             the least of what each leaves Morph (its captures settled, free to stop; replies that capture,
+ *             check or threaten two pieces judged as above), when that is more than its own value. A fork, a
+ *             pin or a trapped piece is worth what it wins, which no look at the opponent's moves alone can see.
  *
  * Why captures: nine in ten of the one-ply player's blunders left a piece to be taken (training/RESULTS.md).
  * The one-ply player sees the position before the capture, where material is still level and only patterns
@@ -33,14 +38,14 @@ import { applyMove, cloneBoard, PAWN, uciMove, type Board, type Color, type Comp
 import { gameEnd, type GameEnd } from '../chess/gameEnd.ts';
 import { generateLegalMoves, hasLegalMove, isInCheck } from '../chess/movegen.ts';
 
-export const SEARCH_MODES = ['one-ply', 'captures', 'captures-mates', 'material-quiescence', 'material-threats'] as const;
+export const SEARCH_MODES = ['one-ply', 'captures', 'captures-mates', 'material-quiescence', 'material-threats', 'material-forks'] as const;
 
 /** How many captures deep material-quiescence looks at most (both sides' together). */
 export const QUIESCENCE_DEPTH = 8;
 
 /** Whether a search mode values positions by their material pattern alone. */
 export const valuesByMaterial = (search: SearchMode): boolean =>
-  search === 'material-quiescence' || search === 'material-threats';
+  search === 'material-quiescence' || looksAtThreats(search);
 
 /** How many captures deep a search mode's capture look goes (1: the opponent's captures only). */
 export const captureDepth = (search: SearchMode): number => (valuesByMaterial(search) ? QUIESCENCE_DEPTH : 1);
@@ -61,7 +66,10 @@ export function defaultPolicyWeight(search: SearchMode): number {
 export const looksAtMates = (search: SearchMode): boolean => search === 'captures-mates' || valuesByMaterial(search);
 
 /** Whether a search mode looks at the opponent's quiet double threats. */
-export const looksAtThreats = (search: SearchMode): boolean => search === 'material-threats';
+export const looksAtThreats = (search: SearchMode): boolean => search === 'material-threats' || looksAtOwnThreats(search);
+
+/** Whether a search mode looks at what its own move threatens. */
+export const looksAtOwnThreats = (search: SearchMode): boolean => search === 'material-forks';
 export type SearchMode = (typeof SEARCH_MODES)[number];
 
 /** How far an opponent model looks (src/model): its look is fitted to captures, so no mates look. */
@@ -197,6 +205,45 @@ export function worstThreatReply(
     }
   }
   return worst;
+}
+
+/**
+ * Search material-forks: what the side that just moved into `position` (the opponent to move) is sure to win
+ * with a threat no reply parries: the least, over every reply, of what the mover is then left (a capture
+ * settled as in worstCaptureReply; a quiet reply that checks or threatens two pieces answered as in
+ * worstThreatReply; any other quiet reply followed by the mover's captures, each side free to stop). Undefined
+ * when some reply leaves the mover no more than `standPat`, the position's own value, or when the move neither
+ * checks nor threatens anything (threatenedPieces, as if the opponent passed).
+ */
+export function unparriedThreat(
+  position: Board,
+  standPat: number,
+  valueForMover: (after: Board) => number,
+  depth: number,
+): number | undefined {
+  if (!isInCheck(position) && threatenedPieces(position, valueForMover, depth) === 0) return undefined;
+  let value = Infinity;
+  const after = cloneBoard(position);
+  const answered = cloneBoard(position);
+  for (const reply of generateLegalMoves(position)) {
+    applyMove(position, reply, after);
+    let replyValue: number;
+    if (isCapture(position, reply)) replyValue = captureValue(after, depth, standPat, value, valueForMover);
+    else {
+      const end = gameEnd(after, 1);
+      if (end === 'checkmate') return undefined;
+      if (end !== null) replyValue = 0.5;
+      else if (isInCheck(after) || threatenedPieces(after, valueForMover, depth) >= 2) {
+        replyValue = bestAnswer(after, value, valueForMover, depth, answered);
+      } else {
+        // The mover's captures in turn, as worstCaptureReply settles the opponent's, here for the mover.
+        replyValue = 1 - settledValue(after, valueForMover(after), depth, 1 - value, 1 - standPat, valueForMover);
+      }
+    }
+    if (replyValue <= standPat) return undefined;
+    if (replyValue < value) value = replyValue;
+  }
+  return value === Infinity ? undefined : value;
 }
 
 /**
