@@ -3,6 +3,7 @@ import { Chess } from 'chess.js';
 import { applyMove, boardFromFen, cloneBoard, parseUciMove, uciMove, type Board } from '../src/chess/board.ts';
 import {
   gameStatus,
+  generateLegalCaptures,
   generateLegalMoves,
   hasLegalMove,
   isInCheck,
@@ -153,6 +154,10 @@ describe('cross-check against chess.js on seeded random playouts', () => {
         const fen = chess.fen();
         const verbose = chess.moves({ verbose: true });
         expect(ours, fen).toEqual(verbose.map((m) => m.from + m.to + (m.promotion ?? '')).sort());
+        // The captures alone (the quiescence searches' generator): chess.js's captures, in the full list's order.
+        const captureList = generateLegalCaptures(board).map(uciMove);
+        expect([...captureList].sort(), fen).toEqual(verbose.filter((m) => m.isCapture() || m.isEnPassant()).map((m) => m.from + m.to + (m.promotion ?? '')).sort());
+        expect(captureList, fen).toEqual(generateLegalMoves(board).map(uciMove).filter((uci) => captureList.includes(uci)));
         expect(isInCheck(board), fen).toBe(chess.isCheck());
         const status = chess.isCheckmate() ? 'checkmate' : chess.isStalemate() ? 'stalemate' : 'ongoing';
         expect(gameStatus(board), fen).toBe(status);

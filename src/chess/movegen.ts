@@ -97,6 +97,8 @@ let genInCheck = false;
 let genEnemyIsWhite = false;
 let genOut: Int32Array = new Int32Array(0);
 let genCount = 0;
+/** Captures only (en passant included): what a quiescence search follows, without the quiet moves' legality tests. */
+let genCapturesOnly = false;
 
 /** Whether moving from -> to (optionally capturing en passant at epVictim) leaves the mover's king safe. */
 function leavesKingSafe(from: number, to: number, epVictim: number): boolean {
@@ -141,8 +143,9 @@ function addPawnMove(from: number, to: number, promotes: boolean): void {
  * Writes legal move codes into `out` and returns how many; stops once `limit` moves are found (the count may
  * overshoot by up to three when a promotion adds its four moves at once).
  */
-function generate(board: Board, out: Int32Array, limit: number): number {
+function generate(board: Board, out: Int32Array, limit: number, capturesOnly = false): number {
   const sq = board.squares;
+  genCapturesOnly = capturesOnly;
   const white = board.turn === WHITE;
   const sign = white ? 1 : -1;
   genSquares = sq;
@@ -163,7 +166,7 @@ function generate(board: Board, out: Int32Array, limit: number): number {
         const file = from & 7;
         const one = from + forward;
         const promotes = one >> 3 === lastRank;
-        if (sq[one] === 0) {
+        if (sq[one] === 0 && !genCapturesOnly) {
           addPawnMove(from, one, promotes);
           const two = one + forward;
           if (from >> 3 === startRank && sq[two] === 0) addPawnMove(from, two, false);
@@ -187,13 +190,13 @@ function generate(board: Board, out: Int32Array, limit: number): number {
       case KNIGHT:
         for (let i = from * 8, end = i + KNIGHT_COUNT[from]; i < end; i++) {
           const to = KNIGHT_TARGETS[i];
-          if (sq[to] * sign <= 0) addIfLegal(from, to);
+          if (sq[to] * sign < 0 || (sq[to] === 0 && !genCapturesOnly)) addIfLegal(from, to);
         }
         break;
       case KING:
         for (let i = from * 8, end = i + KING_COUNT[from]; i < end; i++) {
           const to = KING_TARGETS[i];
-          if (sq[to] * sign <= 0) addIfLegal(from, to);
+          if (sq[to] * sign < 0 || (sq[to] === 0 && !genCapturesOnly)) addIfLegal(from, to);
         }
         break;
       default: {
@@ -206,8 +209,11 @@ function generate(board: Board, out: Int32Array, limit: number): number {
             const to = RAY_SQUARES[base + k];
             const target = sq[to] * sign;
             if (target > 0) break;
-            addIfLegal(from, to);
-            if (target < 0) break;
+            if (target < 0) {
+              addIfLegal(from, to);
+              break;
+            }
+            if (!genCapturesOnly) addIfLegal(from, to);
           }
         }
       }
@@ -217,7 +223,7 @@ function generate(board: Board, out: Int32Array, limit: number): number {
 
   // Castling: rights, king and rook at home, empty squares between, and the king neither in check nor
   // passing through or landing on an attacked square.
-  if (!genInCheck && board.castling !== 0) {
+  if (!genInCheck && !genCapturesOnly && board.castling !== 0) {
     const home = white ? 4 : 60;
     const kingSide = white ? CASTLE_WK : CASTLE_BK;
     const queenSide = white ? CASTLE_WQ : CASTLE_BQ;
@@ -255,12 +261,21 @@ export function generateLegalMoveCodes(board: Board, out: Int32Array): number {
 
 const scratchCodes = new Int32Array(MAX_MOVES);
 
-/** All legal moves of the side to move. */
-export function generateLegalMoves(board: Board): CompactMove[] {
-  const count = generate(board, scratchCodes, MAX_MOVES);
+/** The first `count` move codes in scratchCodes, decoded. */
+function decodedScratch(count: number): CompactMove[] {
   const moves: CompactMove[] = new Array(count);
   for (let i = 0; i < count; i++) moves[i] = decodeMove(scratchCodes[i]);
   return moves;
+}
+
+/** All legal moves of the side to move. */
+export function generateLegalMoves(board: Board): CompactMove[] {
+  return decodedScratch(generate(board, scratchCodes, MAX_MOVES));
+}
+
+/** The legal captures of the side to move (en passant included), in generateLegalMoves' order. */
+export function generateLegalCaptures(board: Board): CompactMove[] {
+  return decodedScratch(generate(board, scratchCodes, MAX_MOVES, true));
 }
 
 /** Whether the side to move has any legal move (stops at the first one found). */

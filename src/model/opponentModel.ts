@@ -20,10 +20,10 @@
  */
 import { applyMove, BLACK, cloneBoard, uciMove, WHITE, type Board } from '../chess/board.ts';
 import type { PositionHistory } from '../chess/history.ts';
-import { gameStatus, generateLegalMoves, isInsufficientMaterial } from '../chess/movegen.ts';
+import { gameStatus, generateLegalCaptures, generateLegalMoves, isInsufficientMaterial } from '../chess/movegen.ts';
 import { buildPositionGraph, PositionGraph } from '../graph/positionGraph.ts';
 import { gameEnd } from '../chess/gameEnd.ts';
-import { isCapture, MODEL_SEARCH_MODES, type ModelSearchMode } from '../player/search.ts';
+import { MODEL_SEARCH_MODES, type ModelSearchMode } from '../player/search.ts';
 import { badInput } from '../util/errors.ts';
 import { getMetaJson, getMeta } from '../store/meta.ts';
 import type { PatternRecord } from '../store/patternRecord.ts';
@@ -150,8 +150,7 @@ function describe(store: PatternStore, board: Pick<Board, 'squares' | 'turn'>, g
 function captureReplies(store: PatternStore, position: Board, graph: PositionGraph, features: FeatureSet): CaptureReply[] {
   const replies: CaptureReply[] = [];
   const after = cloneBoard(position);
-  for (const reply of generateLegalMoves(position)) {
-    if (!isCapture(position, reply)) continue;
+  for (const reply of generateLegalCaptures(position)) {
     applyMove(position, reply, after);
     // A capture changes the material, so the position after it cannot repeat an earlier one.
     const end = gameEnd(after, 1);

@@ -36,7 +36,7 @@
  */
 import { applyMove, cloneBoard, PAWN, uciMove, type Board, type Color, type CompactMove } from '../chess/board.ts';
 import { gameEnd, type GameEnd } from '../chess/gameEnd.ts';
-import { generateLegalMoves, hasLegalMove, isInCheck } from '../chess/movegen.ts';
+import { generateLegalCaptures, generateLegalMoves, hasLegalMove, isInCheck } from '../chess/movegen.ts';
 
 export const SEARCH_MODES = ['one-ply', 'captures', 'captures-mates', 'material-quiescence', 'material-threats', 'material-forks'] as const;
 
@@ -109,8 +109,7 @@ export function worstCaptureReply(
   let worst: Refutation | undefined;
   let bound = standPat;
   const after = cloneBoard(position);
-  for (const reply of generateLegalMoves(position)) {
-    if (!isCapture(position, reply)) continue;
+  for (const reply of generateLegalCaptures(position)) {
     applyMove(position, reply, after);
     // Exact below the worst found so far; above it, only that it is above.
     const value = captureValue(after, depth, -Infinity, bound, valueForMover);
@@ -153,8 +152,7 @@ function settledValue(
   if (depth === 0 || value <= low) return value;
   if (value < high) high = value;
   const after = cloneBoard(position);
-  for (const reply of generateLegalMoves(position)) {
-    if (!isCapture(position, reply)) continue;
+  for (const reply of generateLegalCaptures(position)) {
     applyMove(position, reply, after);
     const replyValue = captureValue(after, depth, low, high, valueForMover);
     if (replyValue < value) {
@@ -282,8 +280,8 @@ export function threatenedPieces(position: Board, valueForMover: (after: Board) 
   const standPat = valueForMover(passed);
   const taken = new Set<number>();
   const after = cloneBoard(passed);
-  for (const capture of generateLegalMoves(passed)) {
-    if (!isCapture(passed, capture) || taken.has(capture.to)) continue;
+  for (const capture of generateLegalCaptures(passed)) {
+    if (taken.has(capture.to)) continue;
     applyMove(passed, capture, after);
     // A hair below the stand pat, not level with it: a capture that changes nothing is no threat.
     if (captureValue(after, depth, -Infinity, standPat, valueForMover) < standPat - 1e-9) taken.add(capture.to);
