@@ -504,7 +504,7 @@ describe('Morph looking along the replies a model of its opponent predicts', () 
     const look = await match('--white-policy', model);
     expect(look.status).toBe(0);
     const lookSummary = JSON.parse(look.stdout);
-    // A new database plays material-threats, whose default policy weight is .03.
+    // A new database plays material-forks, whose default policy weight is .03.
     expect(lookSummary.first).toBe(`morph:${valueDb}+model:${model}+policy:${model}@0.03`);
     expect(lookSummary.wins + lookSummary.draws + lookSummary.losses).toBe(2);
     const coach = await match('--model-mode', 'coach');

@@ -96,8 +96,8 @@ describe("Morph's own move policy", () => {
   }, 120_000);
 
   it('is what Morph plays with over that database (weight x log p, from the model itself), unless --no-policy', async () => {
-    // The documented defaults: .03 with the new database's play search, material-threats; .1 with the others.
-    expect(storedConfig(db).playSearch).toBe('material-threats');
+    // The documented defaults: .03 with the new database's play search, material-forks; .1 with the others.
+    expect(storedConfig(db).playSearch).toBe('material-forks');
     const weight = 0.03;
     const fen = 'r1bqkbnr/pppp1ppp/2n5/4p3/4P3/5N2/PPPP1PPP/RNBQKB1R w KQkq - 2 3';
     const withPolicy = await runMorph(['move', '--db', db, '--fen', fen, '--json']);

@@ -219,7 +219,7 @@ describe('morph play as a process', () => {
 
   it("plays with the database's search unless --search overrides it, and refuses an unknown one in one line", async () => {
     const db = join(tempDir, 'sample.db');
-    buildSampleDatabase(db, 5); // a new database: its config plays material-threats (and trains captures-mates)
+    buildSampleDatabase(db, 5); // a new database: its config plays material-forks (and trains captures-mates)
     const play = async (extra: string[]) => {
       const child = spawn(process.execPath, [MORPH_BIN, 'play', '--db', db, '--seed', '3', '--fen', BACK_RANK, ...extra]);
       let stdout = '';
@@ -232,7 +232,7 @@ describe('morph play as a process', () => {
     };
     const stored = await play([]);
     expect(stored.code).toBe(0);
-    expect(stored.stdout).toMatch(/maturity 0, search material-threats, seed 3\)/);
+    expect(stored.stdout).toMatch(/maturity 0, search material-forks, seed 3\)/);
     const onePly = await play(['--search', 'one-ply']);
     expect(onePly.code).toBe(0);
     expect(onePly.stdout).toMatch(/maturity 0, search one-ply, seed 3\)/);

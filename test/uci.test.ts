@@ -95,7 +95,7 @@ describe('UciEngine (the protocol state machine)', () => {
       'id author Morph team',
       'option name Database type string default /somewhere/morph.db',
       'option name Maturity type spin default 0 min 0 max 100000',
-      'option name Search type combo default material-threats var one-ply var captures var captures-mates var material-quiescence var material-threats var material-forks',
+      'option name Search type combo default material-forks var one-ply var captures var captures-mates var material-quiescence var material-threats var material-forks',
       'option name Seed type spin default 1 min 0 max 2147483647',
       'option name MultiPV type spin default 1 min 1 max 256',
       'option name UCI_ShowWDL type check default false',

@@ -4,7 +4,7 @@ import { defaultPolicyWeight, MODEL_SEARCH_MODES, SEARCH_MODES, type ModelSearch
 import { DEFAULT_MODEL_MODE, MODEL_MODES, type ModelMode } from '../model/predictedReplies.ts';
 
 /** The help text of `--policy-weight`, for every command that takes a move policy. */
-export const POLICY_WEIGHT_HELP = `with a policy: what a unit of log-probability counts against a unit of value (default ${defaultPolicyWeight('material-quiescence')} with the searches material-quiescence and material-threats, else ${defaultPolicyWeight('captures-mates')})`;
+export const POLICY_WEIGHT_HELP = `with a policy: what a unit of log-probability counts against a unit of value (default ${defaultPolicyWeight('material-quiescence')} with the searches material-quiescence, material-threats and material-forks, else ${defaultPolicyWeight('captures-mates')})`;
 
 /** `--policy-weight`: a number of at least 0, or undefined when not given (the policy's default). */
 export function parsePolicyWeightOption(text: string | undefined): number | undefined {

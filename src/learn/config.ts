@@ -94,7 +94,11 @@ export interface LearningConfig {
    * "material-threats", which also answers the opponent's quiet double threats: against material-quiescence,
    * paired by opening over 100 pairs each, +.035, +.055 (two seeds), +.030 and +.058 a game against ab:2,q on
    * three databases (pooled about +.045), and +.138 [+.046, +.229] against the partner (training/RESULTS.md,
-   * "double threats"), at about 50 times the time a move (tens of milliseconds).
+   * "double threats"), at about 50 times the time a move (tens of milliseconds). Since 2026-11-24 (afternoon)
+   * "material-forks", which also follows Morph's own threats through every reply: against material-threats,
+   * +.092, +.015 (two seeds), +.083 and +.055 a game against ab:2,q on three databases (pooled about +.06),
+   * and mean win-chance loss 2.98 -> 2.42 on the labelled positions (training/RESULTS.md, "own threats"), at
+   * about four times material-threats' time a move in games.
    */
   playSearch: SearchMode;
   /** Patterns with fewer updates are ignored when playing. */
@@ -126,7 +130,7 @@ export const DEFAULT_CONFIG: LearningConfig = {
   prior: 20,
   language: 'safety',
   search: 'captures-mates',
-  playSearch: 'material-threats',
+  playSearch: 'material-forks',
   maturity: 0,
   targetMaturity: 0,
   maxPatternSize: 6,

@@ -54,9 +54,10 @@ export const captureDepth = (search: SearchMode): number => (valuesByMaterial(se
  * The move policy's default weight (src/model/policy.ts) for a player looking this far (training/RESULTS.md).
  * With the looks that value positions by all their patterns, .1: measured best on the scored positions, and
  * level with .05-1 in games.
- * With material-quiescence and material-threats, whose values are settled material, .03: there the policy
- * should choose among moves of equal material, not outvote a lost pawn. Against .1 on the same four databases: mean win-chance loss
- * -0.40, -0.10, -0.76 and -0.37, and in games against ab:2,q +.033, +.025 and +.010 (2026-11-24).
+ * With the material searches (material-quiescence, material-threats, material-forks), whose values are settled
+ * material, .03: there the policy should choose among moves of equal material, not outvote a lost pawn. Against
+ * .1 on the same four databases: mean win-chance loss -0.40, -0.10, -0.76 and -0.37, and in games against ab:2,q
+ * +.033, +.025 and +.010 (2026-11-24).
  */
 export function defaultPolicyWeight(search: SearchMode): number {
   return valuesByMaterial(search) ? 0.03 : 0.1;

@@ -86,7 +86,7 @@ export function registerTrainCommand(program: Command): void {
     .option('--prior <n>', 'pseudo-counts of a draw shrinking each weight, for shrunk and logodds (saved)')
     .option('--language <name>', "paper | safety: the paper's pattern language, or with en-prise pieces marked (saved; a new database: safety)")
     .option('--search <mode>', `${SEARCH_MODES.join(' | ')}: how far Morph looks in its training games (saved; a new database: captures-mates)`)
-    .option('--play-search <mode>', `${SEARCH_MODES.join(' | ')}: how far Morph looks when it plays from the database outside training (saved; a new database: material-threats)`)
+    .option('--play-search <mode>', `${SEARCH_MODES.join(' | ')}: how far Morph looks when it plays from the database outside training (saved; a new database: material-forks)`)
     .option('--temperature <schedule>', 'constant:K | linear:K0->K1@G | exp:K0,HALF,KMIN (saved in the database)')
     .option('--subgraphs-per-game <n>', 'node-ordered subgraphs proposed per game (saved; default 6)')
     .option('--regressions-per-game <n>', 'patterns proposed by goal regression per game (saved; default 2)')
