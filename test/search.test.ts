@@ -9,10 +9,10 @@ import { join } from 'node:path';
 import { Chess } from 'chess.js';
 import { describe, expect, it, vi } from 'vitest';
 import { applyMove, boardFromFen, boardToFen, parseUciMove, uciMove, type Board } from '../src/chess/board.ts';
-import { generateLegalMoves, isInCheck } from '../src/chess/movegen.ts';
+import { generateLegalMoves } from '../src/chess/movegen.ts';
 import { materialEvaluation } from '../src/player/evaluate.ts';
 import { GameHistory } from '../src/chess/history.ts';
-import { isCapture, matingReply, QUIESCENCE_DEPTH, threatenedPieces, unparriedThreat, worstCaptureReply, worstThreatReply, type SearchMode } from '../src/player/search.ts';
+import { isCapture, matingReply, QUIESCENCE_DEPTH, threatenedPieces, threatensAnything, unparriedThreat, worstCaptureReply, worstThreatReply, type SearchMode } from '../src/player/search.ts';
 import { gameEnd } from '../src/chess/gameEnd.ts';
 import { seedPatterns } from '../src/learn/seeding.ts';
 import { choiceScore, MorphPlayer, type MovePolicy } from '../src/player/morphPlayer.ts';
@@ -525,7 +525,7 @@ describe('the player searching captures', () => {
         const after = boardFromFen(boardToFen(board));
         applyMove(board, parseUciMove(ranked.move)!, after);
         const value = (b: Board) => materialEvaluation(store, b, 0, player('material-forks').evaluation).value;
-        expect(isInCheck(after) || threatenedPieces(after, value, QUIESCENCE_DEPTH) > 0).toBe(true);
+        expect(threatensAnything(after, value, QUIESCENCE_DEPTH)).toBe(true);
       }
       // The game path's shortcut bounds a raised move by 1 and plays what choose plays (the same seed).
       const chosen = player('material-forks', 5).choose(new GameHistory(fen)).move;

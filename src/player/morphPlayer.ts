@@ -4,14 +4,16 @@
  * 50-move rule score .5, and so does a return to a position already seen in the game (the opponent can make
  * it a threefold); anything else is valued by its patterns. With the search mode "captures"
  * (search.ts) a move is then worth no more than what the opponent's best capture leaves it; with
- * "material-quiescence", what the captures in turn leave, every position valued by its material pattern. The
- * best move is played, ties broken by a seeded random choice. Given a move policy (a model of a strong player's choices,
- * src/model/policy.ts), a move is chosen by its value plus the policy's weighted log-probability for it. Given a
+ * "material-quiescence", what the captures in turn leave, every position valued by its material pattern; with
+ * "material-threats" also what the opponent's double threats leave, and with "material-forks" what its own
+ * threats surely win. The best move is played, ties broken by a seeded random choice. Given a move policy (a
+ * model of a strong player's choices, src/model/policy.ts), a move is chosen by its value plus the policy's
+ * weighted log-probability for it. Given a
  * model of the opponent (src/model/predictedReplies.ts), a move is also worth no more than what each reply the
  * model predicts leaves it.
  */
 import { applyMove, cloneBoard, parseUciMove, uciMove, type Board, type CompactMove } from '../chess/board.ts';
-import { generateLegalMoves, isInCheck } from '../chess/movegen.ts';
+import { generateLegalMoves } from '../chess/movegen.ts';
 import { gameEnd, type GameEnd } from '../chess/gameEnd.ts';
 import { GameHistory, historyAfter, type PositionHistory } from '../chess/history.ts';
 import { buildPositionGraph, PositionGraph } from '../graph/positionGraph.ts';
@@ -30,7 +32,7 @@ import {
   looksAtOwnThreats,
   looksAtThreats,
   matingReply,
-  threatenedPieces,
+  threatensAnything,
   unparriedThreat,
   valuesByMaterial,
   worstCaptureReply,
@@ -309,7 +311,7 @@ export class MorphPlayer implements GamePlayer {
   /** Whether the look at the move's own threats may raise its value (a check, or something it could take). */
   private mayRise(next: Board, ranked: RankedMove): boolean {
     if (!looksAtOwnThreats(this.search) || ranked.source !== 'patterns') return false;
-    return isInCheck(next) || threatenedPieces(next, (after) => this.evaluate(after).value, captureDepth(this.search)) > 0;
+    return threatensAnything(next, (after) => this.evaluate(after).value, captureDepth(this.search));
   }
 
   /** Search "captures-mates": a move that allows a mate in one is worth 0. */

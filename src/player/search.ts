@@ -220,7 +220,7 @@ export function unparriedThreat(
   valueForMover: (after: Board) => number,
   depth: number,
 ): number | undefined {
-  if (!isInCheck(position) && threatenedPieces(position, valueForMover, depth) === 0) return undefined;
+  if (!threatensAnything(position, valueForMover, depth)) return undefined;
   let value = Infinity;
   const after = cloneBoard(position);
   const answered = cloneBoard(position);
@@ -243,6 +243,14 @@ export function unparriedThreat(
     if (replyValue < value) value = replyValue;
   }
   return value === Infinity ? undefined : value;
+}
+
+/**
+ * Whether the side that just moved into `position` gives check or, were the other side to pass, could take
+ * something at a profit: the moves whose own threat unparriedThreat may find worth more than their position.
+ */
+export function threatensAnything(position: Board, valueForMover: (after: Board) => number, depth: number): boolean {
+  return isInCheck(position) || threatenedPieces(position, valueForMover, depth) > 0;
 }
 
 /**
