@@ -195,36 +195,44 @@ describe('worstThreatReply', () => {
     return best;
   };
 
-  it('is the worst best answer to the quiet replies that check or threaten two pieces, one capture deep, as chess.js plays them', () => {
+  it('is the worst best answer to the quiet replies that check or threaten two pieces (or one), one capture deep, as chess.js plays them', () => {
     let lowered = 0;
     let doubleThreats = 0;
-    for (const fen of samplePositions().filter((_, i) => i % 20 === 3).slice(0, 8)) {
+    let singleThreats = 0;
+    for (const fen of samplePositions().filter((_, i) => i % 20 === 3).slice(0, 5)) {
       const board = boardFromFen(fen);
-      for (const value of [0.4, 0.9]) {
-        let expected = value;
-        for (const reply of new Chess(fen).moves({ verbose: true })) {
-          if (reply.isCapture() || reply.isEnPassant()) continue;
-          const position = new Chess(reply.after);
-          if (position.isGameOver()) continue;
-          if (!position.inCheck()) {
-            // Passing is only for a side not in check (else the other side would take its king).
-            const threatened = threatenedSquares(reply.after);
-            expect(threatenedPieces(boardFromFen(reply.after), valuation, 1), reply.after).toBe(threatened);
-            if (threatened < 2) continue;
-            doubleThreats++;
-          }
-          expected = Math.min(expected, bestAnswerValue(reply.after));
+      // Each quiet reply that checks or threatens: how many pieces it threatens, and the mover's best answer.
+      const threats: { threatened: number; answer: number }[] = [];
+      for (const reply of new Chess(fen).moves({ verbose: true })) {
+        if (reply.isCapture() || reply.isEnPassant()) continue;
+        const position = new Chess(reply.after);
+        if (position.isGameOver()) continue;
+        let threatened = Infinity; // a check
+        if (!position.inCheck()) {
+          // Passing is only for a side not in check (else the other side would take its king).
+          threatened = threatenedSquares(reply.after);
+          expect(threatenedPieces(boardFromFen(reply.after), valuation, 1), reply.after).toBe(threatened);
+          if (threatened === 0) continue;
+          if (threatened >= 2) doubleThreats++;
+          else singleThreats++;
         }
-        const refutation = worstThreatReply(board, value, valuation, 1);
-        expect(refutation?.value ?? value, `${fen} at ${value}`).toBeCloseTo(expected, 12);
-        if (refutation) {
-          lowered++;
-          expect(isCapture(board, parseUciMove(refutation.move)!)).toBe(false);
+        threats.push({ threatened, answer: bestAnswerValue(reply.after) });
+      }
+      for (const fewest of [2, 1]) {
+        for (const value of [0.4, 0.9]) {
+          const expected = Math.min(value, ...threats.filter((t) => t.threatened >= fewest).map((t) => t.answer));
+          const refutation = worstThreatReply(board, value, valuation, 1, fewest);
+          expect(refutation?.value ?? value, `${fen} at ${value}, ${fewest}`).toBeCloseTo(expected, 12);
+          if (refutation) {
+            lowered++;
+            expect(isCapture(board, parseUciMove(refutation.move)!)).toBe(false);
+          }
         }
       }
     }
     expect(lowered).toBeGreaterThan(3); // not vacuous
     expect(doubleThreats).toBeGreaterThan(3);
+    expect(singleThreats).toBeGreaterThan(3);
   });
 
   it("unparriedThreat is the least, over every reply, of what the mover is left, when no reply holds it to its own value", () => {
@@ -498,9 +506,10 @@ describe('the player searching captures', () => {
     store.close();
   });
 
-  it("material-forks values every move as material-threats does, or higher when it checks or threatens; bestMove plays choose's move", () => {
+  it("material-forks values a move as material-threats does, higher when it checks or threatens, lower by a single threat; bestMove plays choose's move", () => {
     const store = madeUpMaterialStore();
     let raised = 0;
+    let lowered = 0;
     let moves = 0;
     let differentChoice = 0;
     const player = (search: SearchMode, seed = 1) => new MorphPlayer(store, { maturity: 0, seed, search });
@@ -518,13 +527,22 @@ describe('the player searching captures', () => {
         const plain = threats.get(ranked.move)!;
         moves++;
         if (ranked.value === plain.value) continue;
-        raised++;
-        // Raised, never lowered, and only a move the threats look left unrefuted, that checks or threatens.
-        expect(ranked.value).toBeGreaterThan(plain.value);
-        expect(plain.refutation).toBeUndefined();
         const after = boardFromFen(boardToFen(board));
         applyMove(board, parseUciMove(ranked.move)!, after);
         const value = (b: Board) => materialEvaluation(store, b, 0, player('material-forks').evaluation).value;
+        if (ranked.value < plain.value) {
+          // Lowered only by a quiet reply that threatens a single piece, which material-threats does not answer.
+          lowered++;
+          const reply = boardFromFen(boardToFen(after));
+          applyMove(after, parseUciMove(ranked.refutation!.move)!, reply);
+          expect(isCapture(after, parseUciMove(ranked.refutation!.move)!)).toBe(false);
+          expect(threatenedPieces(reply, value, QUIESCENCE_DEPTH)).toBe(1);
+          continue;
+        }
+        // Raised only when the threats look left the move unrefuted, and it checks or threatens.
+        raised++;
+        expect(plain.refutation).toBeUndefined();
+        expect(ranked.refutation).toBeUndefined();
         expect(threatensAnything(after, value, QUIESCENCE_DEPTH)).toBe(true);
       }
       // The game path's shortcut bounds a raised move by 1 and plays what choose plays (the same seed).
@@ -534,6 +552,7 @@ describe('the player searching captures', () => {
     }
     expect(moves).toBeGreaterThan(100);
     expect(raised).toBeGreaterThan(10); // not vacuous
+    expect(lowered).toBeGreaterThan(0);
     expect(differentChoice).toBeGreaterThan(0);
     store.close();
   });

@@ -97,8 +97,9 @@ export interface LearningConfig {
    * "double threats"), at about 50 times the time a move (tens of milliseconds). Since 2026-11-24 (afternoon)
    * "material-forks", which also follows Morph's own threats through every reply: against material-threats,
    * +.092, +.015 (two seeds), +.083 and +.055 a game against ab:2,q on three databases (pooled about +.06),
-   * and mean win-chance loss 2.98 -> 2.42 on the labelled positions (training/RESULTS.md, "own threats"), at
-   * about four times material-threats' time a move in games.
+   * and mean win-chance loss 2.98 -> 2.42 on the labelled positions; answering the opponent's single threats
+   * as well, +.015, +.033 and +.052 more (training/RESULTS.md, "own threats"); at about four times
+   * material-threats' time a move in games.
    */
   playSearch: SearchMode;
   /** Patterns with fewer updates are ignored when playing. */

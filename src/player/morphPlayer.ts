@@ -27,6 +27,7 @@ import { evaluationSettings, loadConfig } from '../learn/config.ts';
 import {
   captureDepth,
   defaultPolicyWeight,
+  fewestThreatened,
   looksAtCaptures,
   looksAtMates,
   looksAtOwnThreats,
@@ -288,10 +289,11 @@ export class MorphPlayer implements GamePlayer {
     }
   }
 
-  /** Search "material-threats": lowers a move's value to what the opponent's worst double threat leaves (search.ts). */
+  /** Search "material-threats": lowers a move's value to what the opponent's worst (double) threat leaves (search.ts). */
   private lookAtThreats(next: Board, ranked: RankedMove): void {
     if (ranked.source !== 'patterns' || ranked.value === 0) return;
-    const refutation = worstThreatReply(next, ranked.value, (after) => this.evaluate(after).value, captureDepth(this.search));
+    const value = (after: Board) => this.evaluate(after).value;
+    const refutation = worstThreatReply(next, ranked.value, value, captureDepth(this.search), fewestThreatened(this.search));
     if (refutation !== undefined) {
       ranked.value = refutation.value;
       ranked.refutation = refutation;

@@ -28,6 +28,7 @@
  *             the least of what each leaves Morph (its captures settled, free to stop; replies that capture,
  *             check or threaten two pieces judged as above), when that is more than its own value. A fork, a
  *             pin or a trapped piece is worth what it wins, which no look at the opponent's moves alone can see.
+ *             The opponent's quiet replies that threaten a single piece are answered too (fewestThreatened).
  *
  * Why captures: nine in ten of the one-ply player's blunders left a piece to be taken (training/RESULTS.md).
  * The one-ply player sees the position before the capture, where material is still level and only patterns
@@ -71,6 +72,13 @@ export const looksAtThreats = (search: SearchMode): boolean => search === 'mater
 
 /** Whether a search mode looks at what its own move threatens. */
 export const looksAtOwnThreats = (search: SearchMode): boolean => search === 'material-forks';
+
+/**
+ * How many of Morph's pieces an opponent's quiet reply must threaten (a check aside) for the threat look to answer
+ * it: two with material-threats, the double threats; one with material-forks, which also answers a single threat
+ * that no move parries (a pin, a trapped piece), as it follows its own (training/RESULTS.md, "own threats").
+ */
+export const fewestThreatened = (search: SearchMode): number => (looksAtOwnThreats(search) ? 1 : 2);
 export type SearchMode = (typeof SEARCH_MODES)[number];
 
 /** How far an opponent model looks (src/model): its look is fitted to captures, so no mates look. */
@@ -178,8 +186,8 @@ export function matingReply(position: Board): string | undefined {
 /**
  * Search material-threats: the opponent's quiet reply to the move that led to `position` (the opponent to move)
  * that leaves the side that just moved worst off, below `value`, or undefined when none does. Only replies that
- * threaten two things at once are looked at: a check, or two of the mover's pieces the opponent could then take
- * at a profit (threatenedPieces). Each is answered by the mover's best move, followed by the opponent's
+ * threaten are looked at: a check, or `fewest` of the mover's pieces (two: a double threat) the opponent could
+ * then take at a profit (threatenedPieces). Each is answered by the mover's best move, followed by the opponent's
  * captures `depth` deep, as worstCaptureReply settles them. `valueForMover` as in worstCaptureReply.
  */
 export function worstThreatReply(
@@ -187,6 +195,7 @@ export function worstThreatReply(
   value: number,
   valueForMover: (after: Board) => number,
   depth: number,
+  fewest = 2,
 ): Refutation | undefined {
   let worst: Refutation | undefined;
   let bound = value;
@@ -196,7 +205,7 @@ export function worstThreatReply(
     if (isCapture(position, reply)) continue; // the capture look's
     applyMove(position, reply, after);
     if (gameEnd(after, 1) !== null) continue; // a mate is the mate look's; a draw threatens nothing
-    if (!isInCheck(after) && threatenedPieces(after, valueForMover, depth) < 2) continue;
+    if (!isInCheck(after) && threatenedPieces(after, valueForMover, depth) < fewest) continue;
     const answer = bestAnswer(after, bound, valueForMover, depth, answered);
     if (answer < bound) {
       bound = answer;
