@@ -186,9 +186,10 @@ export function matingReply(position: Board): string | undefined {
 /**
  * Search material-threats: the opponent's quiet reply to the move that led to `position` (the opponent to move)
  * that leaves the side that just moved worst off, below `value`, or undefined when none does. Only replies that
- * threaten are looked at: a check, or `fewest` of the mover's pieces (two: a double threat) the opponent could
- * then take at a profit (threatenedPieces). Each is answered by the mover's best move, followed by the opponent's
- * captures `depth` deep, as worstCaptureReply settles them. `valueForMover` as in worstCaptureReply.
+ * threaten are looked at: a check, or at least `fewest` of the mover's pieces (by default 2, a double threat)
+ * the opponent could then take at a profit (threatenedPieces). Each is answered by the mover's best move, followed
+ * by the opponent's captures `depth` deep, as worstCaptureReply settles them. `valueForMover` as in
+ * worstCaptureReply.
  */
 export function worstThreatReply(
   position: Board,
