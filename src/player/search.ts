@@ -206,7 +206,7 @@ export function worstThreatReply(
     if (isCapture(position, reply)) continue; // the capture look's
     applyMove(position, reply, after);
     if (gameEnd(after, 1) !== null) continue; // a mate is the mate look's; a draw threatens nothing
-    if (!isInCheck(after) && threatenedPieces(after, valueForMover, depth) < fewest) continue;
+    if (!isThreatReply(after, valueForMover, depth, fewest)) continue;
     const answer = bestAnswer(after, bound, valueForMover, depth, answered);
     if (answer < bound) {
       bound = answer;
@@ -242,7 +242,7 @@ export function unparriedThreat(
       const end = gameEnd(after, 1);
       if (end === 'checkmate') return undefined;
       if (end !== null) replyValue = 0.5;
-      else if (isInCheck(after) || threatenedPieces(after, valueForMover, depth) >= 2) {
+      else if (isThreatReply(after, valueForMover, depth, 2)) {
         replyValue = bestAnswer(after, value, valueForMover, depth, answered);
       } else {
         // The mover's captures in turn, as worstCaptureReply settles the opponent's, here for the mover.
@@ -253,6 +253,14 @@ export function unparriedThreat(
     if (replyValue < value) value = replyValue;
   }
   return value === Infinity ? undefined : value;
+}
+
+/**
+ * Whether the quiet reply that led to `after` threatens what worstThreatReply answers: a check, or at least
+ * `fewest` pieces the side to move could lose (threatenedPieces).
+ */
+function isThreatReply(after: Board, valueForMover: (after: Board) => number, depth: number, fewest: number): boolean {
+  return isInCheck(after) || threatenedPieces(after, valueForMover, depth) >= fewest;
 }
 
 /**
