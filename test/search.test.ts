@@ -513,6 +513,8 @@ describe('the player searching captures', () => {
     let moves = 0;
     let differentChoice = 0;
     const player = (search: SearchMode, seed = 1) => new MorphPlayer(store, { maturity: 0, seed, search });
+    const settings = player('material-forks').evaluation;
+    const value = (b: Board) => materialEvaluation(store, b, 0, settings).value;
     // Positions from samplePositions' random games where moves threaten pieces (and the deep look stays quick).
     const positions = [
       '4r1n1/3p4/pp1bk1r1/1P2P2B/2P2Pp1/PR2K3/1B5P/2R2b2 w - - 0 44',
@@ -529,7 +531,6 @@ describe('the player searching captures', () => {
         if (ranked.value === plain.value) continue;
         const after = boardFromFen(boardToFen(board));
         applyMove(board, parseUciMove(ranked.move)!, after);
-        const value = (b: Board) => materialEvaluation(store, b, 0, player('material-forks').evaluation).value;
         if (ranked.value < plain.value) {
           // Lowered only by a quiet reply that threatens a single piece, which material-threats does not answer.
           lowered++;
