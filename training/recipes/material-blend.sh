@@ -9,7 +9,7 @@
 # Why: 1,331 of the 2-hour run's 4,670 material patterns have one update (94% of them at 0 or 1), and the
 # quiescence reaches such rare differences deep in capture lines; unseen ones count .5.
 # Arms: K = 5, 20 (and 1e9, the additive fit alone, stopped: ten times the evaluations a move) on the final
-# database, seed 1; K = 20 on the 6,000-game checkpoint, seed 1; 200 games against ab:2,q, the balanced suite,
+# database, seed 1; K = 20 on the final, seed 2, and on the 6,000-game checkpoint, seed 1; 200 games against ab:2,q, the balanced suite,
 # paired by opening with main's matches on the same database and seed (training/paired-match-diff.ts).
 #
 #   training/recipes/material-blend.sh OUT_DIR FINAL_DB CHECKPOINT_DB
@@ -24,16 +24,18 @@ git worktree add -f "$WT" a4fbd35
 git -C "$WT" apply "$PWD/training/recipes/material-blend.patch"
 ln -s "$PWD/node_modules" "$WT/node_modules"
 
-arm() { # K DB NAME
-  (cd "$WT" && MORPH_MAT_SHRINK=$1 node bin/morph.js match --white "morph:$2" --black ab:2,q --games 200 --seed 1 \
+arm() { # K DB NAME [SEED]
+  (cd "$WT" && MORPH_MAT_SHRINK=$1 node bin/morph.js match --white "morph:$2" --black ab:2,q --games 200 --seed "${4:-1}" \
     --search material-forks --openings openings/balanced-6ply.epd --json --no-progress) > "$OUT/$3.json"
 }
 arm 0 "$FINAL" final-main
 arm 5 "$FINAL" final-k5
 arm 20 "$FINAL" final-k20
+arm 0 "$FINAL" final-main-s2 2
+arm 20 "$FINAL" final-k20-s2 2
 arm 0 "$CHECKPOINT" checkpoint-main
 arm 20 "$CHECKPOINT" checkpoint-k20
-for pair in final-main:final-k5 final-main:final-k20 checkpoint-main:checkpoint-k20; do
+for pair in final-main:final-k5 final-main:final-k20 final-main-s2:final-k20-s2 checkpoint-main:checkpoint-k20; do
   node bin/run-ts.js training/paired-match-diff.ts "$OUT/${pair%%:*}.json" "$OUT/${pair##*:}.json"
 done
 git worktree remove --force "$WT"
