@@ -7,9 +7,9 @@
  *
  *   node bin/run-ts.js training/game-ends.ts MATCH.json [MATCH.json...]
  */
-import { readFileSync } from 'node:fs';
 import { Command } from 'commander';
 import { Chess } from 'chess.js';
+import { readMatchGames } from './match-games.ts';
 
 const POINTS: Record<string, number> = { p: 1, n: 3, b: 3, r: 5, q: 9, k: 0 };
 /** Plies a lead must last to count as held. */
@@ -32,18 +32,11 @@ function materialClass(lead: number): string {
 }
 
 for (const file of program.args) {
-  const match = JSON.parse(readFileSync(file, 'utf8')) as { first: string; pgn?: string[] };
-  if (!Array.isArray(match.pgn)) {
-    console.error(`${file} holds no games: make it with morph match --json and without --pgn`);
-    process.exit(2);
-  }
   const counts = new Map<string, number>();
   const count = (key: string) => counts.set(key, (counts.get(key) ?? 0) + 1);
-  for (const pgn of match.pgn) {
-    const game = new Chess();
-    game.loadPgn(pgn);
+  for (const { game, firstColor } of readMatchGames(file)) {
     const headers = game.getHeaders();
-    const sign = headers.White === match.first ? 1 : -1;
+    const sign = firstColor === 'w' ? 1 : -1;
     const result = headers.Result === '1/2-1/2' ? 'D' : (headers.Result === '1-0') === (sign === 1) ? 'W' : 'L';
     const board = new Chess(headers.FEN ?? undefined);
     const leads: number[] = [];

@@ -13,13 +13,12 @@
  *
  *   node bin/run-ts.js training/loss-depths.ts MATCH.json [--depth 3] [--every N] [--list D] [RANKER...]
  */
-import { readFileSync } from 'node:fs';
 import { Command } from 'commander';
-import { Chess } from 'chess.js';
 import { boardFromFen, uciMove } from '../src/chess/board.ts';
 import { rankMoves } from '../src/engines/alphabeta.ts';
 import { meanWithInterval } from '../src/agree/metrics.ts';
 import { rankerFromText } from './ranker-text.ts';
+import { readMatchGames } from './match-games.ts';
 
 const program = new Command()
   .argument('<match>')
@@ -34,24 +33,15 @@ const LOSS = 150;
 const ALREADY_LOST = -300;
 
 interface Decision { fen: string; played: string }
-const match = JSON.parse(readFileSync(program.args[0], 'utf8')) as { results: { firstIsWhite: boolean }[]; pgn?: string[] };
-if (!Array.isArray(match.pgn)) {
-  // `morph match --json --pgn FILE` writes the games to FILE, not into the summary.
-  console.error(`${program.args[0]} holds no games: make it with morph match --json and without --pgn`);
-  process.exit(2);
-}
 const decisions: Decision[] = [];
 let counter = 0;
-match.pgn.forEach((pgn, game) => {
-  const chess = new Chess();
-  chess.loadPgn(pgn);
-  const colour = match.results[game].firstIsWhite ? 'w' : 'b';
-  for (const move of chess.history({ verbose: true })) {
-    if (move.color === colour && counter++ % Number(options.every) === 0) {
+for (const { game, firstColor } of readMatchGames(program.args[0])) {
+  for (const move of game.history({ verbose: true })) {
+    if (move.color === firstColor && counter++ % Number(options.every) === 0) {
       decisions.push({ fen: move.before, played: move.from + move.to + (move.promotion ?? '') });
     }
   }
-});
+}
 
 /** Each move's loss in centipawns against the best, at a depth (mates capped at 100000). */
 function lossesAt(fen: string, depth: number): { best: number; loss: Map<string, number> } {
