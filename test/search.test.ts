@@ -8,7 +8,7 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { Chess } from 'chess.js';
 import { describe, expect, it, vi } from 'vitest';
-import { applyMove, boardFromFen, boardToFen, parseUciMove, uciMove, type Board } from '../src/chess/board.ts';
+import { applyMove, boardFromFen, boardToFen, cloneBoard, parseUciMove, uciMove, type Board } from '../src/chess/board.ts';
 import { generateLegalMoves } from '../src/chess/movegen.ts';
 import { materialEvaluation } from '../src/player/evaluate.ts';
 import { GameHistory } from '../src/chess/history.ts';
@@ -529,14 +529,15 @@ describe('the player searching captures', () => {
         const plain = threats.get(ranked.move)!;
         moves++;
         if (ranked.value === plain.value) continue;
-        const after = boardFromFen(boardToFen(board));
+        const after = cloneBoard(board);
         applyMove(board, parseUciMove(ranked.move)!, after);
         if (ranked.value < plain.value) {
           // Lowered only by a quiet reply that threatens a single piece, which material-threats does not answer.
           lowered++;
-          const reply = boardFromFen(boardToFen(after));
-          applyMove(after, parseUciMove(ranked.refutation!.move)!, reply);
-          expect(isCapture(after, parseUciMove(ranked.refutation!.move)!)).toBe(false);
+          const refutation = parseUciMove(ranked.refutation!.move)!;
+          const reply = cloneBoard(after);
+          applyMove(after, refutation, reply);
+          expect(isCapture(after, refutation)).toBe(false);
           expect(threatenedPieces(reply, value, QUIESCENCE_DEPTH)).toBe(1);
           continue;
         }
