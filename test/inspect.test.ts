@@ -105,6 +105,29 @@ describe('morph inspect material', () => {
     expect(text.trim().split('\n')).toHaveLength(4 + 3);
   });
 
+  it('prints the piece values fitted to the weights, in log-odds and in pawns', () => {
+    const dir = mkdtempSync(join(tmpdir(), 'morph-piece-values-'));
+    try {
+      const path = join(dir, 'values.db');
+      const store = PatternStore.open(path);
+      // Weights exactly additive in log-odds, for pieces worth .3, .9, 1.0, 1.5 and 2.7.
+      const values = [0.3, 0.9, 1.0, 1.5, 2.7];
+      const diffs = [[1, 0, 0, 0, 0], [0, 1, 0, 0, 0], [0, 0, 1, -1, 0], [0, 0, 0, 1, 0], [0, 0, 0, 0, 1], [-1, -1, 0, 0, 0], [0, 0, 0, -1, 1]];
+      store.transaction(() => {
+        for (const diff of diffs) {
+          const weight = 1 / (1 + Math.exp(-diff.reduce((sum, d, i) => sum + d * values[i], 0)));
+          store.insert(materialPattern(diff), 'material', 0, { weight, updates: 100_000 });
+        }
+      });
+      store.close();
+      const text = morph(['inspect', 'material', '--db', path]).stdout;
+      expect(text).toContain('Learned piece values (the weights fitted as a sum of one value per piece, in log-odds): P 0.30, N 0.90, B 1.00, R 1.50, Q 2.70;');
+      expect(text).toContain('in pawns: P 1.0, N 3.0, B 3.3, R 5.0, Q 9.0 (traditionally P 1, N 3, B 3, R 5, Q 9).');
+    } finally {
+      rmSync(dir, { recursive: true, force: true });
+    }
+  });
+
   it('checks the textbook order of the one-piece weights, and says which claim fails', () => {
     const unit = (index: number, sign: number) => [0, 1, 2, 3, 4].map((i) => (i === index ? sign : 0));
     // Indices P N B R Q. Advantages .6 .7 .72 .8 .9, deficits the mirror, plus a two-piece pattern that must not count.

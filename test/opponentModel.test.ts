@@ -24,6 +24,7 @@ import { PatternStore } from '../src/store/patternStore.ts';
 import { MorphError } from '../src/util/errors.ts';
 import { Random } from '../src/util/random.ts';
 import { buildSampleDatabase } from './helpers/sampleDatabase.ts';
+import { loadConfig, saveConfig } from '../src/learn/config.ts';
 
 const ROOT = resolve(fileURLToPath(import.meta.url), '..', '..');
 
@@ -418,6 +419,11 @@ describe('the UCI option OpponentModel', () => {
     // A small database with varied weights (real positions' patterns), so that the model's replies change values.
     const learnedDb = join(dir, 'uci-learned.db');
     buildSampleDatabase(learnedDb);
+    // Each material weight alone: with the sample's seven material patterns, the piece values fitted to them value
+    // every capture line, and the threat looks of the default search take seconds a move instead of milliseconds.
+    const settings = PatternStore.open(learnedDb);
+    saveConfig(settings.db, { ...loadConfig(settings.db), materialPrior: 0 });
+    settings.close();
     const fens = heldOutPositions();
     const go = (fen: string) => [`position fen ${fen}`, 'go'];
     const output = await uciSession(['--db', learnedDb], [

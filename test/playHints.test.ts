@@ -4,20 +4,25 @@ import { MorphPlayer } from '../src/player/morphPlayer.ts';
 import { TerminalGame } from '../src/play/terminalGame.ts';
 import { materialPattern } from '../src/pattern/pattern.ts';
 import { PatternStore } from '../src/store/patternStore.ts';
+import { DEFAULT_CONFIG, saveConfig } from '../src/learn/config.ts';
 
 /** White's queen can take a loose knight; every other move leaves the material as it is. */
 const LOOSE_KNIGHT = '4k3/8/8/3n4/8/8/8/3QK3 w - - 0 1';
 
-/** A database that knows two material patterns (P N B R Q, side that just moved minus side to move). */
-function knowingPlayer(): { player: MorphPlayer; queenUp: number } {
+/**
+ * A database that knows two material patterns (P N B R Q, side that just moved minus side to move), played with
+ * each weight alone (material prior 0) unless told otherwise.
+ */
+function knowingPlayer(materialPrior = 0): { player: MorphPlayer; queenUp: number } {
   const store = PatternStore.open(':memory:');
+  saveConfig(store.db, { ...DEFAULT_CONFIG, materialPrior });
   const queenUp = store.insert(materialPattern([0, 0, 0, 0, 1]), 'material', 0, { weight: 0.95, updates: 50 }).record.id;
   store.insert(materialPattern([0, -1, 0, 0, 1]), 'material', 0, { weight: 0.6, updates: 50 });
   return { player: new MorphPlayer(store, { maturity: 0, seed: 3 }), queenUp };
 }
 
-function session() {
-  const { player, queenUp } = knowingPlayer();
+function session(materialPrior = 0) {
+  const { player, queenUp } = knowingPlayer(materialPrior);
   const output: string[] = [];
   const game = new TerminalGame({ player, humanColor: 'white', startFen: LOOSE_KNIGHT, write: (text) => output.push(text), saveFile: () => {} });
   game.start();
@@ -49,5 +54,30 @@ describe('play: hint and explain', () => {
     // The same move and value as Morph announced, explained in the position it was played from.
     expect(explained.startsWith(`${san} (${game.moves[1]}) is worth ${Number(value).toFixed(4)}`)).toBe(true);
     expect(send('explain Kb9')).toMatch(/neither a move nor a command|Illegal move/);
+  });
+
+  it('explain shows a material weight blended with the fitted piece values, and a difference the database lacks', () => {
+    const { send, queenUp } = session(20);
+    const explained = send('explain Qxd5');
+    expect(explained).toContain(`#${queenUp} material w=0.950 updates=50`);
+    const [, worth] = /is worth ([\d.]+)/.exec(explained)!;
+    const [, fitted, prior, blended] = /fitted to all material patterns, ([\d.]+) for this difference, as (\d+) updates: ([\d.]+)/.exec(explained)!;
+    expect(prior).toBe('20');
+    expect(Number(blended)).toBeCloseTo((50 * 0.95 + 20 * Number(fitted)) / 70, 4);
+    expect(Number(worth)).toBe(Number(blended)); // nothing in the look changes a queen up with no piece left to Black
+  });
+
+  it('explain values a difference the database lacks by the fitted piece values alone', () => {
+    const store = PatternStore.open(':memory:');
+    store.insert(materialPattern([0, 0, 0, 0, 1]), 'material', 0, { weight: 0.95, updates: 50 });
+    const output: string[] = [];
+    const player = new MorphPlayer(store, { maturity: 0, seed: 3 });
+    const game = new TerminalGame({ player, humanColor: 'white', startFen: LOOSE_KNIGHT, write: (text) => output.push(text), saveFile: () => {} });
+    game.start();
+    game.handleLine('explain Ke2');
+    // A queen against a knight, never seen. The fit knows only the queen: 50 updates of logit(.95), one of the ridge.
+    const queenValue = (50 * Math.log(0.95 / 0.05)) / 51;
+    const [, value] = /the piece values fitted to the others give ([\d.]+)/.exec(output.join('\n'))!;
+    expect(Number(value)).toBeCloseTo(1 / (1 + Math.exp(-queenValue)), 4);
   });
 });

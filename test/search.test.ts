@@ -432,6 +432,7 @@ describe('the player searching captures', () => {
 
   it('material-quiescence follows the captures in turn, valuing positions by their material pattern alone', () => {
     const store = PatternStore.open(':memory:');
+    saveConfig(store.db, { ...DEFAULT_CONFIG, materialPrior: 0 }); // each weight alone, not blended with a fit
     // Material differences (P N B R Q) for the side that just moved, with made-up weights.
     const weights: [number[], number][] = [
       [[1, 1, 0, 0, -1], 0.5], // White's pawn and knight against Black's queen, as the position stands

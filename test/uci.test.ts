@@ -11,6 +11,7 @@ import { stockfishCommand } from '../src/engines/stockfish.ts';
 import { UciClient } from '../src/engines/uciClient.ts';
 import { materialPattern } from '../src/pattern/pattern.ts';
 import { PatternStore } from '../src/store/patternStore.ts';
+import { DEFAULT_CONFIG, saveConfig } from '../src/learn/config.ts';
 import { UciEngine, valueToCentipawns, valueToWdl, type UciEngineConfig } from '../src/uci/engine.ts';
 
 const MORPH_BIN = fileURLToPath(new URL('../bin/morph.js', import.meta.url));
@@ -34,6 +35,8 @@ function legalMoves(fen: string, moves: string[] = []): string[] {
 /** A store where every equal-material position values `weight` (one material pattern, 5 updates). */
 function storeWithEqualMaterialPattern(weight: number): PatternStore {
   const store = PatternStore.open(':memory:');
+  // The weight alone, not blended with fitted piece values (materialFit.ts): these tests are of the protocol.
+  saveConfig(store.db, { ...DEFAULT_CONFIG, materialPrior: 0 });
   store.insert(materialPattern([0, 0, 0, 0, 0]), 'seed', 0, { weight, updates: 5 });
   return store;
 }

@@ -1,6 +1,6 @@
 /**
  * A ranker written as text, for the measurement scripts: 'ranker=SPEC' (a built-in: greedy, random, ab:D[,q]), or
- * 'db=FILE' with optional ';evaluation=FN', ';maturity=N', ';prior=N', ';search=MODE', ';policy=MODEL|none',
+ * 'db=FILE' with optional ';evaluation=FN', ';maturity=N', ';prior=N', ';materialPrior=K', ';search=MODE', ';policy=MODEL|none',
  * ';weight=X' (default: the database's own settings and policy, if built).
  */
 import { createRanker, morphRanker, type MoveRanker } from '../src/agree/rankers.ts';
@@ -14,6 +14,7 @@ export function rankerFromText(text: string): MoveRanker {
     evaluation: fields.evaluation as EvaluationFunction | undefined,
     maturity: fields.maturity !== undefined ? Number(fields.maturity) : undefined,
     prior: fields.prior !== undefined ? Number(fields.prior) : undefined,
+    materialPrior: fields.materialPrior !== undefined ? Number(fields.materialPrior) : undefined,
     search: fields.search as SearchMode | undefined,
     policy: fields.policy === 'none' ? false : fields.policy,
     policyWeight: fields.weight !== undefined ? Number(fields.weight) : undefined,

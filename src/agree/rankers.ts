@@ -71,6 +71,8 @@ export interface MorphRankerOverrides {
   maturity?: number;
   evaluation?: EvaluationFunction;
   prior?: number;
+  /** Pseudo-counts of the fitted piece values blended into material weights (config materialPrior). */
+  materialPrior?: number;
   search?: SearchMode;
   /** A model file used as the move policy (src/model/policy.ts); default the database's own if built; false: none. */
   policy?: string | false;
@@ -87,7 +89,11 @@ export function morphRanker(dbPath: string, overrides: MorphRankerOverrides = {}
   const model = openPolicyModel(dbPath, overrides.policy) ?? undefined;
   const settings = {
     maturity: playingMaturity(store, overrides.maturity),
-    evaluation: { function: overrides.evaluation ?? config.evaluation, prior: overrides.prior ?? config.prior },
+    evaluation: {
+      function: overrides.evaluation ?? config.evaluation,
+      prior: overrides.prior ?? config.prior,
+      materialPrior: overrides.materialPrior ?? config.materialPrior,
+    },
     search: overrides.search ?? config.playSearch,
     policy: model !== undefined ? modelPolicy(model, overrides.policyWeight) : undefined,
   };

@@ -21,6 +21,11 @@ export interface EvaluationSettings {
   function: EvaluationFunction;
   /** Pseudo-counts of a draw each weight is shrunk by (shrunk and logodds only). */
   prior: number;
+  /**
+   * Pseudo-counts of the fitted piece values each material weight is blended with, where a search values
+   * positions by material alone (materialFit.ts), whatever the function. 0 or absent: the weight alone.
+   */
+  materialPrior?: number;
 }
 
 export const PAPER_EVALUATION: EvaluationSettings = { function: 'paper', prior: 0 };

@@ -5,6 +5,7 @@
 import type { MorphDatabase } from '../store/database.ts';
 import { MATERIAL_PIECES, patternFromJson } from '../pattern/pattern.ts';
 import { MorphError } from '../util/errors.ts';
+import { fitPieceValues, type PieceValues } from '../eval/materialFit.ts';
 
 export type MaterialPiece = (typeof MATERIAL_PIECES)[number];
 export type MaterialDiff = Record<MaterialPiece, number>;
@@ -49,6 +50,24 @@ export function readMaterialTable(db: MorphDatabase): MaterialRow[] {
 }
 
 const signedInt = (n: number): string => (n > 0 ? `+${n}` : String(n));
+
+/** The piece values fitted to every material pattern of the table (eval/materialFit.ts). */
+export function tablePieceValues(rows: readonly MaterialRow[]): PieceValues {
+  return fitPieceValues(rows.map((row) => ({ diff: MATERIAL_PIECES.map((piece) => row.diff[piece]), weight: row.weight, updates: row.updates })));
+}
+
+/**
+ * The fitted piece values in log-odds, and in pawns beside the traditional ones (meaningless while the pawn's
+ * fitted value is not above 0).
+ */
+export function pieceValuesText(values: PieceValues): string {
+  const logOdds = MATERIAL_PIECES.map((piece, i) => `${piece} ${values[i].toFixed(2)}`).join(', ');
+  const line = `Learned piece values (the weights fitted as a sum of one value per piece, in log-odds): ${logOdds}`;
+  if (!(values[0] > 0.01)) return `${line}.`;
+  const pawns = MATERIAL_PIECES.map((piece, i) => `${piece} ${(values[i] / values[0]).toFixed(1)}`).join(', ');
+  return `${line};
+in pawns: ${pawns} (traditionally ${MATERIAL_PIECES.map((piece) => `${piece} ${TRADITIONAL_VALUES[piece]}`).join(', ')}).`;
+}
 
 export function materialTableText(rows: readonly MaterialRow[], total = rows.length): string {
   const header = '     P    N    B    R    Q   weight  updates  variance    age  value';

@@ -57,6 +57,18 @@ export interface LearningConfig {
   /** Pseudo-counts of a draw that shrink each weight toward .5 (evaluation shrunk and logodds). */
   prior: number;
   /**
+   * Where a search values positions by material alone (the material-* searches): pseudo-counts of the piece
+   * values fitted to all material patterns that each material pattern's weight is blended with
+   * (eval/materialFit.ts). A rare difference then leans on what the others say about its pieces, and one the
+   * database lacks gets the fit instead of .5. 0: the weight alone. Play only; learning is the same.
+   * Decided (2026-11-24): 20, for every database (a setting of play; an older database gets it too). Played
+   * with material-forks against ab:2,q, paired by opening over 100 pairs each, on the 2-hour run's database
+   * (two seeds) and its 6,000-game checkpoint: +.030, +.043 and +.020 a game against the weights alone (pooled
+   * +.031 [+.005, +.057]); K = 5 +.010; at 1.04 times the positions valued a move (training/RESULTS.md, "the
+   * material blend").
+   */
+  materialPrior: number;
+  /**
    * The pattern language patterns are created in. "paper": Levinson's (labels, squares, typed edges).
    * "safety": the same, plus "en prise" on pieces the opponent attacks more often than they are defended
    * (labels.ts), and one seed per piece label that says just that. A subgraph cannot say "not defended"
@@ -129,6 +141,7 @@ export const DEFAULT_CONFIG: LearningConfig = {
   temperature: DEFAULT_TEMPERATURE_SCHEDULE,
   evaluation: 'paper',
   prior: 20,
+  materialPrior: 20,
   language: 'safety',
   search: 'captures-mates',
   playSearch: 'material-forks',
@@ -180,6 +193,7 @@ export function validateConfig(config: LearningConfig): void {
     throw badInput(`config playSearch must be one of ${SEARCH_MODES.join(', ')}, got ${config.playSearch}`);
   }
   inRange('prior', config.prior, 0, 1e6);
+  inRange('materialPrior', config.materialPrior, 0, 1e6);
   inRange('lambda', config.lambda, 0, 1);
   inRange('beta', config.beta, 0, 10);
   inRange('discount', config.discount, 0.5, 1);
@@ -223,7 +237,7 @@ export function saveConfig(db: MorphDatabase, config: LearningConfig): void {
   setMeta(db, 'config', config);
 }
 
-/** The evaluation function and its prior, as the player and the TD targets use them. */
-export function evaluationSettings(config: Pick<LearningConfig, 'evaluation' | 'prior'>): EvaluationSettings {
-  return { function: config.evaluation, prior: config.prior };
+/** The evaluation function and its priors, as the player and the TD targets use them. */
+export function evaluationSettings(config: Pick<LearningConfig, 'evaluation' | 'prior' | 'materialPrior'>): EvaluationSettings {
+  return { function: config.evaluation, prior: config.prior, materialPrior: config.materialPrior };
 }

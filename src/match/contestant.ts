@@ -15,7 +15,7 @@ import { playingMaturity } from '../player/morphPlayer.ts';
 import { PatternStore } from '../store/patternStore.ts';
 import { isCoached, morphPlayerWithModels, type ModelMode } from '../model/predictedReplies.ts';
 import { OpponentModel } from '../model/opponentModel.ts';
-import { storedConfig } from '../learn/config.ts';
+import { evaluationSettings, loadConfig, storedConfig } from '../learn/config.ts';
 import { policyModelFor } from '../model/ownPolicy.ts';
 import { checkDatabaseFileKind } from '../store/databaseKind.ts';
 import { badInput } from '../util/errors.ts';
@@ -26,6 +26,8 @@ export interface ContestantOptions {
   maturity?: number;
   /** Overrides the search mode stored in a Morph database. */
   search?: SearchMode;
+  /** Overrides the material prior stored in a Morph database (config materialPrior). */
+  materialPrior?: number;
   engineTimeouts?: CreateOpponentOptions['engineTimeouts'];
   /** A model of the other player: a Morph contestant then looks along its predicted replies (src/model). */
   opponentModel?: string;
@@ -131,7 +133,9 @@ export class Contestant {
         if (this.policyPath !== undefined) this.policyModel ??= OpponentModel.open(this.policyPath);
         const models = { opponent: this.model, policy: this.policyModel, policyWeight: this.policyWeight, mode: this.options.modelMode };
         const name = this.model !== null || this.policyModel !== null ? this.name : context.name;
-        return morphPlayerWithModels(this.store, { maturity, seed: context.seed, search: this.options.search }, models, name);
+        const materialPrior = this.options.materialPrior;
+        const evaluation = materialPrior !== undefined ? { ...evaluationSettings(loadConfig(this.store.db)), materialPrior } : undefined;
+        return morphPlayerWithModels(this.store, { maturity, seed: context.seed, search: this.options.search, evaluation }, models, name);
       },
       alphaBetaFactory: (ab, context) => new AlphaBetaPlayer(parseAlphaBetaSpec(ab.body, context.seed)),
     });

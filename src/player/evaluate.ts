@@ -9,6 +9,8 @@ import type { PatternRecord } from '../store/patternRecord.ts';
 import type { PatternStore } from '../store/patternStore.ts';
 import { materialKey } from '../pattern/canonical.ts';
 import type { Board } from '../chess/board.ts';
+import { blendedWeight, fitPieceValues, fittedWeight, type MaterialEvidence, type PieceValues } from '../eval/materialFit.ts';
+import type { MaterialPattern } from '../pattern/pattern.ts';
 
 /** Scratch for materialEvaluation (synchronous, never nested). */
 const difference = new Int8Array(5);
@@ -20,6 +22,8 @@ export interface PositionEvaluation {
   /** All most-specific matches, mature or not. */
   matched: PatternRecord[];
   tested: number;
+  /** A material value blended with the fitted piece values (materialEvaluation): the fitted weight and K. */
+  blend?: { fitted: number; prior: number };
 }
 
 export function evaluateGraph(
@@ -35,18 +39,35 @@ export function evaluateGraph(
 }
 
 /**
- * A position judged by its material pattern alone (search material-quiescence): the learned weight of its
- * material difference, .5 when the database has no mature pattern for it. No retrieval, so a deep look stays
- * cheap.
+ * A position judged by its material pattern alone (the material-* searches): the learned weight of its
+ * material difference, .5 when the database has no mature pattern for it. With a material prior and the
+ * database's fitted piece values (materialFit.ts), the weight blended with the fitted one, which stands alone
+ * for a difference the database lacks. No retrieval, so a deep look stays cheap.
  */
 export function materialEvaluation(
   store: PatternStore,
   board: Pick<Board, 'squares' | 'turn'>,
   maturity: number,
   settings: EvaluationSettings = PAPER_EVALUATION,
+  pieceValues?: PieceValues,
 ): PositionEvaluation {
   const record = store.hierarchy.material.get(materialKey(materialDifference(board, difference)));
   const matched = record ? [record] : [];
   const used = record && record.updates >= maturity ? matched : [];
+  const prior = settings.materialPrior ?? 0;
+  if (prior > 0 && pieceValues !== undefined) {
+    const fitted = fittedWeight(pieceValues, difference);
+    const value = used.length > 0 ? blendedWeight(record!.weight, record!.updates, fitted, prior) : fitted;
+    return { value, used, matched, tested: 0, blend: { fitted, prior } };
+  }
   return { value: used.length > 0 ? positionValue(used, settings) : 0.5, used, matched, tested: 0 };
+}
+
+/** The piece values fitted to the database's material patterns as they are now (materialFit.ts). */
+export function databasePieceValues(store: PatternStore): PieceValues {
+  const evidence: MaterialEvidence[] = [];
+  for (const record of store.hierarchy.material.values()) {
+    evidence.push({ diff: (record.pattern as MaterialPattern).diff, weight: record.weight, updates: record.updates });
+  }
+  return fitPieceValues(evidence);
 }

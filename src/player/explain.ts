@@ -29,6 +29,8 @@ export interface MoveExplanation {
   patterns: ExplainedPattern[];
   /** The combination applied in order: each step adds one pattern (with the weight it counts with). */
   combination: { id: number; weight: number; runningValue: number }[];
+  /** A material value blended with the piece values fitted to all material patterns (materialFit.ts). */
+  blend?: { fitted: number; prior: number; value: number };
   /** Search "captures": the opponent capture that set the value; the patterns above value the position before it. */
   refutation?: { move: string; san: string; value: number; source: string; positionValue: number };
 }
@@ -49,6 +51,7 @@ export function explainMove(
 ): MoveExplanation {
   const matched = ranked.evaluation?.matched ?? [];
   const used = ranked.evaluation?.used ?? [];
+  const blend = ranked.evaluation?.blend;
   const usedSet = new Set(used);
   const combination = combinationSteps(used, evaluation).map((step) => ({
     id: used[step.index].id,
@@ -72,6 +75,7 @@ export function explainMove(
       description: describePattern(record.pattern),
     })),
     combination,
+    ...(blend ? { blend: { fitted: round(blend.fitted), prior: blend.prior, value: round(ranked.evaluation!.value) } } : {}),
     ...(ranked.refutation
       ? {
         refutation: {
@@ -104,8 +108,11 @@ export function explanationText(explanation: MoveExplanation): string {
       `  the position after the move itself is worth ${refutation.positionValue.toFixed(4)}:`,
     );
   }
+  const blend = explanation.blend;
   if (explanation.patterns.length === 0) {
-    lines.push('  no pattern matched the resulting position, so it is worth 0.5');
+    lines.push(blend
+      ? `  the database has no pattern of its material difference: the piece values fitted to the others give ${blend.value.toFixed(4)}`
+      : '  no pattern matched the resulting position, so it is worth 0.5');
     return lines.join('\n');
   }
   lines.push(`  most-specific patterns matched after the move (maturity ${explanation.maturity}):`);
@@ -124,6 +131,14 @@ export function explanationText(explanation: MoveExplanation): string {
     for (const step of explanation.combination) {
       lines.push(`    #${step.id} (${step.weight.toFixed(3)}) -> ${step.runningValue.toFixed(4)}`);
     }
+  }
+  if (blend && explanation.patterns.some((p) => p.used)) {
+    lines.push(
+      `  blended with the piece values fitted to all material patterns, ${blend.fitted.toFixed(4)} for this difference, ` +
+        `as ${blend.prior} updates: ${blend.value.toFixed(4)}`,
+    );
+  } else if (blend) {
+    lines.push(`  its pattern being immature, the piece values fitted to the others give ${blend.value.toFixed(4)}`);
   }
   return lines.join('\n');
 }

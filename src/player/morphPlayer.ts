@@ -21,7 +21,8 @@ import type { GamePlayer, GamePosition } from '../engines/gamePlayer.ts';
 import type { PatternStore } from '../store/patternStore.ts';
 import { Random } from '../util/random.ts';
 import { badInput } from '../util/errors.ts';
-import { evaluateGraph, materialEvaluation, type PositionEvaluation } from './evaluate.ts';
+import { databasePieceValues, evaluateGraph, materialEvaluation, type PositionEvaluation } from './evaluate.ts';
+import type { PieceValues } from '../eval/materialFit.ts';
 import type { EvaluationSettings } from '../eval/evaluation.ts';
 import { evaluationSettings, loadConfig } from '../learn/config.ts';
 import {
@@ -133,6 +134,11 @@ export class MorphPlayer implements GamePlayer {
   readonly policyWeight: number | undefined;
   /** Patterns tested in the last call to rankMoves (for benchmarks and --explain). */
   lastTested = 0;
+  /**
+   * The piece values the material searches blend with (materialFit.ts), fitted afresh for each move: the
+   * database may have learned since the last one (a few thousand patterns, well under a millisecond).
+   */
+  private pieceValues: PieceValues | undefined;
 
   constructor(
     readonly store: PatternStore,
@@ -161,6 +167,7 @@ export class MorphPlayer implements GamePlayer {
     const next = cloneBoard(board);
     const ranking: RankedMove[] = [];
     this.lastTested = 0;
+    this.fitPieceValues();
     for (const move of generateLegalMoves(board)) {
       applyMove(board, move, next);
       const ranked = this.judgePosition(history, next, move, keepEvaluations);
@@ -191,6 +198,7 @@ export class MorphPlayer implements GamePlayer {
     const board = history.board;
     const next = cloneBoard(board);
     this.lastTested = 0;
+    this.fitPieceValues();
     const moves = generateLegalMoves(board);
     if (moves.length === 0) throw badInput('no legal moves: the game is over');
     const candidates = moves.map((move) => {
@@ -336,9 +344,14 @@ export class MorphPlayer implements GamePlayer {
     }
   }
 
+  private fitPieceValues(): void {
+    const wanted = valuesByMaterial(this.search) && (this.evaluation.materialPrior ?? 0) > 0;
+    this.pieceValues = wanted ? databasePieceValues(this.store) : undefined;
+  }
+
   /** The patterns' value of a position for the side that just moved (its material pattern's alone, by search mode). */
   private evaluate(board: Board): PositionEvaluation {
-    if (valuesByMaterial(this.search)) return materialEvaluation(this.store, board, this.options.maturity, this.evaluation);
+    if (valuesByMaterial(this.search)) return materialEvaluation(this.store, board, this.options.maturity, this.evaluation, this.pieceValues);
     const evaluation = evaluateGraph(this.store, buildPositionGraph(board, this.graph), this.options.maturity, this.evaluation);
     this.lastTested += evaluation.tested;
     return evaluation;

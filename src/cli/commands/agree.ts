@@ -22,6 +22,7 @@ interface AgreeOptions {
   maturity?: string;
   evaluation?: string;
   prior?: string;
+  materialPrior?: string;
   search?: string;
   policy?: string | false;
   policyWeight?: string;
@@ -66,6 +67,7 @@ export function registerAgreeCommand(program: Command): void {
     .option('--maturity <n>', "with --db: use patterns of at least this many updates (default: the database's)")
     .option('--evaluation <fn>', `with --db: ${EVALUATION_FUNCTIONS.join(' | ')} (default: the database's)`)
     .option('--prior <n>', "with --db: pseudo-counts shrinking weights for shrunk and logodds (default: the database's)")
+    .option('--material-prior <k>', "with --db: pseudo-counts of the fitted piece values blended into material weights (default: the database's)")
     .option('--search <mode>', `with --db: ${SEARCH_MODES.join(' | ')} (default: the database's)`)
     .option('--policy <file>', "with --db: a model of a strong player (morph model) as the move policy (default: the database's own, DB.policy.db, if built)")
     .option('--no-policy', 'with --db: no move policy')
@@ -77,6 +79,7 @@ export function registerAgreeCommand(program: Command): void {
         if (!opts.db && opts.ranker.length === 0) throw badInput('give --db FILE or --ranker SPEC (or both)');
         const maturity = opts.maturity !== undefined ? parseIntegerOption('--maturity', opts.maturity, 0) : undefined;
         const prior = opts.prior !== undefined ? parseNumberOption('--prior', opts.prior, 0, 1e6) : undefined;
+        const materialPrior = opts.materialPrior !== undefined ? parseNumberOption('--material-prior', opts.materialPrior, 0, 1e6) : undefined;
         const search = parseSearchOption(opts.search);
         if (typeof opts.policy === 'string') checkDatabaseFileKind(opts.policy, 'opponent-model');
         const policyWeight = parsePolicyWeightOption(opts.policyWeight);
@@ -94,7 +97,7 @@ export function registerAgreeCommand(program: Command): void {
         const makers: (() => MoveRanker)[] = [
           ...(opts.db
             ? [() => morphRanker(opts.db!, {
-                maturity, evaluation: opts.evaluation as EvaluationFunction | undefined, prior, search, policy: opts.policy, policyWeight,
+                maturity, evaluation: opts.evaluation as EvaluationFunction | undefined, prior, materialPrior, search, policy: opts.policy, policyWeight,
               })]
             : []),
           ...specs.map((spec) => () => createRanker(spec)),

@@ -6,7 +6,7 @@ import { writeFileSync } from 'node:fs';
 import type { Command } from 'commander';
 import { withSnapshot } from '../../inspect/source.ts';
 import { readSummary, summaryText } from '../../inspect/summary.ts';
-import { materialRowJson, materialTableText, readMaterialTable } from '../../inspect/material.ts';
+import { materialRowJson, materialTableText, pieceValuesText, readMaterialTable, tablePieceValues } from '../../inspect/material.ts';
 import {
   PATTERN_SORT_KEYS, listPatterns, parsePatternId, patternDetailJson, patternDetailText, patternListText, readPatternDetail,
   type PatternSortKey,
@@ -65,7 +65,7 @@ export function registerInspectCommand(program: Command): void {
 
   inspect
     .command('material')
-    .description("the material patterns as the paper's Table 1, with the traditional value beside each")
+    .description("the material patterns as the paper's Table 1, with the traditional value beside each, and the piece values fitted to them")
     .option('--limit <n>', 'show at most this many rows (most updated first)')
     .action(
       action((local: { limit?: string }, command: Command) => {
@@ -73,7 +73,8 @@ export function registerInspectCommand(program: Command): void {
         const limit = local.limit === undefined ? undefined : parseIntegerOption('--limit', local.limit, 1);
         const table = withSnapshot(opts.db, ({ db }) => readMaterialTable(db));
         const shown = limit === undefined ? table : table.slice(0, limit);
-        printLine(opts.json ? JSON.stringify(shown.map(materialRowJson)) : materialTableText(shown, table.length));
+        if (opts.json) printLine(JSON.stringify(shown.map(materialRowJson)));
+        else printLine(`${materialTableText(shown, table.length)}\n${pieceValuesText(tablePieceValues(table))}`);
       }),
     );
 

@@ -29,6 +29,7 @@ interface MatchCommandOptions {
   seed?: string;
   maxPlies: string;
   maturity?: string;
+  materialPrior?: string;
   search?: string;
   engineTimeout?: string;
   maxFailures: string;
@@ -156,6 +157,7 @@ export function registerMatchCommand(program: Command): void {
     .option('--max-plies <n>', 'adjudicate a draw after this many plies (opening included)', '300')
     .option('--maturity <n>', 'Morph players: use patterns of at least this many updates (default: the database\'s)')
     .option('--search <mode>', `Morph players: ${SEARCH_MODES.join(' | ')} (default: the database's)`)
+    .option('--material-prior <k>', "Morph players: pseudo-counts of the fitted piece values blended into each material weight, 0 for none (default: the database's)")
     .option('--engine-timeout <ms>', 'per-move timeout for external engines')
     .option('--max-failures <n>', 'stop after this many engine failures in a row', '5')
     .option('--white-model <file>', "an opponent model of --black, for the Morph player --white: it looks along the predicted replies")
@@ -220,6 +222,7 @@ export function registerMatchCommand(program: Command): void {
             policyWeight: parsePolicyWeightOption(opts.policyWeight),
             maturity: opts.maturity !== undefined ? parseIntegerOption('--maturity', opts.maturity, 0) : undefined,
             search: parseSearchOption(opts.search),
+            materialPrior: opts.materialPrior !== undefined ? parseNumberOption('--material-prior', opts.materialPrior, 0, 1e6) : undefined,
             engineTimeouts: timeout ? { searchTimeoutMs: timeout } : undefined,
             shouldStop: () => interrupted,
             onGame: (_game, pgn, tally) => {

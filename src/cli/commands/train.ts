@@ -28,6 +28,7 @@ interface TrainOptions {
   search?: string;
   playSearch?: string;
   prior?: string;
+  materialPrior?: string;
   checkpointEvery?: string;
   jobs?: string;
   snapshotEvery?: string;
@@ -84,6 +85,7 @@ export function registerTrainCommand(program: Command): void {
     .option('--target-maturity <n>', 'evaluate TD targets with patterns of at least this many updates (saved)')
     .option('--evaluation <fn>', 'paper | shrunk | logodds | joint: how matched patterns combine, in play and learning (saved)')
     .option('--prior <n>', 'pseudo-counts of a draw shrinking each weight, for shrunk and logodds (saved)')
+    .option('--material-prior <k>', 'pseudo-counts of the fitted piece values blended into each material weight by the material searches, 0 for none (saved; default 20)')
     .option('--language <name>', "paper | safety: the paper's pattern language, or with en-prise pieces marked (saved; a new database: safety)")
     .option('--search <mode>', `${SEARCH_MODES.join(' | ')}: how far Morph looks in its training games (saved; a new database: captures-mates)`)
     .option('--play-search <mode>', `${SEARCH_MODES.join(' | ')}: how far Morph looks when it plays from the database outside training (saved; a new database: material-forks)`)
@@ -120,6 +122,7 @@ export function registerTrainCommand(program: Command): void {
         if (opts.temperature !== undefined) config.temperature = opts.temperature;
         if (opts.evaluation !== undefined) config.evaluation = opts.evaluation as LearningConfig['evaluation'];
         if (opts.prior !== undefined) config.prior = parseNumberOption('--prior', opts.prior, 0, 1e6);
+        if (opts.materialPrior !== undefined) config.materialPrior = parseNumberOption('--material-prior', opts.materialPrior, 0, 1e6);
         if (opts.language !== undefined) config.language = opts.language as LearningConfig['language'];
         if (opts.search !== undefined) config.search = parseSearchOption(opts.search);
         if (opts.playSearch !== undefined) config.playSearch = parseSearchOption(opts.playSearch, '--play-search')!;

@@ -1,0 +1,145 @@
+import { describe, expect, it } from 'vitest';
+import { blendedWeight, fitPieceValues, fittedWeight } from '../src/eval/materialFit.ts';
+import { databasePieceValues, materialEvaluation } from '../src/player/evaluate.ts';
+import { MorphPlayer } from '../src/player/morphPlayer.ts';
+import { PatternStore } from '../src/store/patternStore.ts';
+import { materialPattern } from '../src/pattern/pattern.ts';
+import { GameHistory } from '../src/chess/history.ts';
+import { boardFromFen } from '../src/chess/board.ts';
+import { Random } from '../src/util/random.ts';
+import { mkdtempSync, rmSync, writeFileSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import { morph } from './helpers/sampleDatabase.ts';
+
+const logistic = (x: number) => 1 / (1 + Math.exp(-x));
+const logOdds = (p: number) => Math.log(p / (1 - p));
+
+/** Every difference with each piece count in [-2, 2] except the empty one, in a fixed order. */
+function allDifferences(): number[][] {
+  const diffs: number[][] = [];
+  for (let p = -2; p <= 2; p++)
+    for (let n = -2; n <= 2; n++)
+      for (let b = -1; b <= 1; b++)
+        for (let r = -1; r <= 1; r++)
+          for (let q = -1; q <= 1; q++) if (p || n || b || r || q) diffs.push([p, n, b, r, q]);
+  return diffs;
+}
+
+describe('piece values fitted to the material patterns', () => {
+  it('recovers the piece values of weights that are exactly additive in log-odds', () => {
+    const values = [0.2, 0.6, 0.7, 1.0, 1.9];
+    const evidence = allDifferences().map((diff) => ({
+      diff,
+      weight: logistic(diff.reduce((sum, d, i) => sum + d * values[i], 0)),
+      updates: 1000,
+    }));
+    // Clipped to [.02, .98]: these stay inside except the largest differences, so drop those for an exact fit.
+    const inside = evidence.filter((e) => e.weight > 0.02 && e.weight < 0.98);
+    const fitted = fitPieceValues(inside);
+    for (let i = 0; i < 5; i++) expect(fitted[i]).toBeCloseTo(values[i], 3);
+    expect(fittedWeight(fitted, [0, 1, 0, 0, 0])).toBeCloseTo(logistic(0.6), 3);
+  });
+
+  it('solves the weighted least-squares problem: the gradient at the fit is zero', () => {
+    const rng = new Random(7);
+    const evidence = allDifferences().map((diff) => ({
+      diff,
+      weight: rng.next(),
+      updates: 1 + Math.floor(rng.next() * 50),
+    }));
+    const fitted = fitPieceValues(evidence);
+    // The objective: sum of updates·(logit(clip(w)) - values·d)² plus 1·|values|² (the ridge).
+    const gradient = new Array(5).fill(0);
+    for (const { diff, weight, updates } of evidence) {
+      const clipped = Math.min(0.98, Math.max(0.02, weight));
+      const residual = logOdds(clipped) - diff.reduce((sum, d, i) => sum + d * fitted[i], 0);
+      for (let i = 0; i < 5; i++) gradient[i] += updates * residual * diff[i];
+    }
+    for (let i = 0; i < 5; i++) expect(gradient[i] - fitted[i]).toBeCloseTo(0, 8);
+  });
+
+  it('gives a database without material evidence values of 0, so every difference counts as a draw', () => {
+    const fitted = fitPieceValues([{ diff: [1, 0, 0, 0, 0], weight: 0.9, updates: 0 }]);
+    expect(Array.from(fitted)).toEqual([0, 0, 0, 0, 0]);
+    expect(fittedWeight(fitted, [0, 0, 0, 1, 0])).toBe(0.5);
+  });
+
+  it('blends a weight with the fitted one by their counts', () => {
+    expect(blendedWeight(1, 1, 0.7, 20)).toBeCloseTo((1 + 20 * 0.7) / 21, 14);
+    expect(blendedWeight(0.3, 0, 0.7, 20)).toBe(0.7);
+    expect(blendedWeight(0.3, 5, 0.7, 0)).toBe(0.3);
+  });
+});
+
+describe('the material searches with a material prior', () => {
+  /** A database whose only evidence is a knight up or down, often, and a rook up once, lost. */
+  function knightStore(): PatternStore {
+    const store = PatternStore.open(':memory:');
+    store.insert(materialPattern([0, 1, 0, 0, 0]), 'manual', 0, { weight: 0.8, updates: 200 });
+    store.insert(materialPattern([0, -1, 0, 0, 0]), 'manual', 0, { weight: 0.2, updates: 200 });
+    store.insert(materialPattern([0, 0, 0, 1, 0]), 'manual', 0, { weight: 0, updates: 1 });
+    return store;
+  }
+
+  it('values a difference by its weight blended with the fit, and one the database lacks by the fit alone', () => {
+    const store = knightStore();
+    const values = databasePieceValues(store);
+    expect(values[1]).toBeGreaterThan(1.3); // logit(.8) = 1.39, pulled a little toward 0 by the ridge
+    const settings = { function: 'paper' as const, prior: 0, materialPrior: 20 };
+    // Black to move with two knights fewer: White, who just moved, is two knights up, a difference never seen.
+    const twoKnights = boardFromFen('4k3/8/8/8/8/8/8/1N2K1N1 b - - 0 1');
+    const unseen = materialEvaluation(store, twoKnights, 0, settings, values);
+    expect(unseen.matched).toEqual([]);
+    expect(unseen.value).toBeCloseTo(logistic(2 * values[1]), 14);
+    expect(materialEvaluation(store, twoKnights, 0, { ...settings, materialPrior: 0 }, values).value).toBe(0.5);
+    // A rook up once, lost: the blend pulls that one result most of the way to what the rook's fit says.
+    const rook = boardFromFen('4k3/8/8/8/8/8/8/R3K3 b - - 0 1');
+    const blended = materialEvaluation(store, rook, 0, settings, values);
+    expect(blended.matched.map((record) => record.updates)).toEqual([1]);
+    expect(blended.value).toBeCloseTo((1 * 0 + 20 * fittedWeight(values, [0, 0, 0, 1, 0])) / 21, 14);
+    // The fit has no intercept: a difference and its opposite are valued as a win and a loss of each other.
+    const twoKnightsDown = boardFromFen('1n2k1n1/8/8/8/8/8/8/4K3 b - - 0 1');
+    expect(materialEvaluation(store, twoKnightsDown, 0, settings, values).value).toBeCloseTo(1 - unseen.value, 14);
+    store.close();
+  });
+
+  it('lets the player take a second knight that a database without the difference values as a draw', () => {
+    const store = knightStore();
+    // White is a knight up and can take Black's last knight, reaching two knights up, a difference never seen.
+    const fen = '4k3/8/8/3n4/8/4N3/8/1N2K3 w - - 0 1';
+    const rank = (materialPrior: number) =>
+      new MorphPlayer(store, { maturity: 0, seed: 1, search: 'material-quiescence', evaluation: { function: 'paper', prior: 0, materialPrior } })
+        .rankMoves(new GameHistory(fen));
+    expect(rank(0)[0].move).not.toBe('e3d5'); // .5 for the capture, against .8 for keeping the knight up
+    expect(rank(20)[0].move).toBe('e3d5');
+    store.close();
+  });
+
+  it('is the database\'s setting, which morph match --material-prior overrides, and refuses a bad value in one line', () => {
+    const dir = mkdtempSync(join(tmpdir(), 'morph-material-prior-'));
+    try {
+      const db = join(dir, 'knights.db');
+      const file = PatternStore.open(db);
+      file.insert(materialPattern([0, 1, 0, 0, 0]), 'manual', 0, { weight: 0.8, updates: 200 });
+      file.insert(materialPattern([0, -1, 0, 0, 0]), 'manual', 0, { weight: 0.2, updates: 200 });
+      file.close();
+      const openings = join(dir, 'knights.epd');
+      writeFileSync(openings, '4k3/8/8/3n4/8/4N3/8/1N2K3 w - - id "a knight up, the second to take";\n');
+      const firstMove = (...extra: string[]) => {
+        const result = morph(['match', '--white', `morph:${db}`, '--black', 'random', '--games', '1', '--seed', '1', '--max-plies', '2',
+          '--search', 'material-quiescence', '--openings', openings, '--json', '--no-progress', ...extra]);
+        expect(result.stderr).toBe('');
+        const pgn = (JSON.parse(result.stdout) as { pgn: string[] }).pgn[0];
+        return /\n1\. (\S+)/.exec(pgn)![1];
+      };
+      expect(firstMove()).toBe('Nxd5'); // the default, 20
+      expect(firstMove('--material-prior', '0')).not.toBe('Nxd5');
+      const bad = morph(['match', '--white', `morph:${db}`, '--black', 'random', '--material-prior', '-1']);
+      expect(bad.status).toBe(2);
+      expect(bad.stderr).toBe('morph: --material-prior needs a number from 0 to 1000000, got "-1"\n');
+    } finally {
+      rmSync(dir, { recursive: true, force: true });
+    }
+  });
+});
