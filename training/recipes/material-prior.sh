@@ -1,0 +1,24 @@
+#!/usr/bin/env bash
+# The material prior as built into main (config materialPrior, `--material-prior K`; issue 12, 2026-11-24 night):
+# a fresh training run with the defaults (seed 1, 1.1 hours, a checkpoint every 2,000 games), then material-forks
+# against ab:2,q, 200 games on the balanced suite, K = 0 (each material weight alone) and K = 20 (the default),
+# the same match seed, paired by opening (training/paired-match-diff.ts). A replication of
+# training/recipes/material-blend.sh (the patch) on a database trained anew.
+#
+#   training/recipes/material-prior.sh OUT_DIR [MATCH_SEED]
+set -euo pipefail
+cd "$(dirname "$0")/../.."
+OUT=${1:?usage: material-prior.sh OUT_DIR [MATCH_SEED]}
+SEED=${2:-1}
+mkdir -p "$OUT"
+DB="$OUT/t1.db"
+[ -e "$DB" ] || node bin/morph.js train --db "$DB" --hours 1.1 --seed 1 --checkpoint-every 2000 --progress none
+
+arm() { # K NAME
+  node bin/morph.js match --white "morph:$DB" --black ab:2,q --games 200 --seed "$SEED" --search material-forks \
+    --material-prior "$1" --openings openings/balanced-6ply.epd --json --no-progress > "$OUT/$2.json" &
+}
+arm 0 "k0-s$SEED"
+arm 20 "k20-s$SEED"
+wait
+node bin/run-ts.js training/paired-match-diff.ts "$OUT/k0-s$SEED.json" "$OUT/k20-s$SEED.json"
