@@ -1,6 +1,7 @@
 #!/usr/bin/env bash
-# Material values blended with learned piece values (issue 12, 2026-11-24 evening; an experiment, not in main's
-# code). material-blend.patch, applied to a4fbd35 in a worktree, adds one switch:
+# Material values blended with learned piece values (issue 12, 2026-11-24 evening; an experiment, since built into
+# main as config materialPrior: training/recipes/material-prior.sh replicates it there).
+# material-blend.patch, applied to a4fbd35 in a worktree, adds one switch:
 #   MORPH_MAT_SHRINK=K   the material searches value a material difference d as (n·w + K·p) / (n + K), w and n its
 #                        material pattern's weight and updates (n = 0 when the database has none), p the logistic
 #                        of an additive fit: logit(weight) ≈ Σ value_i · d_i over P N B R Q, least squares
