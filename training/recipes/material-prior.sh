@@ -4,7 +4,7 @@
 # by SIGTERM after 6,109 games, then one more game, seed 2, which rebuilt its policy; with 2 jobs a run repeats up
 # to snapshot timing), then material-forks against ab:2,q, 200 games on the balanced suite, K = 0 (each material
 # weight alone), 20 (the default) and 50, the same match seed, paired by opening with K = 0
-# (training/paired-match-diff.ts). Run with match seeds 1 and 2. A replication of training/recipes/material-blend.sh
+# (training/paired-match-diff.ts). Run with match seeds 1, 2 and 3 (K = 50 with 1 and 2 only). A replication of training/recipes/material-blend.sh
 # (the patch) on a database trained anew.
 #
 #   training/recipes/material-prior.sh OUT_DIR [MATCH_SEED]
