@@ -64,9 +64,9 @@ export interface LearningConfig {
    * Decided (2026-11-24): 20, for every database (a setting of play; an older database gets it too). Played
    * with material-forks against ab:2,q, paired by opening over 100 pairs each, on the 2-hour run's database
    * (two seeds) and its 6,000-game checkpoint, +.030, +.043 and +.020 a game against the weights alone, and on a
-   * database trained anew (6,110 games, three seeds) +.035, +.013 and +.063: mean +.034 [+.015, +.053]; K = 5 +.010, K = 50
-   * no better than 20 (-.007, -.028). On young databases the threat looks then do more work (training/RESULTS.md,
-   * "the material blend built in").
+   * database trained anew (6,110 games, three seeds) +.035, +.013 and +.063: mean +.034 [+.015, +.053]. K = 5
+   * +.010; K = 50 no better than 20 (-.007, -.028). On young databases the threat looks then do more work
+   * (training/RESULTS.md, "the material blend built in").
    */
   materialPrior: number;
   /**
