@@ -9,7 +9,7 @@
  * (n·w + K·p) / (n + K), with p the fitted weight and K the prior's pseudo-counts (the config's
  * materialPrior). Measured in training/RESULTS.md, "the material blend".
  */
-import { logistic } from './combine.ts';
+import { logistic, logit } from './combine.ts';
 
 /** P, N, B, R, Q: the order of a material pattern's differences. */
 const KINDS = 5;
@@ -44,8 +44,7 @@ export function fitPieceValues(patterns: Iterable<MaterialEvidence>): PieceValue
   });
   for (const { diff, weight, updates } of patterns) {
     if (updates <= 0) continue;
-    const clipped = Math.min(1 - WEIGHT_EDGE, Math.max(WEIGHT_EDGE, weight));
-    const target = Math.log(clipped / (1 - clipped));
+    const target = logit(Math.min(1 - WEIGHT_EDGE, Math.max(WEIGHT_EDGE, weight)));
     for (let i = 0; i < KINDS; i++) {
       if (diff[i] === 0) continue;
       const row = rows[i];

@@ -136,7 +136,7 @@ export class MorphPlayer implements GamePlayer {
   lastTested = 0;
   /**
    * The piece values the material searches blend with (materialFit.ts), fitted afresh for each move: the
-   * database may have learned since the last one (a few thousand patterns, well under a millisecond).
+   * database may have learned since the last one (a few thousand patterns: about 1.6 ms on a loaded machine).
    */
   private pieceValues: PieceValues | undefined;
 
