@@ -154,6 +154,25 @@ describe('worstCaptureReply', () => {
     const refutation = worstCaptureReply(board, 0.5, () => 0.5);
     expect(refutation).toEqual({ move: 'e1e8', value: 0, source: 'checkmate' });
   });
+
+  it('finds no refutation in an exchange that comes back to the same material, though 1 - (1 - x) rounds below x', () => {
+    // Black to move: dxe4 takes a pawn, dxe4 takes it back. Level material is worth .1 to whoever just moved,
+    // a pawn up .99, so White is left 1 - (1 - .1) after the exchange: 0.09999999999999998 in floating point.
+    const board = boardFromFen('4k3/7p/8/3p4/4P3/3P4/8/4K3 b - - 0 1');
+    const pawnsAhead = (after: Board) => {
+      let balance = 0;
+      for (const piece of after.squares) balance += Math.sign(piece) * (Math.abs(piece) === 1 ? 1 : 0);
+      return after.turn === 0 ? -balance : balance; // for the side that just moved (White is 0: balance > 0 is White ahead)
+    };
+    const valuation = (after: Board) => ({ [-1]: 0.01, 0: 0.1, 1: 0.99 })[pawnsAhead(after)]!;
+    expect(1 - (1 - 0.1)).toBeLessThan(0.1); // the rounding the search must not take for a loss
+    expect(worstCaptureReply(board, 0.1, valuation, QUIESCENCE_DEPTH)).toBeUndefined();
+    // A real loss is still found: with the pawn on d3 gone, dxe4 wins it.
+    const undefended = boardFromFen('4k3/7p/8/3p4/4P3/8/7P/4K3 b - - 0 1');
+    const refutation = worstCaptureReply(undefended, 0.1, valuation, QUIESCENCE_DEPTH);
+    expect(refutation?.move).toBe('d5e4');
+    expect(refutation?.value).toBeCloseTo(0.01, 12);
+  });
 });
 
 describe('worstThreatReply', () => {
