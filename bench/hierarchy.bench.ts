@@ -109,6 +109,18 @@ export function benchStoreFile(path: string, label: string, withTargets: boolean
   const quiescenceTimes = moveTimesWith('material-quiescence');
   const threatTimes = moveTimesWith('material-threats');
   const forkTimes = moveTimesWith('material-forks');
+  // The move a game plays (bestMove: moves that cannot win are not looked at), whose worst case a clock meets.
+  const gameMoveTimes = (() => {
+    const player = new MorphPlayer(store, { maturity: 0, seed: 1, search: 'material-forks' });
+    const moveTimes: number[] = [];
+    for (const fen of test.slice(0, 200)) {
+      const history = new GameHistory(fen);
+      const started = performance.now();
+      player.bestMove(history);
+      moveTimes.push(performance.now() - started);
+    }
+    return moveTimes.sort((a, b) => a - b);
+  })();
   const rss = process.memoryUsage().rss;
   store.close();
   const at100k = withTargets;
@@ -148,6 +160,12 @@ export function benchStoreFile(path: string, label: string, withTargets: boolean
       value: round(percentile(forkTimes, 0.5), 2),
       unit: 'ms',
       note: `p95 ${round(percentile(forkTimes, 0.95), 2)} ms; ${round(percentile(forkTimes, 0.5) / percentile(threatTimes, 0.5), 2)}x the material-threats median (every move ranked, each own threat followed through every reply)`,
+    },
+    {
+      name: `game move with search material-forks, ${label} (mean)`,
+      value: round(gameMoveTimes.reduce((a, b) => a + b, 0) / gameMoveTimes.length, 2),
+      unit: 'ms',
+      note: `median ${round(percentile(gameMoveTimes, 0.5), 2)} ms, p95 ${round(percentile(gameMoveTimes, 0.95), 2)} ms, worst ${round(gameMoveTimes.at(-1)!, 1)} ms (bestMove, as games play it)`,
     },
   ];
 }
