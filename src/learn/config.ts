@@ -10,6 +10,7 @@ import { DEFAULT_TEMPERATURE_SCHEDULE, parseTemperatureSchedule } from './anneal
 import { badInput } from '../util/errors.ts';
 import { EVALUATION_FUNCTIONS, type EvaluationFunction, type EvaluationSettings } from '../eval/evaluation.ts';
 import { SEARCH_MODES, type SearchMode } from '../player/search.ts';
+import { MATERIAL_FIT_ALONE } from '../eval/materialFit.ts';
 
 export interface LearningConfig {
   /**
@@ -60,13 +61,16 @@ export interface LearningConfig {
    * Where a search values positions by material alone (the material-* searches): pseudo-counts of the piece
    * values fitted to all material patterns that each material pattern's weight is blended with
    * (eval/materialFit.ts). A rare difference then leans on what the others say about its pieces, and one the
-   * database lacks gets the fit instead of .5. 0: the weight alone. Play only; learning is the same.
-   * Decided (2026-11-24): 20, for every database (a setting of play; an older database gets it too). Played
-   * with material-forks against ab:2,q, paired by opening over 100 pairs each, on the 2-hour run's database
-   * (two seeds) and its 6,000-game checkpoint, +.030, +.043 and +.020 a game against the weights alone, and on a
-   * database trained anew (6,110 games, three seeds) +.035, +.013 and +.063: mean +.034 [+.015, +.053]. K = 5
-   * +.010; K = 50 no better than 20 (-.007, -.028). On young databases the threat looks then do more work
-   * (training/RESULTS.md, "the material blend built in").
+   * database lacks gets the fit instead of .5. 0: the weight alone; 1,000,000 (the most): the fitted values
+   * alone, in effect (the most updates a material pattern has is in the tens of thousands). Play only; learning
+   * is the same.
+   * Decided (2026-11-24): 20 against the weights alone, mean +.034 [+.015, +.053] a game over six matches with
+   * material-forks against ab:2,q (training/RESULTS.md, "the material blend built in").
+   * Decided (2026-11-25): 1,000,000, the fitted values alone, for a new database (one that saved 20 keeps it).
+   * With the values fitted by maximum likelihood, on the 6,110-game database of 2026-11-24 the fitted values
+   * alone scored +.085 and +.045 over the least-squares blend at 20 (two seeds), against +.013 and +.018 for
+   * the maximum-likelihood blend at 20, and about what 1/3/3/5/9 alone gave (+.063, +.050) (training/RESULTS.md,
+   * "piece values by maximum likelihood").
    */
   materialPrior: number;
   /**
@@ -142,7 +146,7 @@ export const DEFAULT_CONFIG: LearningConfig = {
   temperature: DEFAULT_TEMPERATURE_SCHEDULE,
   evaluation: 'paper',
   prior: 20,
-  materialPrior: 20,
+  materialPrior: MATERIAL_FIT_ALONE,
   language: 'safety',
   search: 'captures-mates',
   playSearch: 'material-forks',
@@ -194,7 +198,7 @@ export function validateConfig(config: LearningConfig): void {
     throw badInput(`config playSearch must be one of ${SEARCH_MODES.join(', ')}, got ${config.playSearch}`);
   }
   inRange('prior', config.prior, 0, 1e6);
-  inRange('materialPrior', config.materialPrior, 0, 1e6);
+  inRange('materialPrior', config.materialPrior, 0, MATERIAL_FIT_ALONE);
   inRange('lambda', config.lambda, 0, 1);
   inRange('beta', config.beta, 0, 10);
   inRange('discount', config.discount, 0.5, 1);

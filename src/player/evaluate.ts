@@ -63,11 +63,14 @@ export function materialEvaluation(
   return { value: used.length > 0 ? positionValue(used, settings) : 0.5, used, matched, tested: 0 };
 }
 
-/** The piece values fitted to the database's material patterns as they are now (materialFit.ts). */
-export function databasePieceValues(store: PatternStore): PieceValues {
+/**
+ * The piece values fitted to the database's material patterns as they are now (materialFit.ts), starting from
+ * `start` (an earlier fit) when given.
+ */
+export function databasePieceValues(store: PatternStore, start?: PieceValues): PieceValues {
   const evidence: MaterialEvidence[] = [];
   for (const record of store.hierarchy.material.values()) {
     evidence.push({ diff: (record.pattern as MaterialPattern).diff, weight: record.weight, updates: record.updates });
   }
-  return fitPieceValues(evidence);
+  return fitPieceValues(evidence, start);
 }

@@ -1,4 +1,5 @@
 /** `morph train`: an unattended training run against a sparring opponent (src/train/harness.ts). */
+import { MATERIAL_FIT_ALONE } from '../../eval/materialFit.ts';
 import type { Command } from 'commander';
 import { DEFAULT_SNAPSHOT_EVERY, defaultJobs, runTraining, type TrainingSummary } from '../../train/harness.ts';
 import { AUTO_RELOAD_FACTOR, runTrainWorker } from '../../train/trainWorker.ts';
@@ -85,7 +86,7 @@ export function registerTrainCommand(program: Command): void {
     .option('--target-maturity <n>', 'evaluate TD targets with patterns of at least this many updates (saved)')
     .option('--evaluation <fn>', 'paper | shrunk | logodds | joint: how matched patterns combine, in play and learning (saved)')
     .option('--prior <n>', 'pseudo-counts of a draw shrinking each weight, for shrunk and logodds (saved)')
-    .option('--material-prior <k>', 'pseudo-counts of the fitted piece values blended into each material weight by the material searches, 0 for none (saved; default 20)')
+    .option('--material-prior <k>', 'pseudo-counts of the fitted piece values blended into each material weight by the material searches, 0 for none, 1000000 for the fitted values alone (saved; a new database: 1000000)')
     .option('--language <name>', "paper | safety: the paper's pattern language, or with en-prise pieces marked (saved; a new database: safety)")
     .option('--search <mode>', `${SEARCH_MODES.join(' | ')}: how far Morph looks in its training games (saved; a new database: captures-mates)`)
     .option('--play-search <mode>', `${SEARCH_MODES.join(' | ')}: how far Morph looks when it plays from the database outside training (saved; a new database: material-forks)`)
@@ -122,7 +123,7 @@ export function registerTrainCommand(program: Command): void {
         if (opts.temperature !== undefined) config.temperature = opts.temperature;
         if (opts.evaluation !== undefined) config.evaluation = opts.evaluation as LearningConfig['evaluation'];
         if (opts.prior !== undefined) config.prior = parseNumberOption('--prior', opts.prior, 0, 1e6);
-        if (opts.materialPrior !== undefined) config.materialPrior = parseNumberOption('--material-prior', opts.materialPrior, 0, 1e6);
+        if (opts.materialPrior !== undefined) config.materialPrior = parseNumberOption('--material-prior', opts.materialPrior, 0, MATERIAL_FIT_ALONE);
         if (opts.language !== undefined) config.language = opts.language as LearningConfig['language'];
         if (opts.search !== undefined) config.search = parseSearchOption(opts.search);
         if (opts.playSearch !== undefined) config.playSearch = parseSearchOption(opts.playSearch, '--play-search')!;
