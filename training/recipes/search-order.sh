@@ -3,13 +3,17 @@
 # On the database of training/recipes/material-prior.sh (OUT_DIR/t1.db, 6,110 games, seed 1), material-forks
 # against ab:2,q, 200 games on the balanced suite, paired by opening (training/paired-match-diff.ts) with that
 # recipe's K = 20 match of the same seed (before the ordering) and with this recipe's "main" arm:
-#   main    main as it is (captures ordered best first; no strength change expected, only speed);
+#   main    main as it was at d57d7c0 (captures ordered best first; least-squares piece values blended at K = 20);
 #   true    the piece values fixed at 1/3/3/5/9 x .22 log-odds, standing alone (a ceiling: Morph is given no piece
 #           values, so this is diagnosis, not a player);
 #   fit     the database's fitted piece values standing alone (--material-prior 1000000);
-#   glm     piece values fitted by binomial maximum likelihood instead of least squares on log-odds
-#           (tmp computation, values given here for t1.db: .24 .85 1.04 1.18 2.51), standing alone.
-# Run with match seeds 1 and 2.
+#   glm     piece values fitted by binomial maximum likelihood (computed outside main at the time, given here for
+#           t1.db: .24 .85 1.04 1.18 2.51), standing alone.
+# These ran at d57d7c0, when main's fit was least squares. Since 5eb1d9b main fits by maximum likelihood and a
+# new database plays the fit alone, so on main "main" is K = 20 with the new fit (run as the "mle20" arm:
+# `--material-prior 20`) and "fit" reproduces "glm". Run with match seeds 1 and 2. The checkpoints
+# (t1.checkpoints/games-00{2,6}000.db, no policy of their own: --no-policy) were compared on main with
+# --material-prior 20 against 1000000, seed 1.
 #
 #   training/recipes/search-order.sh OUT_DIR [MATCH_SEED]
 set -euo pipefail
