@@ -99,6 +99,7 @@ describe('UciEngine (the protocol state machine)', () => {
       'option name Database type string default /somewhere/morph.db',
       'option name Maturity type spin default 0 min 0 max 100000',
       'option name Search type combo default material-forks var one-ply var captures var captures-mates var material-quiescence var material-threats var material-forks',
+      'option name MaterialPrior type spin default 1000000 min 0 max 1000000',
       'option name Seed type spin default 1 min 0 max 2147483647',
       'option name MultiPV type spin default 1 min 1 max 256',
       'option name UCI_ShowWDL type check default false',
@@ -106,6 +107,24 @@ describe('UciEngine (the protocol state machine)', () => {
       'uciok',
     ]);
     expect(send('isready')).toEqual(['readyok']);
+  });
+
+  it('takes MaterialPrior from the GUI: with it the fitted piece values value a difference the database lacks', () => {
+    const store = PatternStore.open(':memory:');
+    saveConfig(store.db, { ...DEFAULT_CONFIG, materialPrior: 0 });
+    store.insert(materialPattern([0, 1, 0, 0, 0]), 'manual', 0, { weight: 0.8, updates: 200 });
+    store.insert(materialPattern([0, -1, 0, 0, 0]), 'manual', 0, { weight: 0.2, updates: 200 });
+    const { send } = engineUnderTest({ store });
+    expect(send('uci')).toContain('option name MaterialPrior type spin default 0 min 0 max 1000000'); // the database's
+    // A knight up, White can take Black's last knight: two knights up, a difference the database has never seen.
+    send('position fen 4k3/8/8/3n4/8/4N3/8/1N2K3 w - - 0 1');
+    const bestMove = () => send('go').at(-1);
+    expect(bestMove()).not.toBe('bestmove e3d5'); // the weights alone: .5 for it, .8 for keeping the knight up
+    expect(send('setoption name MaterialPrior value 1000000')).toEqual([]);
+    expect(bestMove()).toBe('bestmove e3d5');
+    expect(send('setoption name MaterialPrior value 0')).toEqual([]);
+    expect(bestMove()).not.toBe('bestmove e3d5');
+    expect(send('setoption name MaterialPrior value -3')).toEqual(['info string option MaterialPrior needs a whole number from 0 to 1000000, got "-3"']);
   });
 
   it('opens its database at isready, not at uci, and plays on from an empty one when that fails', () => {
@@ -504,7 +523,7 @@ describe('morph uci against the embedded Stockfish', () => {
     try {
       await Promise.all([morph.start(), stockfish.start()]);
       expect(morph.engineId).toBe(`Morph ${VERSION}`);
-      expect(morph.optionNames).toEqual(['Database', 'Maturity', 'Search', 'OpponentModel', 'Seed', 'MultiPV', 'UCI_ShowWDL']);
+      expect(morph.optionNames).toEqual(['Database', 'Maturity', 'Search', 'MaterialPrior', 'OpponentModel', 'Seed', 'MultiPV', 'UCI_ShowWDL']);
       let morphMoves = 0;
       for (const morphIsWhite of [true, false]) {
         await Promise.all([morph.newGame(), stockfish.newGame()]);

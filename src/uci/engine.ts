@@ -2,7 +2,9 @@
  * Morph as a UCI engine: the protocol state machine, fed one input line at a time and answering through a
  * callback, so it can be tested without a process (the `morph uci` command wires it to stdin/stdout).
  *
- * Morph searches one ply, so `go` answers at once whatever the time control; `go infinite` and `go ponder`
+ * Morph looks one ply and then at captures and threats (at worst about a second a move on the databases
+ * measured: training/RESULTS.md, "the material searches ordered"), so `go` answers without a clock, whatever the
+ * time control; `go infinite` and `go ponder`
  * hold the answer until `stop` (or `ponderhit`), as the protocol requires. Unknown commands are ignored, a bad
  * or impossible `position` is reported with `info string` and leaves no position (the next `go` answers
  * `bestmove 0000` rather than a move for a position the GUI no longer means), and no exception ever leaves
@@ -24,7 +26,9 @@ import { GameHistory } from '../chess/history.ts';
 import { gameStatus, generateLegalMoves } from '../chess/movegen.ts';
 import { MorphPlayer, playingMaturity, type RankedMove } from '../player/morphPlayer.ts';
 import { SEARCH_MODES, type SearchMode } from '../player/search.ts';
-import { DEFAULT_CONFIG, loadConfig } from '../learn/config.ts';
+import { DEFAULT_CONFIG, evaluationSettings, loadConfig } from '../learn/config.ts';
+import { MATERIAL_FIT_ALONE } from '../eval/materialFit.ts';
+import type { EvaluationSettings } from '../eval/evaluation.ts';
 import { PatternStore } from '../store/patternStore.ts';
 import { oneLineMessage } from '../util/errors.ts';
 
@@ -57,6 +61,8 @@ export interface UciEngineConfig {
   search?: SearchMode;
   /** The stored search mode of the database at start-up, shown as the Search option's default. */
   databaseSearch?: SearchMode;
+  /** The stored material prior of the database at start-up (config materialPrior), the MaterialPrior option's default. */
+  databaseMaterialPrior?: number;
   seed?: number;
   /** Receives every output line (without the newline). */
   write: (line: string) => void;
@@ -70,7 +76,11 @@ export interface UciEngineConfig {
    */
   opponentModel?: { path: string; select: (path: string) => void };
   /** Builds the player over the store (default: the 1-ply MorphPlayer); e.g. a model-guided player. */
-  createPlayer?: (store: PatternStore, options: { maturity: number; seed: number; search?: SearchMode }, name: string) => MorphPlayer;
+  createPlayer?: (
+    store: PatternStore,
+    options: { maturity: number; seed: number; search?: SearchMode; evaluation?: EvaluationSettings },
+    name: string,
+  ) => MorphPlayer;
 }
 
 /** The protocol's commands; anything before the first of these on a line is ignored (UCI 2004, "unknown tokens"). */
@@ -109,6 +119,8 @@ export class UciEngine {
   private maturity: number | undefined;
   /** Set by --search or `setoption name Search`; otherwise each database's own setting is used. */
   private searchMode: SearchMode | undefined;
+  /** Set by `setoption name MaterialPrior`; otherwise each database's own setting is used. */
+  private materialPrior: number | undefined;
   private seed: number;
   private multiPv = 1;
   private showWdl = false;
@@ -142,7 +154,9 @@ export class UciEngine {
 
   private get player(): MorphPlayer {
     const create = this.config.createPlayer ?? ((store, options, name) => new MorphPlayer(store, options, name));
-    const options = { maturity: playingMaturity(this.store, this.maturity), seed: this.seed, search: this.searchMode };
+    const evaluation =
+      this.materialPrior === undefined ? undefined : { ...evaluationSettings(loadConfig(this.store.db)), materialPrior: this.materialPrior };
+    const options = { maturity: playingMaturity(this.store, this.maturity), seed: this.seed, search: this.searchMode, evaluation };
     this.loadedPlayer ??= create(this.store, options, ENGINE_NAME);
     return this.loadedPlayer;
   }
@@ -212,6 +226,9 @@ export class UciEngine {
     write(`option name Maturity type spin default ${maturity} min 0 max ${MAX_MATURITY}`);
     const search = this.config.search ?? this.config.databaseSearch ?? (this.loadedStore ? loadConfig(this.loadedStore.db).playSearch : DEFAULT_CONFIG.playSearch);
     write(`option name Search type combo default ${search} ${SEARCH_MODES.map((mode) => `var ${mode}`).join(' ')}`);
+    const materialPrior =
+      this.config.databaseMaterialPrior ?? (this.loadedStore ? loadConfig(this.loadedStore.db).materialPrior : DEFAULT_CONFIG.materialPrior);
+    write(`option name MaterialPrior type spin default ${materialPrior} min 0 max ${MATERIAL_FIT_ALONE}`);
     if (this.config.opponentModel) write(`option name OpponentModel type string default ${this.config.opponentModel.path || '<empty>'}`);
     write(`option name Seed type spin default ${this.config.seed ?? 1} min 0 max ${MAX_SEED}`);
     write(`option name MultiPV type spin default 1 min 1 max ${MAX_MULTIPV}`);
@@ -246,6 +263,13 @@ export class UciEngine {
         this.loadedPlayer = null;
         return;
       }
+      case 'materialprior': {
+        const materialPrior = this.spinValue(name, value, MATERIAL_FIT_ALONE);
+        if (materialPrior === null) return;
+        this.materialPrior = materialPrior;
+        this.loadedPlayer = null;
+        return;
+      }
       case 'opponentmodel':
         if (!this.config.opponentModel) break;
         return this.switchOpponentModel(value === '<empty>' ? '' : value);
@@ -269,7 +293,7 @@ export class UciEngine {
         return;
     }
     const model = this.config.opponentModel ? ' OpponentModel,' : '';
-    this.info(`unknown option "${name}" (Morph has Database, Maturity, Search,${model} Seed, MultiPV, UCI_ShowWDL)`);
+    this.info(`unknown option "${name}" (Morph has Database, Maturity, Search, MaterialPrior,${model} Seed, MultiPV, UCI_ShowWDL)`);
   }
 
   private spinValue(name: string, value: string, max: number): number | null {

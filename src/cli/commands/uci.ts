@@ -49,8 +49,11 @@ export function registerUciCommand(program: Command): void {
         const fresh = opts.db === undefined && !existsSync(defaultDatabasePath());
         let databaseMaturity: number | undefined;
         let databaseSearch: SearchMode | undefined;
+        let databaseMaterialPrior: number | undefined;
         if (!fresh) {
-          ({ maturity: databaseMaturity, playSearch: databaseSearch } = storedConfig(opts.db ?? defaultDatabasePath()));
+          ({ maturity: databaseMaturity, playSearch: databaseSearch, materialPrior: databaseMaterialPrior } = storedConfig(
+            opts.db ?? defaultDatabasePath(),
+          ));
         }
         if (opts.model !== undefined) checkDatabaseFileKind(opts.model, 'opponent-model');
         if (typeof opts.policy === 'string') checkDatabaseFileKind(opts.policy, 'opponent-model');
@@ -67,6 +70,7 @@ export function registerUciCommand(program: Command): void {
           databaseMaturity,
           search,
           databaseSearch,
+          databaseMaterialPrior,
           seed,
           ...playerFactory({ policy: opts.policy, policyWeight, opponentModel: opts.model, modelMode }),
         });
@@ -82,6 +86,7 @@ async function runUciEngine(setup: {
   databaseMaturity: number | undefined;
   search: SearchMode | undefined;
   databaseSearch: SearchMode | undefined;
+  databaseMaterialPrior: number | undefined;
   seed: number;
   createPlayer?: UciEngineConfig['createPlayer'];
   opponentModel?: UciEngineConfig['opponentModel'];
@@ -105,6 +110,7 @@ async function runUciEngine(setup: {
       databaseMaturity: setup.databaseMaturity,
       search: setup.search,
       databaseSearch: setup.databaseSearch,
+      databaseMaterialPrior: setup.databaseMaterialPrior,
       seed: setup.seed,
       createPlayer: setup.createPlayer,
       opponentModel: setup.opponentModel,
