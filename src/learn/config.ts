@@ -69,8 +69,9 @@ export interface LearningConfig {
    * Decided (2026-11-25): 1,000,000, the fitted values alone, for a new database (one that saved 20 keeps it).
    * With the values fitted by maximum likelihood, on the 6,110-game database of 2026-11-24 the fitted values
    * alone scored +.085 and +.045 over the least-squares blend at 20 (two seeds), against +.013 and +.018 for
-   * the maximum-likelihood blend at 20, and about what 1/3/3/5/9 alone gave (+.063, +.050) (training/RESULTS.md,
-   * "piece values by maximum likelihood").
+   * the maximum-likelihood blend at 20, and about what 1/3/3/5/9 alone gave (+.063, +.050); on its 6,000- and
+   * 2,000-game checkpoints +.133 and +.160 over the maximum-likelihood blend at 20 (training/RESULTS.md, "the
+   * material searches ordered; piece values by maximum likelihood").
    */
   materialPrior: number;
   /**
