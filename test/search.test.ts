@@ -579,6 +579,37 @@ describe('the player searching captures', () => {
     store.close();
   });
 
+  it("values a move after which the opponent can return to a position already seen as a draw, when it is worth more", () => {
+    const store = PatternStore.open(':memory:');
+    store.insert(materialPattern([0, 0, 0, 0, 1]), 'material', 0, { weight: 0.95, updates: 100 });
+    store.insert(materialPattern([0, 0, 0, 0, -1]), 'material', 0, { weight: 0.05, updates: 100 });
+    const start = '7k/8/8/8/8/8/8/3Q2K1 w - - 0 1';
+    const moves = ['d1d2', 'h8h7', 'd2d3', 'h7g7', 'd3d4', 'g7g8'];
+    const history = new GameHistory(start, moves);
+    const ranking = new MorphPlayer(store, { maturity: 0, seed: 1, search: 'material-forks' }).rankMoves(history);
+    // Qd2 leads to a new position, but Black's Kh7 then returns to the one after 1...Kh7 (checked with chess.js).
+    const chess = new Chess(start);
+    const seen = new Set<string>();
+    const key = () => chess.fen().split(' ').slice(0, 4).join(' ');
+    for (const move of moves) {
+      chess.move({ from: move.slice(0, 2), to: move.slice(2, 4) });
+      seen.add(key());
+    }
+    chess.move({ from: 'd4', to: 'd2' });
+    expect(seen.has(key())).toBe(false);
+    chess.move({ from: 'g8', to: 'h7' });
+    expect(seen.has(key())).toBe(true);
+    const back = ranking.find((r) => r.move === 'd4d2')!;
+    expect(back.value).toBe(0.5);
+    expect(back.refutation).toEqual({ move: 'g8h7', value: 0.5, source: 'threefold' });
+    // A queen move the king cannot answer by returning keeps the queen's value.
+    const forward = ranking.find((r) => r.move === 'd4d5')!;
+    expect(forward.refutation).toBeUndefined();
+    expect(forward.value).toBeGreaterThan(0.9);
+    expect(ranking[0].move).not.toBe('d4d2');
+    store.close();
+  });
+
   it('plays the search saved in the database; a configuration saved before search modes existed plays one ply', () => {
     const store = PatternStore.open(':memory:');
     // The player plays the play search; training's games play `search` (gameActor.ts passes it).

@@ -104,7 +104,7 @@ export function explanationText(explanation: MoveExplanation): string {
   if (refutation) {
     const how = refutation.source === 'patterns' ? 'by its patterns' : `by the rules: ${refutation.source}`;
     lines.push(
-      `  after the opponent's best capture ${refutation.san} (${refutation.move}), worth ${refutation.value.toFixed(4)} to the side moving (${how});`,
+      `  after the opponent's best reply ${refutation.san} (${refutation.move}), worth ${refutation.value.toFixed(4)} to the side moving (${how});`,
       `  the position after the move itself is worth ${refutation.positionValue.toFixed(4)}:`,
     );
   }
