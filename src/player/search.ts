@@ -316,16 +316,16 @@ export function threatensAnything(position: Board, valueForMover: (after: Board)
  */
 function bestAnswer(position: Board, enough: number, valueForMover: (after: Board) => number, depth: number, scratch: Board): number {
   let best = 0;
-  const quiet: { move: CompactMove; standPat: number }[] = [];
+  const unfinished: { move: CompactMove; standPat: number }[] = []; // the moves that do not end the game
   for (const move of generateLegalMoves(position)) {
     applyMove(position, move, scratch);
     const end = gameEnd(scratch, 1);
-    if (end === null) quiet.push({ move, standPat: valueForMover(scratch) });
+    if (end === null) unfinished.push({ move, standPat: valueForMover(scratch) });
     else best = Math.max(best, end === 'checkmate' ? 1 : 0.5);
   }
   if (best >= enough) return best;
-  quiet.sort((a, b) => b.standPat - a.standPat);
-  for (const { move, standPat } of quiet) {
+  unfinished.sort((a, b) => b.standPat - a.standPat);
+  for (const { move, standPat } of unfinished) {
     if (standPat <= best) break;
     applyMove(position, move, scratch);
     const value = worstCaptureReply(scratch, standPat, valueForMover, depth)?.value ?? standPat;
