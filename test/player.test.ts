@@ -50,9 +50,12 @@ describe('the 1-ply player', () => {
     const ranking = morph(store).rankMoves(new GameHistory(start, ['g1f3', 'g8f6', 'f3g1']));
     expect(ranking.find((r) => r.move === 'f6g8')).toMatchObject({ value: 0.5, source: 'repetition' });
     expect(ranking.find((r) => r.move === 'e7e5')).toMatchObject({ value: 0.9, source: 'patterns' });
-    // The same move where the position is new is judged by its patterns.
-    const fresh = morph(store).rankMoves(new GameHistory(start, ['g1f3', 'g8f6', 'b1c3']));
+    // The same move where the position is new, and White cannot bring back an earlier one, is judged by its patterns.
+    const fresh = morph(store).rankMoves(new GameHistory(start, ['g1f3', 'g8f6', 'e2e4']));
     expect(fresh.find((r) => r.move === 'f6g8')).toMatchObject({ value: 0.9, source: 'patterns' });
+    // After 2.Nc3 instead, White's Nb1 would bring back the position after 1.Nf3: a draw White can claim.
+    const undone = morph(store).rankMoves(new GameHistory(start, ['g1f3', 'g8f6', 'b1c3']));
+    expect(undone.find((r) => r.move === 'f6g8')).toMatchObject({ value: 0.5, refutation: { move: 'c3b1', value: 0.5, source: 'threefold' } });
     // Far ahead, with every other move worth .9, Morph does not go back.
     expect(morph(store).choose(new GameHistory(start, ['g1f3', 'g8f6', 'f3g1'])).move).not.toBe('f6g8');
   });
