@@ -13,7 +13,7 @@
 # new database plays the fit alone, so on main "main" is K = 20 with the new fit (run as the "mle20" arm:
 # `--material-prior 20`) and "fit" reproduces "glm". Run with match seeds 1 and 2. The checkpoints
 # (t1.checkpoints/games-00{2,6}000.db, no policy of their own: --no-policy) were compared on main with
-# --material-prior 20 against 1000000, seed 1.
+# --material-prior 20 against 1000000, seed 1; the 4,000-game checkpoint and t1.db itself (--no-policy) with 1000000 only.
 # The repetition look (6b3c4aa: a move the opponent can answer by returning to a seen position counts .5) was
 # measured with seed 3 on t1.db, --material-prior 1000000, against the same command at 64a8764 (before it).
 #
