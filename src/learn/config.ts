@@ -243,6 +243,14 @@ export function saveConfig(db: MorphDatabase, config: LearningConfig): void {
   setMeta(db, 'config', config);
 }
 
+/**
+ * A database's evaluation settings with its material prior replaced (`morph match --material-prior`, UCI
+ * MaterialPrior), or undefined when none is given: the player then reads the database's own.
+ */
+export function evaluationWithMaterialPrior(db: MorphDatabase, materialPrior: number | undefined): EvaluationSettings | undefined {
+  return materialPrior === undefined ? undefined : { ...evaluationSettings(loadConfig(db)), materialPrior };
+}
+
 /** The evaluation function and its priors, as the player and the TD targets use them. */
 export function evaluationSettings(config: Pick<LearningConfig, 'evaluation' | 'prior' | 'materialPrior'>): EvaluationSettings {
   return { function: config.evaluation, prior: config.prior, materialPrior: config.materialPrior };

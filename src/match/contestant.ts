@@ -15,7 +15,7 @@ import { playingMaturity } from '../player/morphPlayer.ts';
 import { PatternStore } from '../store/patternStore.ts';
 import { isCoached, morphPlayerWithModels, type ModelMode } from '../model/predictedReplies.ts';
 import { OpponentModel } from '../model/opponentModel.ts';
-import { evaluationSettings, loadConfig, storedConfig } from '../learn/config.ts';
+import { evaluationWithMaterialPrior, storedConfig } from '../learn/config.ts';
 import { policyModelFor } from '../model/ownPolicy.ts';
 import { checkDatabaseFileKind } from '../store/databaseKind.ts';
 import { badInput } from '../util/errors.ts';
@@ -133,8 +133,7 @@ export class Contestant {
         if (this.policyPath !== undefined) this.policyModel ??= OpponentModel.open(this.policyPath);
         const models = { opponent: this.model, policy: this.policyModel, policyWeight: this.policyWeight, mode: this.options.modelMode };
         const name = this.model !== null || this.policyModel !== null ? this.name : context.name;
-        const materialPrior = this.options.materialPrior;
-        const evaluation = materialPrior !== undefined ? { ...evaluationSettings(loadConfig(this.store.db)), materialPrior } : undefined;
+        const evaluation = evaluationWithMaterialPrior(this.store.db, this.options.materialPrior);
         return morphPlayerWithModels(this.store, { maturity, seed: context.seed, search: this.options.search, evaluation }, models, name);
       },
       alphaBetaFactory: (ab, context) => new AlphaBetaPlayer(parseAlphaBetaSpec(ab.body, context.seed)),

@@ -270,8 +270,10 @@ export class MorphPlayer implements GamePlayer {
    */
   private lookFurther(history: GameHistory, next: Board, ranked: RankedMove): void {
     if (looksAtCaptures(this.search)) this.lookAtCaptures(next, ranked);
-    if (looksAtMates(this.search)) this.lookAtMates(next, ranked);
-    if (looksAtMates(this.search)) this.lookAtRepetitions(history, next, ranked);
+    if (looksAtMates(this.search)) {
+      this.lookAtMates(next, ranked);
+      this.lookAtRepetitions(history, next, ranked);
+    }
     if (looksAtThreats(this.search)) this.lookAtThreats(next, ranked);
     if (looksAtOwnThreats(this.search)) this.lookAtOwnThreats(next, ranked);
     if (this.options.opponent !== undefined) this.lookAtPredictedReplies(this.options.opponent, history, next, ranked);

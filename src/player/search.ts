@@ -126,7 +126,7 @@ export function worstCaptureReply(
   let bound = standPat;
   for (const capture of capturesBestFirst(position, valueForMover)) {
     // Exact below the worst found so far; above it, only that it is above.
-    const value = settledCapture(capture, depth, -Infinity, bound, valueForMover);
+    const value = captureValue(capture.after, depth, -Infinity, bound, valueForMover, capture.valueForCapturer);
     if (value < bound - ROUNDING) {
       bound = value;
       worst = { move: uciMove(capture.move), value, source: gameEnd(capture.after, 1) ?? 'patterns' };
@@ -147,7 +147,7 @@ interface Capture {
  * to: the quiescence search's move ordering, so that alpha-beta's cut-offs come as early as they can. Learned
  * values order them, not piece values: Morph knows none. The order changes which positions are visited, never
  * a value found inside the search window (measured: about three times fewer positions valued, the same moves
- * chosen). Whether a capture ends the game is left to settledCapture: most captures are never visited, and
+ * chosen). Whether a capture ends the game is left to captureValue: most captures are never visited, and
  * asking costs a move generation.
  */
 function capturesBestFirst(position: Board, valueForMover: (after: Board) => number): Capture[] {
@@ -160,27 +160,26 @@ function capturesBestFirst(position: Board, valueForMover: (after: Board) => num
   return captures.sort((a, b) => b.valueForCapturer - a.valueForCapturer);
 }
 
-/** captureValue for a capture capturesBestFirst has already played and valued. */
-function settledCapture(capture: Capture, depth: number, low: number, high: number, valueForMover: (after: Board) => number): number {
-  // A capture changes the material, so the position after it cannot repeat an earlier one.
-  const end = gameEnd(capture.after, 1);
-  if (end === 'checkmate') return 0;
-  if (end !== null) return 0.5;
-  return 1 - settledValue(capture.after, capture.valueForCapturer, depth - 1, 1 - high, 1 - low, valueForMover);
-}
-
 /**
  * The value, for the side that moved before it, of the position `after` a capture: 0 when the capture mates,
  * .5 when it ends the game otherwise, else one minus what the capturer is left after the other side's own
  * captures (`depth` - 1 more at most). Values below `low` or above `high` need not be exact (alpha-beta): a
- * value at or below `low` is returned as soon as it is found.
+ * value at or below `low` is returned as soon as it is found. `valueForCapturer`, the position's own value for
+ * the capturer, when already known (capturesBestFirst).
  */
-function captureValue(after: Board, depth: number, low: number, high: number, valueForMover: (after: Board) => number): number {
+function captureValue(
+  after: Board,
+  depth: number,
+  low: number,
+  high: number,
+  valueForMover: (after: Board) => number,
+  valueForCapturer?: number,
+): number {
   // A capture changes the material, so the position after it cannot repeat an earlier one.
   const end = gameEnd(after, 1);
   if (end === 'checkmate') return 0;
   if (end !== null) return 0.5;
-  return 1 - settledValue(after, valueForMover(after), depth - 1, 1 - high, 1 - low, valueForMover);
+  return 1 - settledValue(after, valueForCapturer ?? valueForMover(after), depth - 1, 1 - high, 1 - low, valueForMover);
 }
 
 /**
@@ -200,7 +199,7 @@ function settledValue(
   if (depth === 0 || value <= low) return value;
   if (value < high) high = value;
   for (const capture of capturesBestFirst(position, valueForMover)) {
-    const replyValue = settledCapture(capture, depth, low, high, valueForMover);
+    const replyValue = captureValue(capture.after, depth, low, high, valueForMover, capture.valueForCapturer);
     if (replyValue < value) {
       value = replyValue;
       if (value <= low) return value;
@@ -354,7 +353,7 @@ export function threatenedPieces(position: Board, valueForMover: (after: Board) 
   const taken = new Set<number>();
   for (const capture of capturesBestFirst(passed, valueForMover)) {
     if (taken.has(capture.move.to)) continue;
-    if (settledCapture(capture, depth, threshold - ROUNDING, threshold, valueForMover) < threshold) {
+    if (captureValue(capture.after, depth, threshold - ROUNDING, threshold, valueForMover, capture.valueForCapturer) < threshold) {
       taken.add(capture.move.to);
       if (taken.size >= enough) break;
     }

@@ -26,7 +26,7 @@ import { GameHistory } from '../chess/history.ts';
 import { gameStatus, generateLegalMoves } from '../chess/movegen.ts';
 import { MorphPlayer, playingMaturity, type RankedMove } from '../player/morphPlayer.ts';
 import { SEARCH_MODES, type SearchMode } from '../player/search.ts';
-import { DEFAULT_CONFIG, evaluationSettings, loadConfig } from '../learn/config.ts';
+import { DEFAULT_CONFIG, evaluationWithMaterialPrior, loadConfig } from '../learn/config.ts';
 import { MATERIAL_FIT_ALONE } from '../eval/materialFit.ts';
 import type { EvaluationSettings } from '../eval/evaluation.ts';
 import { PatternStore } from '../store/patternStore.ts';
@@ -154,8 +154,7 @@ export class UciEngine {
 
   private get player(): MorphPlayer {
     const create = this.config.createPlayer ?? ((store, options, name) => new MorphPlayer(store, options, name));
-    const evaluation =
-      this.materialPrior === undefined ? undefined : { ...evaluationSettings(loadConfig(this.store.db)), materialPrior: this.materialPrior };
+    const evaluation = evaluationWithMaterialPrior(this.store.db, this.materialPrior);
     const options = { maturity: playingMaturity(this.store, this.maturity), seed: this.seed, search: this.searchMode, evaluation };
     this.loadedPlayer ??= create(this.store, options, ENGINE_NAME);
     return this.loadedPlayer;
