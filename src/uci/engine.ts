@@ -248,13 +248,8 @@ export class UciEngine {
     switch (name.toLowerCase()) {
       case 'database':
         return this.switchDatabase(value === '<empty>' ? '' : value);
-      case 'maturity': {
-        const maturity = this.spinValue(name, value, MAX_MATURITY);
-        if (maturity === null) return;
-        this.maturity = maturity;
-        this.loadedPlayer = null;
-        return;
-      }
+      case 'maturity':
+        return this.setPlayerSpin(name, value, MAX_MATURITY, (number) => (this.maturity = number));
       case 'search': {
         const mode = SEARCH_MODES.find((known) => known === value.toLowerCase());
         if (mode === undefined) return this.info(`option ${name} is one of ${SEARCH_MODES.join(', ')}, got "${value}"`);
@@ -262,23 +257,13 @@ export class UciEngine {
         this.loadedPlayer = null;
         return;
       }
-      case 'materialprior': {
-        const materialPrior = this.spinValue(name, value, MATERIAL_FIT_ALONE);
-        if (materialPrior === null) return;
-        this.materialPrior = materialPrior;
-        this.loadedPlayer = null;
-        return;
-      }
+      case 'materialprior':
+        return this.setPlayerSpin(name, value, MATERIAL_FIT_ALONE, (number) => (this.materialPrior = number));
       case 'opponentmodel':
         if (!this.config.opponentModel) break;
         return this.switchOpponentModel(value === '<empty>' ? '' : value);
-      case 'seed': {
-        const seed = this.spinValue(name, value, MAX_SEED);
-        if (seed === null) return;
-        this.seed = seed;
-        this.loadedPlayer = null;
-        return;
-      }
+      case 'seed':
+        return this.setPlayerSpin(name, value, MAX_SEED, (number) => (this.seed = number));
       case 'multipv': {
         const lines = this.spinValue(name, value, MAX_MULTIPV);
         if (lines === null) return;
@@ -293,6 +278,14 @@ export class UciEngine {
     }
     const model = this.config.opponentModel ? ' OpponentModel,' : '';
     this.info(`unknown option "${name}" (Morph has Database, Maturity, Search, MaterialPrior,${model} Seed, MultiPV, UCI_ShowWDL)`);
+  }
+
+  /** A spin option the player is built with: set it, and build the player afresh at the next `go`. */
+  private setPlayerSpin(name: string, value: string, max: number, set: (number: number) => void): void {
+    const number = this.spinValue(name, value, max);
+    if (number === null) return;
+    set(number);
+    this.loadedPlayer = null;
   }
 
   private spinValue(name: string, value: string, max: number): number | null {
