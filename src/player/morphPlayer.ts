@@ -25,6 +25,7 @@ import { databasePieceValues, evaluateGraph, materialEvaluation, type PositionEv
 import type { PieceValues } from '../eval/materialFit.ts';
 import type { EvaluationSettings } from '../eval/evaluation.ts';
 import { evaluationSettings, loadConfig } from '../learn/config.ts';
+import { bareKingMove } from './bareKing.ts';
 import {
   captureDepth,
   defaultPolicyWeight,
@@ -183,7 +184,19 @@ export class MorphPlayer implements GamePlayer {
   choose(history: GameHistory, keepEvaluations = false): RankedMove & { ranking: RankedMove[] } {
     const ranking = this.rankMoves(history, keepEvaluations);
     if (ranking.length === 0) throw badInput('no legal moves: the game is over');
-    return { ...this.pickAmongBest(ranking), ranking };
+    const mating = this.bareKingMove(history);
+    const chosen = mating === undefined ? this.pickAmongBest(ranking) : ranking.find((r) => r.move === mating)!;
+    return { ...chosen, ranking };
+  }
+
+  /**
+   * With the mates look, against a bare king: the move toward mate by the rules alone (bareKing.ts), where the
+   * learned values see every move that keeps the material as equally won. Undefined otherwise.
+   */
+  private bareKingMove(history: GameHistory): string | undefined {
+    if (!looksAtMates(this.search)) return undefined;
+    const move = bareKingMove(history, this.rng);
+    return move && uciMove(move);
   }
 
   /**
@@ -196,6 +209,8 @@ export class MorphPlayer implements GamePlayer {
    */
   bestMove(history: GameHistory): string {
     if (!this.looksFurther) return this.choose(history).move;
+    const mating = this.bareKingMove(history);
+    if (mating !== undefined) return mating;
     const board = history.board;
     const next = cloneBoard(board);
     this.lastTested = 0;
