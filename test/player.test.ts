@@ -13,6 +13,7 @@ import { pieceLabel } from '../src/graph/labels.ts';
 import { parseSquare } from '../src/chess/board.ts';
 import { RandomPlayer } from '../src/engines/simplePlayers.ts';
 import { playGame } from '../src/game/playGame.ts';
+import { DEFAULT_CONFIG, saveConfig } from '../src/learn/config.ts';
 
 // These tests are about values from patterns: the player searches as databases trained before 2026-11-24 played
 // (the default play search now values positions by their material pattern alone).
@@ -144,6 +145,27 @@ describe('morph move', () => {
     expect(explanation.combination).toEqual([{ id: record.id, weight: 0.8, runningValue: 0.8 }]);
     const text = await runMorph(['move', '--db', path, '--fen', 'rnbqkbnr/pppppppp/8/8/8/8/PPPPPPPP/RNBQKBNR w KQkq - 0 1', '--explain', '--move', 'd2d4', '--search', 'captures-mates']);
     expect(text.stdout).toContain('no pattern matched');
+  });
+
+  it('takes --material-prior: with the fitted piece values alone it values a difference the database lacks', async () => {
+    const path = join(dir, 'material-prior.db');
+    const store = PatternStore.open(path);
+    saveConfig(store.db, { ...DEFAULT_CONFIG, materialPrior: 0 });
+    store.insert(materialPattern([0, 1, 0, 0, 0]), 'manual', 0, { weight: 0.8, updates: 200 });
+    store.insert(materialPattern([0, -1, 0, 0, 0]), 'manual', 0, { weight: 0.2, updates: 200 });
+    store.close();
+    // A knight up, White can take Black's last knight: two knights up, a difference the database has never seen.
+    const fen = '4k3/8/8/3n4/8/4N3/8/1N2K3 w - - 0 1';
+    const best = async (...extra: string[]) => {
+      const result = await runMorph(['move', '--db', path, '--fen', fen, '--json', '--search', 'material-forks', ...extra]);
+      expect(result.code).toBe(0);
+      return JSON.parse(result.stdout).best;
+    };
+    expect(await best()).not.toBe('e3d5'); // the database's 0: .5 for it, .8 for keeping the knight up
+    expect(await best('--material-prior', '1000000')).toBe('e3d5');
+    const bad = await runMorph(['move', '--db', path, '--fen', fen, '--material-prior', '-1']);
+    expect(bad.code).toBe(2);
+    expect(bad.stderr).toMatch(/^morph: --material-prior needs a number from 0 to 1000000/);
   });
 
   it('reads one FEN per line, reports a bad line by number and goes on', async () => {

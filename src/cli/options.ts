@@ -2,6 +2,7 @@
 import { badInput } from '../util/errors.ts';
 import { defaultPolicyWeight, MODEL_SEARCH_MODES, SEARCH_MODES, type ModelSearchMode, type SearchMode } from '../player/search.ts';
 import { DEFAULT_MODEL_MODE, MODEL_MODES, type ModelMode } from '../model/predictedReplies.ts';
+import { MATERIAL_FIT_ALONE } from '../eval/materialFit.ts';
 
 /** The help text of `--policy-weight`, for every command that takes a move policy. */
 export const POLICY_WEIGHT_HELP = `with a policy: what a unit of log-probability counts against a unit of value (default ${defaultPolicyWeight('material-quiescence')} with the searches material-quiescence, material-threats and material-forks, else ${defaultPolicyWeight('captures-mates')})`;
@@ -9,6 +10,14 @@ export const POLICY_WEIGHT_HELP = `with a policy: what a unit of log-probability
 /** `--policy-weight`: a number of at least 0, or undefined when not given (the policy's default). */
 export function parsePolicyWeightOption(text: string | undefined): number | undefined {
   return text === undefined ? undefined : parseNumberOption('--policy-weight', text, 0);
+}
+
+/** The help text of `--material-prior`, for every command that plays Morph with a database's settings. */
+export const MATERIAL_PRIOR_HELP = `pseudo-counts of the fitted piece values blended into each material weight by the material searches, 0 for none, ${MATERIAL_FIT_ALONE} for the fitted values alone (default: the database's)`;
+
+/** `--material-prior`: from 0 to MATERIAL_FIT_ALONE, or undefined when not given (the database's own). */
+export function parseMaterialPriorOption(text: string | undefined): number | undefined {
+  return text === undefined ? undefined : parseNumberOption('--material-prior', text, 0, MATERIAL_FIT_ALONE);
 }
 
 function rangeText(min: number, max: number): string {

@@ -3,7 +3,6 @@
  * carry every move's score, how much win chance its chosen move loses (lichess's scale), over a file of
  * labelled positions (JSON lines or EPD; training/make-agreement-set.ts and label-move-scores.ts build them).
  */
-import { MATERIAL_FIT_ALONE } from '../../eval/materialFit.ts';
 import type { Command } from 'commander';
 import { parseLabelledPositions, type PositionProblem } from '../../agree/positions.ts';
 import { BUILT_IN_RANKERS, createRanker, morphRanker, RANKER_FORMS, type MoveRanker } from '../../agree/rankers.ts';
@@ -12,7 +11,7 @@ import { EVALUATION_FUNCTIONS, type EvaluationFunction } from '../../eval/evalua
 import { BAD_INPUT, badInput, MorphError } from '../../util/errors.ts';
 import { action, printLine, reportError } from '../run.ts';
 import { readInputLines } from '../lines.ts';
-import { parseIntegerOption, parseNumberOption, parseSearchOption, parsePolicyWeightOption, POLICY_WEIGHT_HELP } from '../options.ts';
+import { MATERIAL_PRIOR_HELP, parseIntegerOption, parseMaterialPriorOption, parseNumberOption, parseSearchOption, parsePolicyWeightOption, POLICY_WEIGHT_HELP } from '../options.ts';
 import { SEARCH_MODES } from '../../player/search.ts';
 import { checkDatabaseFileKind } from '../../store/databaseKind.ts';
 
@@ -68,7 +67,7 @@ export function registerAgreeCommand(program: Command): void {
     .option('--maturity <n>', "with --db: use patterns of at least this many updates (default: the database's)")
     .option('--evaluation <fn>', `with --db: ${EVALUATION_FUNCTIONS.join(' | ')} (default: the database's)`)
     .option('--prior <n>', "with --db: pseudo-counts shrinking weights for shrunk and logodds (default: the database's)")
-    .option('--material-prior <k>', "with --db: pseudo-counts of the fitted piece values blended into material weights, 0 for none, 1000000 for the fitted values alone (default: the database's)")
+    .option('--material-prior <k>', `with --db: ${MATERIAL_PRIOR_HELP}`)
     .option('--search <mode>', `with --db: ${SEARCH_MODES.join(' | ')} (default: the database's)`)
     .option('--policy <file>', "with --db: a model of a strong player (morph model) as the move policy (default: the database's own, DB.policy.db, if built)")
     .option('--no-policy', 'with --db: no move policy')
@@ -80,7 +79,7 @@ export function registerAgreeCommand(program: Command): void {
         if (!opts.db && opts.ranker.length === 0) throw badInput('give --db FILE or --ranker SPEC (or both)');
         const maturity = opts.maturity !== undefined ? parseIntegerOption('--maturity', opts.maturity, 0) : undefined;
         const prior = opts.prior !== undefined ? parseNumberOption('--prior', opts.prior, 0, 1e6) : undefined;
-        const materialPrior = opts.materialPrior !== undefined ? parseNumberOption('--material-prior', opts.materialPrior, 0, MATERIAL_FIT_ALONE) : undefined;
+        const materialPrior = parseMaterialPriorOption(opts.materialPrior);
         const search = parseSearchOption(opts.search);
         if (typeof opts.policy === 'string') checkDatabaseFileKind(opts.policy, 'opponent-model');
         const policyWeight = parsePolicyWeightOption(opts.policyWeight);

@@ -2,7 +2,6 @@
  * `morph match`: games between two players, the way engine testers play them: every opening of a suite twice
  * with colours reversed, results per game and per pair (pentanomial), optionally until an SPRT decides.
  */
-import { MATERIAL_FIT_ALONE } from '../../eval/materialFit.ts';
 import type { Command } from 'commander';
 import { appendFileSync, writeFileSync } from 'node:fs';
 import { relative } from 'node:path';
@@ -15,7 +14,7 @@ import { checkDatabaseFileKind } from '../../store/databaseKind.ts';
 import { badInput, MorphError } from '../../util/errors.ts';
 import { freshSeed } from '../../util/random.ts';
 import { action, printLine } from '../run.ts';
-import { parseIntegerOption, parseNumberOption, parseSearchOption, parseSeedOption, parsePolicyWeightOption, POLICY_WEIGHT_HELP, MODEL_MODE_HELP, parseModelModeOption } from '../options.ts';
+import { MATERIAL_PRIOR_HELP, parseIntegerOption, parseMaterialPriorOption, parseNumberOption, parseSearchOption, parseSeedOption, parsePolicyWeightOption, POLICY_WEIGHT_HELP, MODEL_MODE_HELP, parseModelModeOption } from '../options.ts';
 import { SEARCH_MODES } from '../../player/search.ts';
 
 interface MatchCommandOptions {
@@ -158,7 +157,7 @@ export function registerMatchCommand(program: Command): void {
     .option('--max-plies <n>', 'adjudicate a draw after this many plies (opening included)', '300')
     .option('--maturity <n>', 'Morph players: use patterns of at least this many updates (default: the database\'s)')
     .option('--search <mode>', `Morph players: ${SEARCH_MODES.join(' | ')} (default: the database's)`)
-    .option('--material-prior <k>', "Morph players: pseudo-counts of the fitted piece values blended into each material weight, 0 for none, 1000000 for the fitted values alone (default: the database's)")
+    .option('--material-prior <k>', `Morph players: ${MATERIAL_PRIOR_HELP}`)
     .option('--engine-timeout <ms>', 'per-move timeout for external engines')
     .option('--max-failures <n>', 'stop after this many engine failures in a row', '5')
     .option('--white-model <file>', "an opponent model of --black, for the Morph player --white: it looks along the predicted replies")
@@ -223,7 +222,7 @@ export function registerMatchCommand(program: Command): void {
             policyWeight: parsePolicyWeightOption(opts.policyWeight),
             maturity: opts.maturity !== undefined ? parseIntegerOption('--maturity', opts.maturity, 0) : undefined,
             search: parseSearchOption(opts.search),
-            materialPrior: opts.materialPrior !== undefined ? parseNumberOption('--material-prior', opts.materialPrior, 0, MATERIAL_FIT_ALONE) : undefined,
+            materialPrior: parseMaterialPriorOption(opts.materialPrior),
             engineTimeouts: timeout ? { searchTimeoutMs: timeout } : undefined,
             shouldStop: () => interrupted,
             onGame: (_game, pgn, tally) => {

@@ -9,7 +9,8 @@ import { openStoreForReading } from '../../store/location.ts';
 import { BAD_INPUT, MorphError, badInput } from '../../util/errors.ts';
 import { action, printLine, reportError } from '../run.ts';
 import { readInputLines } from '../lines.ts';
-import { parseIntegerOption, parsePolicyWeightOption, parseSearchOption, parseSeedOption, POLICY_WEIGHT_HELP } from '../options.ts';
+import { MATERIAL_PRIOR_HELP, parseIntegerOption, parseMaterialPriorOption, parsePolicyWeightOption, parseSearchOption, parseSeedOption, POLICY_WEIGHT_HELP } from '../options.ts';
+import { evaluationWithMaterialPrior } from '../../learn/config.ts';
 import type { OpponentModel } from '../../model/opponentModel.ts';
 import { modelPolicy } from '../../model/policy.ts';
 import { openPolicyModel } from '../../model/ownPolicy.ts';
@@ -28,6 +29,7 @@ interface MoveOptions {
   seed: string;
   policy?: string | false;
   policyWeight?: string;
+  materialPrior?: string;
 }
 
 export interface MoveReport {
@@ -110,6 +112,7 @@ export function registerMoveCommand(program: Command): void {
     .option('--policy <file>', "a model of a strong player (morph model) as Morph's move policy (default: the database's own, DB.policy.db, if built)")
     .option('--no-policy', 'rank without a move policy')
     .option('--policy-weight <x>', POLICY_WEIGHT_HELP)
+    .option('--material-prior <k>', MATERIAL_PRIOR_HELP)
     .action(
       action((opts: MoveOptions) => {
         if (!opts.fen === !opts.input) throw badInput('give exactly one of --fen FEN or --input FILE');
@@ -120,6 +123,7 @@ export function registerMoveCommand(program: Command): void {
         const search = parseSearchOption(opts.search);
         const seed = parseSeedOption(opts.seed)!;
         const policyWeight = parsePolicyWeightOption(opts.policyWeight);
+        const materialPrior = parseMaterialPriorOption(opts.materialPrior);
         if (typeof opts.policy === 'string') checkDatabaseFileKind(opts.policy, 'opponent-model');
         const { store, fresh } = openStoreForReading(opts.db);
         let policyModel: OpponentModel | null = null;
@@ -130,7 +134,8 @@ export function registerMoveCommand(program: Command): void {
           throw error;
         }
         const policy = policyModel !== null ? modelPolicy(policyModel, policyWeight) : undefined;
-        const options = { maturity: playingMaturity(store, maturity), seed, search, policy };
+        const evaluation = evaluationWithMaterialPrior(store.db, materialPrior);
+        const options = { maturity: playingMaturity(store, maturity), seed, search, policy, evaluation };
         if (fresh && !opts.json) process.stderr.write('morph: no database yet (train first); every move values 0.5\n');
         const player = new MorphPlayer(store, options);
         const show = (report: MoveReport) => printLine(opts.json ? JSON.stringify(report) : reportText(report));

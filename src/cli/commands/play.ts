@@ -10,7 +10,8 @@ import { openStoreForReading } from '../../store/location.ts';
 import { badInput } from '../../util/errors.ts';
 import { freshSeed } from '../../util/random.ts';
 import { action, printLine, reportError } from '../run.ts';
-import { parseIntegerOption, parsePolicyWeightOption, parseSearchOption, parseSeedOption, POLICY_WEIGHT_HELP, MODEL_MODE_HELP, parseModelModeOption } from '../options.ts';
+import { evaluationWithMaterialPrior } from '../../learn/config.ts';
+import { MATERIAL_PRIOR_HELP, parseIntegerOption, parseMaterialPriorOption, parsePolicyWeightOption, parseSearchOption, parseSeedOption, POLICY_WEIGHT_HELP, MODEL_MODE_HELP, parseModelModeOption } from '../options.ts';
 import { openPolicyModel } from '../../model/ownPolicy.ts';
 import { checkDatabaseFileKind } from '../../store/databaseKind.ts';
 import { SEARCH_MODES } from '../../player/search.ts';
@@ -27,6 +28,7 @@ interface PlayOptions {
   modelMode?: string;
   policy?: string | false;
   policyWeight?: string;
+  materialPrior?: string;
 }
 
 export function registerPlayCommand(program: Command): void {
@@ -45,6 +47,7 @@ export function registerPlayCommand(program: Command): void {
     .option('--policy <file>', 'a model of a strong player (morph model) as Morph\'s move policy (default: the database\'s own, DB.policy.db, if built)')
     .option('--no-policy', 'play without a move policy')
     .option('--policy-weight <x>', POLICY_WEIGHT_HELP)
+    .option('--material-prior <k>', MATERIAL_PRIOR_HELP)
     .action(
       action(async (opts: PlayOptions) => {
         const color = opts.color.toLowerCase();
@@ -57,6 +60,7 @@ export function registerPlayCommand(program: Command): void {
         const coached = isCoached(opts.model !== undefined, modelMode);
         if (coached && typeof opts.policy === 'string') throw badInput('--model-mode coach plays without a policy: leave out --policy');
         const policyWeight = parsePolicyWeightOption(opts.policyWeight);
+        const materialPrior = parseMaterialPriorOption(opts.materialPrior);
         if (typeof opts.policy === 'string') checkDatabaseFileKind(opts.policy, 'opponent-model');
         const model = opts.model === undefined ? null : OpponentModel.open(opts.model);
         let opened: ReturnType<typeof openStoreForReading> | null = null;
@@ -74,7 +78,7 @@ export function registerPlayCommand(program: Command): void {
         try {
           const maturity = playingMaturity(store, chosenMaturity);
           const models = { opponent: model, policy: policyModel, policyWeight, mode: modelMode };
-          const player = morphPlayerWithModels(store, { maturity, seed, search: chosenSearch }, models, 'Morph');
+          const player = morphPlayerWithModels(store, { maturity, seed, search: chosenSearch, evaluation: evaluationWithMaterialPrior(store.db, materialPrior) }, models, 'Morph');
           printLine(
             fresh
               ? `Morph has no database yet (train first): every move values 0.5, so it plays at random. Seed ${seed}.`
