@@ -104,6 +104,20 @@ describe('mating a bare king', () => {
   });
 
   it('applies only against a bare king', () => {
+    const morph = new MorphPlayer(PatternStore.open(':memory:'), { maturity: 0, seed: 1, search: 'material-forks' });
+    // No mate in one, but several moves force one (Kc7: the only reply, Ka7, allows Qa4). chess.js checks the one chosen.
+    const fen = 'k7/8/2K5/8/8/8/8/3Q4 w - - 0 1';
+    const chosen = morph.choose(new GameHistory(fen));
+    expect(chosen.chosenBy).toBe('bare-king');
+    const afterMove = new Chess(fen);
+    afterMove.move({ from: chosen.move.slice(0, 2), to: chosen.move.slice(2, 4) });
+    for (const reply of afterMove.moves()) {
+      const afterReply = new Chess(afterMove.fen());
+      afterReply.move(reply);
+      const mates = afterReply.moves().filter((m) => m.endsWith('#'));
+      expect(mates.length, `${chosen.move} ${reply}`).toBeGreaterThan(0);
+    }
+    expect(morph.choose(new GameHistory('k7/p7/2K5/8/8/8/8/3Q4 w - - 0 1')).chosenBy).toBe('value');
     expect(hasBareKing(boardFromFen('k7/8/1K6/8/8/8/8/2Q5 w - - 0 1'), BLACK)).toBe(true);
     expect(hasBareKing(boardFromFen('k7/8/1K6/8/8/8/8/2Q5 w - - 0 1'), WHITE)).toBe(false);
     expect(bareKingMove(new GameHistory('k7/p7/1K6/8/8/8/8/2Q5 w - - 0 1'), new Random(1))).toBeUndefined();

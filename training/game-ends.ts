@@ -3,7 +3,8 @@
  * is counted with 1/3/3/5/9 for this analysis alone (Morph itself is given no piece values), from the first
  * player's side. For each result (W, D, L) it counts:
  *   - the way the game ended and the material at its end (ahead or behind by 1-2, by 3 or more, or level);
- *   - the largest lead the first player held for four plies running (so not a lead in the middle of an exchange).
+ *   - the largest lead the first player held for four plies running (so not a lead in the middle of an exchange);
+ *   - for a draw ending three or more ahead, what the other side has left: a bare king, king and pawns, or pieces.
  *
  *   node bin/run-ts.js training/game-ends.ts MATCH.json [MATCH.json...]
  */
@@ -31,6 +32,13 @@ function materialClass(lead: number): string {
   return lead > -3 ? 'behind 1-2' : 'behind 3+';
 }
 
+/** What the side other than `color` has besides its king. */
+function otherSideLeft(board: Chess, color: 'w' | 'b'): string {
+  const theirs = board.board().flat().filter((piece) => piece && piece.color !== color && piece.type !== 'k');
+  if (theirs.length === 0) return 'bare king';
+  return theirs.every((piece) => piece!.type === 'p') ? 'king and pawns' : 'pieces';
+}
+
 for (const file of program.args) {
   const counts = new Map<string, number>();
   const count = (key: string) => counts.set(key, (counts.get(key) ?? 0) + 1);
@@ -48,6 +56,7 @@ for (const file of program.args) {
     for (let i = 0; i + HELD <= leads.length; i++) held = Math.max(held, Math.min(...leads.slice(i, i + HELD)));
     count(`${result} ${headers.Termination ?? '?'}, ending ${materialClass(leads.at(-1) ?? 0)}`);
     count(`${result} largest lead held ${HELD} plies: ${held >= 3 ? '3+' : held >= 1 ? '1-2' : 'none'}`);
+    if (result === 'D' && (leads.at(-1) ?? 0) >= 3) count(`D ending ahead 3+, the other side left with: ${otherSideLeft(board, firstColor)}`);
   }
   console.log(JSON.stringify({ match: file, counts: Object.fromEntries([...counts].sort(([a], [b]) => (a < b ? -1 : 1))) }, null, 1));
 }

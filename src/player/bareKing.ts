@@ -13,7 +13,7 @@
  *      queen or rook cannot);
  *   5. a pawn nearer its promotion square.
  * This is the general-game-playing heuristic of restricting the opponent's moves, measured against a king that
- * flees toward the most replies in test/player/bareKing.test.ts.
+ * flees toward the most replies in test/bareKing.test.ts.
  */
 import { applyMove, cloneBoard, fileOf, KING, PAWN, rankOf, typeOf, WHITE, type Board, type CompactMove, type Color } from '../chess/board.ts';
 import { generateLegalMoves, hasLegalMove, isInCheck } from '../chess/movegen.ts';

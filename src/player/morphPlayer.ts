@@ -6,7 +6,8 @@
  * (search.ts) a move is then worth no more than what the opponent's best capture leaves it; with
  * "material-quiescence", what the captures in turn leave, every position valued by its material pattern; with
  * "material-threats" also what the opponent's double threats leave, and with "material-forks" what its own
- * threats surely win. The best move is played, ties broken by a seeded random choice. Given a move policy (a
+ * threats surely win. The best move is played, ties broken by a seeded random choice; with the mates look, a bare
+ * king is mated by the rules' order instead (bareKing.ts). Given a move policy (a
  * model of a strong player's choices, src/model/policy.ts), a move is chosen by its value plus the policy's
  * weighted log-probability for it. Given a
  * model of the opponent (src/model/predictedReplies.ts), a move is also worth no more than what each reply the
@@ -181,12 +182,12 @@ export class MorphPlayer implements GamePlayer {
   }
 
   /** The move to play: the best value, a seeded random one among equals. */
-  choose(history: GameHistory, keepEvaluations = false): RankedMove & { ranking: RankedMove[] } {
+  choose(history: GameHistory, keepEvaluations = false): RankedMove & { ranking: RankedMove[]; chosenBy: 'value' | 'bare-king' } {
     const ranking = this.rankMoves(history, keepEvaluations);
     if (ranking.length === 0) throw badInput('no legal moves: the game is over');
     const mating = this.bareKingMove(history);
-    const chosen = mating === undefined ? this.pickAmongBest(ranking) : ranking.find((r) => r.move === mating)!;
-    return { ...chosen, ranking };
+    if (mating === undefined) return { ...this.pickAmongBest(ranking), ranking, chosenBy: 'value' };
+    return { ...ranking.find((r) => r.move === mating)!, ranking, chosenBy: 'bare-king' };
   }
 
   /**

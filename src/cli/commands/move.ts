@@ -35,6 +35,8 @@ interface MoveOptions {
 export interface MoveReport {
   fen: string;
   best: string;
+  /** What chose the best move: its value (and policy), or the rules' order for mating a bare king (bareKing.ts). */
+  chosenBy: 'value' | 'bare-king';
   /**
    * refutation: with search "captures", the opponent capture (UCI) that set the move's value. policy: with a move
    * policy, its term (weight x log-probability), added to the value when choosing.
@@ -60,12 +62,13 @@ function sanAfter(fen: string, move: string, reply: string): string {
 export function chooseAndReport(player: MorphPlayer, rawFen: string, explain: boolean, explainOnly?: string): MoveReport {
   const fen = checkFen(rawFen);
   const history = new GameHistory(fen);
-  const { move: chosen, ranking } = player.choose(history, explain);
+  const { move: chosen, ranking, chosenBy } = player.choose(history, explain);
   const sans = sanByUci(fen);
   const round = (v: number) => Math.round(v * 1e4) / 1e4;
   const report: MoveReport = {
     fen,
     best: chosen,
+    chosenBy,
     ranking: ranking.map((r) => ({
       move: r.move,
       san: sans.get(r.move) ?? r.move,
@@ -86,7 +89,8 @@ export function chooseAndReport(player: MorphPlayer, rawFen: string, explain: bo
 }
 
 function reportText(report: MoveReport): string {
-  const lines = [`best: ${report.best} (${report.ranking.find((r) => r.move === report.best)?.san})`];
+  const mating = report.chosenBy === 'bare-king' ? ': mating the bare king by the rules (promotion, forced mate, fewest king replies, kings closer)' : '';
+  const lines = [`best: ${report.best} (${report.ranking.find((r) => r.move === report.best)?.san})${mating}`];
   for (const r of report.ranking) {
     const after = r.refutation ? `, after ${r.refutation}` : '';
     const policy = r.policy !== undefined ? `  policy ${r.policy >= 0 ? '+' : ''}${r.policy.toFixed(4)}` : '';
