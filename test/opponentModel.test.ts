@@ -17,7 +17,7 @@ import { ModelGuidedPlayer } from '../src/model/modelGuidedPlayer.ts';
 import { modelPolicy } from '../src/model/policy.ts';
 import { modelReplies, morphPlayerWithModels } from '../src/model/predictedReplies.ts';
 import { morphRanker } from '../src/agree/rankers.ts';
-import { choiceScore, MorphPlayer } from '../src/player/morphPlayer.ts';
+import { MorphPlayer } from '../src/player/morphPlayer.ts';
 import { setShare } from '../src/model/prediction.ts';
 import { GameHistory } from '../src/chess/history.ts';
 import { PatternStore } from '../src/store/patternStore.ts';
@@ -493,7 +493,7 @@ describe('Morph looking along the replies a model of its opponent predicts', () 
         }
         // The quick path plays a move as good as the exact ranking's best.
         const played = looking.bestMove(history);
-        expect(choiceScore(ranking.find((r) => r.move === played)!)).toBeCloseTo(choiceScore(ranking[0]), 12);
+        expect(looking.choiceScore(ranking.find((r) => r.move === played)!)).toBeCloseTo(looking.choiceScore(ranking[0]), 12);
       }
       expect(lowered).toBeGreaterThan(0);
     } finally {
@@ -564,11 +564,11 @@ describe('Morph with a move policy', () => {
           const value = plain.find((p) => p.move === r.move)!.value;
           expect(r.value).toBeCloseTo(value, 12);
           const expected = r.source === 'checkmate' ? value : value + weight * Math.log(probabilities.get(r.move)!);
-          expect(choiceScore(r)).toBeCloseTo(expected, 9);
+          expect(guided.choiceScore(r)).toBeCloseTo(expected, 9);
         }
         // The quick path of search "captures" plays a move as good as the exact ranking's best.
         const played = guided.bestMove(history);
-        expect(choiceScore(ranking.find((r) => r.move === played)!)).toBeCloseTo(choiceScore(ranking[0]), 12);
+        expect(guided.choiceScore(ranking.find((r) => r.move === played)!)).toBeCloseTo(guided.choiceScore(ranking[0]), 12);
         if (ranking[0].move !== plain[0].move) changed++;
       }
       // morph agree ranks by what the player chooses by.
@@ -577,7 +577,7 @@ describe('Morph with a move policy', () => {
         const [fen] = fens;
         const scores = new Map(ranker.score(fen).map((m) => [m.move, m.value]));
         const guided = new MorphPlayer(values, { maturity: 0, seed: 1, search: 'captures', policy: modelPolicy(opened, weight) });
-        for (const r of guided.rankMoves(new GameHistory(fen))) expect(scores.get(r.move)).toBeCloseTo(choiceScore(r), 12);
+        for (const r of guided.rankMoves(new GameHistory(fen))) expect(scores.get(r.move)).toBeCloseTo(guided.choiceScore(r), 12);
       } finally {
         ranker.close();
       }

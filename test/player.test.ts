@@ -4,13 +4,14 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { Chess } from 'chess.js';
 import { GameHistory } from '../src/chess/history.ts';
-import { MorphPlayer } from '../src/player/morphPlayer.ts';
+import { choiceScore, MorphPlayer, type MovePolicy } from '../src/player/morphPlayer.ts';
+import { generateLegalMoves } from '../src/chess/movegen.ts';
 import { PatternStore } from '../src/store/patternStore.ts';
 import { runMorph } from './helpers/cli.ts';
 import { materialPattern, type GraphPattern } from '../src/pattern/pattern.ts';
 import { exactDesig } from '../src/pattern/designation.ts';
 import { pieceLabel } from '../src/graph/labels.ts';
-import { parseSquare } from '../src/chess/board.ts';
+import { parseSquare, uciMove } from '../src/chess/board.ts';
 import { RandomPlayer } from '../src/engines/simplePlayers.ts';
 import { playGame } from '../src/game/playGame.ts';
 import { DEFAULT_CONFIG, saveConfig } from '../src/learn/config.ts';
@@ -166,6 +167,31 @@ describe('morph move', () => {
     const bad = await runMorph(['move', '--db', path, '--fen', fen, '--material-prior', '-1']);
     expect(bad.code).toBe(2);
     expect(bad.stderr).toMatch(/^morph: --material-prior needs a number from 0 to 1000000/);
+  });
+
+  it("with the material searches scores a move by its value's log-odds plus the policy term, so a free pawn far ahead is taken", () => {
+    const store = PatternStore.open(':memory:');
+    saveConfig(store.db, { ...DEFAULT_CONFIG, materialPrior: 0 }); // the weights below alone
+    store.insert(materialPattern([-1, 0, 0, 1, 0]), 'manual', 0, { weight: 0.95, updates: 200 }); // a rook for a pawn up
+    store.insert(materialPattern([0, 0, 0, 1, 0]), 'manual', 0, { weight: 0.97, updates: 200 }); // a rook up
+    const prefersKd1: MovePolicy = {
+      name: 'prefers Kd1',
+      weight: 0.03,
+      logProbabilities: (history) => new Map(generateLegalMoves(history.board).map((m) => [uciMove(m), uciMove(m) === 'e1d1' ? 0 : -2])),
+    };
+    const player = new MorphPlayer(store, { maturity: 0, seed: 1, search: 'material-quiescence', policy: prefersKd1 });
+    expect(player.valueScale).toBe('log-odds');
+    const { move, ranking } = player.choose(new GameHistory('7k/8/8/8/R3p3/8/8/4K3 w - - 0 1'));
+    const capture = ranking.find((r) => r.move === 'a4e4')!;
+    const quiet = ranking.find((r) => r.move === 'e1d1')!;
+    expect([capture.value, quiet.value]).toEqual([0.97, 0.95]);
+    const logOdds = (p: number) => Math.log(p / (1 - p));
+    expect(player.choiceScore(capture)).toBeCloseTo(logOdds(0.97) - 0.06, 12);
+    expect(player.choiceScore(quiet)).toBeCloseTo(logOdds(0.95), 12);
+    expect(move).toBe('a4e4');
+    // On the probability scale (the other searches') the policy's .06 would outvote the pawn's .02.
+    expect(choiceScore(quiet, 'probability')).toBeGreaterThan(choiceScore(capture, 'probability'));
+    expect(new MorphPlayer(store, { maturity: 0, seed: 1, search: 'captures-mates' }).valueScale).toBe('probability');
   });
 
   it('reads one FEN per line, reports a bad line by number and goes on', async () => {

@@ -15,7 +15,7 @@ import { GameHistory } from '../src/chess/history.ts';
 import { isCapture, matingReply, QUIESCENCE_DEPTH, threatenedPieces, threatensAnything, unparriedThreat, worstCaptureReply, worstThreatReply, type SearchMode } from '../src/player/search.ts';
 import { gameEnd } from '../src/chess/gameEnd.ts';
 import { seedPatterns } from '../src/learn/seeding.ts';
-import { choiceScore, MorphPlayer, type MovePolicy } from '../src/player/morphPlayer.ts';
+import { MorphPlayer, type MovePolicy } from '../src/player/morphPlayer.ts';
 import { PatternStore } from '../src/store/patternStore.ts';
 import { DEFAULT_CONFIG, loadConfig, mergeConfig, saveConfig } from '../src/learn/config.ts';
 import { setMeta } from '../src/store/meta.ts';
@@ -369,7 +369,8 @@ describe('the player searching captures and mates', () => {
         const played = withPolicy('captures-mates').bestMove(new GameHistory(fen));
         expect(played).not.toBe('g2g4');
         expect(withPolicy('captures-mates').choose(new GameHistory(fen)).move).toBe(played);
-        expect(choiceScore(withPolicy('captures-mates').rankMoves(new GameHistory(fen)).at(-1)!)).toBeLessThan(-100);
+        const matesPlayer = withPolicy('captures-mates');
+        expect(matesPlayer.choiceScore(matesPlayer.rankMoves(new GameHistory(fen)).at(-1)!)).toBeLessThan(-100);
       }
       store.close();
     } finally {

@@ -14,7 +14,7 @@ import { GameHistory } from '../chess/history.ts';
 import { alphaBetaName, parseAlphaBetaSpec, rankMoves } from '../engines/alphabeta.ts';
 import { materialGain } from '../engines/simplePlayers.ts';
 import { loadConfig } from '../learn/config.ts';
-import { choiceScore, MorphPlayer, playingMaturity } from '../player/morphPlayer.ts';
+import { MorphPlayer, playingMaturity } from '../player/morphPlayer.ts';
 import { PatternStore } from '../store/patternStore.ts';
 import { modelPolicy } from '../model/policy.ts';
 import { openPolicyModel } from '../model/ownPolicy.ts';
@@ -106,7 +106,7 @@ export function morphRanker(dbPath: string, overrides: MorphRankerOverrides = {}
   return {
     name: player.name,
     // What the player chooses by: the value, plus the policy's term when there is one.
-    score: (fen) => player.rankMoves(new GameHistory(fen)).map((r) => ({ move: r.move, value: choiceScore(r) })),
+    score: (fen) => player.rankMoves(new GameHistory(fen)).map((r) => ({ move: r.move, value: player.choiceScore(r) })),
     close: () => {
       model?.close();
       store.close();

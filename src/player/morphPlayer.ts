@@ -50,16 +50,31 @@ export const TIE_TOLERANCE = 1e-12;
 
 /**
  * How far below every other move a move the look proved lost comes (the opponent mates at once): whatever the
- * policy says, as a move that mates is played whatever it says. Values are in [0, 1] and a policy's term a few
- * units at most, so this keeps such moves last and still ordered among themselves.
+ * policy says, as a move that mates is played whatever it says. A scaled value is at most about 28 from 0 and a
+ * policy's term a few units at most, so this keeps such moves last and still ordered among themselves.
  */
 const PROVEN_LOSS_PENALTY = 1000;
 
-/** What a move is chosen by: its value, plus the policy's term when there is one; a proven loss comes last. */
-export const choiceScore = (r: RankedMove): number =>
-  r.value + (r.policy ?? 0) - (r.refutation?.source === 'checkmate' ? PROVEN_LOSS_PENALTY : 0);
+/**
+ * How a move's value enters its score beside the policy's log-probability: as it is, or as its log-odds. With the
+ * material searches, log-odds: a pawn won when far ahead moves the value little (.950 to .961) but its log-odds as
+ * much as at level material, so a policy that prefers another move no longer outvotes it (training/RESULTS.md).
+ */
+export type ValueScale = 'probability' | 'log-odds';
 
-const byScoreThenMove = (a: RankedMove, b: RankedMove) => choiceScore(b) - choiceScore(a) || (a.move < b.move ? -1 : 1);
+/** Values this close to 0 or 1 count as that far from it, so that a mate's value, 1, has finite log-odds (about 27.6). */
+const LOG_ODDS_EDGE = 1e-12;
+
+function scaledValue(value: number, scale: ValueScale): number {
+  if (scale === 'probability') return value;
+  const clamped = Math.min(1 - LOG_ODDS_EDGE, Math.max(LOG_ODDS_EDGE, value));
+  return Math.log(clamped / (1 - clamped));
+}
+
+/** What a move is chosen by: its (scaled) value, plus the policy's term when there is one; a proven loss comes last. */
+export function choiceScore(r: RankedMove, scale: ValueScale): number {
+  return scaledValue(r.value, scale) + (r.policy ?? 0) - (r.refutation?.source === 'checkmate' ? PROVEN_LOSS_PENALTY : 0);
+}
 
 /**
  * Why a move got its value: the game ends, the move returns to a position already seen in the game
@@ -131,6 +146,8 @@ export class MorphPlayer implements GamePlayer {
   private readonly rng: Random;
   private readonly graph = new PositionGraph();
   readonly search: SearchMode;
+  /** How values enter a move's score: log-odds with the material searches, else as they are. */
+  readonly valueScale: ValueScale;
   readonly evaluation: EvaluationSettings;
   /** With a move policy: the weight its log-probabilities count with. */
   readonly policyWeight: number | undefined;
@@ -153,6 +170,7 @@ export class MorphPlayer implements GamePlayer {
     const config = options.evaluation === undefined || options.search === undefined ? loadConfig(store.db) : undefined;
     this.evaluation = options.evaluation ?? evaluationSettings(config!);
     this.search = options.search ?? config!.playSearch;
+    this.valueScale = valuesByMaterial(this.search) ? 'log-odds' : 'probability';
     this.policyWeight = options.policy && (options.policy.weight ?? defaultPolicyWeight(this.search));
   }
 
@@ -178,7 +196,7 @@ export class MorphPlayer implements GamePlayer {
       ranking.push(ranked);
     }
     this.addPolicy(history, ranking);
-    return ranking.sort(byScoreThenMove);
+    return ranking.sort(this.byScoreThenMove);
   }
 
   /** The move to play: the best value, a seeded random one among equals. */
@@ -226,7 +244,8 @@ export class MorphPlayer implements GamePlayer {
     // The policy's term does not depend on the captures, so it bounds a move's score as the value does; a move
     // whose own threat may raise it is bounded by the highest value there is.
     this.addPolicy(history, candidates.map((c) => c.ranked));
-    for (const c of candidates) c.bound = c.mayRise ? 1 + (c.ranked.policy ?? 0) : choiceScore(c.ranked);
+    const highest = scaledValue(1, this.valueScale);
+    for (const c of candidates) c.bound = c.mayRise ? highest + (c.ranked.policy ?? 0) : this.choiceScore(c.ranked);
     candidates.sort((a, b) => b.bound - a.bound);
     let best = -Infinity;
     const valued: RankedMove[] = [];
@@ -235,15 +254,24 @@ export class MorphPlayer implements GamePlayer {
       applyMove(board, move, next);
       this.lookFurther(history, next, ranked);
       valued.push(ranked);
-      best = Math.max(best, choiceScore(ranked));
+      best = Math.max(best, this.choiceScore(ranked));
     }
-    return this.pickAmongBest(valued.sort(byScoreThenMove)).move;
+    return this.pickAmongBest(valued.sort(this.byScoreThenMove)).move;
   }
+
+  /** What this player chooses a move by (choiceScore, on its value scale). */
+  choiceScore(ranked: RankedMove): number {
+    return choiceScore(ranked, this.valueScale);
+  }
+
+  /** Best score first, equal scores in move order. */
+  private readonly byScoreThenMove = (a: RankedMove, b: RankedMove): number =>
+    this.choiceScore(b) - this.choiceScore(a) || (a.move < b.move ? -1 : 1);
 
   /** A seeded random choice among the moves within TIE_TOLERANCE of the first (`ranking` sorted best first). */
   private pickAmongBest(ranking: RankedMove[]): RankedMove {
-    const best = choiceScore(ranking[0]);
-    return this.rng.pick(ranking.filter((r) => choiceScore(r) >= best - TIE_TOLERANCE));
+    const best = this.choiceScore(ranking[0]);
+    return this.rng.pick(ranking.filter((r) => this.choiceScore(r) >= best - TIE_TOLERANCE));
   }
 
   /** With a policy: each move's weighted log-probability (a mate is played whatever the policy thinks). */
