@@ -8,8 +8,8 @@
  * "material-threats" also what the opponent's double threats leave, and with "material-forks" what its own
  * threats surely win. The best move is played, ties broken by a seeded random choice; with the mates look, a bare
  * king is mated by the rules' order instead (bareKing.ts). Given a move policy (a
- * model of a strong player's choices, src/model/policy.ts), a move is chosen by its value plus the policy's
- * weighted log-probability for it. Given a
+ * model of a strong player's choices, src/model/policy.ts), a move is chosen by its value (with the material
+ * searches, its value's log-odds) plus the policy's weighted log-probability for it. Given a
  * model of the opponent (src/model/predictedReplies.ts), a move is also worth no more than what each reply the
  * model predicts leaves it.
  */
