@@ -2,7 +2,7 @@
  * Mating a bare king: how Morph plays once the opponent has nothing but its king.
  *
  * There the learned values have nothing left to say: every move that keeps the material is equally won, so a
- * player choosing among them at random shuffles until the 50-move rule or the ply limit draws the game (15 of
+ * player choosing among them at random shuffles until the 50-move rule or the ply limit draws the game (14 of
  * 200 games against ab:2,q, training/RESULTS.md). What finishes the game is the rules' own goal, checkmate, so
  * the moves that keep the game won are ordered by what the rules say about the position each leads to, nothing
  * learned and no chess lore beyond them:
@@ -15,7 +15,7 @@
  * This is the general-game-playing heuristic of restricting the opponent's moves, measured against a king that
  * flees toward the most replies in test/bareKing.test.ts.
  */
-import { applyMove, cloneBoard, fileOf, KING, PAWN, rankOf, typeOf, WHITE, type Board, type CompactMove, type Color } from '../chess/board.ts';
+import { applyMove, BLACK, cloneBoard, fileOf, KING, PAWN, rankOf, typeOf, WHITE, type Board, type CompactMove, type Color } from '../chess/board.ts';
 import { generateLegalMoves, hasLegalMove, isInCheck } from '../chess/movegen.ts';
 import { gameEnd } from '../chess/gameEnd.ts';
 import type { PositionHistory } from '../chess/history.ts';
@@ -37,7 +37,7 @@ export function hasBareKing(board: Board, color: Color): boolean {
  */
 export function bareKingMove(history: PositionHistory, rng: Random): CompactMove | undefined {
   const position = history.board;
-  if (!hasBareKing(position, position.turn === WHITE ? 1 : WHITE)) return undefined;
+  if (!hasBareKing(position, position.turn === WHITE ? BLACK : WHITE)) return undefined;
   const after = cloneBoard(position);
   const afterReply = cloneBoard(position);
   const keepsWon: CompactMove[] = [];
