@@ -3,7 +3,10 @@
 # On the database of training/recipes/material-prior.sh (OUT_DIR/t1.db, 6,110 games, seed 1, with its own
 # policy): main with the bare-king order on the probability scale (2518b52) against log-odds (917795f), seeds 3
 # and 4. The other arms of the RESULTS table ran the log-odds commit (or 2518b52 for the probability scale) with
-# the same command and one more option: --policy-weight 0.12, --policy-weight 0.0075 (on 2518b52), --no-policy.
+# the same command and one more option: --policy-weight 0.12, --policy-weight 0.0075 (on 2518b52), --no-policy,
+# --policy-weight 0.015. The seed-3 log-odds arm and the discounted-threat arm ran on d7712de with
+# log-odds-experiment.patch applied (git apply), MORPH_LOGIT=1 MORPH_LOGIT_DIVISOR=1, and for the discount
+# MORPH_THREAT_DISCOUNT=0.25 (an experiment's switches, not part of main).
 #
 #   training/recipes/log-odds.sh OUT_DIR [MATCH_SEED] [MATCH_ARGS...]
 set -euo pipefail
