@@ -16,10 +16,11 @@
  * flees toward the most replies in test/bareKing.test.ts.
  */
 import { applyMove, BLACK, cloneBoard, fileOf, KING, PAWN, rankOf, typeOf, WHITE, type Board, type CompactMove, type Color } from '../chess/board.ts';
-import { generateLegalMoves, hasLegalMove, isInCheck } from '../chess/movegen.ts';
+import { generateLegalMoves } from '../chess/movegen.ts';
 import { gameEnd } from '../chess/gameEnd.ts';
 import type { PositionHistory } from '../chess/history.ts';
 import type { Random } from '../util/random.ts';
+import { matingReply } from './search.ts';
 
 /** Whether `color` has nothing left but its king. */
 export function hasBareKing(board: Board, color: Color): boolean {
@@ -40,7 +41,7 @@ export function bareKingMove(history: PositionHistory, rng: Random): CompactMove
   if (!hasBareKing(position, position.turn === WHITE ? BLACK : WHITE)) return undefined;
   const after = cloneBoard(position);
   const afterReply = cloneBoard(position);
-  const keepsWon: CompactMove[] = [];
+  const keepsWon: { move: CompactMove; key: MatingKey }[] = [];
   for (const move of generateLegalMoves(position)) {
     applyMove(position, move, after);
     const seen = history.occurrences(after);
@@ -53,16 +54,15 @@ export function bareKingMove(history: PositionHistory, rng: Random): CompactMove
       applyMove(after, reply, afterReply);
       return history.occurrences(afterReply) === 0;
     });
-    if (keeps) keepsWon.push(move);
+    if (keeps) keepsWon.push({ move, key: matingKey(position, move, after, replies) });
   }
   if (keepsWon.length === 0) return undefined;
-  const keyed = keepsWon.map((move) => ({ move, key: matingKey(position, move) }));
-  const best = keyed.reduce((a, b) => (compareMatingKeys(b.key, a.key) > 0 ? b : a)).key;
-  return rng.pick(keyed.filter((k) => compareMatingKeys(k.key, best) === 0)).move;
+  const best = keepsWon.reduce((a, b) => (compareMatingKeys(b.key, a.key) > 0 ? b : a)).key;
+  return rng.pick(keepsWon.filter((k) => compareMatingKeys(k.key, best) === 0)).move;
 }
 
 /** How a move toward mate is judged: larger is better, compared in this order. */
-export interface MatingKey {
+interface MatingKey {
   promotes: number;
   forcedMate: number;
   fewerReplies: number;
@@ -73,16 +73,13 @@ export interface MatingKey {
 const KEY_ORDER: readonly (keyof MatingKey)[] = ['promotes', 'forcedMate', 'fewerReplies', 'kingsCloser', 'pawnAdvance'];
 
 /** Positive when `a` is the better move toward mate, negative when `b` is, 0 when the rules cannot tell them apart. */
-export function compareMatingKeys(a: MatingKey, b: MatingKey): number {
+function compareMatingKeys(a: MatingKey, b: MatingKey): number {
   for (const field of KEY_ORDER) if (a[field] !== b[field]) return a[field] - b[field];
   return 0;
 }
 
-/** The key of `move` in `position`, whose side to move plays against a bare king. */
-export function matingKey(position: Board, move: CompactMove): MatingKey {
-  const after = cloneBoard(position);
-  applyMove(position, move, after);
-  const replies = generateLegalMoves(after);
+/** The key of `move` in `position` (whose side to move plays against a bare king), `after` it and with its `replies`. */
+function matingKey(position: Board, move: CompactMove, after: Board, replies: readonly CompactMove[]): MatingKey {
   return {
     promotes: move.promotion,
     forcedMate: replies.length > 0 && replies.every((reply) => allowsMate(after, reply)) ? 1 : 0,
@@ -96,12 +93,7 @@ export function matingKey(position: Board, move: CompactMove): MatingKey {
 function allowsMate(position: Board, reply: CompactMove): boolean {
   const afterReply = cloneBoard(position);
   applyMove(position, reply, afterReply);
-  const afterMate = cloneBoard(afterReply);
-  for (const move of generateLegalMoves(afterReply)) {
-    applyMove(afterReply, move, afterMate);
-    if (isInCheck(afterMate) && !hasLegalMove(afterMate)) return true;
-  }
-  return false;
+  return matingReply(afterReply) !== undefined;
 }
 
 /** The kings' distance in king moves. */
