@@ -154,9 +154,12 @@ export class UciEngine {
 
   private get player(): MorphPlayer {
     const create = this.config.createPlayer ?? ((store, options, name) => new MorphPlayer(store, options, name));
-    const evaluation = evaluationWithMaterialPrior(this.store.db, this.materialPrior);
-    const options = { maturity: playingMaturity(this.store, this.maturity), seed: this.seed, search: this.searchMode, evaluation };
-    this.loadedPlayer ??= create(this.store, options, ENGINE_NAME);
+    if (this.loadedPlayer === null) {
+      // The database's settings are read only when the player is built, not on every use.
+      const evaluation = evaluationWithMaterialPrior(this.store.db, this.materialPrior);
+      const options = { maturity: playingMaturity(this.store, this.maturity), seed: this.seed, search: this.searchMode, evaluation };
+      this.loadedPlayer = create(this.store, options, ENGINE_NAME);
+    }
     return this.loadedPlayer;
   }
 
