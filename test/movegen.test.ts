@@ -4,6 +4,7 @@ import { applyMove, boardFromFen, cloneBoard, parseUciMove, uciMove, type Board 
 import {
   gameStatus,
   generateLegalCaptures,
+  generateLegalMaterialMoves,
   generateLegalMoves,
   hasLegalMove,
   isInCheck,
@@ -158,6 +159,10 @@ describe('cross-check against chess.js on seeded random playouts', () => {
         const captureList = generateLegalCaptures(board).map(uciMove);
         expect([...captureList].sort(), fen).toEqual(verbose.filter((m) => m.isCapture() || m.isEnPassant()).map((m) => m.from + m.to + (m.promotion ?? '')).sort());
         expect(captureList, fen).toEqual(generateLegalMoves(board).map(uciMove).filter((uci) => captureList.includes(uci)));
+        // The material moves (the material searches' generator): captures and promotions, quiet ones too.
+        const materialList = generateLegalMaterialMoves(board).map(uciMove);
+        expect([...materialList].sort(), fen).toEqual(verbose.filter((m) => m.isCapture() || m.isEnPassant() || m.isPromotion()).map((m) => m.from + m.to + (m.promotion ?? '')).sort());
+        expect(materialList, fen).toEqual(generateLegalMoves(board).map(uciMove).filter((uci) => materialList.includes(uci)));
         expect(isInCheck(board), fen).toBe(chess.isCheck());
         const status = chess.isCheckmate() ? 'checkmate' : chess.isStalemate() ? 'stalemate' : 'ongoing';
         expect(gameStatus(board), fen).toBe(status);

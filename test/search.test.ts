@@ -12,8 +12,9 @@ import { applyMove, boardFromFen, boardToFen, cloneBoard, parseUciMove, uciMove,
 import { generateLegalMoves } from '../src/chess/movegen.ts';
 import { materialEvaluation } from '../src/player/evaluate.ts';
 import { GameHistory } from '../src/chess/history.ts';
-import { isCapture, matingReply, QUIESCENCE_DEPTH, threatenedPieces, threatensAnything, unparriedThreat, worstCaptureReply, worstThreatReply, type SearchMode } from '../src/player/search.ts';
+import { captureLook, isCapture, matingReply, QUIESCENCE_DEPTH, threatenedPieces, threatensAnything, unparriedThreat, worstCaptureReply, worstThreatReply, type SearchMode } from '../src/player/search.ts';
 import { gameEnd } from '../src/chess/gameEnd.ts';
+import { rankMoves } from '../src/engines/alphabeta.ts';
 import { seedPatterns } from '../src/learn/seeding.ts';
 import { MorphPlayer, type MovePolicy } from '../src/player/morphPlayer.ts';
 import { PatternStore } from '../src/store/patternStore.ts';
@@ -27,6 +28,8 @@ import { runMorph } from './helpers/cli.ts';
 import { runTraining } from '../src/train/harness.ts';
 
 const uciOf = (m: { from: string; to: string; promotion?: string }) => m.from + m.to + (m.promotion ?? '');
+/** The look of the one-capture searches (captureLook('captures')), spelled out. */
+const ONE_CAPTURE = { depth: 1, promotions: false };
 
 /**
  * Every 25th fixture position, the positions of a few seeded random games, and two where en passant is legal.
@@ -136,7 +139,7 @@ describe('worstCaptureReply', () => {
         const oneDeep = worstCaptureReply(board, standPat, valuation)?.value ?? standPat;
         for (const depth of [1, 2, 3, 5]) {
           const expected = bruteForce(board, standPat, depth);
-          const refutation = worstCaptureReply(board, standPat, valuation, depth);
+          const refutation = worstCaptureReply(board, standPat, valuation, { depth, promotions: false });
           expect(refutation?.value ?? standPat, `${fen} depth ${depth}`).toBeCloseTo(expected, 12);
           if (refutation) expect(isCapture(board, parseUciMove(refutation.move)!)).toBe(true);
           compared++;
@@ -146,6 +149,42 @@ describe('worstCaptureReply', () => {
     }
     expect(compared).toBeGreaterThan(400);
     expect(deeper).toBeGreaterThan(40); // not vacuous: the deeper look changes many values
+  });
+
+  it('with promotions follows a promotion, quiet or capturing, as it follows a capture (brute force without pruning)', () => {
+    /** The brute force above, following the moves chess.js calls captures or promotions. */
+    const bruteForce = (fen: string, standPat: number, depth: number): number => {
+      if (depth === 0) return standPat;
+      let value = standPat;
+      for (const m of new Chess(fen).moves({ verbose: true })) {
+        if (!(m.isCapture() || m.isEnPassant() || m.isPromotion())) continue;
+        const after = new Chess(m.after);
+        const reply = after.isCheckmate() ? 0 : after.isDraw() ? 0.5 : 1 - bruteForce(m.after, valuation(boardFromFen(m.after)), depth - 1);
+        value = Math.min(value, reply);
+      }
+      return value;
+    };
+    // Pawns one step from promoting, quiet and capturing, for either side, beside other captures.
+    const positions = [
+      '8/P5k1/8/8/8/8/6K1/8 w - - 0 1',
+      '1n6/P5k1/8/8/8/8/1p4K1/8 b - - 0 1',
+      '1n4k1/P7/8/8/3q4/8/1p4K1/2R5 w - - 0 1',
+      '3r2k1/2P5/8/4n3/8/8/5p2/R1K3N1 b - - 0 1',
+      '3r2k1/2P5/8/4n3/8/8/5p2/R1K3N1 w - - 0 1',
+    ];
+    let promoted = 0;
+    for (const fen of positions) {
+      const board = boardFromFen(fen);
+      for (const standPat of [0.3, 0.8]) {
+        for (const depth of [1, 2, 3]) {
+          const expected = bruteForce(fen, standPat, depth);
+          const refutation = worstCaptureReply(board, standPat, valuation, { depth, promotions: true });
+          expect(refutation?.value ?? standPat, `${fen} depth ${depth}`).toBeCloseTo(expected, 12);
+          if (refutation && parseUciMove(refutation.move)!.promotion !== 0) promoted++;
+        }
+      }
+    }
+    expect(promoted).toBeGreaterThan(5); // not vacuous: promotions refute
   });
 
   it('scores a capture that mates 0 for the side that just moved', () => {
@@ -166,10 +205,10 @@ describe('worstCaptureReply', () => {
     };
     const valuation = (after: Board) => ({ [-1]: 0.01, 0: 0.1, 1: 0.99 })[pawnsAhead(after)]!;
     expect(1 - (1 - 0.1)).toBeLessThan(0.1); // the rounding the search must not take for a loss
-    expect(worstCaptureReply(board, 0.1, valuation, QUIESCENCE_DEPTH)).toBeUndefined();
+    expect(worstCaptureReply(board, 0.1, valuation, captureLook('material-forks'))).toBeUndefined();
     // A real loss is still found: with the pawn on d3 gone, dxe4 wins it.
     const undefended = boardFromFen('4k3/7p/8/3p4/4P3/8/7P/4K3 b - - 0 1');
-    const refutation = worstCaptureReply(undefended, 0.1, valuation, QUIESCENCE_DEPTH);
+    const refutation = worstCaptureReply(undefended, 0.1, valuation, captureLook('material-forks'));
     expect(refutation?.move).toBe('d5e4');
     expect(refutation?.value).toBeCloseTo(0.01, 12);
   });
@@ -230,7 +269,7 @@ describe('worstThreatReply', () => {
         if (!position.inCheck()) {
           // Passing is only for a side not in check (else the other side would take its king).
           threatened = threatenedSquares(reply.after);
-          expect(threatenedPieces(boardFromFen(reply.after), valuation, 1), reply.after).toBe(threatened);
+          expect(threatenedPieces(boardFromFen(reply.after), valuation, ONE_CAPTURE), reply.after).toBe(threatened);
           if (threatened === 0) continue;
           if (threatened >= 2) doubleThreats++;
           else singleThreats++;
@@ -240,7 +279,7 @@ describe('worstThreatReply', () => {
       for (const fewest of [2, 1]) {
         for (const value of [0.4, 0.9]) {
           const expected = Math.min(value, ...threats.filter((t) => t.threatened >= fewest).map((t) => t.answer));
-          const refutation = worstThreatReply(board, value, valuation, 1, fewest);
+          const refutation = worstThreatReply(board, value, valuation, ONE_CAPTURE, fewest);
           expect(refutation?.value ?? value, `${fen} at ${value}, ${fewest}`).toBeCloseTo(expected, 12);
           if (refutation) {
             lowered++;
@@ -283,7 +322,7 @@ describe('worstThreatReply', () => {
         const least = leastReply(move.after);
         for (const standPat of [0.2, valuation(position)]) {
           const expected = least !== undefined && least > standPat ? least : undefined;
-          const gain = unparriedThreat(position, standPat, valuation, 1);
+          const gain = unparriedThreat(position, standPat, valuation, ONE_CAPTURE);
           checked++;
           if (expected === undefined) expect(gain, `${move.after} at ${standPat}`).toBeUndefined();
           else {
@@ -527,6 +566,28 @@ describe('the player searching captures', () => {
     store.close();
   });
 
+  it('the material searches see a pawn about to promote: they stop the opponent\'s and push their own, as a 4-ply material alpha-beta judges', () => {
+    const store = madeUpMaterialStore();
+    const positions = [
+      '7k/8/8/8/4K3/7R/1p6/8 w - - 0 1', // Black's b-pawn queens next move unless the rook guards b1
+      '7k/8/1P6/8/8/8/8/K5n1 w - - 0 1', // b7 and b8=Q: the knight is too far to stop it
+      '8/6p1/6K1/8/8/1r6/8/k7 w - - 0 1', // the king takes g7 (and the pawn cannot queen) or the pawn runs
+      '8/1r4P1/8/8/8/k7/8/7K b - - 0 1', // Black: the rook takes the pawn or guards g8, else g8=Q
+    ];
+    for (const fen of positions) {
+      // The judge: every move's score by the textbook values, 4 plies and captures (src/engines/alphabeta.ts,
+      // an opponent's search, not Morph's); a good move is within a pawn of the best.
+      const scored = rankMoves(boardFromFen(fen), { depth: 4, quiescence: true, tolerancePawns: 0, seed: 0 });
+      const good = scored.filter((r) => r.score >= scored[0].score - 100).map((r) => uciMove(r.move));
+      expect(good.length, fen).toBeLessThan(scored.length); // not vacuous: some moves lose the race
+      for (const seed of [1, 2, 3]) {
+        const chosen = new MorphPlayer(store, { maturity: 0, seed, search: 'material-forks' }).choose(new GameHistory(fen)).move;
+        expect(good, `${fen} seed ${seed}`).toContain(chosen);
+      }
+    }
+    store.close();
+  });
+
   it("material-forks values a move as material-threats does, higher when it checks or threatens, lower by a single threat; bestMove plays choose's move", () => {
     const store = madeUpMaterialStore();
     let raised = 0;
@@ -559,14 +620,14 @@ describe('the player searching captures', () => {
           const reply = cloneBoard(after);
           applyMove(after, refutation, reply);
           expect(isCapture(after, refutation)).toBe(false);
-          expect(threatenedPieces(reply, value, QUIESCENCE_DEPTH)).toBe(1);
+          expect(threatenedPieces(reply, value, captureLook('material-forks'))).toBe(1);
           continue;
         }
         // Raised only when the threats look left the move unrefuted, and it checks or threatens.
         raised++;
         expect(plain.refutation).toBeUndefined();
         expect(ranked.refutation).toBeUndefined();
-        expect(threatensAnything(after, value, QUIESCENCE_DEPTH)).toBe(true);
+        expect(threatensAnything(after, value, captureLook('material-forks'))).toBe(true);
       }
       // The game path's shortcut bounds a raised move by 1 and plays what choose plays (the same seed).
       const chosen = player('material-forks', 5).choose(new GameHistory(fen)).move;

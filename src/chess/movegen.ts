@@ -99,6 +99,8 @@ let genOut: Int32Array = new Int32Array(0);
 let genCount = 0;
 /** Captures only (en passant included): what a quiescence search follows, without the quiet moves' legality tests. */
 let genCapturesOnly = false;
+/** With genCapturesOnly: quiet promotions too, the other moves that change material. */
+let genPromotions = false;
 
 /** Whether moving from -> to (optionally capturing en passant at epVictim) leaves the mover's king safe. */
 function leavesKingSafe(from: number, to: number, epVictim: number): boolean {
@@ -143,9 +145,10 @@ function addPawnMove(from: number, to: number, promotes: boolean): void {
  * Writes legal move codes into `out` and returns how many; stops once `limit` moves are found (the count may
  * overshoot by up to three when a promotion adds its four moves at once).
  */
-function generate(board: Board, out: Int32Array, limit: number, capturesOnly = false): number {
+function generate(board: Board, out: Int32Array, limit: number, capturesOnly = false, promotions = false): number {
   const sq = board.squares;
   genCapturesOnly = capturesOnly;
+  genPromotions = promotions;
   const white = board.turn === WHITE;
   const sign = white ? 1 : -1;
   genSquares = sq;
@@ -170,7 +173,7 @@ function generate(board: Board, out: Int32Array, limit: number, capturesOnly = f
           addPawnMove(from, one, promotes);
           const two = one + forward;
           if (from >> 3 === startRank && sq[two] === 0) addPawnMove(from, two, false);
-        }
+        } else if (sq[one] === 0 && promotes && genPromotions) addPawnMove(from, one, true);
         if (file > 0) {
           const to = one - 1;
           if (sq[to] * sign < 0) addPawnMove(from, to, promotes);
@@ -276,6 +279,15 @@ export function generateLegalMoves(board: Board): CompactMove[] {
 /** The legal captures of the side to move (en passant included), in generateLegalMoves' order. */
 export function generateLegalCaptures(board: Board): CompactMove[] {
   return decodedScratch(generate(board, scratchCodes, MAX_MOVES, true));
+}
+
+/**
+ * The legal moves of the side to move that change material: captures (en passant included) and promotions,
+ * quiet ones too, in generateLegalMoves' order. What a quiescence search follows when a pawn's promotion counts
+ * as the gain it is.
+ */
+export function generateLegalMaterialMoves(board: Board): CompactMove[] {
+  return decodedScratch(generate(board, scratchCodes, MAX_MOVES, true, true));
 }
 
 /** Whether the side to move has any legal move (stops at the first one found). */

@@ -28,7 +28,7 @@ import type { EvaluationSettings } from '../eval/evaluation.ts';
 import { evaluationSettings, loadConfig } from '../learn/config.ts';
 import { bareKingMove } from './bareKing.ts';
 import {
-  captureDepth,
+  captureLook,
   defaultPolicyWeight,
   fewestThreatened,
   looksAtCaptures,
@@ -350,7 +350,7 @@ export class MorphPlayer implements GamePlayer {
   private lookAtThreats(next: Board, ranked: RankedMove): void {
     if (ranked.source !== 'patterns' || ranked.value === 0) return;
     const value = (after: Board) => this.evaluate(after).value;
-    const refutation = worstThreatReply(next, ranked.value, value, captureDepth(this.search), fewestThreatened(this.search));
+    const refutation = worstThreatReply(next, ranked.value, value, captureLook(this.search), fewestThreatened(this.search));
     if (refutation !== undefined) {
       ranked.value = refutation.value;
       ranked.refutation = refutation;
@@ -363,14 +363,14 @@ export class MorphPlayer implements GamePlayer {
    */
   private lookAtOwnThreats(next: Board, ranked: RankedMove): void {
     if (ranked.source !== 'patterns' || ranked.refutation !== undefined) return;
-    const won = unparriedThreat(next, ranked.value, (after) => this.evaluate(after).value, captureDepth(this.search));
+    const won = unparriedThreat(next, ranked.value, (after) => this.evaluate(after).value, captureLook(this.search));
     if (won !== undefined) ranked.value = won;
   }
 
   /** Whether the look at the move's own threats may raise its value (a check, or something it could take). */
   private mayRise(next: Board, ranked: RankedMove): boolean {
     if (!looksAtOwnThreats(this.search) || ranked.source !== 'patterns') return false;
-    return threatensAnything(next, (after) => this.evaluate(after).value, captureDepth(this.search));
+    return threatensAnything(next, (after) => this.evaluate(after).value, captureLook(this.search));
   }
 
   /**
@@ -407,7 +407,7 @@ export class MorphPlayer implements GamePlayer {
   /** Search "captures": lowers a move's value to what the opponent's best capture leaves (search.ts). */
   private lookAtCaptures(next: Board, ranked: RankedMove): void {
     if (ranked.source !== 'patterns') return;
-    const refutation = worstCaptureReply(next, ranked.value, (after) => this.evaluate(after).value, captureDepth(this.search));
+    const refutation = worstCaptureReply(next, ranked.value, (after) => this.evaluate(after).value, captureLook(this.search));
     if (refutation !== undefined) {
       ranked.value = refutation.value;
       ranked.refutation = refutation;

@@ -37,7 +37,7 @@
  */
 import { applyMove, cloneBoard, PAWN, uciMove, type Board, type Color, type CompactMove } from '../chess/board.ts';
 import { gameEnd, type GameEnd } from '../chess/gameEnd.ts';
-import { generateLegalCaptures, generateLegalMoves, hasLegalMove, isInCheck } from '../chess/movegen.ts';
+import { generateLegalCaptures, generateLegalMaterialMoves, generateLegalMoves, hasLegalMove, isInCheck } from '../chess/movegen.ts';
 
 export const SEARCH_MODES = ['one-ply', 'captures', 'captures-mates', 'material-quiescence', 'material-threats', 'material-forks'] as const;
 
@@ -55,8 +55,24 @@ export const QUIESCENCE_DEPTH = 8;
 export const valuesByMaterial = (search: SearchMode): boolean =>
   search === 'material-quiescence' || looksAtThreats(search);
 
-/** How many captures deep a search mode's capture look goes (1: the opponent's captures only). */
-export const captureDepth = (search: SearchMode): number => (valuesByMaterial(search) ? QUIESCENCE_DEPTH : 1);
+/**
+ * How far a capture look follows the moves that change material: at most `depth` of them in a line (1: the
+ * opponent's captures only), and, with `promotions`, a pawn's promotion as well as a capture (quiet or not).
+ */
+export interface CaptureLook {
+  depth: number;
+  promotions: boolean;
+}
+
+const ONE_CAPTURE: CaptureLook = Object.freeze({ depth: 1, promotions: false });
+/**
+ * The material searches follow promotions too: a pawn one step from promoting is a threat as real as a piece
+ * left to be taken, and a capture look blind to it let passed pawns run (training/RESULTS.md, 2026-11-25).
+ */
+const QUIESCENCE: CaptureLook = Object.freeze({ depth: QUIESCENCE_DEPTH, promotions: true });
+
+/** A search mode's capture look. */
+export const captureLook = (search: SearchMode): CaptureLook => (valuesByMaterial(search) ? QUIESCENCE : ONE_CAPTURE);
 
 /**
  * The move policy's default weight (src/model/policy.ts) for a player looking this far (training/RESULTS.md).
@@ -101,6 +117,11 @@ export function isCapture(board: Board, move: CompactMove): boolean {
   return move.to === board.epSquare && Math.abs(board.squares[move.from]) === PAWN;
 }
 
+/** True when the move is one a capture look with `look` follows: a capture, or a promotion when it follows those. */
+export function isFollowed(board: Board, move: CompactMove, look: CaptureLook): boolean {
+  return isCapture(board, move) || (look.promotions && move.promotion !== 0);
+}
+
 /** The opponent's capture that sets a move's value. */
 export interface Refutation {
   move: string;
@@ -111,22 +132,23 @@ export interface Refutation {
 
 /**
  * The opponent capture that leaves the side that just moved worse off than `standPat`, the worst of them, or
- * undefined when no capture does. With `depth` > 1 each capture is followed by the other side's captures in
- * turn, each side free to stop, up to `depth` captures in all (a quiescence search). `valueForMover(board)`
- * values a position after a capture for the side that made the capture (the side that just moved there), as
- * the one-ply player values its own successors.
+ * undefined when no capture does. With `look.depth` > 1 each capture is followed by the other side's captures
+ * in turn, each side free to stop, up to that many captures in all (a quiescence search); with
+ * `look.promotions` a promotion counts as a capture. `valueForMover(board)` values a position after a capture
+ * for the side that made the capture (the side that just moved there), as the one-ply player values its own
+ * successors.
  */
 export function worstCaptureReply(
   position: Board,
   standPat: number,
   valueForMover: (after: Board) => number,
-  depth = 1,
+  look: CaptureLook = ONE_CAPTURE,
 ): Refutation | undefined {
   let worst: Refutation | undefined;
   let bound = standPat;
-  for (const capture of capturesBestFirst(position, valueForMover)) {
+  for (const capture of capturesBestFirst(position, valueForMover, look.promotions)) {
     // Exact below the worst found so far; above it, only that it is above.
-    const value = captureValue(capture.after, depth, -Infinity, bound, valueForMover, capture.valueForCapturer);
+    const value = captureValue(capture.after, look.depth, -Infinity, bound, valueForMover, look.promotions, capture.valueForCapturer);
     if (value < bound - ROUNDING) {
       bound = value;
       worst = { move: uciMove(capture.move), value, source: gameEnd(capture.after, 1) ?? 'patterns' };
@@ -143,16 +165,16 @@ interface Capture {
 }
 
 /**
- * The legal captures of the side to move, the best for it first by the learned value of the position each leads
- * to: the quiescence search's move ordering, so that alpha-beta's cut-offs come as early as they can. Learned
+ * The legal captures of the side to move (and its promotions, with `promotions`), the best for it first by the
+ * learned value of the position each leads to: the quiescence search's move ordering, so that alpha-beta's cut-offs come as early as they can. Learned
  * values order them, not piece values: Morph knows none. The order changes which positions are visited, never
  * a value found inside the search window (measured: about three times fewer positions valued, the same moves
  * chosen). Whether a capture ends the game is left to captureValue: most captures are never visited, and
  * asking costs a move generation.
  */
-function capturesBestFirst(position: Board, valueForMover: (after: Board) => number): Capture[] {
+function capturesBestFirst(position: Board, valueForMover: (after: Board) => number, promotions: boolean): Capture[] {
   const captures: Capture[] = [];
-  for (const move of generateLegalCaptures(position)) {
+  for (const move of promotions ? generateLegalMaterialMoves(position) : generateLegalCaptures(position)) {
     const after = cloneBoard(position);
     applyMove(position, move, after);
     captures.push({ move, after, valueForCapturer: valueForMover(after) });
@@ -173,13 +195,14 @@ function captureValue(
   low: number,
   high: number,
   valueForMover: (after: Board) => number,
+  promotions: boolean,
   valueForCapturer?: number,
 ): number {
-  // A capture changes the material, so the position after it cannot repeat an earlier one.
+  // A capture (or a promotion) changes the material, so the position after it cannot repeat an earlier one.
   const end = gameEnd(after, 1);
   if (end === 'checkmate') return 0;
   if (end !== null) return 0.5;
-  return 1 - settledValue(after, valueForCapturer ?? valueForMover(after), depth - 1, 1 - high, 1 - low, valueForMover);
+  return 1 - settledValue(after, valueForCapturer ?? valueForMover(after), depth - 1, 1 - high, 1 - low, valueForMover, promotions);
 }
 
 /**
@@ -194,12 +217,13 @@ function settledValue(
   low: number,
   high: number,
   valueForMover: (after: Board) => number,
+  promotions: boolean,
 ): number {
   let value = standPat;
   if (depth === 0 || value <= low) return value;
   if (value < high) high = value;
-  for (const capture of capturesBestFirst(position, valueForMover)) {
-    const replyValue = captureValue(capture.after, depth, low, high, valueForMover, capture.valueForCapturer);
+  for (const capture of capturesBestFirst(position, valueForMover, promotions)) {
+    const replyValue = captureValue(capture.after, depth, low, high, valueForMover, promotions, capture.valueForCapturer);
     if (replyValue < value) {
       value = replyValue;
       if (value <= low) return value;
@@ -224,14 +248,14 @@ export function matingReply(position: Board): string | undefined {
  * that leaves the side that just moved worst off, below `value`, or undefined when none does. Only replies that
  * threaten are looked at: a check, or at least `fewest` of the mover's pieces (by default 2, a double threat)
  * the opponent could then take at a profit (threatenedPieces). Each is answered by the mover's best move, followed
- * by the opponent's captures `depth` deep, as worstCaptureReply settles them. `valueForMover` as in
+ * by the opponent's captures as `look` follows them, as worstCaptureReply settles them. `valueForMover` as in
  * worstCaptureReply.
  */
 export function worstThreatReply(
   position: Board,
   value: number,
   valueForMover: (after: Board) => number,
-  depth: number,
+  look: CaptureLook,
   fewest = 2,
 ): Refutation | undefined {
   let worst: Refutation | undefined;
@@ -239,11 +263,11 @@ export function worstThreatReply(
   const after = cloneBoard(position);
   const answered = cloneBoard(position);
   for (const reply of generateLegalMoves(position)) {
-    if (isCapture(position, reply)) continue; // the capture look's
+    if (isFollowed(position, reply, look)) continue; // the capture look's
     applyMove(position, reply, after);
     if (gameEnd(after, 1) !== null) continue; // a mate is the mate look's; a draw threatens nothing
-    if (!isThreatReply(after, valueForMover, depth, fewest)) continue;
-    const answer = bestAnswer(after, bound, valueForMover, depth, answered);
+    if (!isThreatReply(after, valueForMover, look, fewest)) continue;
+    const answer = bestAnswer(after, bound, valueForMover, look, answered);
     if (answer < bound - ROUNDING) {
       bound = answer;
       worst = { move: uciMove(reply), value: answer, source: 'patterns' };
@@ -264,25 +288,25 @@ export function unparriedThreat(
   position: Board,
   standPat: number,
   valueForMover: (after: Board) => number,
-  depth: number,
+  look: CaptureLook,
 ): number | undefined {
-  if (!threatensAnything(position, valueForMover, depth)) return undefined;
+  if (!threatensAnything(position, valueForMover, look)) return undefined;
   let value = Infinity;
   const after = cloneBoard(position);
   const answered = cloneBoard(position);
   for (const reply of generateLegalMoves(position)) {
     applyMove(position, reply, after);
     let replyValue: number;
-    if (isCapture(position, reply)) replyValue = captureValue(after, depth, standPat, value, valueForMover);
+    if (isFollowed(position, reply, look)) replyValue = captureValue(after, look.depth, standPat, value, valueForMover, look.promotions);
     else {
       const end = gameEnd(after, 1);
       if (end === 'checkmate') return undefined;
       if (end !== null) replyValue = 0.5;
-      else if (isThreatReply(after, valueForMover, depth, 2)) {
-        replyValue = bestAnswer(after, value, valueForMover, depth, answered);
+      else if (isThreatReply(after, valueForMover, look, 2)) {
+        replyValue = bestAnswer(after, value, valueForMover, look, answered);
       } else {
         // The mover's captures in turn, as worstCaptureReply settles the opponent's, here for the mover.
-        replyValue = 1 - settledValue(after, valueForMover(after), depth, 1 - value, 1 - standPat, valueForMover);
+        replyValue = 1 - settledValue(after, valueForMover(after), look.depth, 1 - value, 1 - standPat, valueForMover, look.promotions);
       }
     }
     if (replyValue <= standPat + ROUNDING) return undefined;
@@ -295,16 +319,16 @@ export function unparriedThreat(
  * Whether the quiet reply that led to `after` threatens what worstThreatReply answers: a check, or at least
  * `fewest` pieces the side to move could lose (threatenedPieces).
  */
-function isThreatReply(after: Board, valueForMover: (after: Board) => number, depth: number, fewest: number): boolean {
-  return isInCheck(after) || threatenedPieces(after, valueForMover, depth, fewest) >= fewest;
+function isThreatReply(after: Board, valueForMover: (after: Board) => number, look: CaptureLook, fewest: number): boolean {
+  return isInCheck(after) || threatenedPieces(after, valueForMover, look, fewest) >= fewest;
 }
 
 /**
  * Whether the side that just moved into `position` gives check or, were the other side to pass, could take
  * something at a profit: the moves whose own threat unparriedThreat may find worth more than their position.
  */
-export function threatensAnything(position: Board, valueForMover: (after: Board) => number, depth: number): boolean {
-  return isInCheck(position) || threatenedPieces(position, valueForMover, depth, 1) > 0;
+export function threatensAnything(position: Board, valueForMover: (after: Board) => number, look: CaptureLook): boolean {
+  return isInCheck(position) || threatenedPieces(position, valueForMover, look, 1) > 0;
 }
 
 /**
@@ -313,7 +337,7 @@ export function threatensAnything(position: Board, valueForMover: (after: Board)
  * captures can only lower a move's own value, so moves are followed best first by that value, and none is
  * followed once its own value is no better than the best found: the same answer, found with fewer positions.
  */
-function bestAnswer(position: Board, enough: number, valueForMover: (after: Board) => number, depth: number, scratch: Board): number {
+function bestAnswer(position: Board, enough: number, valueForMover: (after: Board) => number, look: CaptureLook, scratch: Board): number {
   let best = 0;
   const unfinished: { move: CompactMove; standPat: number }[] = []; // the moves that do not end the game
   for (const move of generateLegalMoves(position)) {
@@ -327,7 +351,7 @@ function bestAnswer(position: Board, enough: number, valueForMover: (after: Boar
   for (const { move, standPat } of unfinished) {
     if (standPat <= best) break;
     applyMove(position, move, scratch);
-    const value = worstCaptureReply(scratch, standPat, valueForMover, depth)?.value ?? standPat;
+    const value = worstCaptureReply(scratch, standPat, valueForMover, look)?.value ?? standPat;
     if (value > best) {
       best = value;
       if (best >= enough) return best;
@@ -340,9 +364,10 @@ function bestAnswer(position: Board, enough: number, valueForMover: (after: Boar
  * How many pieces of the side to move in `position` the other side could take at a profit if it moved again
  * (the side to move passing): captures whose settled value, for the side to move, is below its stand pat, counted
  * by the square taken, up to `enough` (a caller that needs one or two stops there). Two or more is a double
- * threat: one move can rarely answer both.
+ * threat: one move can rarely answer both. With `look.promotions` a pawn that could promote at a profit counts
+ * too, by the square it would promote on.
  */
-export function threatenedPieces(position: Board, valueForMover: (after: Board) => number, depth: number, enough = Infinity): number {
+export function threatenedPieces(position: Board, valueForMover: (after: Board) => number, look: CaptureLook, enough = Infinity): number {
   const passed = cloneBoard(position);
   passed.turn = (1 - passed.turn) as Color;
   passed.epSquare = -1;
@@ -351,9 +376,9 @@ export function threatenedPieces(position: Board, valueForMover: (after: Board) 
   // is below matters, so the window is that one value: the quiescence stops as soon as it knows.
   const threshold = standPat - ROUNDING;
   const taken = new Set<number>();
-  for (const capture of capturesBestFirst(passed, valueForMover)) {
+  for (const capture of capturesBestFirst(passed, valueForMover, look.promotions)) {
     if (taken.has(capture.move.to)) continue;
-    if (captureValue(capture.after, depth, threshold - ROUNDING, threshold, valueForMover, capture.valueForCapturer) < threshold) {
+    if (captureValue(capture.after, look.depth, threshold - ROUNDING, threshold, valueForMover, look.promotions, capture.valueForCapturer) < threshold) {
       taken.add(capture.move.to);
       if (taken.size >= enough) break;
     }
