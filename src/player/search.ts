@@ -11,9 +11,10 @@
  *             a mate in one is worth 0, as a move that mates is worth 1.
  * - material-quiescence: captures-mates, with the captures followed to the end: after the opponent's capture
  *             Morph may capture back, and so on, each side free to stop (stand pat), at most
- *             QUIESCENCE_DEPTH captures deep. Every position, the move's own included, is valued by its
- *             material pattern alone (the learned weight of its material difference; .5 when the database has
- *             none): measured on the 2-hour run's database, the graph patterns' values added nothing to play
+ *             QUIESCENCE_DEPTH captures deep. A promotion counts as a capture here and in the looks below
+ *             (captureLook): a pawn one step from promoting is a threat like a piece left to be taken. Every
+ *             position, the move's own included, is valued by its material pattern alone (the learned weight
+ *             of its material difference; .5 when the database has none): measured on the 2-hour run's database, the graph patterns' values added nothing to play
  *             beside the material patterns' (training/RESULTS.md, 2026-11-24), and one material lookup
  *             instead of a retrieval makes a deep look cheap. The graph patterns still choose through the
  *             move policy.
