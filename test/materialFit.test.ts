@@ -1,3 +1,4 @@
+import { Chess } from 'chess.js';
 import { describe, expect, it } from 'vitest';
 import { blendedWeight, fitPieceValues, fittedWeight } from '../src/eval/materialFit.ts';
 import { databasePieceValues, materialEvaluation } from '../src/player/evaluate.ts';
@@ -155,6 +156,41 @@ describe('the material searches with a material prior', () => {
       const bad = morph(['match', '--white', `morph:${db}`, '--black', 'random', '--material-prior', '-1']);
       expect(bad.status).toBe(2);
       expect(bad.stderr).toBe('morph: --material-prior needs a number from 0 to 1000000, got "-1"\n');
+    } finally {
+      rmSync(dir, { recursive: true, force: true });
+    }
+  });
+
+  it('morph match --contempt sets what a draw is worth to Morph: a pawn up, it stalemates only when a draw is worth more', () => {
+    const dir = mkdtempSync(join(tmpdir(), 'morph-contempt-'));
+    try {
+      const db = join(dir, 'pawns.db');
+      const file = PatternStore.open(db);
+      file.insert(materialPattern([1, 0, 0, 0, 0]), 'manual', 0, { weight: 0.7, updates: 200 });
+      file.insert(materialPattern([-1, 0, 0, 0, 0]), 'manual', 0, { weight: 0.3, updates: 200 });
+      file.close();
+      const openings = join(dir, 'stalemate.epd');
+      // Kf7 and Kf8 stalemate Black (checked with chess.js below); every other move keeps the pawn.
+      writeFileSync(openings, '7k/p3K3/P5P1/8/8/8/8/8 w - - id "a pawn up, a stalemate to hand";\n');
+      const stalemates = ['Kf7', 'Kf8'].filter((san) => {
+        const chess = new Chess('7k/p3K3/P5P1/8/8/8/8/8 w - - 0 1');
+        chess.move(san);
+        return chess.isStalemate();
+      });
+      expect(stalemates).toEqual(['Kf7', 'Kf8']);
+      const firstMove = (...extra: string[]) => {
+        const result = morph(['match', '--white', `morph:${db}`, '--black', 'random', '--games', '1', '--seed', '1', '--max-plies', '2',
+          '--search', 'material-forks', '--openings', openings, '--json', '--no-progress', ...extra]);
+        expect(result.stderr).toBe('');
+        const pgn = (JSON.parse(result.stdout) as { pgn: string[] }).pgn[0];
+        return /\n1\. (\S+)/.exec(pgn)![1];
+      };
+      expect(stalemates).not.toContain(firstMove()); // the default: a draw is worth less than .5
+      expect(stalemates).not.toContain(firstMove('--contempt', '0'));
+      expect(stalemates).toContain(firstMove('--contempt', '-2')); // a draw worth .88, more than a pawn up
+      const bad = morph(['match', '--white', `morph:${db}`, '--black', 'random', '--contempt', 'x']);
+      expect(bad.status).toBe(2);
+      expect(bad.stderr).toBe('morph: --contempt needs a number from -5 to 5, got "x"\n');
     } finally {
       rmSync(dir, { recursive: true, force: true });
     }

@@ -12,7 +12,7 @@ import { applyMove, boardFromFen, boardToFen, cloneBoard, parseUciMove, uciMove,
 import { generateLegalMoves } from '../src/chess/movegen.ts';
 import { materialEvaluation } from '../src/player/evaluate.ts';
 import { GameHistory } from '../src/chess/history.ts';
-import { captureLook, isCapture, matingReply, QUIESCENCE_DEPTH, threatenedPieces, threatensAnything, unparriedThreat, worstCaptureReply, worstThreatReply, type SearchMode } from '../src/player/search.ts';
+import { captureLook, defaultContempt, isCapture, matingReply, QUIESCENCE_DEPTH, threatenedPieces, threatensAnything, unparriedThreat, worstCaptureReply, worstThreatReply, type SearchMode } from '../src/player/search.ts';
 import { gameEnd } from '../src/chess/gameEnd.ts';
 import { rankMoves } from '../src/engines/alphabeta.ts';
 import { seedPatterns } from '../src/learn/seeding.ts';
@@ -648,7 +648,8 @@ describe('the player searching captures', () => {
     const start = '7k/8/8/8/8/8/8/3Q2K1 w - - 0 1';
     const moves = ['d1d2', 'h8h7', 'd2d3', 'h7g7', 'd3d4', 'g7g8'];
     const history = new GameHistory(start, moves);
-    const ranking = new MorphPlayer(store, { maturity: 0, seed: 1, search: 'material-forks' }).rankMoves(history);
+    // Contempt 0: a draw is worth .5 (the contempt test below varies it).
+    const ranking = new MorphPlayer(store, { maturity: 0, seed: 1, search: 'material-forks', contempt: 0 }).rankMoves(history);
     // Qd2 leads to a new position, but Black's Kh7 then returns to the one after 1...Kh7 (checked with chess.js).
     const chess = new Chess(start);
     const seen = new Set<string>();
@@ -669,6 +670,38 @@ describe('the player searching captures', () => {
     expect(forward.refutation).toBeUndefined();
     expect(forward.value).toBeGreaterThan(0.9);
     expect(ranking[0].move).not.toBe('d4d2');
+    store.close();
+  });
+
+  it('values a draw by repetition at 1/(1+e^c) for contempt c: with the default it plays on at level material, with a negative one it repeats', () => {
+    const store = PatternStore.open(':memory:');
+    store.insert(materialPattern([0, 0, 0, 1, 0]), 'material', 0, { weight: 0.9, updates: 100 });
+    store.insert(materialPattern([0, 0, 0, -1, 0]), 'material', 0, { weight: 0.1, updates: 100 });
+    // Rooks shuffled back to the start: Ra2 now returns to the position after 1.Ra2 (checked with chess.js).
+    const start = '1r4k1/8/8/8/8/8/6K1/R7 w - - 0 1';
+    const moves = ['a1a2', 'b8b7', 'a2a1', 'b7b8'];
+    const chess = new Chess(start);
+    chess.move('Ra2');
+    const afterRa2 = chess.fen().split(' ').slice(0, 4).join(' ');
+    for (const move of ['Rb7', 'Ra1', 'Rb8', 'Ra2']) chess.move(move);
+    expect(chess.fen().split(' ').slice(0, 4).join(' ')).toBe(afterRa2);
+    const player = (contempt: number | undefined, seed = 1) =>
+      new MorphPlayer(store, { maturity: 0, seed, search: 'material-forks', ...(contempt === undefined ? {} : { contempt }) });
+    expect(player(undefined).drawValue).toBeCloseTo(1 / (1 + Math.exp(defaultContempt('material-forks'))), 15);
+    expect(defaultContempt('material-forks')).toBeGreaterThan(0);
+    expect(defaultContempt('captures-mates')).toBe(0); // training's search is left alone
+    for (const contempt of [undefined, 0, -1]) {
+      const ranking = player(contempt).rankMoves(new GameHistory(start, moves));
+      const repeat = ranking.find((r) => r.move === 'a1a2')!;
+      expect(repeat.source).toBe('repetition');
+      expect(repeat.value).toBeCloseTo(player(contempt).drawValue, 15);
+      // Level material is worth .5 whatever the contempt; a king move leads nowhere seen.
+      expect(ranking.find((r) => r.move === 'g2f2')!.value).toBeCloseTo(0.5, 12);
+    }
+    for (const seed of [1, 2, 3, 4, 5]) {
+      expect(player(undefined, seed).choose(new GameHistory(start, moves)).move).not.toBe('a1a2');
+      expect(player(-1, seed).choose(new GameHistory(start, moves)).move).toBe('a1a2');
+    }
     store.close();
   });
 

@@ -1,6 +1,6 @@
 /** Parsing command-line options (numbers, seeds, search modes, policy weights) with one-line errors. */
 import { badInput } from '../util/errors.ts';
-import { defaultPolicyWeight, MODEL_SEARCH_MODES, SEARCH_MODES, type ModelSearchMode, type SearchMode } from '../player/search.ts';
+import { defaultContempt, defaultPolicyWeight, MODEL_SEARCH_MODES, SEARCH_MODES, type ModelSearchMode, type SearchMode } from '../player/search.ts';
 import { DEFAULT_MODEL_MODE, MODEL_MODES, type ModelMode } from '../model/predictedReplies.ts';
 import { MATERIAL_FIT_ALONE } from '../eval/materialFit.ts';
 
@@ -10,6 +10,14 @@ export const POLICY_WEIGHT_HELP = `with a policy: what a unit of log-probability
 /** `--policy-weight`: a number of at least 0, or undefined when not given (the policy's default). */
 export function parsePolicyWeightOption(text: string | undefined): number | undefined {
   return text === undefined ? undefined : parseNumberOption('--policy-weight', text, 0);
+}
+
+/** The help text of `--contempt`, for every command that plays Morph. */
+export const CONTEMPT_HELP = `how much less than an even result a draw is worth to Morph, in log-odds (a draw is worth 1/(1+e^c)); 0 for .5 (default ${defaultContempt('material-forks')} with the searches material-quiescence, material-threats and material-forks, else ${defaultContempt('captures-mates')})`;
+
+/** `--contempt`: a number from -5 to 5 (a draw worth .007 to .993), or undefined when not given (the search's default). */
+export function parseContemptOption(text: string | undefined): number | undefined {
+  return text === undefined ? undefined : parseNumberOption('--contempt', text, -5, 5);
 }
 
 /** The help text of `--material-prior`, for every command that plays Morph with a database's settings. */

@@ -40,6 +40,8 @@ export interface ContestantOptions {
   policyModel?: string | false;
   /** The policy's weight (default: defaultPolicyWeight of the search the player plays). */
   policyWeight?: number;
+  /** A Morph contestant's contempt (MorphPlayerOptions.contempt; default: defaultContempt of its search). */
+  contempt?: number;
 }
 
 const EXTERNAL_KINDS: ReadonlySet<OpponentSpec['kind']> = new Set(['stockfish', 'uci', 'gnuchess']);
@@ -134,7 +136,8 @@ export class Contestant {
         const models = { opponent: this.model, policy: this.policyModel, policyWeight: this.policyWeight, mode: this.options.modelMode };
         const name = this.model !== null || this.policyModel !== null ? this.name : context.name;
         const evaluation = evaluationWithMaterialPrior(this.store.db, this.options.materialPrior);
-        return morphPlayerWithModels(this.store, { maturity, seed: context.seed, search: this.options.search, evaluation }, models, name);
+        const options = { maturity, seed: context.seed, search: this.options.search, evaluation, contempt: this.options.contempt };
+        return morphPlayerWithModels(this.store, options, models, name);
       },
       alphaBetaFactory: (ab, context) => new AlphaBetaPlayer(parseAlphaBetaSpec(ab.body, context.seed)),
     });

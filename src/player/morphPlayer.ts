@@ -29,6 +29,7 @@ import { evaluationSettings, loadConfig } from '../learn/config.ts';
 import { bareKingMove } from './bareKing.ts';
 import {
   captureLook,
+  defaultContempt,
   defaultPolicyWeight,
   fewestThreatened,
   looksAtCaptures,
@@ -132,6 +133,8 @@ export interface MorphPlayerOptions {
   policy?: MovePolicy;
   /** A model of the opponent whose predicted replies the player looks at; default none. */
   opponent?: ReplyPredictor;
+  /** How much less than an even result a draw is worth to Morph, in log-odds; default search.ts defaultContempt. */
+  contempt?: number;
 }
 
 /**
@@ -152,6 +155,8 @@ export class MorphPlayer implements GamePlayer {
   readonly evaluation: EvaluationSettings;
   /** With a move policy: the weight its log-probabilities count with. */
   readonly policyWeight: number | undefined;
+  /** What a draw by rule, or a return to a position already seen, is worth to Morph after its own move. */
+  readonly drawValue: number;
   /** Patterns tested in the last call to rankMoves (for benchmarks and --explain). */
   lastTested = 0;
   /**
@@ -173,6 +178,7 @@ export class MorphPlayer implements GamePlayer {
     this.search = options.search ?? config!.playSearch;
     this.valueScale = valuesByMaterial(this.search) ? 'log-odds' : 'probability';
     this.policyWeight = options.policy && (options.policy.weight ?? defaultPolicyWeight(this.search));
+    this.drawValue = 1 / (1 + Math.exp(options.contempt ?? defaultContempt(this.search)));
   }
 
   async newGame(): Promise<void> {}
@@ -287,18 +293,21 @@ export class MorphPlayer implements GamePlayer {
     }
   }
 
-  /** The move valued one ply deep: by the rules when the game ends, else by the patterns of its position. */
-  private judgePosition(history: PositionHistory, next: Board, move: CompactMove, keep: boolean): RankedMove {
+  /**
+   * The move valued one ply deep: by the rules when the game ends, else by the patterns of its position. A draw
+   * is worth `drawValue` to the side that moved (Morph's drawValue after its own move).
+   */
+  private judgePosition(history: PositionHistory, next: Board, move: CompactMove, keep: boolean, drawValue = this.drawValue): RankedMove {
     const uci = uciMove(move);
     // The position after the move has occurred once more than the history has seen it so far.
     const occurrences = history.occurrences(next) + 1;
     const end = gameEnd(next, occurrences);
     if (end === 'checkmate') return { move: uci, value: 1, source: end };
-    if (end !== null) return { move: uci, value: 0.5, source: end };
+    if (end !== null) return { move: uci, value: drawValue, source: end };
     // Back to a position already seen: the opponent can repeat it once more and claim the draw, so it counts as
     // one (as engines score a repetition inside their search). Without this, a side far ahead whose moves all
     // look won (values near 1) shuffles at random and lets the opponent repeat: measured in training/RESULTS.md.
-    if (occurrences >= 2) return { move: uci, value: 0.5, source: 'repetition' };
+    if (occurrences >= 2) return { move: uci, value: drawValue, source: 'repetition' };
     const evaluation = this.evaluate(next);
     return { move: uci, value: evaluation.value, source: 'patterns', ...(keep ? { evaluation } : {}) };
   }
@@ -336,8 +345,9 @@ export class MorphPlayer implements GamePlayer {
     for (const reply of opponent.likeliestReplies(afterMove)) {
       const move = parseUciMove(reply)!;
       applyMove(next, move, after);
-      // The reply judged as the opponent's own move, by the same rules; its value for Morph is the complement.
-      const judged = this.judgePosition(afterMove, after, move, false);
+      // The reply judged as the opponent's own move, by the same rules; its value for Morph is the complement
+      // (a draw too: worth drawValue to Morph, whichever side makes it).
+      const judged = this.judgePosition(afterMove, after, move, false, 1 - this.drawValue);
       const value = 1 - judged.value;
       if (value < ranked.value) {
         ranked.value = value;
@@ -375,20 +385,20 @@ export class MorphPlayer implements GamePlayer {
 
   /**
    * With the mates look: a move after which the opponent can return to a position already seen in the game is
-   * worth no more than a draw, .5: the opponent can repeat it once more and claim one, as judgePosition counts
+   * worth no more than a draw (drawValue, .5 without contempt): the opponent can repeat it once more and claim one, as judgePosition counts
    * Morph's own return to a seen position. Only the positions after Morph's own moves were checked before, so a
    * side far ahead that moved a piece back let the opponent's reply complete a threefold: 12 and 7 of 200 games
-   * against ab:2,q ended so with Morph three or more ahead (training/RESULTS.md). Only a value above .5 is
+   * against ab:2,q ended so with Morph three or more ahead (training/RESULTS.md). Only a value above a draw's is
    * lowered: a repetition the opponent allows when Morph is behind is Morph's gain.
    */
   private lookAtRepetitions(history: GameHistory, next: Board, ranked: RankedMove): void {
-    if (ranked.source !== 'patterns' || ranked.value <= 0.5) return;
+    if (ranked.source !== 'patterns' || ranked.value <= this.drawValue) return;
     const after = cloneBoard(next);
     for (const reply of generateLegalMoves(next)) {
       applyMove(next, reply, after);
       if (history.occurrences(after) > 0) {
-        ranked.value = 0.5;
-        ranked.refutation = { move: uciMove(reply), value: 0.5, source: 'threefold' };
+        ranked.value = this.drawValue;
+        ranked.refutation = { move: uciMove(reply), value: this.drawValue, source: 'threefold' };
         return;
       }
     }

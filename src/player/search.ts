@@ -88,6 +88,18 @@ export function defaultPolicyWeight(search: SearchMode): number {
   return valuesByMaterial(search) ? 0.03 : 0.1;
 }
 
+/**
+ * How much less than an even result a draw is worth to Morph after its own move, in log-odds (a draw is then
+ * worth 1 / (1 + e^c)): contempt, as engines call it. With the material searches .1 (a draw .475), so that at
+ * level material Morph plays on rather than repeat: against ab:2,q about two thirds of its draws were repetitions,
+ * many of them at level material in the middlegame, and it wins more of the games it plays on than it loses
+ * (training/RESULTS.md, 2026-11-25, "contempt"). Else 0: training's search is left as it was. Against a stronger
+ * opponent a draw is worth more than Morph's expected result, and contempt 0 (`--contempt 0`) fits better.
+ */
+export function defaultContempt(search: SearchMode): number {
+  return valuesByMaterial(search) ? 0.1 : 0;
+}
+
 /** Whether a search mode looks for replies that mate at once. */
 export const looksAtMates = (search: SearchMode): boolean => search === 'captures-mates' || valuesByMaterial(search);
 

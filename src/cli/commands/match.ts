@@ -14,7 +14,7 @@ import { checkDatabaseFileKind } from '../../store/databaseKind.ts';
 import { badInput, MorphError } from '../../util/errors.ts';
 import { freshSeed } from '../../util/random.ts';
 import { action, printLine } from '../run.ts';
-import { MATERIAL_PRIOR_HELP, parseIntegerOption, parseMaterialPriorOption, parseNumberOption, parseSearchOption, parseSeedOption, parsePolicyWeightOption, POLICY_WEIGHT_HELP, MODEL_MODE_HELP, parseModelModeOption } from '../options.ts';
+import { CONTEMPT_HELP, MATERIAL_PRIOR_HELP, parseContemptOption, parseIntegerOption, parseMaterialPriorOption, parseNumberOption, parseSearchOption, parseSeedOption, parsePolicyWeightOption, POLICY_WEIGHT_HELP, MODEL_MODE_HELP, parseModelModeOption } from '../options.ts';
 import { SEARCH_MODES } from '../../player/search.ts';
 
 interface MatchCommandOptions {
@@ -41,6 +41,7 @@ interface MatchCommandOptions {
   blackPolicy?: string;
   policy: boolean;
   policyWeight?: string;
+  contempt?: string;
 }
 
 /** Games an SPRT may play at most when --games is not given. */
@@ -166,6 +167,7 @@ export function registerMatchCommand(program: Command): void {
     .option('--white-policy <file>', 'a model of a strong player (morph model), the Morph player --white\'s move policy')
     .option('--black-policy <file>', 'the same for the Morph player --black')
     .option('--policy-weight <x>', POLICY_WEIGHT_HELP)
+    .option('--contempt <c>', CONTEMPT_HELP)
     .option('--no-policy', "Morph players: no move policy (by default each plays with its database's own, DB.policy.db, if built)")
     .option('--no-progress', 'no progress lines on stderr')
     .action(
@@ -220,6 +222,7 @@ export function registerMatchCommand(program: Command): void {
             firstPolicy: opts.whitePolicy ?? (opts.policy ? undefined : false),
             secondPolicy: opts.blackPolicy ?? (opts.policy ? undefined : false),
             policyWeight: parsePolicyWeightOption(opts.policyWeight),
+            contempt: parseContemptOption(opts.contempt),
             maturity: opts.maturity !== undefined ? parseIntegerOption('--maturity', opts.maturity, 0) : undefined,
             search: parseSearchOption(opts.search),
             materialPrior: parseMaterialPriorOption(opts.materialPrior),
