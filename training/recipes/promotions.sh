@@ -1,7 +1,7 @@
 #!/usr/bin/env bash
 # The material searches follow promotions as they follow captures (search.ts captureLook; issue 12, 2026-11-25,
 # day). On the database of training/recipes/material-prior.sh (OUT_DIR/t1.db, 6,110 games, seed 1, with its own
-# policy): main before (404cb0e) against the change (ff45cea), against ab:2,q, seeds 1 and 3. The contempt arm of
+# policy): main before (404cb0e) against the change (ff45cea), against ab:2,q, seeds 1 and 3. The contempt arms of
 # the RESULTS table ran ff45cea with contempt-experiment.patch applied (git apply) and MORPH_CONTEMPT=0.1 (an
 # experiment's switch, not part of main).
 #
