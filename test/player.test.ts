@@ -169,6 +169,26 @@ describe('morph move', () => {
     expect(bad.stderr).toMatch(/^morph: --material-prior needs a number from 0 to 1000000/);
   });
 
+  it('takes --contempt: a pawn up, morph move stalemates only when a draw is worth more to it', async () => {
+    const path = join(dir, 'contempt.db');
+    const store = PatternStore.open(path);
+    store.insert(materialPattern([1, 0, 0, 0, 0]), 'manual', 0, { weight: 0.7, updates: 200 });
+    store.insert(materialPattern([-1, 0, 0, 0, 0]), 'manual', 0, { weight: 0.3, updates: 200 });
+    store.close();
+    // Kf7 and Kf8 stalemate Black (materialFit.test.ts checks it with chess.js); the other moves keep a pawn up.
+    const fen = '7k/p3K3/P5P1/8/8/8/8/8 w - - 0 1';
+    const best = async (...extra: string[]) => {
+      const result = await runMorph(['move', '--db', path, '--fen', fen, '--json', '--search', 'material-forks', ...extra]);
+      expect(result.code).toBe(0);
+      return JSON.parse(result.stdout).best;
+    };
+    expect(['e7f7', 'e7f8']).not.toContain(await best());
+    expect(['e7f7', 'e7f8']).toContain(await best('--contempt', '-2'));
+    const bad = await runMorph(['move', '--db', path, '--fen', fen, '--contempt', '9']);
+    expect(bad.code).toBe(2);
+    expect(bad.stderr).toBe('morph: --contempt needs a number from -5 to 5, got "9"\n');
+  });
+
   it("with the material searches scores a move by its value's log-odds plus the policy term, so a free pawn far ahead is taken", () => {
     const store = PatternStore.open(':memory:');
     saveConfig(store.db, { ...DEFAULT_CONFIG, materialPrior: 0 }); // the weights below alone

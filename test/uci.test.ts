@@ -100,6 +100,7 @@ describe('UciEngine (the protocol state machine)', () => {
       'option name Maturity type spin default 0 min 0 max 100000',
       'option name Search type combo default material-forks var one-ply var captures var captures-mates var material-quiescence var material-threats var material-forks',
       'option name MaterialPrior type spin default 1000000 min 0 max 1000000',
+      'option name Contempt type spin default 17 min -800 max 800',
       'option name Seed type spin default 1 min 0 max 2147483647',
       'option name MultiPV type spin default 1 min 1 max 256',
       'option name UCI_ShowWDL type check default false',
@@ -125,6 +126,26 @@ describe('UciEngine (the protocol state machine)', () => {
     expect(send('setoption name MaterialPrior value 0')).toEqual([]);
     expect(bestMove()).not.toBe('bestmove e3d5');
     expect(send('setoption name MaterialPrior value -3')).toEqual(['info string option MaterialPrior needs a whole number from 0 to 1000000, got "-3"']);
+  });
+
+  it('takes Contempt from the GUI in centipawns: a pawn up, it stalemates only when a draw is worth more', () => {
+    const store = PatternStore.open(':memory:');
+    store.insert(materialPattern([1, 0, 0, 0, 0]), 'manual', 0, { weight: 0.7, updates: 200 });
+    store.insert(materialPattern([-1, 0, 0, 0, 0]), 'manual', 0, { weight: 0.3, updates: 200 });
+    const { send } = engineUnderTest({ store });
+    // 17 centipawns: .1 in log-odds (400/ln 10 centipawns each), the default with material-forks.
+    expect(send('uci')).toContain('option name Contempt type spin default 17 min -800 max 800');
+    // Kf7 and Kf8 stalemate Black (materialFit.test.ts checks it with chess.js); the other moves keep a pawn up.
+    send('position fen 7k/p3K3/P5P1/8/8/8/8/8 w - - 0 1');
+    const stalemates = ['bestmove e7f7', 'bestmove e7f8'];
+    const bestMove = () => send('go').at(-1)!;
+    expect(stalemates).not.toContain(bestMove());
+    expect(send('setoption name Contempt value -300')).toEqual([]); // a draw worth .85, more than a pawn up
+    expect(stalemates).toContain(bestMove());
+    expect(send('setoption name Contempt value 0')).toEqual([]);
+    expect(stalemates).not.toContain(bestMove());
+    expect(send('setoption name Contempt value 1.5')).toEqual(['info string option Contempt needs a whole number from -800 to 800, got "1.5"']);
+    expect(send('setoption name Contempt value -801')).toEqual(['info string option Contempt needs a whole number from -800 to 800, got "-801"']);
   });
 
   it('opens its database at isready, not at uci, and plays on from an empty one when that fails', () => {
@@ -523,7 +544,7 @@ describe('morph uci against the embedded Stockfish', () => {
     try {
       await Promise.all([morph.start(), stockfish.start()]);
       expect(morph.engineId).toBe(`Morph ${VERSION}`);
-      expect(morph.optionNames).toEqual(['Database', 'Maturity', 'Search', 'MaterialPrior', 'OpponentModel', 'Seed', 'MultiPV', 'UCI_ShowWDL']);
+      expect(morph.optionNames).toEqual(['Database', 'Maturity', 'Search', 'MaterialPrior', 'Contempt', 'OpponentModel', 'Seed', 'MultiPV', 'UCI_ShowWDL']);
       let morphMoves = 0;
       for (const morphIsWhite of [true, false]) {
         await Promise.all([morph.newGame(), stockfish.newGame()]);

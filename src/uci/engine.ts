@@ -17,7 +17,8 @@
  * never reads as a mate. A move that mates is `score mate 1`. With UCI_ShowWDL the same E is split into win,
  * draw and loss per mille as two independent half-games would split it: W = E², D = 2E(1 − E), L = (1 − E)²
  * (so W + D/2 = E exactly; an even position is 250/500/250); a draw by rule (stalemate, repetition, ...) is
- * 0/1000/0. MultiPV N prints the N best moves of the ranking Morph computes anyway.
+ * 0/1000/0. MultiPV N prints the N best moves of the ranking Morph computes anyway. Contempt is in the same
+ * centipawns: c centipawns make a draw worth 1 / (1 + 10^(c/400)) to Morph (MorphPlayerOptions.contempt).
  */
 import packageJson from '../../package.json' with { type: 'json' };
 import { uciMove } from '../chess/board.ts';
@@ -25,7 +26,7 @@ import { checkFen, START_FEN } from '../chess/fen.ts';
 import { GameHistory } from '../chess/history.ts';
 import { gameStatus, generateLegalMoves } from '../chess/movegen.ts';
 import { MorphPlayer, playingMaturity, type RankedMove } from '../player/morphPlayer.ts';
-import { SEARCH_MODES, type SearchMode } from '../player/search.ts';
+import { defaultContempt, SEARCH_MODES, type SearchMode } from '../player/search.ts';
 import { DEFAULT_CONFIG, evaluationWithMaterialPrior, loadConfig } from '../learn/config.ts';
 import { MATERIAL_FIT_ALONE } from '../eval/materialFit.ts';
 import type { EvaluationSettings } from '../eval/evaluation.ts';
@@ -38,6 +39,10 @@ export const ENGINE_AUTHOR = 'Morph team';
 export const MAX_MATURITY = 100_000;
 export const MAX_SEED = 2_147_483_647;
 export const MAX_MULTIPV = 256;
+/** Scores go out as 400·log10(E/(1-E)) centipawns (scoreText), so one unit of log-odds is 400/ln 10 of them. */
+const CENTIPAWNS_PER_LOG_ODDS = 400 / Math.LN10;
+/** The Contempt option's bound in centipawns (about 4.6 in log-odds: a draw worth .01 to .99). */
+const MAX_CONTEMPT = 800;
 /** Centipawn scores are clamped to this, well below the mate range GUIs reserve. */
 export const MAX_CENTIPAWNS = 2_000;
 
@@ -121,6 +126,8 @@ export class UciEngine {
   private searchMode: SearchMode | undefined;
   /** Set by `setoption name MaterialPrior`; otherwise each database's own setting is used. */
   private materialPrior: number | undefined;
+  /** Set by `setoption name Contempt`, in centipawns; otherwise the search's default (search.ts defaultContempt). */
+  private contemptCentipawns: number | undefined;
   private seed: number;
   private multiPv = 1;
   private showWdl = false;
@@ -157,7 +164,8 @@ export class UciEngine {
     if (this.loadedPlayer === null) {
       // The database's settings are read only when the player is built, not on every use.
       const evaluation = evaluationWithMaterialPrior(this.store.db, this.materialPrior);
-      const options = { maturity: playingMaturity(this.store, this.maturity), seed: this.seed, search: this.searchMode, evaluation };
+      const contempt = this.contemptCentipawns === undefined ? undefined : this.contemptCentipawns / CENTIPAWNS_PER_LOG_ODDS;
+      const options = { maturity: playingMaturity(this.store, this.maturity), seed: this.seed, search: this.searchMode, evaluation, contempt };
       this.loadedPlayer = create(this.store, options, ENGINE_NAME);
     }
     return this.loadedPlayer;
@@ -231,6 +239,8 @@ export class UciEngine {
     const materialPrior =
       this.config.databaseMaterialPrior ?? (this.loadedStore ? loadConfig(this.loadedStore.db).materialPrior : DEFAULT_CONFIG.materialPrior);
     write(`option name MaterialPrior type spin default ${materialPrior} min 0 max ${MATERIAL_FIT_ALONE}`);
+    const contempt = Math.round(defaultContempt(search as SearchMode) * CENTIPAWNS_PER_LOG_ODDS);
+    write(`option name Contempt type spin default ${contempt} min -${MAX_CONTEMPT} max ${MAX_CONTEMPT}`);
     if (this.config.opponentModel) write(`option name OpponentModel type string default ${this.config.opponentModel.path || '<empty>'}`);
     write(`option name Seed type spin default ${this.config.seed ?? 1} min 0 max ${MAX_SEED}`);
     write(`option name MultiPV type spin default 1 min 1 max ${MAX_MULTIPV}`);
@@ -262,6 +272,15 @@ export class UciEngine {
       }
       case 'materialprior':
         return this.setPlayerSpin(name, value, MATERIAL_FIT_ALONE, (number) => (this.materialPrior = number));
+      case 'contempt': {
+        const number = Number(value);
+        if (!/^-?\d+$/.test(value) || Math.abs(number) > MAX_CONTEMPT) {
+          return this.info(`option ${name} needs a whole number from -${MAX_CONTEMPT} to ${MAX_CONTEMPT}, got "${value}"`);
+        }
+        this.contemptCentipawns = number;
+        this.loadedPlayer = null;
+        return;
+      }
       case 'opponentmodel':
         if (!this.config.opponentModel) break;
         return this.switchOpponentModel(value === '<empty>' ? '' : value);
@@ -280,7 +299,7 @@ export class UciEngine {
         return;
     }
     const model = this.config.opponentModel ? ' OpponentModel,' : '';
-    this.info(`unknown option "${name}" (Morph has Database, Maturity, Search, MaterialPrior,${model} Seed, MultiPV, UCI_ShowWDL)`);
+    this.info(`unknown option "${name}" (Morph has Database, Maturity, Search, MaterialPrior, Contempt,${model} Seed, MultiPV, UCI_ShowWDL)`);
   }
 
   /** A spin option the player is built with: set it, and build the player afresh at the next `go`. */

@@ -9,7 +9,7 @@ import { openStoreForReading } from '../../store/location.ts';
 import { BAD_INPUT, MorphError, badInput } from '../../util/errors.ts';
 import { action, printLine, reportError } from '../run.ts';
 import { readInputLines } from '../lines.ts';
-import { MATERIAL_PRIOR_HELP, parseIntegerOption, parseMaterialPriorOption, parsePolicyWeightOption, parseSearchOption, parseSeedOption, POLICY_WEIGHT_HELP } from '../options.ts';
+import { CONTEMPT_HELP, MATERIAL_PRIOR_HELP, parseContemptOption, parseIntegerOption, parseMaterialPriorOption, parsePolicyWeightOption, parseSearchOption, parseSeedOption, POLICY_WEIGHT_HELP } from '../options.ts';
 import { evaluationWithMaterialPrior } from '../../learn/config.ts';
 import type { OpponentModel } from '../../model/opponentModel.ts';
 import { modelPolicy } from '../../model/policy.ts';
@@ -30,6 +30,7 @@ interface MoveOptions {
   policy?: string | false;
   policyWeight?: string;
   materialPrior?: string;
+  contempt?: string;
 }
 
 export interface MoveReport {
@@ -117,6 +118,7 @@ export function registerMoveCommand(program: Command): void {
     .option('--no-policy', 'rank without a move policy')
     .option('--policy-weight <x>', POLICY_WEIGHT_HELP)
     .option('--material-prior <k>', MATERIAL_PRIOR_HELP)
+    .option('--contempt <c>', CONTEMPT_HELP)
     .action(
       action((opts: MoveOptions) => {
         if (!opts.fen === !opts.input) throw badInput('give exactly one of --fen FEN or --input FILE');
@@ -128,6 +130,7 @@ export function registerMoveCommand(program: Command): void {
         const seed = parseSeedOption(opts.seed)!;
         const policyWeight = parsePolicyWeightOption(opts.policyWeight);
         const materialPrior = parseMaterialPriorOption(opts.materialPrior);
+        const contempt = parseContemptOption(opts.contempt);
         if (typeof opts.policy === 'string') checkDatabaseFileKind(opts.policy, 'opponent-model');
         const { store, fresh } = openStoreForReading(opts.db);
         let policyModel: OpponentModel | null = null;
@@ -139,7 +142,7 @@ export function registerMoveCommand(program: Command): void {
         }
         const policy = policyModel !== null ? modelPolicy(policyModel, policyWeight) : undefined;
         const evaluation = evaluationWithMaterialPrior(store.db, materialPrior);
-        const options = { maturity: playingMaturity(store, maturity), seed, search, policy, evaluation };
+        const options = { maturity: playingMaturity(store, maturity), seed, search, policy, evaluation, contempt };
         if (fresh && !opts.json) process.stderr.write('morph: no database yet (train first); every move values 0.5\n');
         const player = new MorphPlayer(store, options);
         const show = (report: MoveReport) => printLine(opts.json ? JSON.stringify(report) : reportText(report));

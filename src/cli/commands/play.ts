@@ -11,7 +11,7 @@ import { badInput } from '../../util/errors.ts';
 import { freshSeed } from '../../util/random.ts';
 import { action, printLine, reportError } from '../run.ts';
 import { evaluationWithMaterialPrior } from '../../learn/config.ts';
-import { MATERIAL_PRIOR_HELP, parseIntegerOption, parseMaterialPriorOption, parsePolicyWeightOption, parseSearchOption, parseSeedOption, POLICY_WEIGHT_HELP, MODEL_MODE_HELP, parseModelModeOption } from '../options.ts';
+import { CONTEMPT_HELP, MATERIAL_PRIOR_HELP, parseContemptOption, parseIntegerOption, parseMaterialPriorOption, parsePolicyWeightOption, parseSearchOption, parseSeedOption, POLICY_WEIGHT_HELP, MODEL_MODE_HELP, parseModelModeOption } from '../options.ts';
 import { openPolicyModel } from '../../model/ownPolicy.ts';
 import { checkDatabaseFileKind } from '../../store/databaseKind.ts';
 import { SEARCH_MODES } from '../../player/search.ts';
@@ -29,6 +29,7 @@ interface PlayOptions {
   policy?: string | false;
   policyWeight?: string;
   materialPrior?: string;
+  contempt?: string;
 }
 
 export function registerPlayCommand(program: Command): void {
@@ -48,6 +49,7 @@ export function registerPlayCommand(program: Command): void {
     .option('--no-policy', 'play without a move policy')
     .option('--policy-weight <x>', POLICY_WEIGHT_HELP)
     .option('--material-prior <k>', MATERIAL_PRIOR_HELP)
+    .option('--contempt <c>', CONTEMPT_HELP)
     .action(
       action(async (opts: PlayOptions) => {
         const color = opts.color.toLowerCase();
@@ -61,6 +63,7 @@ export function registerPlayCommand(program: Command): void {
         if (coached && typeof opts.policy === 'string') throw badInput('--model-mode coach plays without a policy: leave out --policy');
         const policyWeight = parsePolicyWeightOption(opts.policyWeight);
         const materialPrior = parseMaterialPriorOption(opts.materialPrior);
+        const contempt = parseContemptOption(opts.contempt);
         if (typeof opts.policy === 'string') checkDatabaseFileKind(opts.policy, 'opponent-model');
         const model = opts.model === undefined ? null : OpponentModel.open(opts.model);
         let opened: ReturnType<typeof openStoreForReading> | null = null;
@@ -78,7 +81,8 @@ export function registerPlayCommand(program: Command): void {
         try {
           const maturity = playingMaturity(store, chosenMaturity);
           const models = { opponent: model, policy: policyModel, policyWeight, mode: modelMode };
-          const player = morphPlayerWithModels(store, { maturity, seed, search: chosenSearch, evaluation: evaluationWithMaterialPrior(store.db, materialPrior) }, models, 'Morph');
+          const evaluation = evaluationWithMaterialPrior(store.db, materialPrior);
+          const player = morphPlayerWithModels(store, { maturity, seed, search: chosenSearch, evaluation, contempt }, models, 'Morph');
           printLine(
             fresh
               ? `Morph has no database yet (train first): every move values 0.5, so it plays at random. Seed ${seed}.`
