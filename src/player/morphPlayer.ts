@@ -385,8 +385,8 @@ export class MorphPlayer implements GamePlayer {
 
   /**
    * With the mates look: a move after which the opponent can return to a position already seen in the game is
-   * worth no more than a draw (drawValue, .5 without contempt): the opponent can repeat it once more and claim one, as judgePosition counts
-   * Morph's own return to a seen position. Only the positions after Morph's own moves were checked before, so a
+   * worth no more than a draw (drawValue, .5 without contempt): the opponent can repeat it once more and claim
+   * one, as judgePosition counts Morph's own return to a seen position. Only the positions after Morph's own moves were checked before, so a
    * side far ahead that moved a piece back let the opponent's reply complete a threefold: 12 and 7 of 200 games
    * against ab:2,q ended so with Morph three or more ahead (training/RESULTS.md). Only a value above a draw's is
    * lowered: a repetition the opponent allows when Morph is behind is Morph's gain.

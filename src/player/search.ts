@@ -14,10 +14,10 @@
  *             QUIESCENCE_DEPTH captures deep. A promotion counts as a capture here and in the looks below
  *             (captureLook): a pawn one step from promoting is a threat like a piece left to be taken. Every
  *             position, the move's own included, is valued by its material pattern alone (the learned weight
- *             of its material difference; .5 when the database has none): measured on the 2-hour run's database, the graph patterns' values added nothing to play
- *             beside the material patterns' (training/RESULTS.md, 2026-11-24), and one material lookup
- *             instead of a retrieval makes a deep look cheap. The graph patterns still choose through the
- *             move policy.
+ *             of its material difference; .5 when the database has none): measured on the 2-hour run's
+ *             database, the graph patterns' values added nothing to play beside the material patterns'
+ *             (training/RESULTS.md, 2026-11-24), and one material lookup instead of a retrieval makes a deep
+ *             look cheap. The graph patterns still choose through the move policy.
  * - material-threats: material-quiescence, and then the opponent's quiet replies that threaten two things at
  *             once: those that check, and those after which the opponent, were Morph to pass, could take two
  *             different pieces each at a profit (settled as above). Each such reply is answered by Morph's best
