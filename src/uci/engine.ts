@@ -272,15 +272,8 @@ export class UciEngine {
       }
       case 'materialprior':
         return this.setPlayerSpin(name, value, MATERIAL_FIT_ALONE, (number) => (this.materialPrior = number));
-      case 'contempt': {
-        const number = Number(value);
-        if (!/^-?\d+$/.test(value) || Math.abs(number) > MAX_CONTEMPT) {
-          return this.info(`option ${name} needs a whole number from -${MAX_CONTEMPT} to ${MAX_CONTEMPT}, got "${value}"`);
-        }
-        this.contemptCentipawns = number;
-        this.loadedPlayer = null;
-        return;
-      }
+      case 'contempt':
+        return this.setPlayerSpin(name, value, MAX_CONTEMPT, (number) => (this.contemptCentipawns = number), -MAX_CONTEMPT);
       case 'opponentmodel':
         if (!this.config.opponentModel) break;
         return this.switchOpponentModel(value === '<empty>' ? '' : value);
@@ -303,17 +296,18 @@ export class UciEngine {
   }
 
   /** A spin option the player is built with: set it, and build the player afresh at the next `go`. */
-  private setPlayerSpin(name: string, value: string, max: number, set: (number: number) => void): void {
-    const number = this.spinValue(name, value, max);
+  private setPlayerSpin(name: string, value: string, max: number, set: (number: number) => void, min = 0): void {
+    const number = this.spinValue(name, value, max, min);
     if (number === null) return;
     set(number);
     this.loadedPlayer = null;
   }
 
-  private spinValue(name: string, value: string, max: number): number | null {
+  private spinValue(name: string, value: string, max: number, min = 0): number | null {
     const number = Number(value);
-    if (!/^\d+$/.test(value) || number > max) {
-      this.info(`option ${name} needs a whole number from 0 to ${max}, got "${value}"`);
+    const whole = min < 0 ? /^-?\d+$/ : /^\d+$/;
+    if (!whole.test(value) || number < min || number > max) {
+      this.info(`option ${name} needs a whole number from ${min} to ${max}, got "${value}"`);
       return null;
     }
     return number;
