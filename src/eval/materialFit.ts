@@ -80,7 +80,7 @@ export function fitPieceValues(patterns: Iterable<MaterialEvidence>, start?: Pie
 function objective(evidence: MaterialEvidence[], values: PieceValues): number {
   let sum = 0;
   for (const { diff, weight, updates } of evidence) {
-    const score = dot(values, diff);
+    const score = fittedLogOdds(values, diff);
     // log σ(s) = -log(1 + e^-s), computed without overflow either way.
     const logWin = -softplus(-score);
     const logLoss = -softplus(score);
@@ -100,7 +100,7 @@ function newtonStep(evidence: MaterialEvidence[], values: PieceValues): Float64A
     return row;
   });
   for (const { diff, weight, updates } of evidence) {
-    const p = logistic(dot(values, diff));
+    const p = logistic(fittedLogOdds(values, diff));
     const curvature = updates * p * (1 - p);
     const residual = updates * (weight - p);
     for (let i = 0; i < KINDS; i++) {
@@ -113,7 +113,8 @@ function newtonStep(evidence: MaterialEvidence[], values: PieceValues): Float64A
   return solveSymmetric(rows);
 }
 
-function dot(values: PieceValues, diff: ArrayLike<number>): number {
+/** The log-odds the piece values give a material difference. */
+export function fittedLogOdds(values: ArrayLike<number>, diff: ArrayLike<number>): number {
   let sum = 0;
   for (let i = 0; i < KINDS; i++) sum += values[i] * diff[i];
   return sum;
@@ -147,7 +148,7 @@ function solveSymmetric(rows: Float64Array[]): PieceValues {
 
 /** The weight the piece values give a material difference. */
 export function fittedWeight(values: PieceValues, diff: ArrayLike<number>): number {
-  return logistic(dot(values, diff));
+  return logistic(fittedLogOdds(values, diff));
 }
 
 /** A learned weight blended with the fitted one as `prior` pseudo-counts: (n·w + K·p) / (n + K). */

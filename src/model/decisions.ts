@@ -19,6 +19,8 @@ export interface Decision {
   before: string[];
   /** The move the player chose (UCI). */
   chosen: string;
+  /** The deciding player's score in the game (1, .5 or 0), when its Result tag gives one. */
+  score?: number;
 }
 
 export interface PlayerGames {
@@ -28,6 +30,9 @@ export interface PlayerGames {
   played: number;
   decisions: Decision[];
 }
+
+/** White's score by Result tag; an unfinished game ("*") has none. */
+const WHITE_SCORES: Record<string, number | undefined> = { '1-0': 1, '0-1': 0, '1/2-1/2': 0.5 };
 
 /** Variant tag values that mean ordinary chess. */
 const STANDARD_VARIANTS = new Set(['', 'standard', 'chess', 'normal']);
@@ -84,11 +89,16 @@ export function sideDecisions(
       throw error;
     }
     const moves = chess.history({ verbose: true }).map((m) => m.from + m.to + (m.promotion ?? ''));
+    const whiteScore = WHITE_SCORES[headers.Result ?? ''];
     // Our board replays what chess.js accepted; its side to move decides whose decision each ply is.
     const history = new GameHistory(startFen);
     moves.forEach((move, ply) => {
       const mover = history.board.turn === 0 ? 'w' : 'b';
-      if (sides.includes(mover)) decisions.push({ game: game.number, startFen, before: moves.slice(0, ply), chosen: move });
+      if (sides.includes(mover)) {
+        const decision: Decision = { game: game.number, startFen, before: moves.slice(0, ply), chosen: move };
+        if (whiteScore !== undefined) decision.score = mover === 'w' ? whiteScore : 1 - whiteScore;
+        decisions.push(decision);
+      }
       history.play(move);
     });
   }

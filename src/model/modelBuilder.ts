@@ -16,10 +16,11 @@
  * temporary renamed into place, one writer at a time), so a failure leaves no file behind.
  */
 import { writeFileSync } from 'node:fs';
-import { applyMove, cloneBoard, parseUciMove } from '../chess/board.ts';
+import { applyMove, cloneBoard, parseUciMove, type Board } from '../chess/board.ts';
 import { GameHistory } from '../chess/history.ts';
-import { generateLegalMoves } from '../chess/movegen.ts';
-import { buildPositionGraph, PositionGraph } from '../graph/positionGraph.ts';
+import { gameStatus, generateLegalMoves } from '../chess/movegen.ts';
+import { buildPositionGraph, materialDifference, PositionGraph } from '../graph/positionGraph.ts';
+import { fitPieceValues, type MaterialEvidence } from '../eval/materialFit.ts';
 import { nodeAtSquare } from '../learn/learningGame.ts';
 import { orderedSubpattern } from '../learn/nodeOrder.ts';
 import { allSeedPatterns, safetySeedPatterns } from '../learn/seeding.ts';
@@ -33,7 +34,8 @@ import { Random } from '../util/random.ts';
 import { recordDatabaseKind } from '../store/databaseKind.ts';
 import type { Decision } from './decisions.ts';
 import {
-  MATERIAL_SCORES_KEY, successorsOf, TERMINAL_SCORES_KEY, weightOfScore, type FeatureSet, type MaterialMode, type MaterialScores,
+  isDrawnByRule, MATERIAL_SCORES_KEY, settledLoss, successorsOf, TERMINAL_SCORES_KEY, weightOfScore, type FeatureSet, type MaterialMode, type MaterialScores,
+  type SettleScores,
   type ModelInfo, type ModelPosition, type TerminalScores,
 } from './opponentModel.ts';
 import type { ModelSearchMode } from '../player/search.ts';
@@ -61,7 +63,10 @@ export interface ModelSettings {
    * times the building time.
    */
   fitThroughSearch: boolean;
-  /** "exact": material counts only through the exact material pattern; "linear": also a score per piece of difference. */
+  /**
+   * "exact": material counts only through the exact material pattern; "linear": also a score per piece of
+   * difference; "settled": also a learned weight on each move's settled loss (opponentModel.ts).
+   */
   material: MaterialMode;
 }
 
@@ -152,6 +157,8 @@ interface FittingCase {
   featureStart: Int32Array;
   features: Int32Array;
   chosen: number;
+  /** With material "settled", in the second fit: each successor's settled loss (opponentModel.ts settledLoss). */
+  losses?: Float64Array;
 }
 
 /**
@@ -226,7 +233,13 @@ function fittingCases(
  * a decision is visited, each successor's largest capture gain is found again at the current scores; when it
  * lowers the successor's score, the declined and reply positions that make it take the gradient too.
  */
-function fitScores(cases: FittingCase[], featureCount: number, settings: ModelSettings, rng: Random): { scores: Float64Array; uses: Int32Array; logLikelihood: number } {
+function fitScores(
+  cases: FittingCase[],
+  featureCount: number,
+  settings: ModelSettings,
+  rng: Random,
+  lossFeature = -1,
+): { scores: Float64Array; uses: Int32Array; logLikelihood: number } {
   const scores = new Float64Array(featureCount);
   const squares = new Float64Array(featureCount);
   const gradient = new Float64Array(featureCount);
@@ -261,6 +274,7 @@ function fitScores(cases: FittingCase[], featureCount: number, settings: ModelSe
     logLikelihood = 0;
     for (const index of order) {
       const { listStart, featureStart, features, chosen } = cases[index];
+      const losses = lossFeature >= 0 ? cases[index].losses : undefined;
       const n = listStart.length - 1;
       const values = new Float64Array(n);
       /** The list of the reply whose gain lowers each successor's score, or -1. */
@@ -281,6 +295,7 @@ function fitScores(cases: FittingCase[], featureCount: number, settings: ModelSe
           }
           v -= largest;
         }
+        if (losses) v += scores[lossFeature] * losses[s];
         values[s] = v;
         if (v > top) top = v;
       }
@@ -293,12 +308,14 @@ function fitScores(cases: FittingCase[], featureCount: number, settings: ModelSe
       for (let s = 0; s < n; s++) {
         const pull = (s === chosen ? 1 : 0) - values[s] / total;
         add(listStart[s], pull);
+        if (losses) gradient[lossFeature] += pull * losses[s];
         if (refutation[s] >= 0) {
           add(listStart[s] + 1, pull);
           add(refutation[s], -pull);
         }
       }
       stampNow++;
+      if (losses) step(lossFeature);
       const stepList = (list: number) => {
         for (let k = featureStart[list]; k < featureStart[list + 1]; k++) step(features[k]);
       };
@@ -312,6 +329,73 @@ function fitScores(cases: FittingCase[], featureCount: number, settings: ModelSe
     }
   }
   return { scores, uses, logLikelihood: cases.length ? logLikelihood / cases.length : 0 };
+}
+
+/** The least value a piece gets in the settling quiescence: every piece is worth taking. */
+const LEAST_PIECE_VALUE = 0.05;
+/** Decisions with a known game result needed before the piece values come from the results. */
+const LEAST_SCORED_DECISIONS = 100;
+
+/**
+ * Piece values for the settling quiescence. From the games' results when they are known: the piece values that
+ * best explain the player's score by the material after each of its moves (maximum likelihood, as Morph's value
+ * database fits its own, eval/materialFit.ts). Otherwise from the first, linear fit: per piece type, the mean of
+ * the score of having one more and the score of having one fewer, negated. The second come out compressed (a
+ * rook worth about a pawn in a model of ab:2,q), so the quiescence would take a bishop for a pawn as a gain; in
+ * prediction the two measured alike (training/RESULTS.md, 2026-11-25 late morning).
+ */
+function settleValues(scores: Float64Array, materialBase: number, decisions: readonly Decision[]): number[] {
+  const byResult = resultPieceValues(decisions);
+  const values = byResult ?? [0, 1, 2, 3, 4].map((k) => (scores[materialBase + k] - scores[materialBase + 5 + k]) / 2);
+  return values.map((v) => Math.max(LEAST_PIECE_VALUE, v));
+}
+
+/** The piece values fitted to the scores the player made, or null when too few of its games have a result. */
+function resultPieceValues(decisions: readonly Decision[]): number[] | null {
+  const evidence = new Map<string, MaterialEvidence & { won: number }>();
+  const difference = new Int8Array(5);
+  let scored = 0;
+  const add = (position: Board, score: number) => {
+    const diff = materialDifference(position, difference);
+    const key = diff.join(',');
+    const entry = evidence.get(key) ?? { diff: diff.slice(), weight: 0, updates: 0, won: 0 };
+    entry.updates++;
+    entry.won += score;
+    entry.weight = entry.won / entry.updates;
+    evidence.set(key, entry);
+  };
+  for (const [decision, history] of decisionHistories(decisions)) {
+    if (decision.score === undefined) continue;
+    scored++;
+    // The position the opponent moved into, and the one the player's choice leads to.
+    add(history.board, 1 - decision.score);
+    const next = cloneBoard(history.board);
+    applyMove(history.board, parseUciMove(decision.chosen)!, next);
+    add(next, decision.score);
+  }
+  return scored < LEAST_SCORED_DECISIONS ? null : [...fitPieceValues(evidence.values())];
+}
+
+/**
+ * Each fitting case's successors' settled losses, in the order fittingCases made them (every legal move, in the
+ * move generator's order; forced decisions have no case). Mates and draws by rule lose nothing: they have their
+ * own scores.
+ */
+function addSettledLosses(cases: FittingCase[], decisions: readonly Decision[], values: readonly number[]): void {
+  let index = 0;
+  for (const [, history] of decisionHistories(decisions)) {
+    const board = history.board;
+    const moves = generateLegalMoves(board);
+    if (moves.length < 2) continue;
+    const next = cloneBoard(board);
+    const losses = new Float64Array(moves.length);
+    moves.forEach((move, s) => {
+      applyMove(board, move, next);
+      if (gameStatus(next) !== 'checkmate' && !isDrawnByRule(history, next)) losses[s] = settledLoss(next, values);
+    });
+    cases[index++].losses = losses;
+  }
+  if (index !== cases.length) throw new Error(`settled losses for ${index} of ${cases.length} decisions`);
 }
 
 export interface BuildRequest {
@@ -354,14 +438,29 @@ function buildModelInto(file: string, request: BuildRequest): BuildSummary {
     request.onProgress?.(`${store.size} patterns in ${((induced - started) / 1000).toFixed(1)} s; fitting`);
     let maxId = 0;
     for (const record of store.hierarchy.byId.values()) maxId = Math.max(maxId, record.id);
-    const materialBase = settings.material === 'linear' ? maxId + FIRST_PATTERN_FEATURE + 1 : -1;
+    const materialBase = settings.material !== 'exact' ? maxId + FIRST_PATTERN_FEATURE + 1 : -1;
     const fitting = { features: settings.features, search: settings.fitThroughSearch ? settings.search : 'one-ply' } as const;
     const { cases, forced } = fittingCases(store, request.decisions, fitting, materialBase);
     const featureCount = maxId + FIRST_PATTERN_FEATURE + 1 + (materialBase >= 0 ? 10 : 0);
-    const { scores, uses, logLikelihood } = fitScores(cases, featureCount, settings, rng);
+    let { scores, uses, logLikelihood } = fitScores(cases, featureCount, settings, rng);
+    let settle: SettleScores | undefined;
+    if (settings.material === 'settled') {
+      // The first fit's per-piece scores value the quiescence; the second fits everything again beside the loss.
+      const values = settleValues(scores, materialBase, request.decisions);
+      addSettledLosses(cases, request.decisions, values);
+      const lossFeature = featureCount;
+      ({ scores, uses, logLikelihood } = fitScores(cases, featureCount + 1, settings, rng, lossFeature));
+      settle = { values, lossWeight: scores[lossFeature] };
+    }
     const terminal: TerminalScores = { checkmate: scores[CHECKMATE_FEATURE], draw: scores[DRAW_FEATURE] };
     const material: MaterialScores | null =
-      materialBase < 0 ? null : { surplus: [...scores.slice(materialBase, materialBase + 5)], deficit: [...scores.slice(materialBase + 5, materialBase + 10)] };
+      materialBase < 0
+        ? null
+        : {
+            surplus: [...scores.slice(materialBase, materialBase + 5)],
+            deficit: [...scores.slice(materialBase + 5, materialBase + 10)],
+            ...(settle ? { settle } : {}),
+          };
     const info: ModelInfo = {
       player: request.player,
       source: request.source,

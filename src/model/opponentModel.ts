@@ -21,9 +21,10 @@
 import { applyMove, BLACK, cloneBoard, uciMove, WHITE, type Board } from '../chess/board.ts';
 import type { PositionHistory } from '../chess/history.ts';
 import { gameStatus, generateLegalCaptures, generateLegalMoves, isInsufficientMaterial } from '../chess/movegen.ts';
-import { buildPositionGraph, PositionGraph } from '../graph/positionGraph.ts';
+import { buildPositionGraph, materialDifference, PositionGraph } from '../graph/positionGraph.ts';
 import { gameEnd } from '../chess/gameEnd.ts';
-import { MODEL_SEARCH_MODES, type ModelSearchMode } from '../player/search.ts';
+import { MODEL_SEARCH_MODES, QUIESCENCE, worstCaptureReply, type ModelSearchMode } from '../player/search.ts';
+import { fittedLogOdds } from '../eval/materialFit.ts';
 import { badInput } from '../util/errors.ts';
 import { getMetaJson, getMeta } from '../store/meta.ts';
 import type { PatternRecord } from '../store/patternRecord.ts';
@@ -50,14 +51,28 @@ export interface ModelPosition {
  * With material "linear": a learned score per piece the side that just moved has more of (surplus) and fewer of
  * (deficit), P N B R Q, added per piece of difference (meta `model_material_scores`). The exact material
  * pattern matches only one whole difference; these let every capture of a knight teach what a knight is worth.
+ *
+ * With material "settled", also `settle`: piece values (fitted to the games' results, modelBuilder.ts), and a learned weight on
+ * each move's settled loss (settledLoss below): how much of its material, at those values, the mover's
+ * opponent wins back by captures and promotions, each side free to stop. A player that looks past its move
+ * (alpha-beta with a quiescence, or an engine at depth 1) rarely leaves material to be taken, and one
+ * pattern-matched capture reply (search "captures") sees only the first capture of an exchange.
  */
 export interface MaterialScores {
   surplus: number[];
   deficit: number[];
+  settle?: SettleScores;
+}
+
+export interface SettleScores {
+  /** P N B R Q, in the model's own score units (positive). */
+  values: number[];
+  /** The score per unit of settled loss. */
+  lossWeight: number;
 }
 
 export const MATERIAL_SCORES_KEY = 'model_material_scores';
-export const MATERIAL_MODES = ['exact', 'linear'] as const;
+export const MATERIAL_MODES = ['exact', 'linear', 'settled'] as const;
 export type MaterialMode = (typeof MATERIAL_MODES)[number];
 
 /** A capture the mover's opponent can answer with, and the position it leads to (the capturer just moved). */
@@ -67,6 +82,8 @@ export interface CaptureReply extends ModelPosition {
 
 export interface Successor extends ModelPosition {
   move: string;
+  /** With settle values: the move's settled loss (settledLoss, at most 0); otherwise 0. */
+  loss: number;
   /** With search "captures": the opponent's capture replies (none after a mate or a draw); otherwise empty. */
   replies: CaptureReply[];
   /** With capture replies: the position after the move with the capturer as the side that just moved. */
@@ -162,6 +179,22 @@ function captureReplies(store: PatternStore, position: Board, graph: PositionGra
   return replies;
 }
 
+/** Scratch for settledLoss (synchronous, never nested). */
+const lossDifference = new Int8Array(5);
+
+/**
+ * What the side that just moved into `position` loses to the other side's captures and promotions, each side
+ * capturing in turn or stopping (the material searches' quiescence, player/search.ts), in `values` units: the
+ * settled material balance less the balance on the board, at most 0. A mate by capture counts as the loss of
+ * everything the mover has (the logistic's floor), a draw as a balance of 0.
+ */
+export function settledLoss(position: Board, values: ArrayLike<number>): number {
+  const standing = fittedLogOdds(values, materialDifference(position, lossDifference));
+  const valueForMover = (after: Board) => weightOfScore(fittedLogOdds(values, materialDifference(after, lossDifference)));
+  const worst = worstCaptureReply(position, weightOfScore(standing), valueForMover, QUIESCENCE);
+  return worst === undefined ? 0 : Math.min(0, scoreOfWeight(worst.value) - standing);
+}
+
 /** The successors of a position: each legal move and what the model sees after it (and, with search "captures", after each capture reply). */
 export function successorsOf(
   store: PatternStore,
@@ -169,6 +202,7 @@ export function successorsOf(
   graph = new PositionGraph(),
   features: FeatureSet = 'most-specific',
   search: ModelSearchMode = 'one-ply',
+  settleValues?: ArrayLike<number>,
 ): Successor[] {
   const board = history.board;
   const next: Board = cloneBoard(board);
@@ -177,16 +211,17 @@ export function successorsOf(
     applyMove(board, move, next);
     const uci = uciMove(move);
     const status = gameStatus(next);
-    if (status === 'checkmate') successors.push({ move: uci, kind: 'checkmate', patterns: [], replies: [], declined: null });
+    if (status === 'checkmate') successors.push({ move: uci, kind: 'checkmate', patterns: [], loss: 0, replies: [], declined: null });
     else if (isDrawnByRule(history, next)) {
-      successors.push({ move: uci, kind: 'draw', patterns: [], replies: [], declined: null });
+      successors.push({ move: uci, kind: 'draw', patterns: [], loss: 0, replies: [], declined: null });
     } else {
       const own = describe(store, next, graph, features);
       const replies = search === 'captures' ? captureReplies(store, next, graph, features) : [];
       // The graph speaks of the side that just moved as the side not to move: flipping the turn describes the
       // same position from the capturer's side.
       const declined = replies.length ? describe(store, { squares: next.squares, turn: next.turn === WHITE ? BLACK : WHITE }, graph, features) : null;
-      successors.push({ move: uci, ...own, replies, declined });
+      const loss = settleValues ? settledLoss(next, settleValues) : 0;
+      successors.push({ move: uci, ...own, loss, replies, declined });
     }
   }
   return successors;
@@ -223,7 +258,7 @@ export function scoreSuccessors(
   material: MaterialScores | null = null,
 ): ScoredMove[] {
   const scored = successors.map((s): ScoredMove => {
-    let score = positionScore(s, terminal, scoreOf, material);
+    let score = positionScore(s, terminal, scoreOf, material) + (material?.settle ? material.settle.lossWeight * s.loss : 0);
     let refutation: string | undefined;
     if (s.declined) {
       const declined = positionScore(s.declined, terminal, scoreOf, material);
@@ -312,7 +347,7 @@ export class OpponentModel {
   }
 
   successors(history: PositionHistory, search: ModelSearchMode = this.search): Successor[] {
-    return successorsOf(this.store, history, this.graph, this.features, search);
+    return successorsOf(this.store, history, this.graph, this.features, search, this.material?.settle?.values);
   }
 
   close(): void {

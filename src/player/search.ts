@@ -70,7 +70,7 @@ const ONE_CAPTURE: CaptureLook = Object.freeze({ depth: 1, promotions: false });
  * The material searches follow promotions too: a pawn one step from promoting is a threat as real as a piece
  * left to be taken, and a capture look blind to it let passed pawns run (training/RESULTS.md, 2026-11-25).
  */
-const QUIESCENCE: CaptureLook = Object.freeze({ depth: QUIESCENCE_DEPTH, promotions: true });
+export const QUIESCENCE: CaptureLook = Object.freeze({ depth: QUIESCENCE_DEPTH, promotions: true });
 
 /** A search mode's capture look. */
 export const captureLook = (search: SearchMode): CaptureLook => (valuesByMaterial(search) ? QUIESCENCE : ONE_CAPTURE);

@@ -72,7 +72,7 @@ export function registerModelCommand(program: Command): void {
     .option('--language <name>', "paper | safety: the pattern language (see morph train --language)", 'paper')
     .option('--search <mode>', `${MODEL_SEARCH_MODES.join(' | ')}: also the opponent's capture replies when ranking, or a move's own position only`, 'captures')
     .option('--fit-through-search', 'fit the weights through the --search look too (measured worse; default: fit one ply)')
-    .option('--material <mode>', `${MATERIAL_MODES.join(' | ')}: material through the exact material pattern only, or also a learned score per piece of difference`, 'exact')
+    .option('--material <mode>', `${MATERIAL_MODES.join(' | ')}: material through the exact material pattern only, also a learned score per piece of difference, or also a learned weight on the material a move loses to the opponent's captures`, 'exact')
     .option('--json', 'print the summary as JSON')
     .option('--no-progress', 'no progress lines on stderr')
     .action(
