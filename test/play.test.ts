@@ -8,6 +8,7 @@ import { afterAll, describe, expect, it } from 'vitest';
 import { MorphPlayer } from '../src/player/morphPlayer.ts';
 import { TerminalGame, type TerminalGameConfig } from '../src/play/terminalGame.ts';
 import { PatternStore } from '../src/store/patternStore.ts';
+import { materialPattern } from '../src/pattern/pattern.ts';
 import { Random } from '../src/util/random.ts';
 import { buildSampleDatabase } from './helpers/sampleDatabase.ts';
 
@@ -239,6 +240,35 @@ describe('morph play as a process', () => {
     const bad = await play(['--search', 'deep']);
     expect(bad.code).toBe(2);
     expect(bad.stderr).toBe('morph: --search must be one of one-ply, captures, captures-mates, material-quiescence, material-threats, material-forks, got "deep"\n');
+  });
+
+  it('takes --contempt: a pawn up, Morph stalemates the person only when a draw is worth more to it', async () => {
+    const db = join(tempDir, 'contempt.db');
+    const store = PatternStore.open(db);
+    store.insert(materialPattern([1, 0, 0, 0, 0]), 'manual', 0, { weight: 0.7, updates: 200 });
+    store.insert(materialPattern([-1, 0, 0, 0, 0]), 'manual', 0, { weight: 0.3, updates: 200 });
+    store.close();
+    // Morph (White) moves first; Kf7 and Kf8 stalemate Black (materialFit.test.ts checks it with chess.js).
+    const fen = '7k/p3K3/P5P1/8/8/8/8/8 w - - 0 1';
+    const play = async (extra: string[]) => {
+      const child = spawn(process.execPath, [MORPH_BIN, 'play', '--db', db, '--seed', '3', '--fen', fen, '--color', 'black', '--search', 'material-forks', ...extra]);
+      let stdout = '';
+      let stderr = '';
+      child.stdout.on('data', (chunk) => (stdout += chunk));
+      child.stderr.on('data', (chunk) => (stderr += chunk));
+      child.stdin.end('quit\n');
+      const code = await new Promise((resolve) => child.on('close', resolve));
+      return { code, stdout, stderr };
+    };
+    const plain = await play([]);
+    expect(plain.code).toBe(0);
+    expect(plain.stdout).not.toMatch(/stalemate/i);
+    const drawn = await play(['--contempt', '-2']);
+    expect(drawn.code).toBe(0);
+    expect(drawn.stdout).toMatch(/Stalemate: draw \(1\/2-1\/2\)/);
+    const bad = await play(['--contempt', 'high']);
+    expect(bad.code).toBe(2);
+    expect(bad.stderr).toBe('morph: --contempt needs a number from -5 to 5, got "high"\n');
   });
 
   it('rejects a bad --color with a one-line error', async () => {
