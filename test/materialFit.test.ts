@@ -11,7 +11,7 @@ import { Random } from '../src/util/random.ts';
 import { mkdtempSync, rmSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
-import { morph } from './helpers/sampleDatabase.ts';
+import { buildPawnUpDatabase, morph, PAWN_UP_STALEMATE_FEN } from './helpers/sampleDatabase.ts';
 
 const logistic = (x: number) => 1 / (1 + Math.exp(-x));
 
@@ -165,15 +165,12 @@ describe('the material searches with a material prior', () => {
     const dir = mkdtempSync(join(tmpdir(), 'morph-contempt-'));
     try {
       const db = join(dir, 'pawns.db');
-      const file = PatternStore.open(db);
-      file.insert(materialPattern([1, 0, 0, 0, 0]), 'manual', 0, { weight: 0.7, updates: 200 });
-      file.insert(materialPattern([-1, 0, 0, 0, 0]), 'manual', 0, { weight: 0.3, updates: 200 });
-      file.close();
+      buildPawnUpDatabase(db);
       const openings = join(dir, 'stalemate.epd');
       // Kf7 and Kf8 stalemate Black (checked with chess.js below); every other move keeps the pawn.
-      writeFileSync(openings, '7k/p3K3/P5P1/8/8/8/8/8 w - - id "a pawn up, a stalemate to hand";\n');
+      writeFileSync(openings, `${PAWN_UP_STALEMATE_FEN.split(' ').slice(0, 4).join(' ')} id "a pawn up, a stalemate to hand";\n`);
       const stalemates = ['Kf7', 'Kf8'].filter((san) => {
-        const chess = new Chess('7k/p3K3/P5P1/8/8/8/8/8 w - - 0 1');
+        const chess = new Chess(PAWN_UP_STALEMATE_FEN);
         chess.move(san);
         return chess.isStalemate();
       });

@@ -8,9 +8,8 @@ import { afterAll, describe, expect, it } from 'vitest';
 import { MorphPlayer } from '../src/player/morphPlayer.ts';
 import { TerminalGame, type TerminalGameConfig } from '../src/play/terminalGame.ts';
 import { PatternStore } from '../src/store/patternStore.ts';
-import { materialPattern } from '../src/pattern/pattern.ts';
 import { Random } from '../src/util/random.ts';
-import { buildSampleDatabase } from './helpers/sampleDatabase.ts';
+import { buildPawnUpDatabase, buildSampleDatabase, PAWN_UP_STALEMATE_FEN } from './helpers/sampleDatabase.ts';
 
 const MORPH_BIN = fileURLToPath(new URL('../bin/morph.js', import.meta.url));
 const tempDir = mkdtempSync(join(tmpdir(), 'morph-play-'));
@@ -194,6 +193,18 @@ describe('TerminalGame', () => {
   });
 });
 
+/** `morph play ARGS` as a process that is told to quit at once, after Morph's first move if it moves first. */
+async function playThenQuit(args: string[]): Promise<{ code: unknown; stdout: string; stderr: string }> {
+  const child = spawn(process.execPath, [MORPH_BIN, 'play', ...args]);
+  let stdout = '';
+  let stderr = '';
+  child.stdout.on('data', (chunk) => (stdout += chunk));
+  child.stderr.on('data', (chunk) => (stderr += chunk));
+  child.stdin.end('quit\n');
+  const code = await new Promise((resolve) => child.on('close', resolve));
+  return { code, stdout, stderr };
+}
+
 describe('morph play as a process', () => {
   it('plays a scripted game from stdin and saves the PGN', async () => {
     const pgnPath = join(tempDir, 'scripted.pgn');
@@ -221,16 +232,7 @@ describe('morph play as a process', () => {
   it("plays with the database's search unless --search overrides it, and refuses an unknown one in one line", async () => {
     const db = join(tempDir, 'sample.db');
     buildSampleDatabase(db, 5); // a new database: its config plays material-forks (and trains captures-mates)
-    const play = async (extra: string[]) => {
-      const child = spawn(process.execPath, [MORPH_BIN, 'play', '--db', db, '--seed', '3', '--fen', BACK_RANK, ...extra]);
-      let stdout = '';
-      let stderr = '';
-      child.stdout.on('data', (chunk) => (stdout += chunk));
-      child.stderr.on('data', (chunk) => (stderr += chunk));
-      child.stdin.end('quit\n');
-      const code = await new Promise((resolve) => child.on('close', resolve));
-      return { code, stdout, stderr };
-    };
+    const play = (extra: string[]) => playThenQuit(['--db', db, '--seed', '3', '--fen', BACK_RANK, ...extra]);
     const stored = await play([]);
     expect(stored.code).toBe(0);
     expect(stored.stdout).toMatch(/maturity 0, search material-forks, seed 3\)/);
@@ -244,22 +246,10 @@ describe('morph play as a process', () => {
 
   it('takes --contempt: a pawn up, Morph stalemates the person only when a draw is worth more to it', async () => {
     const db = join(tempDir, 'contempt.db');
-    const store = PatternStore.open(db);
-    store.insert(materialPattern([1, 0, 0, 0, 0]), 'manual', 0, { weight: 0.7, updates: 200 });
-    store.insert(materialPattern([-1, 0, 0, 0, 0]), 'manual', 0, { weight: 0.3, updates: 200 });
-    store.close();
-    // Morph (White) moves first; Kf7 and Kf8 stalemate Black (materialFit.test.ts checks it with chess.js).
-    const fen = '7k/p3K3/P5P1/8/8/8/8/8 w - - 0 1';
-    const play = async (extra: string[]) => {
-      const child = spawn(process.execPath, [MORPH_BIN, 'play', '--db', db, '--seed', '3', '--fen', fen, '--color', 'black', '--search', 'material-forks', ...extra]);
-      let stdout = '';
-      let stderr = '';
-      child.stdout.on('data', (chunk) => (stdout += chunk));
-      child.stderr.on('data', (chunk) => (stderr += chunk));
-      child.stdin.end('quit\n');
-      const code = await new Promise((resolve) => child.on('close', resolve));
-      return { code, stdout, stderr };
-    };
+    buildPawnUpDatabase(db);
+    // Morph (White) moves first; Kf7 and Kf8 stalemate Black.
+    const play = (extra: string[]) =>
+      playThenQuit(['--db', db, '--seed', '3', '--fen', PAWN_UP_STALEMATE_FEN, '--color', 'black', '--search', 'material-forks', ...extra]);
     const plain = await play([]);
     expect(plain.code).toBe(0);
     expect(plain.stdout).not.toMatch(/stalemate/i);

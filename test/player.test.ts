@@ -7,6 +7,7 @@ import { GameHistory } from '../src/chess/history.ts';
 import { choiceScore, MorphPlayer, type MovePolicy } from '../src/player/morphPlayer.ts';
 import { generateLegalMoves } from '../src/chess/movegen.ts';
 import { PatternStore } from '../src/store/patternStore.ts';
+import { buildPawnUpDatabase, PAWN_UP_STALEMATE_FEN } from './helpers/sampleDatabase.ts';
 import { runMorph } from './helpers/cli.ts';
 import { materialPattern, type GraphPattern } from '../src/pattern/pattern.ts';
 import { exactDesig } from '../src/pattern/designation.ts';
@@ -171,12 +172,9 @@ describe('morph move', () => {
 
   it('takes --contempt: a pawn up, morph move stalemates only when a draw is worth more to it', async () => {
     const path = join(dir, 'contempt.db');
-    const store = PatternStore.open(path);
-    store.insert(materialPattern([1, 0, 0, 0, 0]), 'manual', 0, { weight: 0.7, updates: 200 });
-    store.insert(materialPattern([-1, 0, 0, 0, 0]), 'manual', 0, { weight: 0.3, updates: 200 });
-    store.close();
-    // Kf7 and Kf8 stalemate Black (materialFit.test.ts checks it with chess.js); the other moves keep a pawn up.
-    const fen = '7k/p3K3/P5P1/8/8/8/8/8 w - - 0 1';
+    buildPawnUpDatabase(path);
+    // Kf7 and Kf8 stalemate Black; the other moves keep a pawn up.
+    const fen = PAWN_UP_STALEMATE_FEN;
     const best = async (...extra: string[]) => {
       const result = await runMorph(['move', '--db', path, '--fen', fen, '--json', '--search', 'material-forks', ...extra]);
       expect(result.code).toBe(0);

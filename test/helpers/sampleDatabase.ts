@@ -136,3 +136,17 @@ export function morph(args: string[], env: NodeJS.ProcessEnv = process.env): Cli
   const result = spawnSync(process.execPath, [MORPH_BIN, ...args], { encoding: 'utf8', env, timeout: 60_000 });
   return { status: result.status, stdout: result.stdout, stderr: result.stderr };
 }
+
+/**
+ * A pawn up and to move, with a stalemate to hand (Kf7 and Kf8 stalemate Black; materialFit.test.ts checks it with
+ * chess.js), for the contempt tests.
+ */
+export const PAWN_UP_STALEMATE_FEN = '7k/p3K3/P5P1/8/8/8/8/8 w - - 0 1';
+
+/** A database that knows only that a pawn up is worth .7 and a pawn down .3 (200 updates each). */
+export function buildPawnUpDatabase(path: string): void {
+  const store = PatternStore.open(path);
+  store.insert(materialPattern([1, 0, 0, 0, 0]), 'manual', 0, { weight: 0.7, updates: 200 });
+  store.insert(materialPattern([-1, 0, 0, 0, 0]), 'manual', 0, { weight: 0.3, updates: 200 });
+  store.close();
+}
