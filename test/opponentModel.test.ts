@@ -79,7 +79,9 @@ beforeAll(async () => {
   writeFileSync(train, await greedyGames(16, 1));
   writeFileSync(heldOut, await greedyGames(6, 2));
   model = join(dir, 'greedy.model.db');
-  const built = await morph('model', '--out', model, '--pgn', train, '--player', 'greedy', '--seed', '3', '--json', '--no-progress');
+  // Exact material and the captures look: the configuration the tests below were written for (the defaults for a
+  // player's games are material settled and one ply, checked under "search captures").
+  const built = await morph('model', '--out', model, '--pgn', train, '--player', 'greedy', '--seed', '3', '--material', 'exact', '--search', 'captures', '--json', '--no-progress');
   expect(built.stderr).toBe('');
   expect(built.status).toBe(0);
   valueDb = join(dir, 'value.db');
@@ -229,19 +231,24 @@ describe('search captures', () => {
   const fen = 'rnbqkbnr/ppp1pppp/8/3p4/4P3/8/PPPP1PPP/RNBQKBNR w KQkq - 0 2';
   let capturesModel: string;
   let onePlyModel: string;
+  let defaultModel: string;
 
   beforeAll(async () => {
     capturesModel = join(dir, 'greedy.captures.db');
-    const run = await morph('model', '--out', capturesModel, '--pgn', train, '--player', 'greedy', '--seed', '3', '--search', 'captures', '--json', '--no-progress');
+    const run = await morph('model', '--out', capturesModel, '--pgn', train, '--player', 'greedy', '--seed', '3', '--search', 'captures', '--material', 'exact', '--json', '--no-progress');
     expect(run.stderr).toBe('');
     expect(run.status).toBe(0);
     expect(JSON.parse(run.stdout).settings.search).toBe('captures');
     onePlyModel = join(dir, 'greedy.one-ply.db');
-    const plain = await morph('model', '--out', onePlyModel, '--pgn', train, '--player', 'greedy', '--seed', '3', '--search', 'one-ply', '--no-progress');
+    const plain = await morph('model', '--out', onePlyModel, '--pgn', train, '--player', 'greedy', '--seed', '3', '--search', 'one-ply', '--material', 'exact', '--no-progress');
     expect(plain.status).toBe(0);
+    defaultModel = join(dir, 'greedy.default.db');
+    const byDefault = await morph('model', '--out', defaultModel, '--pgn', train, '--player', 'greedy', '--seed', '3', '--json', '--no-progress');
+    expect(byDefault.status).toBe(0);
+    expect(JSON.parse(byDefault.stdout).settings).toMatchObject({ search: 'one-ply', material: 'settled' });
   }, 120_000);
 
-  it('is recorded in the model and used when it is opened; the default looks at captures, older models one ply', () => {
+  it('is recorded in the model and used when it is opened; a player\'s model looks one ply by default, older models one ply', () => {
     // A model written before search modes existed: no search among its settings.
     const older = join(dir, 'greedy.older.db');
     writeFileSync(older, readFileSync(onePlyModel));
@@ -257,6 +264,7 @@ describe('search captures', () => {
     };
     expect(searchOf(capturesModel)).toBe('captures');
     expect(searchOf(model)).toBe('captures');
+    expect(searchOf(defaultModel)).toBe('one-ply');
     expect(searchOf(onePlyModel)).toBe('one-ply');
     expect(searchOf(older)).toBe('one-ply');
     expect(searchOf(onePlyModel, 'captures')).toBe('captures');

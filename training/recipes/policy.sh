@@ -29,15 +29,16 @@ node bin/morph.js match --white "uci:$SF:depth=4,Skill Level=10" --black "uci:$T
   --seed 4 --concurrency 2 --pgn "$OUT/engines-4.pgn" --json --no-progress > "$OUT/engines-4.json"
 sed -E 's/^\[(White|Black) "uci:[^"]*(depth=4,Skill Level=10|toga2:depth=2|depth=1,Skill Level=20)"\]/[\1 "strong"]/' \
   "$OUT/engines-4.pgn" "$OUT/engines-3.pgn" > "$OUT/strong.pgn"
-# MODEL_SEARCH=one-ply for the first table of the figures, captures (the model default) for the later rows: the
-# fitted weights are the same either way, only the ranking looks at the opponent's captures.
-node bin/morph.js model --out "$OUT/strong.model.db" --pgn "$OUT/strong.pgn" --player strong --seed 1 --search "$MODEL_SEARCH" --json \
+# MODEL_SEARCH=one-ply for the first table of the figures, captures (the model default then) for the later rows: the
+# fitted weights are the same either way, only the ranking looks at the opponent's captures. Material exact, the
+# default when these ran (a player's model is settled by default since 2026-11-25).
+node bin/morph.js model --out "$OUT/strong.model.db" --pgn "$OUT/strong.pgn" --player strong --seed 1 --search "$MODEL_SEARCH" --material exact --json \
   --no-progress > "$OUT/strong.model.json"
 
 # 2. The sparring partner's moves in BASE's training games.
 node bin/morph.js games --db "$BASE" --pgn "$OUT/base-games.pgn"
 node bin/morph.js model --out "$OUT/partner.model.db" --pgn "$OUT/base-games.pgn" --player 'stockfish:skill=0,depth=1' \
-  --seed 1 --search "$MODEL_SEARCH" --json --no-progress > "$OUT/partner.model.json"
+  --seed 1 --search "$MODEL_SEARCH" --material exact --json --no-progress > "$OUT/partner.model.json"
 
 # 3. Measure each policy.
 for model in strong partner; do

@@ -35,8 +35,8 @@ interface ModelOptions {
   shrinkage?: string;
   features: string;
   language: string;
-  search: string;
-  material: string;
+  search?: string;
+  material?: string;
   fitThroughSearch?: boolean;
   json?: boolean;
   progress: boolean;
@@ -70,9 +70,9 @@ export function registerModelCommand(program: Command): void {
     .option('--shrinkage <x>', 'L2 pull of the scores towards indifference', '0.01')
     .option('--features <set>', 'all (every matching pattern) or most-specific (only those, as Morph plays)', 'all')
     .option('--language <name>', "paper | safety: the pattern language (see morph train --language)", 'paper')
-    .option('--search <mode>', `${MODEL_SEARCH_MODES.join(' | ')}: also the opponent's capture replies when ranking, or a move's own position only`, 'captures')
+    .option('--search <mode>', `${MODEL_SEARCH_MODES.join(' | ')}: also the opponent's capture replies when ranking, or a move's own position only (default: one-ply; captures with --from-db)`)
     .option('--fit-through-search', 'fit the weights through the --search look too (measured worse; default: fit one ply)')
-    .option('--material <mode>', `${MATERIAL_MODES.join(' | ')}: material through the exact material pattern only, also a learned score per piece of difference, or also a learned weight on the material a move loses to the opponent's captures`, 'exact')
+    .option('--material <mode>', `${MATERIAL_MODES.join(' | ')}: material through the exact material pattern only, also a learned score per piece of difference, or also a learned weight on the material a move loses to the opponent's captures (default: settled; exact with --from-db)`)
     .option('--json', 'print the summary as JSON')
     .option('--no-progress', 'no progress lines on stderr')
     .action(
@@ -87,8 +87,10 @@ export function registerModelCommand(program: Command): void {
           shrinkage: parseNumberOption('--shrinkage', opts.shrinkage ?? '0.01', 0),
           features: parseFeatureSet(opts.features),
           language: opts.language as PatternLanguage,
-          search: parseModelSearchOption(opts.search)!,
-          material: parseMaterialMode(opts.material),
+          // Measured best (training/RESULTS.md, 2026-11-25 late morning): a model of a player's choices predicts
+          // best settled and one ply; Morph's own policy plays best exact with the captures look.
+          search: parseModelSearchOption(opts.search ?? (opts.fromDb !== undefined ? 'captures' : 'one-ply'))!,
+          material: parseMaterialMode(opts.material ?? (opts.fromDb !== undefined ? 'exact' : 'settled')),
           fitThroughSearch: opts.fitThroughSearch === true,
         };
         const progress = (message: string) => opts.progress && process.stderr.write(`morph: ${message}\n`);
