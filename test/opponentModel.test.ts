@@ -24,7 +24,11 @@ import { PatternStore } from '../src/store/patternStore.ts';
 import { MorphError } from '../src/util/errors.ts';
 import { Random } from '../src/util/random.ts';
 import { buildSampleDatabase } from './helpers/sampleDatabase.ts';
-import { loadConfig, saveConfig } from '../src/learn/config.ts';
+import { DEFAULT_CONFIG, loadConfig, saveConfig } from '../src/learn/config.ts';
+import { materialPattern } from '../src/pattern/pattern.ts';
+import { generateLegalMoves } from '../src/chess/movegen.ts';
+import { uciMove } from '../src/chess/board.ts';
+import type { ReplyPredictor } from '../src/player/morphPlayer.ts';
 
 const ROOT = resolve(fileURLToPath(import.meta.url), '..', '..');
 
@@ -493,8 +497,9 @@ describe('Morph looking along the replies a model of its opponent predicts', () 
           chess.move({ from: r.move.slice(0, 2), to: r.move.slice(2, 4), promotion: r.move[4] });
           const afterMove = new GameHistory(chess.fen());
           const replies = opened.rank(afterMove, 'one-ply').slice(0, 3).map((m) => m.move);
-          // Each reply's position valued for the opponent, who just moved (rules first), by the one-ply player.
-          const forOpponent = new Map(new MorphPlayer(values, { maturity: 0, seed: 1, search: 'one-ply' }).rankMoves(afterMove).map((m) => [m.move, m.value]));
+          // Each reply's position valued for the opponent, who just moved (rules first), by the player looking at
+          // Morph's captures in answer.
+          const forOpponent = new Map(new MorphPlayer(values, { maturity: 0, seed: 1, search: 'captures' }).rankMoves(afterMove).map((m) => [m.move, m.value]));
           const expected = Math.min(before.value, ...replies.map((m) => 1 - forOpponent.get(m)!));
           expect(r.value).toBeCloseTo(expected, 12);
           if (expected < before.value - 1e-9) lowered++;
@@ -507,6 +512,35 @@ describe('Morph looking along the replies a model of its opponent predicts', () 
     } finally {
       opened.close();
       values.close();
+    }
+  });
+
+  it("values a predicted reply after Morph's own captures: an exchange it can take back is not a piece lost", () => {
+    const store = PatternStore.open(':memory:');
+    saveConfig(store.db, { ...DEFAULT_CONFIG, materialPrior: 0 }); // the weights below alone
+    store.insert(materialPattern([0, 0, 0, 0, 0]), 'manual', 0, { weight: 0.5, updates: 200 });
+    store.insert(materialPattern([0, 1, 0, 0, 0]), 'manual', 0, { weight: 0.8, updates: 200 });
+    store.insert(materialPattern([0, -1, 0, 0, 0]), 'manual', 0, { weight: 0.2, updates: 200 });
+    // White to move; Black's knight on d5 attacks the knight on c3, which the b2 pawn guards.
+    const fen = '6k1/7p/8/3n4/8/2N5/1P6/6K1 w - - 0 1';
+    // A model that always predicts Nxc3 when it is legal.
+    const takesOnC3: ReplyPredictor = {
+      name: 'takes on c3',
+      likeliestReplies: (history) => generateLegalMoves(history.board).map(uciMove).filter((m) => m === 'd5c3'),
+    };
+    try {
+      for (const search of ['material-quiescence', 'material-forks'] as const) {
+        const plain = new MorphPlayer(store, { maturity: 0, seed: 1, search }).rankMoves(new GameHistory(fen));
+        const looking = new MorphPlayer(store, { maturity: 0, seed: 1, search, opponent: takesOnC3 }).rankMoves(new GameHistory(fen));
+        const value = (ranking: typeof plain, move: string) => ranking.find((r) => r.move === move)!.value;
+        // Kh1: Nxc3 bxc3 comes back level, as the material searches' own capture look already says.
+        expect(value(plain, 'g1h1')).toBeCloseTo(0.5, 12);
+        expect(value(looking, 'g1h1'), search).toBeCloseTo(0.5, 12);
+        // b4: the knight is left to be taken, whichever look finds it.
+        expect(value(looking, 'b2b4'), search).toBeCloseTo(0.2, 12);
+      }
+    } finally {
+      store.close();
     }
   });
 

@@ -336,7 +336,9 @@ export class MorphPlayer implements GamePlayer {
   /**
    * With a model of the opponent: lowers a move's value to what the worst of the model's likeliest replies
    * leaves: a mate is 0 for Morph, a draw by rule or a return to a position already seen .5, anything else
-   * 1 - the patterns' value for the opponent, who just moved.
+   * 1 - the value for the opponent, who just moved, after Morph's own captures when the search looks at captures
+   * (the capture look from the other side). Valued statically instead, a reply that takes a piece Morph can take
+   * back counted as a piece lost, and Morph shunned every exchange: measured in training/RESULTS.md.
    */
   private lookAtPredictedReplies(opponent: ReplyPredictor, history: GameHistory, next: Board, ranked: RankedMove): void {
     if (ranked.source !== 'patterns') return;
@@ -348,6 +350,7 @@ export class MorphPlayer implements GamePlayer {
       // The reply judged as the opponent's own move, by the same rules; its value for Morph is the complement
       // (a draw too: worth drawValue to Morph, whichever side makes it).
       const judged = this.judgePosition(afterMove, after, move, false, 1 - this.drawValue);
+      if (judged.source === 'patterns' && looksAtCaptures(this.search)) this.lookAtCaptures(after, judged);
       const value = 1 - judged.value;
       if (value < ranked.value) {
         ranked.value = value;
