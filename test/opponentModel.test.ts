@@ -431,10 +431,10 @@ describe('the UCI option OpponentModel', () => {
     // A small database with varied weights (real positions' patterns), so that the model's replies change values.
     const learnedDb = join(dir, 'uci-learned.db');
     buildSampleDatabase(learnedDb);
-    // Each material weight alone: with the sample's seven material patterns, the piece values fitted to them value
-    // every capture line, and the threat looks of the default search take seconds a move instead of milliseconds.
+    // Played with search captures, which values positions by all their patterns: with the material searches the
+    // model's replies, each followed by Morph's own captures, change no choice in these positions.
     const settings = PatternStore.open(learnedDb);
-    saveConfig(settings.db, { ...loadConfig(settings.db), materialPrior: 0 });
+    saveConfig(settings.db, { ...loadConfig(settings.db), playSearch: 'captures' });
     settings.close();
     const fens = heldOutPositions();
     const go = (fen: string) => [`position fen ${fen}`, 'go'];
