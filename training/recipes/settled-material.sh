@@ -3,7 +3,8 @@
 # Collections from training/recipes/opponent-games.sh (seed 1, every 5th game held out; ab:2,q added with the
 # same partners and 300 games), a model of each player from its training games with each material mode (seed 1),
 # `morph predict` on its held-out games (one-ply and captures looks), and the own policy of the 6,110-game
-# database (training/recipes/material-prior.sh, OUT_DIR/t1.db) built both ways and played against ab:2,q.
+# database (training/recipes/material-prior.sh, OUT_DIR/t1.db) built both ways and played against ab:2,q, and the
+# settled model of ab:2,q played with (`--white-model`) against ab:2,q.
 #
 #   training/recipes/settled-material.sh OUT_DIR
 set -euo pipefail
@@ -46,3 +47,12 @@ for material in exact settled; do
     > "$OUT/policy-$material-s1.json"
 done
 node bin/run-ts.js training/paired-match-diff.ts "$OUT/policy-exact-s1.json" "$OUT/policy-settled-s1.json"
+
+# Playing with the settled model of ab:2,q against ab:2,q (seeds 1 and 2), against the same player without it.
+for seed in 1 2; do
+  common=(--white "morph:$OUT/t1.db" --white-policy "$OUT/t1.exact.policy.db" --search material-forks --material-prior 1000000
+    --black 'ab:2,q' --games 200 --seed "$seed" --openings openings/balanced-6ply.epd --json)
+  node bin/morph.js match "${common[@]}" > "$OUT/no-model-s$seed.json"
+  node bin/morph.js match "${common[@]}" --white-model "$OUT/ab2q-settled.db" > "$OUT/model-s$seed.json"
+  node bin/run-ts.js training/paired-match-diff.ts "$OUT/no-model-s$seed.json" "$OUT/model-s$seed.json"
+done
