@@ -1,5 +1,5 @@
 #!/usr/bin/env bash
-# Opponent models with material "settled" against the default "exact" (issue 14; 2026-11-25, late morning).
+# Opponent models with material "settled" against "exact", the default until then (issue 14; 2026-11-25, late morning).
 # Collections from training/recipes/opponent-games.sh (seed 1, every 5th game held out; ab:2,q added with the
 # same partners and 300 games), a model of each player from its training games with each material mode (seed 1),
 # `morph predict` on its held-out games (one-ply and captures looks), and the own policy of the 6,110-game
