@@ -339,8 +339,8 @@ const LEAST_SCORED_DECISIONS = 100;
 /**
  * Piece values for the settling quiescence. From the games' results when they are known: the piece values that
  * best explain the player's score by the material after each of its moves (maximum likelihood, as Morph's value
- * database fits its own, eval/materialFit.ts). Otherwise from the first, linear fit: per piece type, the mean of
- * the score of having one more and the score of having one fewer, negated. The second come out compressed (a
+ * database fits its own, eval/materialFit.ts). Otherwise from the first, linear fit: per piece type, half the
+ * score of having one more less the score of having one fewer. The second come out compressed (a
  * rook worth about a pawn in a model of ab:2,q), so the quiescence would take a bishop for a pawn as a gain; in
  * prediction the two measured alike (training/RESULTS.md, 2026-11-25 late morning).
  */
