@@ -44,6 +44,19 @@ export function benchModel(size: number): Figure[] {
       looking.rank(history);
       return performance.now() - started;
     });
+    // Material "settled" (the default for a model of a player's games): each move's settled loss too, a quiescence
+    // over the opponent's captures and promotions. The piece values are of the size a fit gives (log-odds).
+    const settled = new OpponentModel(store, { checkmate: 5, draw: 0 }, 'all', 'one-ply', {
+      surplus: [0, 0, 0, 0, 0],
+      deficit: [0, 0, 0, 0, 0],
+      settle: { values: [0.2, 0.7, 0.8, 1.1, 2.2], lossWeight: 3 },
+    });
+    for (const history of positions.slice(0, 5)) settled.rank(history);
+    const settledTimes = positions.map((history) => {
+      const started = performance.now();
+      settled.rank(history);
+      return performance.now() - started;
+    });
     const guided = new ModelGuidedPlayer(store, model, { maturity: 0, seed: 1, replies: DEFAULT_REPLIES });
     const moveTimes = positions.slice(0, 20).map((history) => {
       const started = performance.now();
@@ -78,6 +91,13 @@ export function benchModel(size: number): Figure[] {
       },
       { name: `opponent model: rank a position's moves, ${label} (median)`, value: Number(median(rankTimes).toFixed(2)), unit: 'ms', target: '< 100' },
       { name: `opponent model, search captures: rank a position's moves, ${label} (median)`, value: Number(median(captureTimes).toFixed(2)), unit: 'ms', target: '< 100' },
+      {
+        name: `opponent model, material settled: rank a position's moves, ${label} (median)`,
+        value: Number(median(settledTimes).toFixed(2)),
+        unit: 'ms',
+        target: '< 100',
+        note: `${(median(settledTimes) / median(rankTimes)).toFixed(2)}x one ply without it`,
+      },
       {
         name: `model-guided move (look along ${DEFAULT_REPLIES} predicted replies), ${label} (median)`,
         value: Number(median(lookTimes).toFixed(1)),
