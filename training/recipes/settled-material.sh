@@ -56,3 +56,13 @@ for seed in 1 2; do
   node bin/morph.js match "${common[@]}" --white-model "$OUT/ab2q-settled.db" > "$OUT/model-s$seed.json"
   node bin/run-ts.js training/paired-match-diff.ts "$OUT/no-model-s$seed.json" "$OUT/model-s$seed.json"
 done
+
+# The settled policy read one ply (the same weights; its model_settings' search set to one-ply by hand), seed 1.
+cp "$OUT/t1.settled.policy.db" "$OUT/t1.settled1.policy.db"
+node -e "const D=require('better-sqlite3'); const d=new D(process.argv[1]); const k=\"model_settings\";
+  const s=JSON.parse(d.prepare('SELECT value FROM meta WHERE key = ?').get(k).value); s.search='one-ply';
+  d.prepare('UPDATE meta SET value = ? WHERE key = ?').run(JSON.stringify(s), k); d.close();" "$OUT/t1.settled1.policy.db"
+node bin/morph.js match --white "morph:$OUT/t1.db" --white-policy "$OUT/t1.settled1.policy.db" --search material-forks \
+  --material-prior 1000000 --black 'ab:2,q' --games 200 --seed 1 --openings openings/balanced-6ply.epd --json \
+  > "$OUT/policy-settled1-s1.json"
+node bin/run-ts.js training/paired-match-diff.ts "$OUT/policy-exact-s1.json" "$OUT/policy-settled1-s1.json"
