@@ -7,10 +7,8 @@ import { join, resolve } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { Chess } from 'chess.js';
 import Database from 'better-sqlite3';
-import { GreedyPlayer, RandomPlayer } from '../src/engines/simplePlayers.ts';
-import { gamePgn, playGame } from '../src/game/playGame.ts';
+import { GreedyPlayer } from '../src/engines/simplePlayers.ts';
 import { playerDecisions } from '../src/model/decisions.ts';
-import { randomOpening } from '../src/model/gameCollection.ts';
 import { OpponentModel, withAncestors } from '../src/model/opponentModel.ts';
 import { buildPositionGraph } from '../src/graph/positionGraph.ts';
 import { ModelGuidedPlayer } from '../src/model/modelGuidedPlayer.ts';
@@ -24,6 +22,7 @@ import { PatternStore } from '../src/store/patternStore.ts';
 import { MorphError } from '../src/util/errors.ts';
 import { Random } from '../src/util/random.ts';
 import { buildSampleDatabase } from './helpers/sampleDatabase.ts';
+import { gamesAgainstRandom } from './helpers/playedGames.ts';
 import { DEFAULT_CONFIG, loadConfig, saveConfig } from '../src/learn/config.ts';
 import { materialPattern } from '../src/pattern/pattern.ts';
 import { generateLegalMoves } from '../src/chess/movegen.ts';
@@ -43,18 +42,7 @@ function morph(...args: string[]): Promise<{ status: number | null; stdout: stri
 }
 
 /** Games of greedy (seeded tie-breaks) against random, colours alternating, from varied openings. */
-async function greedyGames(count: number, seed: number): Promise<string> {
-  const pgns: string[] = [];
-  for (let i = 0; i < count; i++) {
-    const greedy = new GreedyPlayer(seed * 100 + i);
-    const random = new RandomPlayer(seed * 100 + i + 50);
-    const [white, black] = i % 2 === 0 ? [greedy, random] : [random, greedy];
-    const startFen = randomOpening(new Random(seed * 1000 + i));
-    const game = (await playGame({ white, black, startFen, maxPlies: 60 }))!;
-    pgns.push(gamePgn(game, { white: white.name, black: black.name, round: i + 1 }));
-  }
-  return pgns.join('\n\n') + '\n';
-}
+const greedyGames = (count: number, seed: number) => gamesAgainstRandom(count, seed, (playerSeed) => new GreedyPlayer(playerSeed));
 
 /** Positions from the held-out games: each game's start and the position after every fifth move. */
 function heldOutPositions(): string[] {

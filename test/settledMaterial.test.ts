@@ -11,14 +11,12 @@ import { Chess } from 'chess.js';
 import { boardFromFen } from '../src/chess/board.ts';
 import { GameHistory } from '../src/chess/history.ts';
 import { AlphaBetaPlayer, parseAlphaBetaSpec } from '../src/engines/alphabeta.ts';
-import { RandomPlayer } from '../src/engines/simplePlayers.ts';
-import { gamePgn, playGame } from '../src/game/playGame.ts';
-import { randomOpening } from '../src/model/gameCollection.ts';
 import { OpponentModel, scoreOfWeight, settledLoss } from '../src/model/opponentModel.ts';
 import { QUIESCENCE_DEPTH } from '../src/player/search.ts';
 import { Random } from '../src/util/random.ts';
 import { fixturePositions } from './helpers/patternSamples.ts';
 import { runMorph } from './helpers/cli.ts';
+import { gamesAgainstRandom } from './helpers/playedGames.ts';
 
 const VALUES = [0.2, 0.7, 0.8, 1.1, 2.2];
 const PIECES = 'pnbrq';
@@ -101,17 +99,8 @@ describe('settledLoss', () => {
 });
 
 /** Games of ab:2,q against random, colours alternating, from varied openings. */
-async function alphaBetaGames(count: number, seed: number): Promise<string> {
-  const pgns: string[] = [];
-  for (let i = 0; i < count; i++) {
-    const searcher = new AlphaBetaPlayer(parseAlphaBetaSpec('ab:2,q', seed * 100 + i));
-    const random = new RandomPlayer(seed * 100 + i + 50);
-    const [white, black] = i % 2 === 0 ? [searcher, random] : [random, searcher];
-    const game = (await playGame({ white, black, startFen: randomOpening(new Random(seed * 1000 + i)), maxPlies: 60 }))!;
-    pgns.push(gamePgn(game, { white: white.name, black: black.name, round: i + 1 }));
-  }
-  return pgns.join('\n\n') + '\n';
-}
+const alphaBetaGames = (count: number, seed: number) =>
+  gamesAgainstRandom(count, seed, (playerSeed) => new AlphaBetaPlayer(parseAlphaBetaSpec('ab:2,q', playerSeed)));
 
 describe('morph model --material settled', () => {
   let dir: string;

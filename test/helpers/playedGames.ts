@@ -12,6 +12,8 @@ import { boardFromFen } from '../../src/chess/board.ts';
 import type { MorphDatabase } from '../../src/store/database.ts';
 import { recordGame } from '../../src/store/games.ts';
 import { finishRun, startRun } from '../../src/store/runs.ts';
+import { randomOpening } from '../../src/model/gameCollection.ts';
+import { Random } from '../../src/util/random.ts';
 
 export interface PlayedRun {
   runId: number;
@@ -58,4 +60,22 @@ export async function recordPlayedRun(
   }
   finishRun(db, runId, { stopReason: 'games-done', finishedAt: new Date(options.startedAt.getTime() + options.games * 60_000).toISOString() });
   return run;
+}
+
+/**
+ * PGN of `count` games of a player against random, colours alternating, each from a varied random opening, for
+ * opponent-model tests. Game i's player is `playerFor(seed * 100 + i)`, random's seed is 50 more, and its opening's
+ * seed `seed * 1000 + i`.
+ */
+export async function gamesAgainstRandom(count: number, seed: number, playerFor: (seed: number) => GamePlayer): Promise<string> {
+  const pgns: string[] = [];
+  for (let i = 0; i < count; i++) {
+    const player = playerFor(seed * 100 + i);
+    const random = new RandomPlayer(seed * 100 + i + 50);
+    const [white, black] = i % 2 === 0 ? [player, random] : [random, player];
+    const startFen = randomOpening(new Random(seed * 1000 + i));
+    const game = (await playGame({ white, black, startFen, maxPlies: 60 }))!;
+    pgns.push(gamePgn(game, { white: white.name, black: black.name, round: i + 1 }));
+  }
+  return pgns.join('\n\n') + '\n';
 }
