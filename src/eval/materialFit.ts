@@ -110,7 +110,7 @@ function newtonStep(evidence: MaterialEvidence[], values: PieceValues): Float64A
       row[KINDS] += residual * diff[i];
     }
   }
-  return solveSymmetric(rows);
+  return solveLinearSystem(rows);
 }
 
 /** The log-odds the piece values give a material difference. */
@@ -129,21 +129,25 @@ function softplus(x: number): number {
   return x > 0 ? x + Math.log1p(Math.exp(-x)) : Math.log1p(Math.exp(x));
 }
 
-/** Gaussian elimination with partial pivoting; the ridge keeps the matrix positive definite. */
-function solveSymmetric(rows: Float64Array[]): PieceValues {
-  for (let col = 0; col < KINDS; col++) {
+/**
+ * Solves A x = b given the rows of [A | b] (changed in place), by Gaussian elimination with partial pivoting;
+ * callers keep A positive definite (a ridge).
+ */
+export function solveLinearSystem(rows: Float64Array[]): Float64Array {
+  const n = rows.length;
+  for (let col = 0; col < n; col++) {
     let pivot = col;
-    for (let r = col + 1; r < KINDS; r++) if (Math.abs(rows[r][col]) > Math.abs(rows[pivot][col])) pivot = r;
+    for (let r = col + 1; r < n; r++) if (Math.abs(rows[r][col]) > Math.abs(rows[pivot][col])) pivot = r;
     [rows[col], rows[pivot]] = [rows[pivot], rows[col]];
-    for (let r = 0; r < KINDS; r++) {
+    for (let r = 0; r < n; r++) {
       if (r === col) continue;
       const factor = rows[r][col] / rows[col][col];
-      if (factor !== 0) for (let j = col; j <= KINDS; j++) rows[r][j] -= factor * rows[col][j];
+      if (factor !== 0) for (let j = col; j <= n; j++) rows[r][j] -= factor * rows[col][j];
     }
   }
-  const values = new Float64Array(KINDS);
-  for (let i = 0; i < KINDS; i++) values[i] = rows[i][KINDS] / rows[i][i];
-  return values;
+  const x = new Float64Array(n);
+  for (let i = 0; i < n; i++) x[i] = rows[i][n] / rows[i][i];
+  return x;
 }
 
 /** The weight the piece values give a material difference. */

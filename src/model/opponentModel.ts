@@ -23,7 +23,7 @@ import type { PositionHistory } from '../chess/history.ts';
 import { gameStatus, generateLegalCaptures, generateLegalMoves, isInsufficientMaterial } from '../chess/movegen.ts';
 import { buildPositionGraph, materialDifference, PositionGraph } from '../graph/positionGraph.ts';
 import { gameEnd } from '../chess/gameEnd.ts';
-import { MODEL_SEARCH_MODES, QUIESCENCE, worstCaptureReply, type ModelSearchMode } from '../player/search.ts';
+import { bestReplyLine, MODEL_SEARCH_MODES, QUIESCENCE, worstCaptureReply, type ModelSearchMode } from '../player/search.ts';
 import { fittedLogOdds } from '../eval/materialFit.ts';
 import { badInput } from '../util/errors.ts';
 import { getMetaJson, getMeta } from '../store/meta.ts';
@@ -69,10 +69,12 @@ export interface SettleScores {
   values: number[];
   /** The score per unit of settled loss. */
   lossWeight: number;
+  /** With material "two-ply": the score per unit of two-ply balance (twoPlyBalance below). */
+  twoPlyWeight?: number;
 }
 
 export const MATERIAL_SCORES_KEY = 'model_material_scores';
-export const MATERIAL_MODES = ['exact', 'linear', 'settled'] as const;
+export const MATERIAL_MODES = ['exact', 'linear', 'settled', 'two-ply'] as const;
 export type MaterialMode = (typeof MATERIAL_MODES)[number];
 
 /** A capture the mover's opponent can answer with, and the position it leads to (the capturer just moved). */
@@ -84,6 +86,8 @@ export interface Successor extends ModelPosition {
   move: string;
   /** With settle values: the move's settled loss (settledLoss, at most 0); otherwise 0. */
   loss: number;
+  /** With material "two-ply": the material balance a two-ply search finds (twoPlyBalance); otherwise 0. */
+  twoPly: number;
   /** With search "captures": the opponent's capture replies (none after a mate or a draw); otherwise empty. */
   replies: CaptureReply[];
   /** With capture replies: the position after the move with the capturer as the side that just moved. */
@@ -195,6 +199,39 @@ export function settledLoss(position: Board, values: ArrayLike<number>): number 
   return worst === undefined ? 0 : Math.min(0, scoreOfWeight(worst.value) - standing);
 }
 
+/** A two-ply search's line for the side that just moved: its balance and the material where it ends. */
+export interface TwoPlyLine {
+  /** In the settle values' units (log-odds): the logistic's ceiling for a mate given, its floor for a mate allowed, 0 for a draw. */
+  balance: number;
+  /** The material difference where the line ends, P N B R Q, the mover less its opponent; null when the line ends the game. */
+  difference: Int8Array | null;
+}
+
+/**
+ * The material balance of the side that just moved into `position` after a two-ply search with a quiescence
+ * (search.ts bestReplyLine: the opponent's best reply, any move, then the mover's captures, each side free to
+ * stop), in `values` units (log-odds). The balance itself, not its change: between the moves of one position it
+ * counts what the move takes, as well as the mover's own threats that no reply parries (a fork gains) and the
+ * opponent's mates in one (the logistic's floor). A move that mates (`end`) is the ceiling, one that draws by
+ * rule 0: the terminal scores then adjust them, rather than standing for them at every level of material.
+ */
+export function twoPlyLine(position: Board, values: ArrayLike<number>, end: 'checkmate' | 'draw' | null = null): TwoPlyLine {
+  if (end !== null) return { balance: end === 'checkmate' ? scoreOfWeight(1) : 0, difference: null };
+  const valueForMover = (after: Board) => weightOfScore(fittedLogOdds(values, materialDifference(after, lossDifference)));
+  const line = bestReplyLine(position, valueForMover, QUIESCENCE);
+  const balance = scoreOfWeight(line.value);
+  // Material values never reach 0 or 1 on the logistic; a line worth exactly .5 may end in a draw or in level material.
+  const ended = line.value === 0 || line.value === 1 || (line.value === 0.5 && gameEnd(line.end, 1) !== null);
+  if (ended) return { balance, difference: null };
+  const difference = materialDifference(line.end, new Int8Array(5));
+  // materialDifference sees the side that just moved into the line's end: the mover when the same side is to move.
+  if (line.end.turn !== position.turn) for (let k = 0; k < 5; k++) difference[k] = -difference[k];
+  return { balance, difference };
+}
+
+export const twoPlyBalance = (position: Board, values: ArrayLike<number>, end: 'checkmate' | 'draw' | null = null): number =>
+  twoPlyLine(position, values, end).balance;
+
 /** The successors of a position: each legal move and what the model sees after it (and, with search "captures", after each capture reply). */
 export function successorsOf(
   store: PatternStore,
@@ -202,7 +239,7 @@ export function successorsOf(
   graph = new PositionGraph(),
   features: FeatureSet = 'most-specific',
   search: ModelSearchMode = 'one-ply',
-  settleValues?: ArrayLike<number>,
+  settle?: Pick<SettleScores, 'values' | 'twoPlyWeight'>,
 ): Successor[] {
   const board = history.board;
   const next: Board = cloneBoard(board);
@@ -211,17 +248,18 @@ export function successorsOf(
     applyMove(board, move, next);
     const uci = uciMove(move);
     const status = gameStatus(next);
-    if (status === 'checkmate') successors.push({ move: uci, kind: 'checkmate', patterns: [], loss: 0, replies: [], declined: null });
+    const twoPly = (end: 'checkmate' | 'draw' | null) => (settle?.twoPlyWeight !== undefined ? twoPlyBalance(next, settle.values, end) : 0);
+    if (status === 'checkmate') successors.push({ move: uci, kind: 'checkmate', patterns: [], loss: 0, twoPly: twoPly('checkmate'), replies: [], declined: null });
     else if (isDrawnByRule(history, next)) {
-      successors.push({ move: uci, kind: 'draw', patterns: [], loss: 0, replies: [], declined: null });
+      successors.push({ move: uci, kind: 'draw', patterns: [], loss: 0, twoPly: twoPly('draw'), replies: [], declined: null });
     } else {
       const own = describe(store, next, graph, features);
       const replies = search === 'captures' ? captureReplies(store, next, graph, features) : [];
       // The graph speaks of the side that just moved as the side not to move: flipping the turn describes the
       // same position from the capturer's side.
       const declined = replies.length ? describe(store, { squares: next.squares, turn: next.turn === WHITE ? BLACK : WHITE }, graph, features) : null;
-      const loss = settleValues ? settledLoss(next, settleValues) : 0;
-      successors.push({ move: uci, ...own, loss, replies, declined });
+      const loss = settle ? settledLoss(next, settle.values) : 0;
+      successors.push({ move: uci, ...own, loss, twoPly: twoPly(null), replies, declined });
     }
   }
   return successors;
@@ -258,7 +296,9 @@ export function scoreSuccessors(
   material: MaterialScores | null = null,
 ): ScoredMove[] {
   const scored = successors.map((s): ScoredMove => {
-    let score = positionScore(s, terminal, scoreOf, material) + (material?.settle ? material.settle.lossWeight * s.loss : 0);
+    const settle = material?.settle;
+    let score = positionScore(s, terminal, scoreOf, material);
+    if (settle) score += settle.lossWeight * s.loss + (settle.twoPlyWeight ?? 0) * s.twoPly;
     let refutation: string | undefined;
     if (s.declined) {
       const declined = positionScore(s.declined, terminal, scoreOf, material);
@@ -347,7 +387,7 @@ export class OpponentModel {
   }
 
   successors(history: PositionHistory, search: ModelSearchMode = this.search): Successor[] {
-    return successorsOf(this.store, history, this.graph, this.features, search, this.material?.settle?.values);
+    return successorsOf(this.store, history, this.graph, this.features, search, this.material?.settle);
   }
 
   close(): void {

@@ -214,6 +214,7 @@ function captureValue(
 ): number {
   // A capture (or a promotion) changes the material, so the position after it cannot repeat an earlier one.
   const end = gameEnd(after, 1);
+  lineEnd = after;
   if (end === 'checkmate') return 0;
   if (end !== null) return 0.5;
   return 1 - settledValue(after, valueForCapturer ?? valueForMover(after), depth - 1, 1 - high, 1 - low, valueForMover, promotions);
@@ -234,17 +235,72 @@ function settledValue(
   promotions: boolean,
 ): number {
   let value = standPat;
+  let end = position;
+  lineEnd = position;
   if (depth === 0 || value <= low) return value;
   if (value < high) high = value;
   for (const capture of capturesBestFirst(position, valueForMover, promotions)) {
     const replyValue = captureValue(capture.after, depth, low, high, valueForMover, promotions, capture.valueForCapturer);
     if (replyValue < value) {
       value = replyValue;
-      if (value <= low) return value;
+      end = lineEnd!;
+      if (value <= low) break;
       if (value < high) high = value;
     }
   }
+  lineEnd = end;
   return value;
+}
+
+/**
+ * The position at the end of the line the last captureValue or settledValue call valued: its principal
+ * variation's last position when the value is exact (inside the window), else only where a bound came from.
+ */
+let lineEnd: Board | null = null;
+
+/** A two-ply search's value of a move and the position its principal variation ends in. */
+export interface ReplyLine {
+  /** For the side that made the move: 0 when a reply mates, .5 when one draws, else the position's value. */
+  value: number;
+  /** Where the line ends: after the mating or drawing reply, or after the last capture that settles it. */
+  end: Board;
+}
+
+/**
+ * What a two-ply search with a quiescence sees of the move that led to `position`: the value, for the side that
+ * just moved there, after the opponent's best reply (any legal move) and then its own captures, each side free
+ * to stop (`look`, as worstCaptureReply), and where that line ends. A reply that mates is 0, one that ends the
+ * game otherwise .5; with no legal reply, 1 for a mate given, .5 for a stalemate. Only captures and checks are
+ * asked whether they end the game: a quiet reply that stalemates the mover is too rare to pay a move generation
+ * per reply for.
+ */
+export function bestReplyLine(position: Board, valueForMover: (after: Board) => number, look: CaptureLook): ReplyLine {
+  const replies: (Capture & { drawn: boolean })[] = [];
+  for (const move of generateLegalMoves(position)) {
+    const after = cloneBoard(position);
+    applyMove(position, move, after);
+    const end = isCapture(position, move) || isInCheck(after) ? gameEnd(after, 1) : null;
+    if (end === 'checkmate') return { value: 0, end: after };
+    const drawn = end !== null;
+    replies.push({ move, after, drawn, valueForCapturer: drawn ? 0.5 : valueForMover(after) });
+  }
+  if (replies.length === 0) return { value: isInCheck(position) ? 1 : 0.5, end: position };
+  // The replier maximises, and the mover's captures only lower a reply's value: once a reply's own value is no
+  // better than the best found, neither is any after it (alpha-beta, the replies best first).
+  replies.sort((a, b) => b.valueForCapturer - a.valueForCapturer);
+  let best = -Infinity;
+  let bestEnd = position;
+  for (const reply of replies) {
+    if (reply.valueForCapturer <= best) break;
+    const value = reply.drawn
+      ? 0.5
+      : settledValue(reply.after, reply.valueForCapturer, look.depth, best, Infinity, valueForMover, look.promotions);
+    if (value > best) {
+      best = value;
+      bestEnd = reply.drawn ? reply.after : lineEnd!;
+    }
+  }
+  return { value: 1 - best, end: bestEnd };
 }
 
 /** An opponent reply that mates at once (the first found), or undefined. */

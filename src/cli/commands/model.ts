@@ -72,7 +72,7 @@ export function registerModelCommand(program: Command): void {
     .option('--language <name>', "paper | safety: the pattern language (see morph train --language)", 'paper')
     .option('--search <mode>', `${MODEL_SEARCH_MODES.join(' | ')}: also the opponent's capture replies when ranking, or a move's own position only (default: one-ply; captures with --from-db)`)
     .option('--fit-through-search', 'fit the weights through the --search look too (measured worse; default: fit one ply)')
-    .option('--material <mode>', `${MATERIAL_MODES.join(' | ')}: material through the exact material pattern only, also a learned score per piece of difference, or also a learned weight on the material a move loses to the opponent's captures (default: settled; exact with --from-db)`)
+    .option('--material <mode>', `${MATERIAL_MODES.join(' | ')}: material through the exact material pattern only, also a learned score per piece of difference, also a learned weight on the material a move loses to the opponent's captures, or also one on the balance a two-ply material search finds (default: two-ply; exact with --from-db)`)
     .option('--json', 'print the summary as JSON')
     .option('--no-progress', 'no progress lines on stderr')
     .action(
@@ -87,10 +87,10 @@ export function registerModelCommand(program: Command): void {
           shrinkage: parseNumberOption('--shrinkage', opts.shrinkage ?? '0.01', 0),
           features: parseFeatureSet(opts.features),
           language: opts.language as PatternLanguage,
-          // Measured best (training/RESULTS.md, 2026-11-25 late morning): a model of a player's choices predicts
-          // best settled and one ply; Morph's own policy plays best exact with the captures look.
+          // Measured best (training/RESULTS.md, 2026-11-25 afternoon): a model of a player's choices predicts best
+          // two-ply and one ply; Morph's own policy plays best exact with the captures look.
           search: parseModelSearchOption(opts.search ?? (opts.fromDb !== undefined ? 'captures' : 'one-ply'))!,
-          material: parseMaterialMode(opts.material ?? (opts.fromDb !== undefined ? 'exact' : 'settled')),
+          material: parseMaterialMode(opts.material ?? (opts.fromDb !== undefined ? 'exact' : 'two-ply')),
           fitThroughSearch: opts.fitThroughSearch === true,
         };
         const progress = (message: string) => opts.progress && process.stderr.write(`morph: ${message}\n`);
