@@ -44,19 +44,21 @@ export function benchModel(size: number): Figure[] {
       looking.rank(history);
       return performance.now() - started;
     });
-    // Material "settled" (the default for a model of a player's games): each move's settled loss too, a quiescence
-    // over the opponent's captures and promotions. The piece values are of the size a fit gives (log-odds).
-    const settled = new OpponentModel(store, { checkmate: 5, draw: 0 }, 'all', 'one-ply', {
-      surplus: [0, 0, 0, 0, 0],
-      deficit: [0, 0, 0, 0, 0],
-      settle: { values: [0.2, 0.7, 0.8, 1.1, 2.2], lossWeight: 3 },
-    });
-    for (const history of positions.slice(0, 5)) settled.rank(history);
-    const settledTimes = positions.map((history) => {
-      const started = performance.now();
-      settled.rank(history);
-      return performance.now() - started;
-    });
+    // Material "settled": each move's settled loss too, a quiescence over the opponent's captures and promotions;
+    // "two-ply" (the default for a model of a player's games): also the balance after the opponent's best reply
+    // and the mover's captures. The piece values are of the size a fit gives (log-odds).
+    const materialTimes = (twoPlyWeight?: number) => {
+      const settle = { values: [0.4, 0.7, 0.7, 1, 1.4], lossWeight: 3, ...(twoPlyWeight !== undefined ? { twoPlyWeight } : {}) };
+      const ranking = new OpponentModel(store, { checkmate: 5, draw: 0 }, 'all', 'one-ply', { surplus: [0, 0, 0, 0, 0], deficit: [0, 0, 0, 0, 0], settle });
+      for (const history of positions.slice(0, 5)) ranking.rank(history);
+      return positions.map((history) => {
+        const started = performance.now();
+        ranking.rank(history);
+        return performance.now() - started;
+      });
+    };
+    const settledTimes = materialTimes();
+    const twoPlyTimes = materialTimes(10);
     const guided = new ModelGuidedPlayer(store, model, { maturity: 0, seed: 1, replies: DEFAULT_REPLIES });
     const moveTimes = positions.slice(0, 20).map((history) => {
       const started = performance.now();
@@ -97,6 +99,13 @@ export function benchModel(size: number): Figure[] {
         unit: 'ms',
         target: '< 100',
         note: `${(median(settledTimes) / median(rankTimes)).toFixed(2)}x one ply without it`,
+      },
+      {
+        name: `opponent model, material two-ply: rank a position's moves, ${label} (median)`,
+        value: Number(median(twoPlyTimes).toFixed(2)),
+        unit: 'ms',
+        target: '< 100',
+        note: `${(median(twoPlyTimes) / median(rankTimes)).toFixed(2)}x one ply without it, ${(median(twoPlyTimes) / median(settledTimes)).toFixed(2)}x settled`,
       },
       {
         name: `model-guided move (look along ${DEFAULT_REPLIES} predicted replies), ${label} (median)`,
