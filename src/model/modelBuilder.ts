@@ -18,7 +18,7 @@
 import { writeFileSync } from 'node:fs';
 import { applyMove, cloneBoard, parseUciMove, uciMove, type Board } from '../chess/board.ts';
 import { GameHistory } from '../chess/history.ts';
-import { gameStatus, generateLegalMoves } from '../chess/movegen.ts';
+import { generateLegalMoves } from '../chess/movegen.ts';
 import { buildPositionGraph, materialDifference, PositionGraph } from '../graph/positionGraph.ts';
 import { fitPieceValues, solveLinearSystem, type MaterialEvidence } from '../eval/materialFit.ts';
 import { nodeAtSquare } from '../learn/learningGame.ts';
@@ -34,7 +34,7 @@ import { Random } from '../util/random.ts';
 import { recordDatabaseKind } from '../store/databaseKind.ts';
 import type { Decision } from './decisions.ts';
 import {
-  isDrawnByRule, MATERIAL_SCORES_KEY, settledLoss, successorsOf, twoPlyBalance, twoPlyLine, TERMINAL_SCORES_KEY, weightOfScore, type FeatureSet, type MaterialMode, type MaterialScores,
+  endByRule, MATERIAL_SCORES_KEY, settledLoss, successorsOf, twoPlyBalance, twoPlyLine, TERMINAL_SCORES_KEY, weightOfScore, type FeatureSet, type MaterialMode, type MaterialScores,
   type SettleScores,
   type ModelInfo, type ModelPosition, type TerminalScores,
 } from './opponentModel.ts';
@@ -432,7 +432,7 @@ function choicePieceValues(decisions: readonly Decision[], values: readonly numb
     rows.push(
       moves.map((move) => {
         applyMove(board, move, next);
-        const end = gameStatus(next) === 'checkmate' ? 'checkmate' : isDrawnByRule(history, next) ? 'draw' : null;
+        const end = endByRule(history, next);
         const line = twoPlyLine(next, values, end);
         // P N B R Q where the line ends; then whether it mates, is mated, or draws.
         const row = new Float64Array(8);
@@ -509,7 +509,7 @@ function addSettledFeatures(cases: FittingCase[], decisions: readonly Decision[]
     const changes = new Float64Array(twoPly ? moves.length : 0);
     moves.forEach((move, s) => {
       applyMove(board, move, next);
-      const end = gameStatus(next) === 'checkmate' ? 'checkmate' : isDrawnByRule(history, next) ? 'draw' : null;
+      const end = endByRule(history, next);
       if (end === null) losses[s] = settledLoss(next, values);
       if (twoPly) changes[s] = twoPlyBalance(next, values, end);
     });

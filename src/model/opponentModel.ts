@@ -161,6 +161,12 @@ export function isDrawnByRule(history: PositionHistory, board: Board): boolean {
   );
 }
 
+/** How a move's position ends the game by rule, as the model scores it: a mate, a draw, or not at all. */
+export type EndByRule = 'checkmate' | 'draw' | null;
+
+export const endByRule = (history: PositionHistory, board: Board): EndByRule =>
+  gameStatus(board) === 'checkmate' ? 'checkmate' : isDrawnByRule(history, board) ? 'draw' : null;
+
 function describe(store: PatternStore, board: Pick<Board, 'squares' | 'turn'>, graph: PositionGraph, features: FeatureSet): ModelPosition {
   // The matches array is reused by the next retrieval: copy it.
   const matches = store.retrieve(buildPositionGraph(board, graph)).matches;
@@ -215,7 +221,7 @@ export interface TwoPlyLine {
  * opponent's mates in one (the logistic's floor). A move that mates (`end`) is the ceiling, one that draws by
  * rule 0: the terminal scores then adjust them, rather than standing for them at every level of material.
  */
-export function twoPlyLine(position: Board, values: ArrayLike<number>, end: 'checkmate' | 'draw' | null = null): TwoPlyLine {
+export function twoPlyLine(position: Board, values: ArrayLike<number>, end: EndByRule = null): TwoPlyLine {
   if (end !== null) return { balance: end === 'checkmate' ? scoreOfWeight(1) : 0, difference: null };
   const valueForMover = (after: Board) => weightOfScore(fittedLogOdds(values, materialDifference(after, lossDifference)));
   const line = bestReplyLine(position, valueForMover, QUIESCENCE);
@@ -229,7 +235,7 @@ export function twoPlyLine(position: Board, values: ArrayLike<number>, end: 'che
   return { balance, difference };
 }
 
-export const twoPlyBalance = (position: Board, values: ArrayLike<number>, end: 'checkmate' | 'draw' | null = null): number =>
+export const twoPlyBalance = (position: Board, values: ArrayLike<number>, end: EndByRule = null): number =>
   twoPlyLine(position, values, end).balance;
 
 /** The successors of a position: each legal move and what the model sees after it (and, with search "captures", after each capture reply). */
@@ -247,19 +253,17 @@ export function successorsOf(
   for (const move of generateLegalMoves(board)) {
     applyMove(board, move, next);
     const uci = uciMove(move);
-    const status = gameStatus(next);
-    const twoPly = (end: 'checkmate' | 'draw' | null) => (settle?.twoPlyWeight !== undefined ? twoPlyBalance(next, settle.values, end) : 0);
-    if (status === 'checkmate') successors.push({ move: uci, kind: 'checkmate', patterns: [], loss: 0, twoPly: twoPly('checkmate'), replies: [], declined: null });
-    else if (isDrawnByRule(history, next)) {
-      successors.push({ move: uci, kind: 'draw', patterns: [], loss: 0, twoPly: twoPly('draw'), replies: [], declined: null });
-    } else {
+    const end = endByRule(history, next);
+    const twoPly = settle?.twoPlyWeight !== undefined ? twoPlyBalance(next, settle.values, end) : 0;
+    if (end !== null) successors.push({ move: uci, kind: end, patterns: [], loss: 0, twoPly, replies: [], declined: null });
+    else {
       const own = describe(store, next, graph, features);
       const replies = search === 'captures' ? captureReplies(store, next, graph, features) : [];
       // The graph speaks of the side that just moved as the side not to move: flipping the turn describes the
       // same position from the capturer's side.
       const declined = replies.length ? describe(store, { squares: next.squares, turn: next.turn === WHITE ? BLACK : WHITE }, graph, features) : null;
       const loss = settle ? settledLoss(next, settle.values) : 0;
-      successors.push({ move: uci, ...own, loss, twoPly: twoPly(null), replies, declined });
+      successors.push({ move: uci, ...own, loss, twoPly, replies, declined });
     }
   }
   return successors;
