@@ -16,7 +16,7 @@
  * temporary renamed into place, one writer at a time), so a failure leaves no file behind.
  */
 import { writeFileSync } from 'node:fs';
-import { applyMove, cloneBoard, parseUciMove, uciMove, type Board } from '../chess/board.ts';
+import { applyMove, cloneBoard, parseUciMove, uciMove, WHITE, type Board } from '../chess/board.ts';
 import { GameHistory } from '../chess/history.ts';
 import { generateLegalMoves } from '../chess/movegen.ts';
 import { buildPositionGraph, materialDifference, PositionGraph } from '../graph/positionGraph.ts';
@@ -34,7 +34,7 @@ import { Random } from '../util/random.ts';
 import { recordDatabaseKind } from '../store/databaseKind.ts';
 import type { Decision } from './decisions.ts';
 import {
-  endByRule, MATERIAL_SCORES_KEY, settledLoss, successorsOf, twoPlyBalance, twoPlyLine, TERMINAL_SCORES_KEY, weightOfScore, type FeatureSet, type MaterialMode, type MaterialScores,
+  endByRule, MATERIAL_SCORES_KEY, settledLoss, SQUARE_VALUES, squareValueIndex, successorsOf, twoPlyBalance, twoPlyLine, TERMINAL_SCORES_KEY, weightOfScore, type FeatureSet, type MaterialMode, type MaterialScores,
   type SettleScores,
   type ModelInfo, type ModelPosition, type TerminalScores,
 } from './opponentModel.ts';
@@ -68,6 +68,8 @@ export interface ModelSettings {
    * difference; "settled": also a learned weight on each move's settled loss (opponentModel.ts).
    */
   material: MaterialMode;
+  /** With material "two-ply": whether its search's evaluation also learns square values (choiceEvaluation). */
+  squareValues: boolean;
 }
 
 export const DEFAULT_MODEL_SETTINGS: ModelSettings = {
@@ -81,6 +83,7 @@ export const DEFAULT_MODEL_SETTINGS: ModelSettings = {
   search: 'captures',
   fitThroughSearch: false,
   material: 'exact',
+  squareValues: false,
 };
 
 export interface BuildSummary extends ModelInfo {
@@ -355,40 +358,65 @@ function realScoresAlone(cases: readonly FittingCase[], realFeatures: readonly n
       const list = c.features.subarray(c.featureStart[c.listStart[s]], c.featureStart[c.listStart[s] + 1]);
       row[dims - 2] = list.length === 1 && list[0] === CHECKMATE_FEATURE ? 1 : 0;
       row[dims - 1] = list.length === 1 && list[0] === DRAW_FEATURE ? 1 : 0;
-      return row;
+      return sparseRow(row);
     }),
   );
-  return [...conditionalLogit(rows, cases.map((c) => c.chosen)).subarray(0, realFeatures.length)];
+  return [...conditionalLogit(rows, cases.map((c) => c.chosen), dims).subarray(0, realFeatures.length)];
 }
 
+/** One successor's features for conditionalLogit: the nonzero ones, by index. */
+interface SparseRow {
+  index: Int32Array;
+  value: Float64Array;
+}
+
+const sparseRow = (dense: Float64Array): SparseRow => {
+  const index = Int32Array.from(dense.keys()).filter((k) => dense[k] !== 0);
+  return { index, value: Float64Array.from(index, (k) => dense[k]) };
+};
+
 /**
- * The maximum-likelihood weights of a conditional logit with few dense features, by Newton's method: `rows[i][s]`
- * holds decision i's successor s's features, `chosen[i]` the successor chosen. A small ridge keeps a feature
- * that separates the choices perfectly (a mate is always taken) finite.
+ * The maximum-likelihood weights of a conditional logit with a few hundred features at most, by Newton's method:
+ * `rows[i][s]` holds decision i's successor s's features, `chosen[i]` the successor chosen. A ridge keeps a
+ * feature that separates the choices perfectly (a mate is always taken) finite. Rows are sparse; the Hessian is
+ * dense (dims x dims).
  */
-function conditionalLogit(rows: readonly Float64Array[][], chosen: readonly number[]): Float64Array {
-  const RIDGE = 1;
-  const dims = rows[0]?.[0]?.length ?? 0;
+function conditionalLogit(rows: readonly SparseRow[][], chosen: readonly number[], dims: number, ridge = 1): Float64Array {
+  const mean = new Float64Array(dims);
+  const inMean = new Uint8Array(dims);
+  const touched: number[] = [];
   const likelihood = (w: Float64Array, gradient?: Float64Array, hessian?: Float64Array[]): number => {
     let total = 0;
-    for (let k = 0; k < dims; k++) total -= (RIDGE / 2) * w[k] * w[k];
-    gradient?.forEach((_, k) => (gradient[k] = -RIDGE * w[k]));
-    hessian?.forEach((row, k) => row.forEach((_, l) => (row[l] = k === l ? -RIDGE : 0)));
-    const mean = new Float64Array(dims);
+    for (let k = 0; k < dims; k++) total -= (ridge / 2) * w[k] * w[k];
+    gradient?.forEach((_, k) => (gradient[k] = -ridge * w[k]));
+    hessian?.forEach((row, k) => row.forEach((_, l) => (row[l] = k === l ? -ridge : 0)));
     rows.forEach((successors, i) => {
-      const scores = successors.map((x) => x.reduce((sum, v, k) => sum + w[k] * v, 0));
+      const scores = successors.map((x) => x.index.reduce((sum, k, j) => sum + w[k] * x.value[j], 0));
       const top = Math.max(...scores);
       let z = 0;
       for (let s = 0; s < scores.length; s++) z += (scores[s] = Math.exp(scores[s] - top));
       total += Math.log(scores[chosen[i]] / z);
       if (!gradient || !hessian) return;
-      mean.fill(0);
-      successors.forEach((x, s) => x.forEach((v, k) => (mean[k] += (scores[s] / z) * v)));
-      for (let k = 0; k < dims; k++) gradient[k] += successors[chosen[i]][k] - mean[k];
+      // H -= sum_s p_s x_s x_s' - m m', with m = sum_s p_s x_s over the features any successor has.
+      touched.length = 0;
       successors.forEach((x, s) => {
         const p = scores[s] / z;
-        for (let k = 0; k < dims; k++) for (let l = 0; l < dims; l++) hessian[k][l] -= p * (x[k] - mean[k]) * (x[l] - mean[l]);
+        x.index.forEach((k, a) => {
+          if (!inMean[k]) {
+            inMean[k] = 1;
+            touched.push(k);
+          }
+          mean[k] += p * x.value[a];
+          x.index.forEach((l, b) => (hessian[k][l] -= p * x.value[a] * x.value[b]));
+        });
       });
+      const own = successors[chosen[i]];
+      own.index.forEach((k, a) => (gradient[k] += own.value[a]));
+      for (const k of touched) {
+        gradient[k] -= mean[k];
+        for (const l of touched) hessian[k][l] += mean[k] * mean[l];
+      }
+      for (const k of touched) mean[k] = inMean[k] = 0;
     });
     return total;
   };
@@ -413,39 +441,108 @@ function conditionalLogit(rows: readonly Float64Array[][], chosen: readonly numb
   return weights;
 }
 
+/** The evaluation a two-ply search uses: piece values and, when learned, square values (opponentModel.ts learnedLogOdds). */
+interface LearnedEvaluation {
+  values: number[];
+  squareValues?: number[];
+}
+
+/** Line-end features: P N B R Q, then whether the line mates, is mated or draws, then the square values. */
+const LINE_SQUARES = 8;
 /**
- * With material "two-ply": the piece values the player's own choices imply. Each move's two-ply line is found at
- * `values` (the first values, from the games' results or the linear fit), and a conditional logit on the
- * material difference where the line ends (P N B R Q, beside whether it mates, is mated or draws) gives a score
- * per piece: what the player gives up, and goes for, in its search. Scaled to the first values' total, so the
- * two-ply balances stay on the logistic's readable range. Measured on ab:2,q (held-out top-1): the pawn the results
- * gave (.05, the floor) cost 9 points against textbook values given by hand as a diagnostic.
+ * Rounds of the square values' fit, each finding the lines again at the last round's evaluation, and its ridge.
+ * Measured on ab:2,q's held-out moves ranked by the line alone (training/RESULTS.md, 2026-11-25 evening): 84.5,
+ * 91.1, 92.6 and 92.6% after one to four rounds at .001; a ridge of .01 a point lower, 1 held the values near 0.
  */
-function choicePieceValues(decisions: readonly Decision[], values: readonly number[]): number[] {
-  const rows: Float64Array[][] = [];
-  const chosen: number[] = [];
-  for (const [decision, history] of decisionHistories(decisions)) {
-    const board = history.board;
-    const moves = generateLegalMoves(board);
-    if (moves.length < 2) continue;
-    const next = cloneBoard(board);
-    rows.push(
-      moves.map((move) => {
-        applyMove(board, move, next);
-        const end = endByRule(history, next);
-        const line = twoPlyLine(next, values, end);
-        // P N B R Q where the line ends; then whether it mates, is mated, or draws.
-        const row = new Float64Array(8);
-        if (line.difference) line.difference.forEach((d, k) => (row[k] = d));
-        else row[line.balance > 0 ? 5 : line.balance < 0 ? 6 : 7] = 1;
-        return row;
-      }),
-    );
-    chosen.push(moves.findIndex((m) => uciMove(m) === decision.chosen));
+const SQUARE_ROUNDS = 3;
+const SQUARE_RIDGE = 0.001;
+
+/**
+ * `row` += where the pieces stand at `end` less where they stood at `root`, by square value index, +1 for the
+ * mover's pieces and -1 for its opponent's (the squares that did not change cancel).
+ */
+function addSquareChanges(root: Board, end: Board, moverIsWhite: boolean, row: Map<number, number>): void {
+  const add = (piece: number, sq: number, sign: number) => {
+    const k = LINE_SQUARES + squareValueIndex(piece, sq);
+    row.set(k, (row.get(k) ?? 0) + (piece > 0 === moverIsWhite ? sign : -sign));
+  };
+  for (let sq = 0; sq < 64; sq++) {
+    if (root.squares[sq] === end.squares[sq]) continue;
+    if (root.squares[sq] !== 0) add(root.squares[sq], sq, -1);
+    if (end.squares[sq] !== 0) add(end.squares[sq], sq, 1);
   }
-  const implied = conditionalLogit(rows, chosen).subarray(0, 5);
-  const scale = values.reduce((a, b) => a + b, 0) / Math.max(1e-9, implied.reduce((a, b) => a + Math.max(0, b), 0));
-  return [...implied].map((v) => Math.max(LEAST_PIECE_VALUE, v * scale));
+}
+
+/**
+ * With material "two-ply": the evaluation the player's own choices imply. Each move's two-ply line is found at
+ * the current evaluation (first `values`: from the games' results or the linear fit), and a conditional logit on
+ * the material difference where the line ends (P N B R Q, beside whether it mates, is mated or draws) gives a score
+ * per piece: what the player gives up, and goes for, in its search. With `squares`, SQUARE_ROUNDS more rounds also
+ * score each piece type and square from where the pieces stand at the line's end, each round finding the lines
+ * again with the last one's evaluation (a search's line depends on its evaluation). Scaled so that the piece values
+ * sum to the first values' total, keeping the two-ply balances on the logistic's readable range. Measured on
+ * ab:2,q (held-out top-1): the pawn the results gave (.05, the floor) cost 9 points against textbook values given
+ * by hand as a diagnostic.
+ */
+function choiceEvaluation(decisions: readonly Decision[], values: readonly number[], squares: boolean): LearnedEvaluation {
+  let evaluation: LearnedEvaluation = { values: [...values] };
+  for (let round = 0; round <= (squares ? SQUARE_ROUNDS : 0); round++) {
+    const withSquares = round > 0;
+    const dims = LINE_SQUARES + (withSquares ? SQUARE_VALUES : 0);
+    /** How many successors' lines each feature takes part in. */
+    const seen = new Int32Array(dims);
+    const rows: SparseRow[][] = [];
+    const chosen: number[] = [];
+    for (const [decision, history] of decisionHistories(decisions)) {
+      const board = history.board;
+      const moves = generateLegalMoves(board);
+      if (moves.length < 2) continue;
+      const next = cloneBoard(board);
+      rows.push(
+        moves.map((move) => {
+          applyMove(board, move, next);
+          const end = endByRule(history, next);
+          const line = twoPlyLine(next, evaluation.values, end, evaluation.squareValues);
+          const row = new Map<number, number>();
+          if (line.difference) {
+            line.difference.forEach((d, k) => d !== 0 && row.set(k, d));
+            if (withSquares) addSquareChanges(board, line.end, board.turn === WHITE, row);
+          } else row.set(line.balance > 0 ? 5 : line.balance < 0 ? 6 : 7, 1);
+          for (const k of row.keys()) seen[k]++;
+          return { index: Int32Array.from(row.keys()), value: Float64Array.from(row.values()) };
+        }),
+      );
+      chosen.push(moves.findIndex((m) => uciMove(m) === decision.chosen));
+    }
+    const implied = conditionalLogit(rows, chosen, dims, withSquares ? SQUARE_RIDGE : 1);
+    const pieceValues = [...implied.subarray(0, 5)];
+    const squareValues = withSquares ? [...implied.subarray(LINE_SQUARES)] : undefined;
+    if (squareValues) {
+      // A piece's value and its square's value only ever count as their sum (every piece stands on a square): centre
+      // each piece type's square values on the squares its lines reached, weighted by how often, so that the piece
+      // value is its mean worth, what the settled loss counts. A square never reached keeps that mean.
+      for (let type = 0; type < 6; type++) {
+        let sum = 0;
+        let count = 0;
+        for (let sq = 0; sq < 64; sq++) {
+          const n = seen[LINE_SQUARES + type * 64 + sq];
+          sum += n * squareValues[type * 64 + sq];
+          count += n;
+        }
+        const mean = count > 0 ? sum / count : 0;
+        for (let sq = 0; sq < 64; sq++) {
+          squareValues[type * 64 + sq] = seen[LINE_SQUARES + type * 64 + sq] > 0 ? squareValues[type * 64 + sq] - mean : 0;
+        }
+        if (type < 5) pieceValues[type] += mean; // the kings' means cancel: one each
+      }
+    }
+    const scale = values.reduce((a, b) => a + b, 0) / Math.max(1e-9, pieceValues.reduce((a, b) => a + Math.max(0, b), 0));
+    evaluation = {
+      values: pieceValues.map((v) => Math.max(LEAST_PIECE_VALUE, v * scale)),
+      ...(squareValues ? { squareValues: squareValues.map((v) => v * scale) } : {}),
+    };
+  }
+  return evaluation;
 }
 
 /** The least value a piece gets in the settling quiescence: every piece is worth taking. */
@@ -498,7 +595,8 @@ function resultPieceValues(decisions: readonly Decision[]): number[] | null {
  * fittingCases made them (every legal move, in the move generator's order; forced decisions have no case).
  * Mates and draws by rule have their own scores: 0 here.
  */
-function addSettledFeatures(cases: FittingCase[], decisions: readonly Decision[], values: readonly number[], twoPly: boolean): void {
+function addSettledFeatures(cases: FittingCase[], decisions: readonly Decision[], evaluation: LearnedEvaluation, twoPly: boolean): void {
+  const { values, squareValues } = evaluation;
   let index = 0;
   for (const [, history] of decisionHistories(decisions)) {
     const board = history.board;
@@ -511,7 +609,7 @@ function addSettledFeatures(cases: FittingCase[], decisions: readonly Decision[]
       applyMove(board, move, next);
       const end = endByRule(history, next);
       if (end === null) losses[s] = settledLoss(next, values);
-      if (twoPly) changes[s] = twoPlyBalance(next, values, end);
+      if (twoPly) changes[s] = twoPlyBalance(next, values, end, squareValues);
     });
     cases[index++].reals = twoPly ? [losses, changes] : [losses];
   }
@@ -569,13 +667,19 @@ function buildModelInto(file: string, request: BuildRequest): BuildSummary {
       // (and the two-ply balance).
       const twoPly = settings.material === 'two-ply';
       const firstValues = settleValues(scores, materialBase, request.decisions);
-      const values = twoPly ? choicePieceValues(request.decisions, firstValues) : firstValues;
-      addSettledFeatures(cases, request.decisions, values, twoPly);
+      const evaluation = twoPly ? choiceEvaluation(request.decisions, firstValues, settings.squareValues) : { values: firstValues };
+      const values = evaluation.values;
+      addSettledFeatures(cases, request.decisions, evaluation, twoPly);
       request.onProgress?.(`settled${twoPly ? ' and two-ply' : ''} material in ${((performance.now() - induced) / 1000).toFixed(1)} s; fitting again`);
       const [lossFeature, twoPlyFeature] = [featureCount, featureCount + 1];
       const reals = twoPly ? [lossFeature, twoPlyFeature] : [lossFeature];
       ({ scores, uses, logLikelihood } = fitScores(cases, featureCount + reals.length, settings, rng, reals));
-      settle = { values, lossWeight: scores[lossFeature], ...(twoPly ? { twoPlyWeight: scores[twoPlyFeature] } : {}) };
+      settle = {
+        values,
+        lossWeight: scores[lossFeature],
+        ...(twoPly ? { twoPlyWeight: scores[twoPlyFeature] } : {}),
+        ...(evaluation.squareValues ? { squareValues: evaluation.squareValues } : {}),
+      };
     }
     const terminal: TerminalScores = { checkmate: scores[CHECKMATE_FEATURE], draw: scores[DRAW_FEATURE] };
     const material: MaterialScores | null =

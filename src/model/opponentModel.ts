@@ -71,6 +71,38 @@ export interface SettleScores {
   lossWeight: number;
   /** With material "two-ply": the score per unit of two-ply balance (twoPlyBalance below). */
   twoPlyWeight?: number;
+  /**
+   * With material "two-ply", when learned: a value per piece type (P..K) and square, as the piece's own side
+   * sees the board (SQUARE_VALUES, squareValueIndex), in the `values` units. The two-ply search then weighs a
+   * position by its material and where its pieces stand (learnedLogOdds), as an engine's piece-square tables do.
+   */
+  squareValues?: number[];
+}
+
+/** Square values: one per piece type and square. */
+export const SQUARE_VALUES = 6 * 64;
+
+/** A piece's index into square values: its type, and its square as its own side sees the board (Black mirrored). */
+export const squareValueIndex = (piece: number, square: number): number =>
+  piece > 0 ? (piece - 1) * 64 + square : (-piece - 1) * 64 + (square ^ 56);
+
+/** Scratch for learnedLogOdds (synchronous, never nested). */
+const evaluationDifference = new Int8Array(5);
+
+/**
+ * A model's evaluation of `board` for the side that just moved there, in log-odds: its material difference at
+ * `values`, plus, with square values, those of its pieces less those of its opponent's.
+ */
+export function learnedLogOdds(board: Board, values: ArrayLike<number>, squareValues?: ArrayLike<number>): number {
+  let score = fittedLogOdds(values, materialDifference(board, evaluationDifference));
+  if (squareValues) {
+    const whiteJustMoved = board.turn === BLACK;
+    for (let sq = 0; sq < 64; sq++) {
+      const piece = board.squares[sq];
+      if (piece !== 0) score += piece > 0 === whiteJustMoved ? squareValues[squareValueIndex(piece, sq)] : -squareValues[squareValueIndex(piece, sq)];
+    }
+  }
+  return score;
 }
 
 export const MATERIAL_SCORES_KEY = 'model_material_scores';
@@ -211,6 +243,8 @@ export interface TwoPlyLine {
   balance: number;
   /** The material difference where the line ends, P N B R Q, the mover less its opponent; null when the line ends the game. */
   difference: Int8Array | null;
+  /** The position where the line ends (`position` itself when it ends the game by rule). */
+  end: Board;
 }
 
 /**
@@ -221,22 +255,22 @@ export interface TwoPlyLine {
  * opponent's mates in one (the logistic's floor). A move that mates (`end`) is the ceiling, one that draws by
  * rule 0: the terminal scores then adjust them, rather than standing for them at every level of material.
  */
-export function twoPlyLine(position: Board, values: ArrayLike<number>, end: EndByRule = null): TwoPlyLine {
-  if (end !== null) return { balance: end === 'checkmate' ? scoreOfWeight(1) : 0, difference: null };
-  const valueForMover = (after: Board) => weightOfScore(fittedLogOdds(values, materialDifference(after, lossDifference)));
+export function twoPlyLine(position: Board, values: ArrayLike<number>, end: EndByRule = null, squareValues?: ArrayLike<number>): TwoPlyLine {
+  if (end !== null) return { balance: end === 'checkmate' ? scoreOfWeight(1) : 0, difference: null, end: position };
+  const valueForMover = (after: Board) => weightOfScore(learnedLogOdds(after, values, squareValues));
   const line = bestReplyLine(position, valueForMover, QUIESCENCE);
   const balance = scoreOfWeight(line.value);
   // Material values never reach 0 or 1 on the logistic; a line worth exactly .5 may end in a draw or in level material.
   const ended = line.value === 0 || line.value === 1 || (line.value === 0.5 && gameEnd(line.end, 1) !== null);
-  if (ended) return { balance, difference: null };
+  if (ended) return { balance, difference: null, end: line.end };
   const difference = materialDifference(line.end, new Int8Array(5));
   // materialDifference sees the side that just moved into the line's end: the mover when the same side is to move.
   if (line.end.turn !== position.turn) for (let k = 0; k < 5; k++) difference[k] = -difference[k];
-  return { balance, difference };
+  return { balance, difference, end: line.end };
 }
 
-export const twoPlyBalance = (position: Board, values: ArrayLike<number>, end: EndByRule = null): number =>
-  twoPlyLine(position, values, end).balance;
+export const twoPlyBalance = (position: Board, values: ArrayLike<number>, end: EndByRule = null, squareValues?: ArrayLike<number>): number =>
+  twoPlyLine(position, values, end, squareValues).balance;
 
 /** The successors of a position: each legal move and what the model sees after it (and, with search "captures", after each capture reply). */
 export function successorsOf(
@@ -245,7 +279,7 @@ export function successorsOf(
   graph = new PositionGraph(),
   features: FeatureSet = 'most-specific',
   search: ModelSearchMode = 'one-ply',
-  settle?: Pick<SettleScores, 'values' | 'twoPlyWeight'>,
+  settle?: Pick<SettleScores, 'values' | 'twoPlyWeight' | 'squareValues'>,
 ): Successor[] {
   const board = history.board;
   const next: Board = cloneBoard(board);
@@ -254,7 +288,7 @@ export function successorsOf(
     applyMove(board, move, next);
     const uci = uciMove(move);
     const end = endByRule(history, next);
-    const twoPly = settle?.twoPlyWeight !== undefined ? twoPlyBalance(next, settle.values, end) : 0;
+    const twoPly = settle?.twoPlyWeight !== undefined ? twoPlyBalance(next, settle.values, end, settle.squareValues) : 0;
     if (end !== null) successors.push({ move: uci, kind: end, patterns: [], loss: 0, twoPly, replies: [], declined: null });
     else {
       const own = describe(store, next, graph, features);

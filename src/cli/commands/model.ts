@@ -38,6 +38,7 @@ interface ModelOptions {
   search?: string;
   material?: string;
   fitThroughSearch?: boolean;
+  squareValues?: boolean;
   json?: boolean;
   progress: boolean;
 }
@@ -73,6 +74,8 @@ export function registerModelCommand(program: Command): void {
     .option('--search <mode>', `${MODEL_SEARCH_MODES.join(' | ')}: also the opponent's capture replies when ranking, or a move's own position only (default: one-ply; captures with --from-db)`)
     .option('--fit-through-search', 'fit the weights through the --search look too (measured worse; default: fit one ply)')
     .option('--material <mode>', `${MATERIAL_MODES.join(' | ')}: material through the exact material pattern only, also a learned score per piece of difference, also a learned weight on the material a move loses to the opponent's captures, or also one on the balance a two-ply material search finds (default: two-ply; exact with --from-db)`)
+    .option('--square-values', "with --material two-ply: the search's evaluation also learns a value per piece type and square (the default)")
+    .option('--no-square-values', 'with --material two-ply: the search weighs material only')
     .option('--json', 'print the summary as JSON')
     .option('--no-progress', 'no progress lines on stderr')
     .action(
@@ -92,6 +95,7 @@ export function registerModelCommand(program: Command): void {
           search: parseModelSearchOption(opts.search ?? (opts.fromDb !== undefined ? 'captures' : 'one-ply'))!,
           material: parseMaterialMode(opts.material ?? (opts.fromDb !== undefined ? 'exact' : 'two-ply')),
           fitThroughSearch: opts.fitThroughSearch === true,
+          squareValues: opts.squareValues ?? true,
         };
         const progress = (message: string) => opts.progress && process.stderr.write(`morph: ${message}\n`);
         if (opts.fromDb !== undefined) {
