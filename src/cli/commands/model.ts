@@ -68,7 +68,7 @@ export function registerModelCommand(program: Command): void {
     .option('--seed <n>', 'seed of pattern induction, fitting and (with --watch) openings (default: fresh, reported)')
     .option('--patterns-per-decision <n>', 'induced patterns per chosen position', '2')
     .option('--passes <n>', 'fitting passes', '4')
-    .option('--shrinkage <x>', 'L2 pull of the scores towards indifference', '0.01')
+    .option('--shrinkage <x>', "L2 pull of the patterns' scores towards indifference (default: 0.1; 0.01 with --from-db)")
     .option('--features <set>', 'all (every matching pattern) or most-specific (only those, as Morph plays)', 'all')
     .option('--language <name>', "paper | safety: the pattern language (see morph train --language)", 'paper')
     .option('--search <mode>', `${MODEL_SEARCH_MODES.join(' | ')}: also the opponent's capture replies when ranking, or a move's own position only (default: one-ply; captures with --from-db)`)
@@ -87,7 +87,10 @@ export function registerModelCommand(program: Command): void {
         const settings = {
           patternsPerDecision: parseIntegerOption('--patterns-per-decision', opts.patternsPerDecision ?? '2', 0, 50),
           passes: parseIntegerOption('--passes', opts.passes ?? '4', 1, 100),
-          shrinkage: parseNumberOption('--shrinkage', opts.shrinkage ?? '0.01', 0),
+          // Measured (training/RESULTS.md, 2026-11-25 evening): with square values the two-ply line carries most of a
+          // searcher's choices, and patterns pulled harder towards indifference predict better (ab:2,q +3.1 points,
+          // Toga II level). Morph's own policy keeps the pull it was measured with.
+          shrinkage: parseNumberOption('--shrinkage', opts.shrinkage ?? (opts.fromDb !== undefined ? '0.01' : '0.1'), 0),
           features: parseFeatureSet(opts.features),
           language: opts.language as PatternLanguage,
           // Measured best (training/RESULTS.md, 2026-11-25 afternoon): a model of a player's choices predicts best
