@@ -11,10 +11,11 @@ import { pathToFileURL } from 'node:url';
 import { GameHistory } from '../src/chess/history.ts';
 import { ModelGuidedPlayer } from '../src/model/modelGuidedPlayer.ts';
 import { DEFAULT_REPLIES, modelReplies } from '../src/model/predictedReplies.ts';
-import { OpponentModel } from '../src/model/opponentModel.ts';
+import { OpponentModel, SQUARE_VALUES } from '../src/model/opponentModel.ts';
 import { modelPolicy } from '../src/model/policy.ts';
 import { MorphPlayer } from '../src/player/morphPlayer.ts';
 import { PatternStore } from '../src/store/patternStore.ts';
+import { Random } from '../src/util/random.ts';
 import type { Figure } from './figures.ts';
 import { hierarchyDatabase } from './hierarchy.bench.ts';
 import { splitFens } from './positions.ts';
@@ -46,9 +47,15 @@ export function benchModel(size: number): Figure[] {
     });
     // Material "settled": each move's settled loss too, a quiescence over the opponent's captures and promotions;
     // "two-ply" (the default for a model of a player's games): also the balance after the opponent's best reply
-    // and the mover's captures. The piece values are of the size a fit gives (log-odds).
-    const materialTimes = (twoPlyWeight?: number) => {
-      const settle = { values: [0.4, 0.7, 0.7, 1, 1.4], lossWeight: 3, ...(twoPlyWeight !== undefined ? { twoPlyWeight } : {}) };
+    // and the mover's captures; with square values (the default), that search weighs where the pieces stand too.
+    // The piece and square values are of the size a fit gives (log-odds).
+    const materialTimes = (twoPlyWeight?: number, squareValues?: number[]) => {
+      const settle = {
+        values: [0.4, 0.7, 0.7, 1, 1.4],
+        lossWeight: 3,
+        ...(twoPlyWeight !== undefined ? { twoPlyWeight } : {}),
+        ...(squareValues ? { squareValues } : {}),
+      };
       const ranking = new OpponentModel(store, { checkmate: 5, draw: 0 }, 'all', 'one-ply', { surplus: [0, 0, 0, 0, 0], deficit: [0, 0, 0, 0, 0], settle });
       for (const history of positions.slice(0, 5)) ranking.rank(history);
       return positions.map((history) => {
@@ -59,6 +66,8 @@ export function benchModel(size: number): Figure[] {
     };
     const settledTimes = materialTimes();
     const twoPlyTimes = materialTimes(10);
+    const squareRng = new Random(1);
+    const squareTimes = materialTimes(10, Array.from({ length: SQUARE_VALUES }, () => 0.2 * (squareRng.next() - 0.5)));
     const guided = new ModelGuidedPlayer(store, model, { maturity: 0, seed: 1, replies: DEFAULT_REPLIES });
     const moveTimes = positions.slice(0, 20).map((history) => {
       const started = performance.now();
@@ -106,6 +115,13 @@ export function benchModel(size: number): Figure[] {
         unit: 'ms',
         target: '< 100',
         note: `${(median(twoPlyTimes) / median(rankTimes)).toFixed(2)}x one ply without it, ${(median(twoPlyTimes) / median(settledTimes)).toFixed(2)}x settled`,
+      },
+      {
+        name: `opponent model, material two-ply with square values (the default): rank a position's moves, ${label} (median)`,
+        value: Number(median(squareTimes).toFixed(2)),
+        unit: 'ms',
+        target: '< 100',
+        note: `${(median(squareTimes) / median(twoPlyTimes)).toFixed(2)}x two-ply without square values`,
       },
       {
         name: `model-guided move (look along ${DEFAULT_REPLIES} predicted replies), ${label} (median)`,
