@@ -5,7 +5,8 @@
  * and measured as a user would.
  */
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { mkdtempSync, rmSync, writeFileSync } from 'node:fs';
+import { mkdtempSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
+import Database from 'better-sqlite3';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { Chess } from 'chess.js';
@@ -353,5 +354,20 @@ describe('morph model --material settled and two-ply', () => {
     } finally {
       model.close();
     }
+  });
+
+  it('refuses a model whose square values are not one per piece type and square: one line, exit code 2', async () => {
+    const damaged = join(dir, 'ab.damaged.db');
+    writeFileSync(damaged, readFileSync(join(dir, 'ab.two-ply.db')));
+    const db = new Database(damaged);
+    const row = db.prepare("SELECT value FROM meta WHERE key = 'model_material_scores'").get() as { value: string };
+    const scores = JSON.parse(row.value);
+    scores.settle.squareValues = scores.settle.squareValues.slice(0, 10);
+    db.prepare("UPDATE meta SET value = ? WHERE key = 'model_material_scores'").run(JSON.stringify(scores));
+    db.close();
+    const run = await runMorph(['predict', '--model', damaged, '--pgn', heldOut, '--player', player]);
+    expect(run.code).toBe(2);
+    expect(run.stderr.trim().split('\n')).toHaveLength(1);
+    expect(run.stderr).toMatch(/10 square values where a model has 384/);
   });
 });

@@ -248,9 +248,10 @@ export interface TwoPlyLine {
 }
 
 /**
- * The material balance of the side that just moved into `position` after a two-ply search with a quiescence
- * (search.ts bestReplyLine: the opponent's best reply, any move, then the mover's captures, each side free to
- * stop), in `values` units (log-odds). The balance itself, not its change: between the moves of one position it
+ * The balance of the side that just moved into `position` after a two-ply search with a quiescence (search.ts
+ * bestReplyLine: the opponent's best reply, any move, then the mover's captures, each side free to stop), in
+ * `values` units (log-odds): the material at `values`, plus where the pieces stand with `squareValues`
+ * (learnedLogOdds). The balance itself, not its change: between the moves of one position it
  * counts what the move takes, as well as the mover's own threats that no reply parries (a fork gains) and the
  * opponent's mates in one (the logistic's floor). A move that mates (`end`) is the ceiling, one that draws by
  * rule 0: the terminal scores then adjust them, rather than standing for them at every level of material.
@@ -408,6 +409,8 @@ export class OpponentModel {
       const stored = settings?.search ?? 'one-ply';
       if (!(MODEL_SEARCH_MODES as readonly string[]).includes(stored)) throw badInput(`${path}: unknown model search "${stored}"`);
       const material = getMetaJson<MaterialScores>(store.db, MATERIAL_SCORES_KEY) ?? null;
+      const squares = material?.settle?.squareValues;
+      if (squares && squares.length !== SQUARE_VALUES) throw badInput(`${path}: ${squares.length} square values where a model has ${SQUARE_VALUES}`);
       return new OpponentModel(store, terminal, settings?.features ?? 'most-specific', search ?? (stored as ModelSearchMode), material);
     } catch (error) {
       store.close();
