@@ -8,7 +8,7 @@
  * A database grown by training (bench/trained.bench.ts) is measured beside the synthetic ones: the cached
  * bench/.cache/trained.db, grown by `node bin/run-ts.js bench/trained.bench.ts --build --hours H` (200 games
  * when the full bench finds none), and, when MORPH_BENCH_TRAINED_100K=PATH names one, a 100k-pattern database
- * grown by training (training/recipes/grow-100k.sh; about an hour of one core, so never grown by the bench).
+ * grown by training (training/recipes/grow-100k.sh; 10 minutes to an hour of one core, so never grown by the bench).
  *   npm run bench -- --learning   also the learning check: 3000 games from a fresh database (20-30 minutes;
  *                                 --learning-games N for another length)
  */
@@ -31,7 +31,7 @@ if (!(Number.isInteger(learningGames) && learningGames > 0)) {
   process.exit(2);
 }
 const jsonOnly = process.argv.includes('--json');
-// The 100k-pattern database grown by training (training/recipes/grow-100k.sh, about an hour): measured when given.
+// The 100k-pattern database grown by training (training/recipes/grow-100k.sh, 10 minutes to an hour): measured when given.
 const trained100k = process.env.MORPH_BENCH_TRAINED_100K;
 if (trained100k !== undefined && !existsSync(trained100k)) {
   console.error(`bench: MORPH_BENCH_TRAINED_100K names no file: ${trained100k}`);

@@ -1,8 +1,8 @@
 #!/usr/bin/env bash
-# A 100k-pattern database grown by training (issue 13's benchmark database), in about an hour of one core.
+# A 100k-pattern database grown by training (issue 13's benchmark database), in 10 minutes to an hour of one core (10 minutes and 500 games on a quiet machine, 2026-11-25).
 # Real training against the default partner (`morph train`, --jobs 1, seeded), with the creation rates raised
 # through the saved config (--subgraphs-per-game, --regressions-per-game, ...), so that the database reaches its
-# deletion cap (100,000 patterns, the default) in a couple of thousand games instead of tens of thousands.
+# deletion cap (100,000 patterns, the default) in about 500 games instead of tens of thousands.
 # Deletion keeps its defaults, so the database is shaped by use and forgetting as a long default run would be.
 # --no-policy: no move policy is built beside it (a size benchmark; the measured database predates the policy).
 #
