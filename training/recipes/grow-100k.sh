@@ -1,5 +1,6 @@
 #!/usr/bin/env bash
-# A 100k-pattern database grown by training (issue 13's benchmark database), in 10 minutes to an hour of one core (10 minutes and 500 games on a quiet machine, 2026-11-25).
+# A 100k-pattern database grown by training (issue 13's benchmark database), in 10 minutes to an hour of one
+# core (10 minutes and 500 games on a quiet machine, 2026-11-25).
 # Real training against the default partner (`morph train`, --jobs 1, seeded), with the creation rates raised
 # through the saved config (--subgraphs-per-game, --regressions-per-game, ...), so that the database reaches its
 # deletion cap (100,000 patterns, the default) in about 500 games instead of tens of thousands.
