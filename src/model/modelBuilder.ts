@@ -668,18 +668,12 @@ function buildModelInto(file: string, request: BuildRequest): BuildSummary {
       const twoPly = settings.material === 'two-ply';
       const firstValues = settleValues(scores, materialBase, request.decisions);
       const evaluation = twoPly ? choiceEvaluation(request.decisions, firstValues, settings.squareValues) : { values: firstValues };
-      const values = evaluation.values;
       addSettledFeatures(cases, request.decisions, evaluation, twoPly);
       request.onProgress?.(`settled${twoPly ? ' and two-ply' : ''} material in ${((performance.now() - induced) / 1000).toFixed(1)} s; fitting again`);
       const [lossFeature, twoPlyFeature] = [featureCount, featureCount + 1];
       const reals = twoPly ? [lossFeature, twoPlyFeature] : [lossFeature];
       ({ scores, uses, logLikelihood } = fitScores(cases, featureCount + reals.length, settings, rng, reals));
-      settle = {
-        values,
-        lossWeight: scores[lossFeature],
-        ...(twoPly ? { twoPlyWeight: scores[twoPlyFeature] } : {}),
-        ...(evaluation.squareValues ? { squareValues: evaluation.squareValues } : {}),
-      };
+      settle = { ...evaluation, lossWeight: scores[lossFeature], ...(twoPly ? { twoPlyWeight: scores[twoPlyFeature] } : {}) };
     }
     const terminal: TerminalScores = { checkmate: scores[CHECKMATE_FEATURE], draw: scores[DRAW_FEATURE] };
     const material: MaterialScores | null =

@@ -221,9 +221,6 @@ function captureReplies(store: PatternStore, position: Board, graph: PositionGra
   return replies;
 }
 
-/** Scratch for settledLoss (synchronous, never nested). */
-const lossDifference = new Int8Array(5);
-
 /**
  * What the side that just moved into `position` loses to the other side's captures and promotions, each side
  * capturing in turn or stopping (the material searches' quiescence, player/search.ts), in `values` units: the
@@ -231,8 +228,8 @@ const lossDifference = new Int8Array(5);
  * everything the mover has (the logistic's floor), a draw as a balance of 0.
  */
 export function settledLoss(position: Board, values: ArrayLike<number>): number {
-  const standing = fittedLogOdds(values, materialDifference(position, lossDifference));
-  const valueForMover = (after: Board) => weightOfScore(fittedLogOdds(values, materialDifference(after, lossDifference)));
+  const standing = learnedLogOdds(position, values);
+  const valueForMover = (after: Board) => weightOfScore(learnedLogOdds(after, values));
   const worst = worstCaptureReply(position, weightOfScore(standing), valueForMover, QUIESCENCE);
   return worst === undefined ? 0 : Math.min(0, scoreOfWeight(worst.value) - standing);
 }
