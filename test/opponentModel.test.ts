@@ -17,6 +17,7 @@ import { modelReplies, morphPlayerWithModels } from '../src/model/predictedRepli
 import { morphRanker } from '../src/agree/rankers.ts';
 import { MorphPlayer } from '../src/player/morphPlayer.ts';
 import { setShare } from '../src/model/prediction.ts';
+import { SHRINKAGE_CANDIDATES, type BuildSummary } from '../src/model/modelBuilder.ts';
 import { GameHistory } from '../src/chess/history.ts';
 import { PatternStore } from '../src/store/patternStore.ts';
 import { MorphError } from '../src/util/errors.ts';
@@ -349,6 +350,55 @@ describe('search captures', () => {
     const predict = await morph('predict', '--model', model, '--pgn', heldOut, '--player', 'greedy', '--search', 'deep');
     expect(predict.status).toBe(2);
     expect(predict.stderr.trim().split('\n')).toHaveLength(1);
+  }, 60_000);
+});
+
+describe('--shrinkage auto', () => {
+  it('chooses the pull with the best log-likelihood on every fifth game, held out of its fits (counted by chess.js)', async () => {
+    const out = join(dir, 'greedy.auto.db');
+    const run = await morph('model', '--out', out, '--pgn', train, '--player', 'greedy', '--seed', '3', '--shrinkage', 'auto', '--json', '--no-progress');
+    expect(run.stderr).toBe('');
+    expect(run.status).toBe(0);
+    const summary = JSON.parse(run.stdout) as BuildSummary;
+    const choice = summary.shrinkageChoice!;
+    expect(choice.trials.map((t) => t.shrinkage)).toEqual([...SHRINKAGE_CANDIDATES]);
+    for (const trial of choice.trials) {
+      expect(trial.logLikelihood).toBeLessThan(0);
+      expect(trial.top1).toBeGreaterThan(0);
+      expect(trial.top1).toBeLessThanOrEqual(1);
+    }
+    const best = choice.trials.reduce((a, b) => (b.logLikelihood > a.logLikelihood ? b : a));
+    expect(summary.settings.shrinkage).toBe(best.shrinkage);
+    // The candidates differ in what they predict: the choice is not a formality.
+    expect(new Set(choice.trials.map((t) => t.logLikelihood.toFixed(4))).size).toBeGreaterThan(1);
+    // Held out: games 4, 9 and 14 of the file, greedy's moves there with more than one legal move (chess.js).
+    let heldOutDecisions = 0;
+    readFileSync(train, 'utf8').split(/\n\n(?=\[Event)/).forEach((game, index) => {
+      if ((index + 1) % 5 !== 4) return;
+      const chess = new Chess();
+      chess.loadPgn(game);
+      const side = chess.getHeaders().White === 'greedy' ? 'w' : 'b';
+      const replay = new Chess(chess.getHeaders().FEN);
+      for (const move of chess.history()) {
+        if (replay.turn() === side && replay.moves().length > 1) heldOutDecisions++;
+        replay.move(move);
+      }
+    });
+    expect(choice.heldOutDecisions).toBe(heldOutDecisions);
+    // The model records the pull it was fitted with, and opens.
+    const db = new Database(out, { readonly: true });
+    const settings = JSON.parse((db.prepare("SELECT value FROM meta WHERE key = 'model_settings'").get() as { value: string }).value);
+    db.close();
+    expect(settings.shrinkage).toBe(best.shrinkage);
+    OpponentModel.open(out).close();
+  }, 120_000);
+
+  it('refuses a pull that is neither a number nor auto: one line, exit 2, no model file', async () => {
+    const out = join(dir, 'greedy.bad-pull.db');
+    const run = await morph('model', '--out', out, '--pgn', train, '--player', 'greedy', '--shrinkage', 'lots');
+    expect(run.status).toBe(2);
+    expect(run.stderr.trim().split('\n')).toHaveLength(1);
+    expect(existsSync(out)).toBe(false);
   }, 60_000);
 });
 

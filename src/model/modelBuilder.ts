@@ -50,6 +50,11 @@ export interface ModelSettings {
   learningRate: number;
   /** L2 pull towards score 0 (per decision a pattern takes part in). */
   shrinkage: number;
+  /**
+   * When not empty, the pull is chosen among these by validation on held-out games (chooseShrinkage), and
+   * `shrinkage` records the one chosen.
+   */
+  shrinkageCandidates: readonly number[];
   /** Which of a position's matching patterns score its move. */
   features: FeatureSet;
   /** The pattern language (learn/config.ts): "safety" adds the en-prise seeds and keeps en prise in induced patterns. */
@@ -78,6 +83,7 @@ export const DEFAULT_MODEL_SETTINGS: ModelSettings = {
   passes: 4,
   learningRate: 0.3,
   shrinkage: 0.01,
+  shrinkageCandidates: [],
   features: 'all',
   language: 'paper',
   search: 'captures',
@@ -94,6 +100,13 @@ export interface BuildSummary extends ModelInfo {
   logLikelihood: number;
   seconds: { patterns: number; fitting: number };
   settings: ModelSettings;
+  /** With shrinkage candidates: how each predicted the held-out games' decisions (those with a choice). */
+  shrinkageChoice?: ShrinkageChoice;
+}
+
+export interface ShrinkageChoice {
+  heldOutDecisions: number;
+  trials: ShrinkageTrial[];
 }
 
 /** Replays decisions in order, reusing one history while they follow each other within a game. */
@@ -201,8 +214,9 @@ function fittingCases(
   decisions: readonly Decision[],
   settings: Pick<ModelSettings, 'features' | 'search'>,
   materialBase: number,
-): { cases: FittingCase[]; forced: number } {
+): { cases: FittingCase[]; caseGames: number[]; forced: number } {
   const cases: FittingCase[] = [];
+  const caseGames: number[] = [];
   let forced = 0;
   const graph = new PositionGraph();
   const counts = new Map<number, number>();
@@ -230,8 +244,46 @@ function fittingCases(
     const chosen = successors.findIndex((s) => s.move === decision.chosen);
     if (chosen < 0) throw badInput(`game ${decision.game}: ${decision.chosen} is not legal in the replayed position`);
     cases.push({ listStart, featureStart, features, chosen });
+    caseGames.push(decision.game);
   }
-  return { cases, forced };
+  return { cases, caseGames, forced };
+}
+
+/** The sum of the scores of list `list`'s features. */
+function listSum(c: FittingCase, scores: Float64Array, list: number): number {
+  let sum = 0;
+  for (let k = c.featureStart[list]; k < c.featureStart[list + 1]; k++) sum += scores[c.features[k]];
+  return sum;
+}
+
+/**
+ * Each successor's score in `values` at the current scores, and in `refutation` the list of the capture reply whose
+ * gain lowers it (-1: none); returns the highest score.
+ */
+function successorScores(c: FittingCase, scores: Float64Array, realFeatures: readonly number[], values: Float64Array, refutation: Int32Array): number {
+  const { listStart } = c;
+  const reals = realFeatures.length ? c.reals : undefined;
+  let top = -Infinity;
+  for (let s = 0; s < listStart.length - 1; s++) {
+    const first = listStart[s];
+    let v = listSum(c, scores, first);
+    if (listStart[s + 1] - first > 1) {
+      const declined = listSum(c, scores, first + 1);
+      let largest = 0;
+      for (let r = first + 2; r < listStart[s + 1]; r++) {
+        const gain = listSum(c, scores, r) - declined;
+        if (gain > largest) {
+          largest = gain;
+          refutation[s] = r;
+        }
+      }
+      v -= largest;
+    }
+    if (reals) realFeatures.forEach((f, k) => (v += scores[f] * reals[k][s]));
+    values[s] = v;
+    if (v > top) top = v;
+  }
+  return top;
 }
 
 /**
@@ -259,11 +311,6 @@ function fitScores(
   }
   const order = cases.map((_, i) => i);
   let logLikelihood = 0;
-  const listSum = (featureStart: Int32Array, features: Int32Array, list: number): number => {
-    let sum = 0;
-    for (let k = featureStart[list]; k < featureStart[list + 1]; k++) sum += scores[features[k]];
-    return sum;
-  };
   // The evidence shrinkage is for patterns, each stepped only in the decisions it appears in. A real-valued
   // feature is stepped in every decision, so the same pull there would hold its weight near 0 thousands of
   // times over: it goes unshrunk.
@@ -291,26 +338,7 @@ function fitScores(
       const values = new Float64Array(n);
       /** The list of the reply whose gain lowers each successor's score, or -1. */
       const refutation = new Int32Array(n).fill(-1);
-      let top = -Infinity;
-      for (let s = 0; s < n; s++) {
-        const first = listStart[s];
-        let v = listSum(featureStart, features, first);
-        if (listStart[s + 1] - first > 1) {
-          const declined = listSum(featureStart, features, first + 1);
-          let largest = 0;
-          for (let r = first + 2; r < listStart[s + 1]; r++) {
-            const gain = listSum(featureStart, features, r) - declined;
-            if (gain > largest) {
-              largest = gain;
-              refutation[s] = r;
-            }
-          }
-          v -= largest;
-        }
-        if (reals) realFeatures.forEach((f, k) => (v += scores[f] * reals[k][s]));
-        values[s] = v;
-        if (v > top) top = v;
-      }
+      const top = successorScores(cases[index], scores, realFeatures, values, refutation);
       let total = 0;
       for (let s = 0; s < n; s++) total += (values[s] = Math.exp(values[s] - top));
       logLikelihood += Math.log(values[chosen] / total);
@@ -341,6 +369,68 @@ function fitScores(
     }
   }
   return { scores, uses, logLikelihood: cases.length ? logLikelihood / cases.length : 0 };
+}
+
+/** The pulls `--shrinkage auto` chooses among (ModelSettings.shrinkageCandidates). */
+export const SHRINKAGE_CANDIDATES: readonly number[] = [0.01, 0.1, 1, 10];
+/** Every VALIDATION_EVERY-th game's decisions judge the candidates (split by game: a game's moves are alike). */
+const VALIDATION_EVERY = 5;
+
+/** How one candidate pull predicted the decisions held out of its fit. */
+export interface ShrinkageTrial {
+  shrinkage: number;
+  /** Mean log-likelihood of the chosen move. */
+  logLikelihood: number;
+  /** Share of decisions whose chosen move scored highest (a tie of k counts 1/k). */
+  top1: number;
+}
+
+/** Held-out log-likelihood and top-1 of the decisions `held`, at `scores`. */
+function heldOutFit(cases: readonly FittingCase[], held: readonly number[], scores: Float64Array, realFeatures: readonly number[]): Omit<ShrinkageTrial, 'shrinkage'> {
+  let logLikelihood = 0;
+  let top1 = 0;
+  for (const index of held) {
+    const c = cases[index];
+    const n = c.listStart.length - 1;
+    const values = new Float64Array(n);
+    const top = successorScores(c, scores, realFeatures, values, new Int32Array(n).fill(-1));
+    let total = 0;
+    let tied = 0;
+    for (let s = 0; s < n; s++) {
+      if (values[s] === top) tied++;
+      total += Math.exp(values[s] - top);
+    }
+    logLikelihood += values[c.chosen] - top - Math.log(total);
+    if (values[c.chosen] === top) top1 += 1 / tied;
+  }
+  return { logLikelihood: held.length ? logLikelihood / held.length : 0, top1: held.length ? top1 / held.length : 0 };
+}
+
+/**
+ * Chooses the patterns' pull towards indifference by validation: each candidate is fitted on four games in five and
+ * judged by the held-out games' log-likelihood. How much a player's choices owe to patterns rather than to the
+ * material search differs by player (training/RESULTS.md, 2026-11-25), so one fixed pull suits some players only.
+ */
+function chooseShrinkage(
+  cases: FittingCase[],
+  caseGames: readonly number[],
+  featureCount: number,
+  settings: ModelSettings,
+  seed: number,
+  realFeatures: readonly number[],
+): ShrinkageChoice & { chosen: number } {
+  const fitted: FittingCase[] = [];
+  const held: number[] = [];
+  caseGames.forEach((game, i) => (game % VALIDATION_EVERY === VALIDATION_EVERY - 1 ? held.push(i) : fitted.push(cases[i])));
+  const candidates = settings.shrinkageCandidates;
+  if (held.length === 0 || fitted.length === 0) return { chosen: settings.shrinkage, heldOutDecisions: held.length, trials: [] };
+  const trials = candidates.map((shrinkage) => {
+    const { scores } = fitScores(fitted, featureCount, { ...settings, shrinkage }, new Random(seed), realFeatures);
+    return { shrinkage, ...heldOutFit(cases, held, scores, realFeatures) };
+  });
+  if (trials.length === 0) return { chosen: settings.shrinkage, heldOutDecisions: held.length, trials };
+  const best = trials.reduce((a, b) => (b.logLikelihood > a.logLikelihood ? b : a));
+  return { chosen: best.shrinkage, heldOutDecisions: held.length, trials };
 }
 
 /**
@@ -658,11 +748,23 @@ function buildModelInto(file: string, request: BuildRequest): BuildSummary {
     for (const record of store.hierarchy.byId.values()) maxId = Math.max(maxId, record.id);
     const materialBase = settings.material !== 'exact' ? maxId + FIRST_PATTERN_FEATURE + 1 : -1;
     const fitting = { features: settings.features, search: settings.fitThroughSearch ? settings.search : 'one-ply' } as const;
-    const { cases, forced } = fittingCases(store, request.decisions, fitting, materialBase);
+    const { cases, caseGames, forced } = fittingCases(store, request.decisions, fitting, materialBase);
     const featureCount = maxId + FIRST_PATTERN_FEATURE + 1 + (materialBase >= 0 ? 10 : 0);
+    let shrinkageChoice: ShrinkageChoice | undefined;
+    /** Before the last fit, with candidates: the pull chosen by validation becomes the model's. */
+    const choosePull = (count: number, reals: readonly number[]) => {
+      if (settings.shrinkageCandidates.length === 0) return;
+      const choice = chooseShrinkage(cases, caseGames, count, settings, request.seed, reals);
+      settings.shrinkage = choice.chosen;
+      shrinkageChoice = { heldOutDecisions: choice.heldOutDecisions, trials: choice.trials };
+      const tried = choice.trials.map((t) => `${t.shrinkage}: ${t.logLikelihood.toFixed(3)}`).join(', ');
+      request.onProgress?.(`shrinkage ${choice.chosen} chosen by held-out log-likelihood (${tried})`);
+    };
+    const settles = settings.material === 'settled' || settings.material === 'two-ply';
+    if (!settles) choosePull(featureCount, []);
     let { scores, uses, logLikelihood } = fitScores(cases, featureCount, settings, rng);
     let settle: SettleScores | undefined;
-    if (settings.material === 'settled' || settings.material === 'two-ply') {
+    if (settles) {
       // The first fit's per-piece scores value the quiescence; the second fits everything again beside the loss
       // (and the two-ply balance).
       const twoPly = settings.material === 'two-ply';
@@ -672,6 +774,7 @@ function buildModelInto(file: string, request: BuildRequest): BuildSummary {
       request.onProgress?.(`settled${twoPly ? ' and two-ply' : ''} material in ${((performance.now() - induced) / 1000).toFixed(1)} s; fitting again`);
       const [lossFeature, twoPlyFeature] = [featureCount, featureCount + 1];
       const reals = twoPly ? [lossFeature, twoPlyFeature] : [lossFeature];
+      choosePull(featureCount + reals.length, reals);
       ({ scores, uses, logLikelihood } = fitScores(cases, featureCount + reals.length, settings, rng, reals));
       settle = { ...evaluation, lossWeight: scores[lossFeature], ...(twoPly ? { twoPlyWeight: scores[twoPlyFeature] } : {}) };
     }
@@ -717,6 +820,7 @@ function buildModelInto(file: string, request: BuildRequest): BuildSummary {
       logLikelihood,
       seconds: { patterns: (induced - started) / 1000, fitting: (fitted - induced) / 1000 },
       settings,
+      ...(shrinkageChoice ? { shrinkageChoice } : {}),
     };
   } finally {
     store.close();

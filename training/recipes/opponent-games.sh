@@ -7,7 +7,7 @@
 #   ONLY=sf20 training/recipes/opponent-games.sh  (one collection)
 #
 # Debian engines join when installed (in PATH, or in /usr/games where Debian puts them): gnuchess
-# (gnuchess:depth=2), and the UCI engines toga2 and glaurung at depth 1 (uci:/usr/games/NAME:depth=1). phalanx
+# (gnuchess:depth=2, and at depth 1 as gnuchess1), and the UCI engines toga2 and glaurung at depth 1 (uci:/usr/games/NAME:depth=1). phalanx
 # and fairymax speak only xboard and are not wired here.
 set -euo pipefail
 cd "$(dirname "$0")/../.."
@@ -27,7 +27,10 @@ collect() {
 collect sf20 'stockfish:skill=20,depth=1'
 collect sf8 'stockfish:skill=8,depth=4'
 collect ab2 'ab:2'
-if command -v gnuchess > /dev/null || [ -x /usr/games/gnuchess ]; then collect gnuchess 'gnuchess:depth=2'; fi
+if command -v gnuchess > /dev/null || [ -x /usr/games/gnuchess ]; then
+  collect gnuchess 'gnuchess:depth=2'
+  collect gnuchess1 'gnuchess:depth=1'
+fi
 # Two UCI engines Debian packages (apt-get install toga2 glaurung), deterministic at a fixed depth.
 if [ -x /usr/games/toga2 ]; then collect toga2 'uci:/usr/games/toga2:depth=1'; fi
 if [ -x /usr/games/glaurung ]; then collect glaurung 'uci:/usr/games/glaurung:depth=1'; fi

@@ -9,7 +9,7 @@ import { formatOpponentSpec, parseOpponentSpec } from '../../engines/opponentSpe
 import { playerDecisions, readPgnText } from '../../model/decisions.ts';
 import { DEFAULT_OPENING_PLIES, playCollection } from '../../model/gameCollection.ts';
 import { MATERIAL_MODES, type FeatureSet, type MaterialMode } from '../../model/opponentModel.ts';
-import { buildModel, type BuildSummary } from '../../model/modelBuilder.ts';
+import { buildModel, SHRINKAGE_CANDIDATES, type BuildSummary } from '../../model/modelBuilder.ts';
 import { checkNewFilePath } from '../../store/wholeFile.ts';
 import { buildOwnPolicy, OWN_POLICY_GAMES } from '../../model/ownPolicy.ts';
 import { badInput } from '../../util/errors.ts';
@@ -49,7 +49,19 @@ function summaryText(s: BuildSummary, out: string): string {
     `from ${s.games} games (${s.source}), ${s.decisions} decisions (${s.forced} forced); seed ${s.seed}`,
     `fit: mean log-likelihood ${s.logLikelihood.toFixed(3)} per decision; ` +
       `${s.seconds.patterns.toFixed(1)} s patterns, ${s.seconds.fitting.toFixed(1)} s fitting`,
+    ...(s.shrinkageChoice
+      ? [
+          `shrinkage ${s.settings.shrinkage}, chosen on ${s.shrinkageChoice.heldOutDecisions} held-out decisions ` +
+            `(log-likelihood ${s.shrinkageChoice.trials.map((t) => `${t.shrinkage}: ${t.logLikelihood.toFixed(3)}`).join(', ')})`,
+        ]
+      : []),
   ].join('\n');
+}
+
+/** `--shrinkage`: a pull, or "auto" (the first fit keeps .1; the last one's pull is chosen by validation). */
+function shrinkageSettings(value: string): { shrinkage: number; shrinkageCandidates: readonly number[] } {
+  if (value === 'auto') return { shrinkage: 0.1, shrinkageCandidates: SHRINKAGE_CANDIDATES };
+  return { shrinkage: parseNumberOption('--shrinkage', value, 0), shrinkageCandidates: [] };
 }
 
 export function registerModelCommand(program: Command): void {
@@ -68,7 +80,7 @@ export function registerModelCommand(program: Command): void {
     .option('--seed <n>', 'seed of pattern induction, fitting and (with --watch) openings (default: fresh, reported)')
     .option('--patterns-per-decision <n>', 'induced patterns per chosen position', '2')
     .option('--passes <n>', 'fitting passes', '4')
-    .option('--shrinkage <x>', "L2 pull of the patterns' scores towards indifference (default: 0.1; 0.01 with --from-db)")
+    .option('--shrinkage <x>', "L2 pull of the patterns' scores towards indifference, or auto: chosen by validation on held-out games among " + SHRINKAGE_CANDIDATES.join(', ') + " (default: 0.1; 0.01 with --from-db)")
     .option('--features <set>', 'all (every matching pattern) or most-specific (only those, as Morph plays)', 'all')
     .option('--language <name>', "paper | safety: the pattern language (see morph train --language)", 'paper')
     .option('--search <mode>', `${MODEL_SEARCH_MODES.join(' | ')}: also the opponent's capture replies when ranking, or a move's own position only (default: one-ply; captures with --from-db)`)
@@ -90,7 +102,7 @@ export function registerModelCommand(program: Command): void {
           // Measured (training/RESULTS.md, 2026-11-25 evening): with square values the two-ply line carries most of a
           // searcher's choices, and patterns pulled harder towards indifference predict better (ab:2,q +3.1 points,
           // Toga II level). Morph's own policy keeps the pull it was measured with.
-          shrinkage: parseNumberOption('--shrinkage', opts.shrinkage ?? (opts.fromDb !== undefined ? '0.01' : '0.1'), 0),
+          ...shrinkageSettings(opts.shrinkage ?? (opts.fromDb !== undefined ? '0.01' : '0.1')),
           features: parseFeatureSet(opts.features),
           language: opts.language as PatternLanguage,
           // Measured best (training/RESULTS.md, 2026-11-25 afternoon): a model of a player's choices predicts best
