@@ -239,7 +239,9 @@ describe('search captures', () => {
     defaultModel = join(dir, 'greedy.default.db');
     const byDefault = await morph('model', '--out', defaultModel, '--pgn', train, '--player', 'greedy', '--seed', '3', '--json', '--no-progress');
     expect(byDefault.status).toBe(0);
-    expect(JSON.parse(byDefault.stdout).settings).toMatchObject({ search: 'one-ply', material: 'two-ply', squareValues: true, shrinkage: 0.1 });
+    const defaults = JSON.parse(byDefault.stdout).settings;
+    expect(defaults).toMatchObject({ search: 'one-ply', material: 'two-ply', squareValues: true, shrinkageCandidates: [...SHRINKAGE_CANDIDATES] });
+    expect(SHRINKAGE_CANDIDATES).toContain(defaults.shrinkage);
   }, 120_000);
 
   it('is recorded in the model and used when it is opened; a player\'s model looks one ply by default, older models one ply', () => {

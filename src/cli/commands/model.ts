@@ -80,7 +80,7 @@ export function registerModelCommand(program: Command): void {
     .option('--seed <n>', 'seed of pattern induction, fitting and (with --watch) openings (default: fresh, reported)')
     .option('--patterns-per-decision <n>', 'induced patterns per chosen position', '2')
     .option('--passes <n>', 'fitting passes', '4')
-    .option('--shrinkage <x>', "L2 pull of the patterns' scores towards indifference, or auto: chosen by validation on held-out games among " + SHRINKAGE_CANDIDATES.join(', ') + " (default: 0.1; 0.01 with --from-db)")
+    .option('--shrinkage <x>', "L2 pull of the patterns' scores towards indifference, or auto: chosen by validation on held-out games among " + SHRINKAGE_CANDIDATES.join(', ') + " (default: auto; 0.01 with --from-db)")
     .option('--features <set>', 'all (every matching pattern) or most-specific (only those, as Morph plays)', 'all')
     .option('--language <name>', "paper | safety: the pattern language (see morph train --language)", 'paper')
     .option('--search <mode>', `${MODEL_SEARCH_MODES.join(' | ')}: also the opponent's capture replies when ranking, or a move's own position only (default: one-ply; captures with --from-db)`)
@@ -99,10 +99,10 @@ export function registerModelCommand(program: Command): void {
         const settings = {
           patternsPerDecision: parseIntegerOption('--patterns-per-decision', opts.patternsPerDecision ?? '2', 0, 50),
           passes: parseIntegerOption('--passes', opts.passes ?? '4', 1, 100),
-          // Measured (training/RESULTS.md, 2026-11-25 evening): with square values the two-ply line carries most of a
-          // searcher's choices, and patterns pulled harder towards indifference predict better (ab:2,q +3.1 points,
-          // Toga II level). Morph's own policy keeps the pull it was measured with.
-          ...shrinkageSettings(opts.shrinkage ?? (opts.fromDb !== undefined ? '0.01' : '0.1')),
+          // Measured (training/RESULTS.md, 2026-11-25): the pull that predicts best differs by player (ab:2,q 1,
+          // Toga II .1), so a model of a player's games chooses it by validation. Morph's own policy keeps the pull
+          // it was measured with in play.
+          ...shrinkageSettings(opts.shrinkage ?? (opts.fromDb !== undefined ? '0.01' : 'auto')),
           features: parseFeatureSet(opts.features),
           language: opts.language as PatternLanguage,
           // Measured best (training/RESULTS.md, 2026-11-25 afternoon): a model of a player's choices predicts best
