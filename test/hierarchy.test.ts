@@ -3,7 +3,9 @@ import { mkdtempSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { Hierarchy } from '../src/store/hierarchy.ts';
-import { mostSpecificMatches } from '../src/store/retrieval.ts';
+import { mostSpecificMatches, mostSpecificMatchesTogether } from '../src/store/retrieval.ts';
+import { applyMove, boardFromFen, cloneBoard } from '../src/chess/board.ts';
+import { generateLegalMoves } from '../src/chess/movegen.ts';
 import type { PatternRecord } from '../src/store/patternRecord.ts';
 import { PatternStore } from '../src/store/patternStore.ts';
 import { SlotLists } from '../src/store/flatHierarchy.ts';
@@ -12,7 +14,7 @@ import { matches } from '../src/pattern/matcher.ts';
 import { usesSafety, type GraphPattern } from '../src/pattern/pattern.ts';
 import { DESIG_NONE } from '../src/pattern/designation.ts';
 import { EDGE_ATTACKS } from '../src/graph/labels.ts';
-import type { PositionGraph } from '../src/graph/positionGraph.ts';
+import { buildPositionGraph, PositionGraph } from '../src/graph/positionGraph.ts';
 import { Random } from '../src/util/random.ts';
 import { safetySeedPatterns, seedPatterns } from '../src/learn/seeding.ts';
 import { fixturePositions, graphOf, samplePattern } from './helpers/patternSamples.ts';
@@ -212,6 +214,53 @@ describe('retrieval', () => {
     }
     expect(hierarchy.roots.size).toBeGreaterThan(40);
     expect(mostSpecificMatches(hierarchy, bare).tested).toBeLessThan(hierarchy.roots.size / 4);
+  });
+
+  it('retrieves many positions together (a position\'s successors) exactly as brute force, also after inserts and deletes', () => {
+    const fens = fixturePositions();
+    const rng = new Random(47);
+    const hierarchy = new Hierarchy();
+    for (const seed of [...seedPatterns(), ...safetySeedPatterns()]) hierarchy.insert(seed, hierarchy.size + 1);
+    let nextId = 1000;
+    for (let i = 0; i < 300; i++) {
+      const graph = graphOf(rng.pick(fens));
+      hierarchy.insert(rng.next() < 0.5 ? samplePattern(graph, rng, 5) : generalisedSample(graph, rng), nextId++);
+    }
+    // Every legal move's position of a few fixture positions: more than 32 of them, so more than one walk.
+    const successors = fens.slice(0, 4).flatMap((fen) => {
+      const board = boardFromFen(fen);
+      const next = cloneBoard(board);
+      return generateLegalMoves(board).map((move) => {
+        applyMove(board, move, next);
+        return buildPositionGraph(next, new PositionGraph());
+      });
+    });
+    expect(successors.length).toBeGreaterThan(64);
+    const bruteForce = (graph: PositionGraph) => {
+      const records = [...hierarchy.byId.values()].filter((r) => r.kind === 'graph');
+      const matched = records.filter((r) => matches(r.pattern as GraphPattern, graph));
+      return ids(matched.filter((p) => !matched.some((q) => q !== p && le(p, q))));
+    };
+    for (let round = 0; round < 3; round++) {
+      const counted = new Map([...hierarchy.byId.values()].filter((r) => r.kind === 'graph').map((r) => [r, hierarchy.flat.matchCount[r.slot]]));
+      const together = mostSpecificMatchesTogether(hierarchy, successors);
+      expect(together.length).toBe(successors.length);
+      successors.forEach((graph, i) => {
+        expect(ids(together[i].matches)).toEqual(bruteForce(graph));
+        expect(together[i].tested).toBe(mostSpecificMatches(hierarchy, graph).tested);
+      });
+      // Each pattern counted once per position it matched in (the counts the triggers are reviewed by), here
+      // twice: once together, once alone.
+      for (const [record, before] of counted) {
+        const matchedIn = successors.filter((graph) => matches(record.pattern as GraphPattern, graph)).length;
+        expect(hierarchy.flat.matchCount[record.slot] - before).toBe(2 * matchedIn);
+      }
+      // Change the hierarchy between rounds.
+      for (let i = 0; i < 40; i++) hierarchy.insert(generalisedSample(graphOf(rng.pick(fens)), rng), nextId++);
+      const records = [...hierarchy.byId.values()].filter((r) => r.kind === 'graph');
+      for (const record of records.filter(() => rng.next() < 0.05)) hierarchy.delete(record);
+      checkHierarchyInvariants(hierarchy);
+    }
   });
 
   it('stays right when the epoch stamps of the compiled index wrap around', () => {

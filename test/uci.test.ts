@@ -401,9 +401,14 @@ describe('UciEngine (the protocol state machine)', () => {
     const store = PatternStore.open(':memory:');
     let broken = true;
     const retrieve = store.retrieve.bind(store);
+    const retrieveTogether = store.retrieveTogether.bind(store);
     store.retrieve = (graph) => {
       if (broken) throw new Error('disk on fire\nsecond line');
       return retrieve(graph);
+    };
+    store.retrieveTogether = (graphs) => {
+      if (broken) throw new Error('disk on fire\nsecond line');
+      return retrieveTogether(graphs);
     };
     const { send } = engineUnderTest({ store, search: 'captures-mates' }); // a search that retrieves
     send('position startpos');

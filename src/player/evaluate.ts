@@ -7,6 +7,7 @@ import { PAPER_EVALUATION, positionValue, type EvaluationSettings } from '../eva
 import { materialDifference, type PositionGraph } from '../graph/positionGraph.ts';
 import type { PatternRecord } from '../store/patternRecord.ts';
 import type { PatternStore } from '../store/patternStore.ts';
+import type { Retrieval } from '../store/retrieval.ts';
 import { materialKey } from '../pattern/canonical.ts';
 import type { Board } from '../chess/board.ts';
 import { blendedWeight, fitPieceValues, fittedWeight, type MaterialEvidence, type PieceValues } from '../eval/materialFit.ts';
@@ -32,7 +33,11 @@ export function evaluateGraph(
   maturity: number,
   settings: EvaluationSettings = PAPER_EVALUATION,
 ): PositionEvaluation {
-  const { matches, tested } = store.retrieve(graph);
+  return evaluationOf(store.retrieve(graph), maturity, settings);
+}
+
+/** A position's value from its retrieval (evaluateGraph, for positions retrieved together). */
+export function evaluationOf({ matches, tested }: Retrieval, maturity: number, settings: EvaluationSettings = PAPER_EVALUATION): PositionEvaluation {
   // Every pattern is mature at maturity 0 (the default): no copy to make.
   const used = maturity <= 0 ? matches : matches.filter((record) => record.updates >= maturity);
   return { value: positionValue(used, settings), used, matched: matches, tested };

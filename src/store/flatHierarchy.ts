@@ -19,7 +19,6 @@
 import { compilePlan, planLength } from '../pattern/matcher.ts';
 import type { GraphPattern } from '../pattern/pattern.ts';
 import type { PatternRecord } from './patternRecord.ts';
-import { FEATURE_KEY_COUNT } from './patternFeatures.ts';
 
 /** Stamps are Int32: the epoch starts again from 1, every stamp cleared, before it would overflow. */
 const LAST_EPOCH = 0x7fffffff;
@@ -167,11 +166,17 @@ export class FlatHierarchy {
   planAt = new Int32Array(0);
   private plansUsed = 0;
   private plansAbandoned = 0;
-  // Per-retrieval bookkeeping, valid when a stamp equals the retrieval's epoch (see retrieval.ts).
+  /**
+   * Per-walk bookkeeping (retrieval.ts, and insertion's superpattern search), valid where a stamp equals the
+   * walk's epoch: the slots matched, and those a child of which matched (not most specific). A walk of several
+   * targets (up to 32 positions retrieved together) also keeps, where `matchedEpoch` holds its epoch, in which of
+   * them each slot matched (bit i: target i) and in which a child of it matched. A walk of one target reads the
+   * stamps alone: retrieval waits on memory, and those arrays are the smallest.
+   */
   matchedEpoch = new Int32Array(0);
   childMatchedEpoch = new Int32Array(0);
-  /** Root-index keys already visited, by feature key (a position has several nodes of one label). */
-  readonly keyVisited = new Int32Array(FEATURE_KEY_COUNT);
+  matchedBits = new Int32Array(0);
+  childMatchedBits = new Int32Array(0);
   /** The current retrieval's stamp. */
   epoch = 0;
   /**
@@ -198,7 +203,7 @@ export class FlatHierarchy {
     const slot = this.freeSlots.pop() ?? this.records.length;
     if (slot === this.records.length) {
       this.records.push(record);
-      if (slot >= this.matchedEpoch.length) this.grow(Math.max(1024, 2 * this.matchedEpoch.length));
+      if (slot >= this.depthOf.length) this.grow(Math.max(1024, 2 * this.depthOf.length));
     } else this.records[slot] = record;
     record.slot = slot;
     this.depthOf[slot] = record.depth;
@@ -334,7 +339,6 @@ export class FlatHierarchy {
     if (this.epoch === LAST_EPOCH) {
       this.matchedEpoch.fill(0);
       this.childMatchedEpoch.fill(0);
-      this.keyVisited.fill(0);
       this.epoch = 0;
     }
     return ++this.epoch;
@@ -342,12 +346,14 @@ export class FlatHierarchy {
 
   private grow(capacity: number): void {
     this.matchedEpoch = resized(this.matchedEpoch, capacity);
+    this.childMatchedEpoch = resized(this.childMatchedEpoch, capacity);
+    this.matchedBits = resized(this.matchedBits, capacity);
+    this.childMatchedBits = resized(this.childMatchedBits, capacity);
     this.matchCount = resized(this.matchCount, capacity);
     const countedFrom = new Float64Array(capacity);
     countedFrom.set(this.countedFrom);
     this.countedFrom = countedFrom;
     this.planAt = resized(this.planAt, capacity);
-    this.childMatchedEpoch = resized(this.childMatchedEpoch, capacity);
     this.depthOf = resized(this.depthOf, capacity);
     this.entryAt = resized(this.entryAt, capacity);
     this.entryIn = resized(this.entryIn, capacity);
