@@ -344,18 +344,36 @@ export class MorphPlayer implements GamePlayer {
       const byRule = judgeByRule(history, next, uciMove(move), this.drawValue);
       if (byRule !== undefined) ranking[i] = byRule;
       else {
-        while (this.successorGraphs.length <= byPatterns.length) this.successorGraphs.push(new PositionGraph());
+        if (this.successorGraphs.length <= byPatterns.length) this.successorGraphs.push(new PositionGraph());
         buildPositionGraph(next, this.successorGraphs[byPatterns.length]);
         byPatterns.push(i);
       }
     });
-    const retrievals = this.store.retrieveTogether(this.successorGraphs.slice(0, byPatterns.length));
+    const evaluations = this.evaluateGraphsTogether(byPatterns.length);
     byPatterns.forEach((i, k) => {
-      const evaluation = evaluationOf(retrievals[k], this.options.maturity, this.evaluation);
-      this.lastTested += evaluation.tested;
+      const evaluation = evaluations[k];
       ranking[i] = { move: uciMove(moves[i]), value: evaluation.value, source: 'patterns', ...(keep ? { evaluation } : {}) };
     });
     return ranking;
+  }
+
+  /** The patterns' values of several positions (evaluate's), retrieved together where graph patterns value them. */
+  private evaluateTogether(boards: readonly Board[]): number[] {
+    if (valuesByMaterial(this.search)) return boards.map((board) => this.evaluate(board).value);
+    boards.forEach((board, k) => {
+      if (this.successorGraphs.length <= k) this.successorGraphs.push(new PositionGraph());
+      buildPositionGraph(board, this.successorGraphs[k]);
+    });
+    return this.evaluateGraphsTogether(boards.length).map((evaluation) => evaluation.value);
+  }
+
+  /** The evaluations of the first `count` of successorGraphs, retrieved together (retrieval.ts). */
+  private evaluateGraphsTogether(count: number): PositionEvaluation[] {
+    return this.store.retrieveTogether(this.successorGraphs.slice(0, count)).map((retrieval) => {
+      const evaluation = evaluationOf(retrieval, this.options.maturity, this.evaluation);
+      this.lastTested += evaluation.tested;
+      return evaluation;
+    });
   }
 
   /** Whether the player looks past the position a move leads to. */
@@ -466,7 +484,9 @@ export class MorphPlayer implements GamePlayer {
   /** Search "captures": lowers a move's value to what the opponent's best capture leaves (search.ts). */
   private lookAtCaptures(next: Board, ranked: RankedMove): void {
     if (ranked.source !== 'patterns') return;
-    const refutation = worstCaptureReply(next, ranked.value, (after) => this.evaluate(after).value, captureLook(this.search));
+    const refutation = worstCaptureReply(next, ranked.value, (after) => this.evaluate(after).value, captureLook(this.search), (afters) =>
+      this.evaluateTogether(afters),
+    );
     if (refutation !== undefined) {
       ranked.value = refutation.value;
       ranked.refutation = refutation;

@@ -150,17 +150,19 @@ export interface Refutation {
  * in turn, each side free to stop, up to that many captures in all (a quiescence search); with
  * `look.promotions` a promotion counts as a capture. `valueForMover(board)` values a position after a capture
  * for the side that made the capture (the side that just moved there), as the one-ply player values its own
- * successors.
+ * successors; `valuesForMover`, when given, values the positions after the first captures all at once (the
+ * player retrieves them together: retrieval.ts), with the same values.
  */
 export function worstCaptureReply(
   position: Board,
   standPat: number,
   valueForMover: (after: Board) => number,
   look: CaptureLook = ONE_CAPTURE,
+  valuesForMover?: (afters: readonly Board[]) => number[],
 ): Refutation | undefined {
   let worst: Refutation | undefined;
   let bound = standPat;
-  for (const capture of capturesBestFirst(position, valueForMover, look.promotions)) {
+  for (const capture of capturesBestFirst(position, valueForMover, look.promotions, valuesForMover)) {
     // Exact below the worst found so far; above it, only that it is above.
     const value = captureValue(capture.after, look.depth, -Infinity, bound, valueForMover, look.promotions, capture.valueForCapturer);
     if (value < bound - ROUNDING) {
@@ -186,12 +188,21 @@ interface Capture {
  * chosen). Whether a capture ends the game is left to captureValue: most captures are never visited, and
  * asking costs a move generation.
  */
-function capturesBestFirst(position: Board, valueForMover: (after: Board) => number, promotions: boolean): Capture[] {
+function capturesBestFirst(
+  position: Board,
+  valueForMover: (after: Board) => number,
+  promotions: boolean,
+  valuesForMover?: (afters: readonly Board[]) => number[],
+): Capture[] {
   const captures: Capture[] = [];
   for (const move of promotions ? generateLegalMaterialMoves(position) : generateLegalCaptures(position)) {
     const after = cloneBoard(position);
     applyMove(position, move, after);
-    captures.push({ move, after, valueForCapturer: valueForMover(after) });
+    captures.push({ move, after, valueForCapturer: valuesForMover ? 0 : valueForMover(after) });
+  }
+  if (valuesForMover && captures.length > 0) {
+    const values = valuesForMover(captures.map((capture) => capture.after));
+    captures.forEach((capture, i) => (capture.valueForCapturer = values[i]));
   }
   return captures.sort((a, b) => b.valueForCapturer - a.valueForCapturer);
 }
