@@ -120,7 +120,10 @@ export function learnFromGame(
     // In order of id: retrieval's own order follows which parent triggers which child (reviewed as positions are
     // retrieved) and the order links were made, and learning reads matches in order (the patterns a game touched,
     // in turn, feed pattern creation's seeded draws), so this keeps a game's learning a function of the patterns.
-    const matchesOf = sequences.map(({ positions }) => positions.map((position) => inIdOrder(store.retrieve(position.graph).matches)));
+    // A game's positions are retrieved together (retrieval.ts): neighbours in a game share most of their matches.
+    const matchesOf = sequences.map(({ positions }) =>
+      store.retrieveTogether(positions.map((position) => position.graph)).map((retrieval) => inIdOrder(retrieval.matches)),
+    );
 
     const touched = new Set<PatternRecord>();
     const changes = new Map<PatternRecord, { change: number; largestStep: number; position: LearnedPosition }>();

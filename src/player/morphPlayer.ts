@@ -344,8 +344,7 @@ export class MorphPlayer implements GamePlayer {
       const byRule = judgeByRule(history, next, uciMove(move), this.drawValue);
       if (byRule !== undefined) ranking[i] = byRule;
       else {
-        if (this.successorGraphs.length <= byPatterns.length) this.successorGraphs.push(new PositionGraph());
-        buildPositionGraph(next, this.successorGraphs[byPatterns.length]);
+        this.buildSuccessorGraph(byPatterns.length, next);
         byPatterns.push(i);
       }
     });
@@ -360,11 +359,14 @@ export class MorphPlayer implements GamePlayer {
   /** The patterns' values of several positions (evaluate's), retrieved together where graph patterns value them. */
   private evaluateTogether(boards: readonly Board[]): number[] {
     if (valuesByMaterial(this.search)) return boards.map((board) => this.evaluate(board).value);
-    boards.forEach((board, k) => {
-      if (this.successorGraphs.length <= k) this.successorGraphs.push(new PositionGraph());
-      buildPositionGraph(board, this.successorGraphs[k]);
-    });
+    boards.forEach((board, k) => this.buildSuccessorGraph(k, board));
     return this.evaluateGraphsTogether(boards.length).map((evaluation) => evaluation.value);
+  }
+
+  /** The graph of `board`, built into the k-th of successorGraphs. */
+  private buildSuccessorGraph(k: number, board: Board): void {
+    if (this.successorGraphs.length <= k) this.successorGraphs.push(new PositionGraph());
+    buildPositionGraph(board, this.successorGraphs[k]);
   }
 
   /** The evaluations of the first `count` of successorGraphs, retrieved together (retrieval.ts). */
