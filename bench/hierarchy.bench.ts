@@ -8,9 +8,10 @@
 import { existsSync, mkdirSync, renameSync, rmSync } from 'node:fs';
 import { resolve } from 'node:path';
 import { pathToFileURL } from 'node:url';
-import { boardFromFen } from '../src/chess/board.ts';
+import { applyMove, boardFromFen, cloneBoard } from '../src/chess/board.ts';
+import { generateLegalMoves } from '../src/chess/movegen.ts';
 import { GameHistory } from '../src/chess/history.ts';
-import { buildPositionGraph } from '../src/graph/positionGraph.ts';
+import { buildPositionGraph, PositionGraph } from '../src/graph/positionGraph.ts';
 import { orderedSubpattern } from '../src/learn/nodeOrder.ts';
 import { allSeedPatterns } from '../src/learn/seeding.ts';
 import type { SearchMode } from '../src/player/search.ts';
@@ -86,6 +87,31 @@ export function benchStoreFile(path: string, label: string, withTargets: boolean
   }
   const retrievalCpu = cpuMs(process.cpuUsage(cpu)) / times.length;
   times.sort((a, b) => a - b);
+
+  // Every legal move's position of a held-out position, retrieved one by one and together (one walk for up to 32
+  // of them, as the player judges a position's moves): the same matches, in the same run.
+  const successorSets = test.slice(0, 200).map((fen) => {
+    const board = boardFromFen(fen);
+    const next = cloneBoard(board);
+    return generateLegalMoves(board).map((move) => {
+      applyMove(board, move, next);
+      return buildPositionGraph(next, new PositionGraph());
+    });
+  });
+  const oneByOne: number[] = [];
+  const together: number[] = [];
+  for (let round = 0; round < 2; round++) {
+    for (const successors of successorSets) {
+      let started = performance.now();
+      for (const graph of successors) store.retrieve(graph);
+      oneByOne.push(performance.now() - started);
+      started = performance.now();
+      store.retrieveTogether(successors);
+      together.push(performance.now() - started);
+    }
+  }
+  oneByOne.sort((a, b) => a - b);
+  together.sort((a, b) => a - b);
   const meanRetrieval = times.reduce((a, b) => a + b, 0) / times.length;
   const fractionTested = tested / times.length / store.size;
 
@@ -131,6 +157,12 @@ export function benchStoreFile(path: string, label: string, withTargets: boolean
     { name: `fraction of database tested, ${label}`, value: round(100 * fractionTested, 2), unit: '%', ...(at100k ? { target: '< 5' } : {}) },
     { name: `1-ply move, ${label} (median)`, value: round(percentile(moveTimes, 0.5), 2), unit: 'ms', note: `CPU mean ${round(moveCpu['one-ply']!, 2)} ms`, ...(at100k ? { target: '< 10' } : {}) },
     { name: `1-ply move, ${label} (95th percentile)`, value: round(percentile(moveTimes, 0.95), 2), unit: 'ms' },
+    {
+      name: `a position's successors retrieved together, ${label} (median)`,
+      value: round(percentile(together, 0.5), 2),
+      unit: 'ms',
+      note: `p95 ${round(percentile(together, 0.95), 2)} ms; one by one: median ${round(percentile(oneByOne, 0.5), 2)} ms, p95 ${round(percentile(oneByOne, 0.95), 2)} ms (${round(percentile(oneByOne, 0.5) / percentile(together, 0.5), 2)}x and ${round(percentile(oneByOne, 0.95) / percentile(together, 0.95), 2)}x)`,
+    },
     {
       name: `move with search captures, ${label} (median)`,
       value: round(percentile(captureTimes, 0.5), 2),
