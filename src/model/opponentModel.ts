@@ -200,10 +200,17 @@ export const endByRule = (history: PositionHistory, board: Board): EndByRule =>
   gameStatus(board) === 'checkmate' ? 'checkmate' : isDrawnByRule(history, board) ? 'draw' : null;
 
 function describe(store: PatternStore, board: Pick<Board, 'squares' | 'turn'>, graph: PositionGraph, features: FeatureSet): ModelPosition {
-  // The matches array is reused by the next retrieval: copy it.
-  const matches = store.retrieve(buildPositionGraph(board, graph)).matches;
+  return describeMatches(store.retrieve(buildPositionGraph(board, graph)).matches, graph, features);
+}
+
+/** What the model sees of a position, from its graph and the most-specific patterns it matches. */
+function describeMatches(matches: readonly PatternRecord[], graph: PositionGraph, features: FeatureSet): ModelPosition {
+  // The matches array is the caller's: copy it.
   return { kind: 'patterns', patterns: features === 'all' ? withAncestors(matches) : [...matches], material: graph.material.slice() };
 }
+
+/** One graph for each legal move's position (successorsOf retrieves them together; synchronous, never nested). */
+const successorGraphs: PositionGraph[] = [];
 
 /** The opponent's captures in `position` (the mover just moved there) and what the model sees after each. */
 function captureReplies(store: PatternStore, position: Board, graph: PositionGraph, features: FeatureSet): CaptureReply[] {
@@ -282,6 +289,8 @@ export function successorsOf(
   const board = history.board;
   const next: Board = cloneBoard(board);
   const successors: Successor[] = [];
+  // The successors the patterns describe, by index: their positions are retrieved together (retrieval.ts).
+  const described: number[] = [];
   for (const move of generateLegalMoves(board)) {
     applyMove(board, move, next);
     const uci = uciMove(move);
@@ -289,15 +298,19 @@ export function successorsOf(
     const twoPly = settle?.twoPlyWeight !== undefined ? twoPlyBalance(next, settle.values, end, settle.squareValues) : 0;
     if (end !== null) successors.push({ move: uci, kind: end, patterns: [], loss: 0, twoPly, replies: [], declined: null });
     else {
-      const own = describe(store, next, graph, features);
+      if (successorGraphs.length <= described.length) successorGraphs.push(new PositionGraph());
+      buildPositionGraph(next, successorGraphs[described.length]);
+      described.push(successors.length);
       const replies = search === 'captures' ? captureReplies(store, next, graph, features) : [];
       // The graph speaks of the side that just moved as the side not to move: flipping the turn describes the
       // same position from the capturer's side.
       const declined = replies.length ? describe(store, { squares: next.squares, turn: next.turn === WHITE ? BLACK : WHITE }, graph, features) : null;
       const loss = settle ? settledLoss(next, settle.values) : 0;
-      successors.push({ move: uci, ...own, loss, twoPly, replies, declined });
+      successors.push({ move: uci, kind: 'patterns', patterns: [], loss, twoPly, replies, declined });
     }
   }
+  const retrievals = store.retrieveTogether(successorGraphs.slice(0, described.length));
+  described.forEach((index, k) => Object.assign(successors[index], describeMatches(retrievals[k].matches, successorGraphs[k], features)));
   return successors;
 }
 
