@@ -12,7 +12,9 @@
  *  - the walk runs over the hierarchy's compiled index (flatHierarchy.ts): dense slots, typed arrays of trigger
  *    entries (a triggered child with its depth and all its parents, so that deciding it, and marking its parents
  *    not most specific when it matches, reads one contiguous run), and per-retrieval state in arrays stamped with
- *    an epoch, so nothing is cleared between calls.
+ *    an epoch, so nothing is cleared between calls;
+ *  - positions retrieved together (a position's successors, a game's positions) share one walk, up to 32 of
+ *    them, each a bit in the walk's masks (mostSpecificMatchesTogether).
  */
 import { materialKey } from '../pattern/canonical.ts';
 import { LABEL_COUNT, SAFETY_ANY } from '../graph/labels.ts';
@@ -232,6 +234,7 @@ function visitRootsOfPosition(flat: FlatHierarchy, roots: RootIndex, graph: Posi
   }
 }
 
+/** A new target: no root-index key visited yet. */
 function nextKeyStamp(): void {
   if (++keyStamp === 0x7fffffff) {
     keyVisited.fill(0);
