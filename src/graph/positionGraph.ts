@@ -117,6 +117,25 @@ function labelOfPiece(piece: number): number {
   return piece > 0 ? piece - 1 : 6 - piece - 1;
 }
 
+/**
+ * Position graphs kept for reuse, for callers that hold several at once (positions retrieved together): the
+ * k-th graph is rebuilt in place for each new set of positions, and made only the first time one is needed.
+ */
+export class PositionGraphPool {
+  private readonly graphs: PositionGraph[] = [];
+
+  /** Builds the graph of `board` into the pool's k-th graph (k at most the number built so far). */
+  build(k: number, board: Pick<Board, 'squares' | 'turn'>): void {
+    if (this.graphs.length <= k) this.graphs.push(new PositionGraph());
+    buildPositionGraph(board, this.graphs[k]);
+  }
+
+  /** The first `count` graphs, as last built. */
+  first(count: number): PositionGraph[] {
+    return this.graphs.slice(0, count);
+  }
+}
+
 /** Builds the graph of `board` (its `squares` and `turn`) into `graph`, which is returned. */
 export function buildPositionGraph(board: Pick<Board, 'squares' | 'turn'>, graph = new PositionGraph()): PositionGraph {
   const mirrored = board.turn === WHITE;

@@ -21,7 +21,7 @@
 import { applyMove, BLACK, cloneBoard, uciMove, WHITE, type Board } from '../chess/board.ts';
 import type { PositionHistory } from '../chess/history.ts';
 import { gameStatus, generateLegalCaptures, generateLegalMoves, isInsufficientMaterial } from '../chess/movegen.ts';
-import { buildPositionGraph, materialDifference, PositionGraph } from '../graph/positionGraph.ts';
+import { buildPositionGraph, materialDifference, PositionGraph, PositionGraphPool } from '../graph/positionGraph.ts';
 import { gameEnd } from '../chess/gameEnd.ts';
 import { bestReplyLine, MODEL_SEARCH_MODES, QUIESCENCE, worstCaptureReply, type ModelSearchMode } from '../player/search.ts';
 import { fittedLogOdds } from '../eval/materialFit.ts';
@@ -210,7 +210,7 @@ function describeMatches(matches: readonly PatternRecord[], graph: PositionGraph
 }
 
 /** One graph for each legal move's position (successorsOf retrieves them together; synchronous, never nested). */
-const successorGraphs: PositionGraph[] = [];
+const successorGraphs = new PositionGraphPool();
 
 /** The opponent's captures in `position` (the mover just moved there) and what the model sees after each. */
 function captureReplies(store: PatternStore, position: Board, graph: PositionGraph, features: FeatureSet): CaptureReply[] {
@@ -298,8 +298,7 @@ export function successorsOf(
     const twoPly = settle?.twoPlyWeight !== undefined ? twoPlyBalance(next, settle.values, end, settle.squareValues) : 0;
     if (end !== null) successors.push({ move: uci, kind: end, patterns: [], loss: 0, twoPly, replies: [], declined: null });
     else {
-      if (successorGraphs.length <= described.length) successorGraphs.push(new PositionGraph());
-      buildPositionGraph(next, successorGraphs[described.length]);
+      successorGraphs.build(described.length, next);
       described.push(successors.length);
       const replies = search === 'captures' ? captureReplies(store, next, graph, features) : [];
       // The graph speaks of the side that just moved as the side not to move: flipping the turn describes the
@@ -309,8 +308,9 @@ export function successorsOf(
       successors.push({ move: uci, kind: 'patterns', patterns: [], loss, twoPly, replies, declined });
     }
   }
-  const retrievals = store.retrieveTogether(successorGraphs.slice(0, described.length));
-  described.forEach((index, k) => Object.assign(successors[index], describeMatches(retrievals[k].matches, successorGraphs[k], features)));
+  const graphs = successorGraphs.first(described.length);
+  const retrievals = store.retrieveTogether(graphs);
+  described.forEach((index, k) => Object.assign(successors[index], describeMatches(retrievals[k].matches, graphs[k], features)));
   return successors;
 }
 

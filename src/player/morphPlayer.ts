@@ -17,7 +17,7 @@ import { applyMove, cloneBoard, parseUciMove, uciMove, type Board, type CompactM
 import { generateLegalMoves } from '../chess/movegen.ts';
 import { gameEnd, type GameEnd } from '../chess/gameEnd.ts';
 import { GameHistory, historyAfter, type PositionHistory } from '../chess/history.ts';
-import { buildPositionGraph, PositionGraph } from '../graph/positionGraph.ts';
+import { buildPositionGraph, PositionGraph, PositionGraphPool } from '../graph/positionGraph.ts';
 import type { GamePlayer, GamePosition } from '../engines/gamePlayer.ts';
 import type { PatternStore } from '../store/patternStore.ts';
 import { Random } from '../util/random.ts';
@@ -166,8 +166,8 @@ export class MorphPlayer implements GamePlayer {
   readonly name: string;
   private readonly rng: Random;
   private readonly graph = new PositionGraph();
-  /** One graph for each move's position, retrieved together (judgeMoves). */
-  private readonly successorGraphs: PositionGraph[] = [];
+  /** One graph for each position retrieved together (judgeMoves, evaluateTogether). */
+  private readonly successorGraphs = new PositionGraphPool();
   readonly search: SearchMode;
   /** How values enter a move's score: log-odds with the material searches, else as they are. */
   readonly valueScale: ValueScale;
@@ -317,10 +317,11 @@ export class MorphPlayer implements GamePlayer {
    * is worth `drawValue` to the side that moved (Morph's drawValue after its own move).
    */
   private judgePosition(history: PositionHistory, next: Board, move: CompactMove, keep: boolean, drawValue = this.drawValue): RankedMove {
-    const byRule = judgeByRule(history, next, uciMove(move), drawValue);
+    const uci = uciMove(move);
+    const byRule = judgeByRule(history, next, uci, drawValue);
     if (byRule !== undefined) return byRule;
     const evaluation = this.evaluate(next);
-    return { move: uciMove(move), value: evaluation.value, source: 'patterns', ...(keep ? { evaluation } : {}) };
+    return { move: uci, value: evaluation.value, source: 'patterns', ...(keep ? { evaluation } : {}) };
   }
 
   /**
@@ -338,20 +339,21 @@ export class MorphPlayer implements GamePlayer {
       });
     }
     const ranking: RankedMove[] = new Array(moves.length);
+    const ucis = moves.map(uciMove);
     const byPatterns: number[] = [];
     moves.forEach((move, i) => {
       applyMove(board, move, next);
-      const byRule = judgeByRule(history, next, uciMove(move), this.drawValue);
+      const byRule = judgeByRule(history, next, ucis[i], this.drawValue);
       if (byRule !== undefined) ranking[i] = byRule;
       else {
-        this.buildSuccessorGraph(byPatterns.length, next);
+        this.successorGraphs.build(byPatterns.length, next);
         byPatterns.push(i);
       }
     });
     const evaluations = this.evaluateGraphsTogether(byPatterns.length);
     byPatterns.forEach((i, k) => {
       const evaluation = evaluations[k];
-      ranking[i] = { move: uciMove(moves[i]), value: evaluation.value, source: 'patterns', ...(keep ? { evaluation } : {}) };
+      ranking[i] = { move: ucis[i], value: evaluation.value, source: 'patterns', ...(keep ? { evaluation } : {}) };
     });
     return ranking;
   }
@@ -359,19 +361,13 @@ export class MorphPlayer implements GamePlayer {
   /** The patterns' values of several positions (evaluate's), retrieved together where graph patterns value them. */
   private evaluateTogether(boards: readonly Board[]): number[] {
     if (valuesByMaterial(this.search)) return boards.map((board) => this.evaluate(board).value);
-    boards.forEach((board, k) => this.buildSuccessorGraph(k, board));
+    boards.forEach((board, k) => this.successorGraphs.build(k, board));
     return this.evaluateGraphsTogether(boards.length).map((evaluation) => evaluation.value);
-  }
-
-  /** The graph of `board`, built into the k-th of successorGraphs. */
-  private buildSuccessorGraph(k: number, board: Board): void {
-    if (this.successorGraphs.length <= k) this.successorGraphs.push(new PositionGraph());
-    buildPositionGraph(board, this.successorGraphs[k]);
   }
 
   /** The evaluations of the first `count` of successorGraphs, retrieved together (retrieval.ts). */
   private evaluateGraphsTogether(count: number): PositionEvaluation[] {
-    return this.store.retrieveTogether(this.successorGraphs.slice(0, count)).map((retrieval) => {
+    return this.store.retrieveTogether(this.successorGraphs.first(count)).map((retrieval) => {
       const evaluation = evaluationOf(retrieval, this.options.maturity, this.evaluation);
       this.lastTested += evaluation.tested;
       return evaluation;

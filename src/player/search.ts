@@ -194,16 +194,14 @@ function capturesBestFirst(
   promotions: boolean,
   valuesForMover?: (afters: readonly Board[]) => number[],
 ): Capture[] {
-  const captures: Capture[] = [];
-  for (const move of promotions ? generateLegalMaterialMoves(position) : generateLegalCaptures(position)) {
+  const moves = promotions ? generateLegalMaterialMoves(position) : generateLegalCaptures(position);
+  const afters = moves.map((move) => {
     const after = cloneBoard(position);
     applyMove(position, move, after);
-    captures.push({ move, after, valueForCapturer: valuesForMover ? 0 : valueForMover(after) });
-  }
-  if (valuesForMover && captures.length > 0) {
-    const values = valuesForMover(captures.map((capture) => capture.after));
-    captures.forEach((capture, i) => (capture.valueForCapturer = values[i]));
-  }
+    return after;
+  });
+  const values = valuesForMover && afters.length > 0 ? valuesForMover(afters) : afters.map(valueForMover);
+  const captures = moves.map((move, i): Capture => ({ move, after: afters[i], valueForCapturer: values[i] }));
   return captures.sort((a, b) => b.valueForCapturer - a.valueForCapturer);
 }
 
