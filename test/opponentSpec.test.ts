@@ -64,6 +64,18 @@ describe('parseOpponentSpec', () => {
       },
       'mix:self;stockfish:skill=0,depth=2;noisy:0.3:gnuchess:depth=1;ab:2,q;self',
     ],
+    [
+      'ladder: stockfish @ 1000; ab:2,q@3000 ;stockfish:skill=20',
+      {
+        kind: 'ladder',
+        rungs: [
+          { spec: { kind: 'stockfish', options: { skill: '0', depth: '1' } }, lastGame: 1000 },
+          { spec: { kind: 'ab', body: '2,q' }, lastGame: 3000 },
+          { spec: { kind: 'stockfish', options: { skill: '20', depth: '1' } } },
+        ],
+      },
+      'ladder:stockfish:skill=0,depth=1@1000;ab:2,q@3000;stockfish:skill=20,depth=1',
+    ],
   ])('reads %j', (text, spec, canonical) => {
     expect(parseOpponentSpec(text)).toEqual(spec);
     expect(formatOpponentSpec(spec)).toBe(canonical);
@@ -107,6 +119,18 @@ describe('parseOpponentSpec', () => {
     ['mix:random;mix:greedy;ab:1', /member 2: a mix cannot hold a mix/],
     ['mix:random;noisy:auto=0.4:greedy', /member 2: an adaptive handicap \(noisy:auto=T\) cannot be a mix member, its probability is one per run/],
     ['noisy:0.3:mix:random;greedy', /a mix cannot be noisy/],
+    ['ladder:random', /a ladder needs at least two rungs/],
+    ['ladder:random@10', /a ladder needs at least two rungs/],
+    ['ladder:random;greedy', /rung 1: needs the last game it plays: SPEC@N/],
+    ['ladder:random@10;greedy@20', /rung 2: the last rung plays every game after the others, so it takes no @N/],
+    ['ladder:random@10;greedy@10;ab:1', /rung 2: @N must be a whole number above the rung before's 10, got "10"/],
+    ['ladder:random@0;greedy', /rung 1: @N must be a whole number above 0, got "0"/],
+    ['ladder:random@ten;greedy', /rung 1: @N must be a whole number above 0, got "ten"/],
+    ['ladder:random@;greedy', /rung 1: @N must be a whole number above 0, got ""/],
+    ['ladder:stockfsh@5;greedy', /rung 1: unknown opponent "stockfsh"/],
+    ['ladder:noisy:auto=0.4:greedy@5;greedy', /rung 1: an adaptive handicap \(noisy:auto=T\) cannot be a rung/],
+    ['mix:random;ladder:greedy@1;ab:1', /member 2: a mix cannot hold a ladder/],
+    ['noisy:0.3:ladder:random@1;greedy', /a ladder cannot be noisy/],
   ])('rejects %j', (text, problem) => {
     let failure: unknown;
     try {
@@ -241,6 +265,13 @@ describe('createOpponent', () => {
     expect(failure).toBeInstanceOf(MorphError);
     expect((failure as MorphError).exitCode).toBe(2);
     expect((failure as Error).message).toBe('"mix:random;greedy" (a mix of opponents) is for training only: morph train --opponent mix:...');
+  });
+
+  it('refuses a ladder outside training, as bad input in one line', async () => {
+    const failure = await createOpponent(parseOpponentSpec('ladder:random@5;greedy'), { seed: 1 }).catch((error: unknown) => error);
+    expect(failure).toBeInstanceOf(MorphError);
+    expect((failure as MorphError).exitCode).toBe(2);
+    expect((failure as Error).message).toBe('"ladder:random@5;greedy" (a ladder of opponents) is for training only: morph train --opponent ladder:...');
   });
 
   it('rejects a uci engine path that does not exist, as bad input', async () => {

@@ -135,3 +135,23 @@ describe('morph match with a mix', () => {
     expect(stderr).toMatch(/a mix of opponents\) is for training only: morph train --opponent mix:/);
   });
 });
+
+describe('morph train --opponent ladder:...', () => {
+  it('plays each rung up to its last game, by the database game number, so a resumed run climbs on', async () => {
+    for (const jobs of [1, 2]) {
+      const db = tempPath(`ladder-${jobs}.db`);
+      const ladder = ['--opponent', 'ladder:random@2;greedy@4;self', '--seed', '5', '--max-plies', '30', '--jobs', String(jobs)];
+      const first = await train(['--db', db, '--games', '3', ...ladder]);
+      expect(first.stderr).toBe('');
+      expect(first.code).toBe(0);
+      expect(recorded(db).games.map((game) => game.opponent)).toEqual(['random', 'random', 'greedy']);
+      const second = await train(['--db', db, '--games', '3', ...ladder]);
+      expect(second.code).toBe(0);
+      const { games, runOpponents } = recorded(db);
+      expect(games.map((game) => [game.id, game.opponent])).toEqual([
+        [1, 'random'], [2, 'random'], [3, 'greedy'], [4, 'greedy'], [5, 'self'], [6, 'self'],
+      ]);
+      expect(runOpponents).toEqual(['ladder:random@2;greedy@4;self', 'ladder:random@2;greedy@4;self']);
+    }
+  });
+});

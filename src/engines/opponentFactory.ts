@@ -60,6 +60,8 @@ export async function createOpponent(spec: OpponentSpec, options: CreateOpponent
       throw badInput('"self" (self-play) is a training opponent only: morph train --opponent self');
     case 'mix':
       throw badInput(`"${name}" (a mix of opponents) is for training only: morph train --opponent mix:...`);
+    case 'ladder':
+      throw badInput(`"${name}" (a ladder of opponents) is for training only: morph train --opponent ladder:...`);
     case 'ab':
       if (!options.alphaBetaFactory) {
         throw new MorphError(`cannot create opponent "${name}": no alpha-beta player factory was given`);

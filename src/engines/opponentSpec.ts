@@ -1,7 +1,7 @@
 /**
  * Opponent specs: the short text that names a sparring partner on the command line and in logs, e.g.
  * "stockfish:skill=3,depth=2", "gnuchess:depth=2", "uci:/usr/bin/myengine:Hash=32", "ab:2", "random",
- * "mix:random;ab:1".
+ * "mix:random;ab:1", "ladder:stockfish@1000;stockfish:skill=20,depth=1".
  *
  * Parsing fills in the defaults, so formatOpponentSpec gives the full, canonical text of what will play
  * (bare "stockfish" becomes "stockfish:skill=0,depth=1") and a recorded spec can be replayed exactly.
@@ -29,14 +29,27 @@ export type OpponentSpec =
   /** body: what follows "ab:", read by the alpha-beta engine's own factory. */
   | { kind: 'ab'; body: string }
   /** Training against several opponents in turn: game n (1-based) plays members[(n - 1) mod k] (training only). */
-  | { kind: 'mix'; members: OpponentSpec[] };
+  | { kind: 'mix'; members: OpponentSpec[] }
+  /**
+   * Training against stronger partners as the database grows: rung i plays every game numbered up to its
+   * `lastGame` (the database's game numbers, 1-based, so a resumed run meets the same rung); the last rung, which
+   * has none, plays every game after (training only).
+   */
+  | { kind: 'ladder'; rungs: LadderRung[] };
+
+export interface LadderRung {
+  spec: OpponentSpec;
+  /** The last game number this rung plays; undefined for the last rung. */
+  lastGame?: number;
+}
 
 export type OpponentKind = OpponentSpec['kind'];
 
 export const VALID_OPPONENT_FORMS =
   'stockfish[:skill=N,depth=N,nodes=N,movetime=MS,Name=value,...], gnuchess[:depth=N], ' +
   'uci:PATH[:depth=N,nodes=N,movetime=MS,Name=value,...], morph:DB_PATH, ab:D, random, greedy, noisy:P:SPEC, noisy:auto=T:SPEC, self (training only), ' +
-  'mix:SPEC;SPEC;... (training only: game n plays member (n - 1) mod k)';
+  'mix:SPEC;SPEC;... (training only: game n plays member (n - 1) mod k), ' +
+  'ladder:SPEC@N;SPEC@M;...;SPEC (training only: the first plays games 1-N, the next up to M, the last every game after)';
 
 /** Where an adaptive handicap's probability starts on a database that has none recorded. */
 export const ADAPTIVE_START_PROBABILITY = 0.5;
@@ -79,6 +92,7 @@ export function parseOpponentSpec(text: string): OpponentSpec {
       const inner = parsePart(body!.slice(split + 1), '', fail);
       if (inner.kind === 'self') fail('self-play cannot be noisy');
       if (inner.kind === 'mix') fail('a mix cannot be noisy; make its members noisy instead');
+      if (inner.kind === 'ladder') fail('a ladder cannot be noisy; make its rungs noisy instead');
       return target === undefined ? { kind, probability, inner } : { kind, probability, inner, target };
     }
     case 'morph':
@@ -110,6 +124,7 @@ export function parseOpponentSpec(text: string): OpponentSpec {
       if (body === undefined || texts.length < 2) fail('a mix needs at least two members: mix:SPEC;SPEC;..., e.g. mix:random;ab:1');
       const members = texts.map((member, index) => {
         if (/^\s*mix(:|$)/.test(member)) fail(`member ${index + 1}: a mix cannot hold a mix`);
+        if (/^\s*ladder(:|$)/.test(member)) fail(`member ${index + 1}: a mix cannot hold a ladder`);
         const spec = parsePart(member, `member ${index + 1}: `, fail);
         if (spec.kind === 'noisy' && spec.target !== undefined) {
           fail(`member ${index + 1}: an adaptive handicap (noisy:auto=T) cannot be a mix member, its probability is one per run; use noisy:P:SPEC`);
@@ -117,6 +132,33 @@ export function parseOpponentSpec(text: string): OpponentSpec {
         return spec;
       });
       return { kind, members };
+    }
+    case 'ladder': {
+      const texts = (body ?? '').split(';');
+      if (body === undefined || texts.length < 2) {
+        fail('a ladder needs at least two rungs: ladder:SPEC@N;SPEC, e.g. ladder:stockfish@1000;stockfish:skill=20,depth=1');
+      }
+      let previous = 0;
+      const rungs = texts.map((text, index): LadderRung => {
+        const label = `rung ${index + 1}: `;
+        const isLast = index === texts.length - 1;
+        const bound = /@\s*([^@;]*)$/.exec(text);
+        if (/^\s*(mix|ladder)(:|$)/.test(text)) fail(`${label}a ladder cannot hold a mix or a ladder`);
+        if (isLast && bound) fail(`${label}the last rung plays every game after the others, so it takes no @N`);
+        if (!isLast && !bound) fail(`${label}needs the last game it plays: SPEC@N`);
+        const spec = parsePart(bound ? text.slice(0, bound.index) : text, label, fail);
+        if (spec.kind === 'noisy' && spec.target !== undefined) {
+          fail(`${label}an adaptive handicap (noisy:auto=T) cannot be a rung, its probability is one per run; use noisy:P:SPEC`);
+        }
+        if (!bound) return { spec };
+        const lastGame = Number(bound[1]);
+        if (!Number.isInteger(lastGame) || lastGame <= previous || bound[1]!.trim() === '') {
+          fail(`${label}@N must be a whole number above ${previous === 0 ? '0' : `the rung before's ${previous}`}, got "${bound[1]!.trim()}"`);
+        }
+        previous = lastGame;
+        return { spec, lastGame };
+      });
+      return { kind, rungs };
     }
     default:
       return fail(kind === '' ? 'it is empty' : `unknown opponent "${kind}"`);
@@ -133,13 +175,20 @@ function parsePart(text: string, label: string, fail: (problem: string) => never
   }
 }
 
-/** The opponents a spec stands for: a mix's members, or the spec itself. */
+/** The opponents a spec stands for: a mix's members, a ladder's rungs, or the spec itself. */
 export function opponentMembers(spec: OpponentSpec): OpponentSpec[] {
+  if (spec.kind === 'ladder') return spec.rungs.map((rung) => rung.spec);
   return spec.kind === 'mix' ? spec.members : [spec];
 }
 
-/** The opponent of game `gameNumber` (1-based): a mix's members take turns by game number. */
+/**
+ * The opponent of game `gameNumber` (1-based): a mix's members take turns by game number; a ladder's rung is the
+ * first whose last game is not before it.
+ */
 export function opponentOfGame(spec: OpponentSpec, gameNumber: number): OpponentSpec {
+  if (spec.kind === 'ladder') {
+    return (spec.rungs.find((rung) => rung.lastGame === undefined || gameNumber <= rung.lastGame) ?? spec.rungs.at(-1)!).spec;
+  }
   const members = opponentMembers(spec);
   return members[(((gameNumber - 1) % members.length) + members.length) % members.length]!;
 }
@@ -164,6 +213,8 @@ export function formatOpponentSpec(spec: OpponentSpec): string {
       return withOptions(`uci:${spec.path}`, spec.options);
     case 'mix':
       return `mix:${spec.members.map(formatOpponentSpec).join(';')}`;
+    case 'ladder':
+      return `ladder:${spec.rungs.map((rung) => formatOpponentSpec(rung.spec) + (rung.lastGame === undefined ? '' : `@${rung.lastGame}`)).join(';')}`;
   }
 }
 

@@ -93,6 +93,8 @@ export class GameActor {
     const startedAt = new Date().toISOString();
     const member = opponentOfGame(this.spec, task.gameNumber);
     const key = formatOpponentSpec(member);
+    // A ladder never returns to a rung it has left: its engine is closed rather than kept idle for the run.
+    if (this.spec.kind === 'ladder') for (const other of [...this.opponents.keys()]) if (other !== key) await this.dropOpponent(other);
     let opponent = this.opponents.get(key);
     if (!opponent || BUILT_IN_OPPONENTS.has(member.kind)) {
       await this.dropOpponent(key);

@@ -151,7 +151,7 @@ export function gameSeed(runSeed: number, gameNumber: number): number {
 const HANDSHAKE_TIMEOUT_FLOOR_MS = 10_000;
 
 function usesMorphDatabase(spec: OpponentSpec): boolean {
-  if (spec.kind === 'mix') return spec.members.some(usesMorphDatabase);
+  if (spec.kind === 'mix' || spec.kind === 'ladder') return opponentMembers(spec).some(usesMorphDatabase);
   return spec.kind === 'morph' || (spec.kind === 'noisy' && usesMorphDatabase(spec.inner));
 }
 

@@ -72,7 +72,7 @@ export function registerTrainCommand(program: Command): void {
     .option('--db <file>', 'pattern database (default: data/morph.db in the checkout, or $MORPH_DB)')
     .option('--games <n>', `games to play (default ${DEFAULT_GAMES} unless --hours is given)`)
     .option('--hours <h>', 'train for this many hours instead (the move policy rebuilt after the run is not counted: minutes more)')
-    .option('--opponent <spec>', 'stockfish[:skill=N,depth=N,…] | uci:PATH[:opt=v,…] | gnuchess[:depth=N] | morph:FILE | random | greedy | ab:D[,q][,t=T] | noisy:P:SPEC | self (self-play) | mix:SPEC;SPEC;… (game n plays member (n-1) mod k)', 'stockfish')
+    .option('--opponent <spec>', 'stockfish[:skill=N,depth=N,…] | uci:PATH[:opt=v,…] | gnuchess[:depth=N] | morph:FILE | random | greedy | ab:D[,q][,t=T] | noisy:P:SPEC | self (self-play) | mix:SPEC;SPEC;… (game n plays member (n-1) mod k) | ladder:SPEC@N;…;SPEC (the first plays games 1-N, the next up to its bound, the last every game after)', 'stockfish')
     .option('--seed <n>', 'run seed (default: the database\'s, or a fresh one, recorded)')
     .option('--pgn <file>', 'append every game to this PGN file')
     .option('--json-log <file>', 'append one JSON line per game')
