@@ -122,15 +122,7 @@ export function parseOpponentSpec(text: string): OpponentSpec {
     case 'mix': {
       const texts = (body ?? '').split(';');
       if (body === undefined || texts.length < 2) fail('a mix needs at least two members: mix:SPEC;SPEC;..., e.g. mix:random;ab:1');
-      const members = texts.map((member, index) => {
-        if (/^\s*mix(:|$)/.test(member)) fail(`member ${index + 1}: a mix cannot hold a mix`);
-        if (/^\s*ladder(:|$)/.test(member)) fail(`member ${index + 1}: a mix cannot hold a ladder`);
-        const spec = parsePart(member, `member ${index + 1}: `, fail);
-        if (spec.kind === 'noisy' && spec.target !== undefined) {
-          fail(`member ${index + 1}: an adaptive handicap (noisy:auto=T) cannot be a mix member, its probability is one per run; use noisy:P:SPEC`);
-        }
-        return spec;
-      });
+      const members = texts.map((member, index) => parseScheduledPart(member, `member ${index + 1}: `, 'mix', fail));
       return { kind, members };
     }
     case 'ladder': {
@@ -143,16 +135,12 @@ export function parseOpponentSpec(text: string): OpponentSpec {
         const label = `rung ${index + 1}: `;
         const isLast = index === texts.length - 1;
         const bound = /@\s*([^@;]*)$/.exec(text);
-        if (/^\s*(mix|ladder)(:|$)/.test(text)) fail(`${label}a ladder cannot hold a mix or a ladder`);
         if (isLast && bound) fail(`${label}the last rung plays every game after the others, so it takes no @N`);
         if (!isLast && !bound) fail(`${label}needs the last game it plays: SPEC@N`);
-        const spec = parsePart(bound ? text.slice(0, bound.index) : text, label, fail);
-        if (spec.kind === 'noisy' && spec.target !== undefined) {
-          fail(`${label}an adaptive handicap (noisy:auto=T) cannot be a rung, its probability is one per run; use noisy:P:SPEC`);
-        }
+        const spec = parseScheduledPart(bound ? text.slice(0, bound.index) : text, label, 'ladder', fail);
         if (!bound) return { spec };
-        const lastGame = Number(bound[1]);
-        if (!Number.isInteger(lastGame) || lastGame <= previous || bound[1]!.trim() === '') {
+        const lastGame = Number(bound[1]); // "" and blanks read as 0, below every bound
+        if (!Number.isInteger(lastGame) || lastGame <= previous) {
           fail(`${label}@N must be a whole number above ${previous === 0 ? '0' : `the rung before's ${previous}`}, got "${bound[1]!.trim()}"`);
         }
         previous = lastGame;
@@ -173,6 +161,21 @@ function parsePart(text: string, label: string, fail: (problem: string) => never
     const problem = (error as Error).message.replace(/^bad opponent "[^"]*": /, '').replace(/; valid forms: .*$/, '');
     return fail(label + problem);
   }
+}
+
+/**
+ * A mix member or a ladder rung: any single opponent, but not a mix or a ladder itself, nor an adaptive handicap
+ * (its probability is one per run).
+ */
+function parseScheduledPart(text: string, label: string, within: 'mix' | 'ladder', fail: (problem: string) => never): OpponentSpec {
+  const nested = /^\s*(mix|ladder)(:|$)/.exec(text);
+  if (nested) fail(`${label}a ${within} cannot hold a ${nested[1]}`);
+  const spec = parsePart(text, label, fail);
+  if (spec.kind === 'noisy' && spec.target !== undefined) {
+    const role = within === 'mix' ? 'a mix member' : 'a rung';
+    fail(`${label}an adaptive handicap (noisy:auto=T) cannot be ${role}, its probability is one per run; use noisy:P:SPEC`);
+  }
+  return spec;
 }
 
 /** The opponents a spec stands for: a mix's members, a ladder's rungs, or the spec itself. */
