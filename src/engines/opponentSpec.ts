@@ -135,9 +135,9 @@ export function parseOpponentSpec(text: string): OpponentSpec {
         const label = `rung ${index + 1}: `;
         const isLast = index === texts.length - 1;
         const bound = /@\s*([^@;]*)$/.exec(text);
+        const spec = parseScheduledPart(bound ? text.slice(0, bound.index) : text, label, 'ladder', fail);
         if (isLast && bound) fail(`${label}the last rung plays every game after the others, so it takes no @N`);
         if (!isLast && !bound) fail(`${label}needs the last game it plays: SPEC@N`);
-        const spec = parseScheduledPart(bound ? text.slice(0, bound.index) : text, label, 'ladder', fail);
         if (!bound) return { spec };
         const lastGame = Number(bound[1]); // "" and blanks read as 0, below every bound
         if (!Number.isInteger(lastGame) || lastGame <= previous) {
