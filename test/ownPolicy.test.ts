@@ -18,6 +18,7 @@ import { openMorphDatabase } from '../src/store/database.ts';
 import { PatternStore } from '../src/store/patternStore.ts';
 import { MORPH_BIN, runMorph } from './helpers/cli.ts';
 import { endedProcessId, runningProcess } from './helpers/processes.ts';
+import { recordPlayedRun } from './helpers/playedGames.ts';
 
 const train = (db: string, games: number) =>
   runTraining({
@@ -154,6 +155,31 @@ describe("Morph's own move policy", () => {
     expect(none.stderr.trim().split('\n')).toHaveLength(1);
     expect(existsSync(ownPolicyPath(join(dir, 'missing.db')))).toBe(false);
   }, 120_000);
+  it("carries square values for play fitted to the partner's choices, once enough of them have a result", async () => {
+    const played = join(dir, 'played.db');
+    const playedDb = openMorphDatabase(played);
+    await recordPlayedRun(playedDb, { opponent: 'ab:1', games: 6, seed: 21, startedAt: new Date('2026-01-02T10:00:00Z'), firstGame: 1 });
+    playedDb.close();
+    const built = await runMorph(['model', '--from-db', played, '--json', '--no-progress']);
+    expect(built.stderr).toBe('');
+    const summary = JSON.parse(built.stdout);
+    // Every partner decision is fitted on (far fewer than the sample's bound).
+    const reader = openMorphDatabase(played, { readonly: true });
+    expect(summary.squares.decisions).toBe(partnerDecisions(reader, played).decisions.length);
+    reader.close();
+    const model = OpponentModel.open(ownPolicyPath(played));
+    try {
+      expect(model.choiceSquares!.squareValues).toHaveLength(6 * 64);
+      expect(model.choiceSquares!.values.every((v) => v > 0)).toBe(true);
+    } finally {
+      model.close();
+    }
+    // The policy of the 3-game database above: its games end unfinished at 40 plies, so no result to start from.
+    const small = OpponentModel.open(ownPolicyPath(db));
+    expect(small.choiceSquares).toBeNull();
+    small.close();
+  }, 120_000);
+
   it('a policy file that cannot be read: match refuses it in one line (exit 2); uci plays on without it and says so', async () => {
     const other = join(dir, 'copy.db');
     copyFileSync(db, other);

@@ -4,7 +4,9 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { Chess } from 'chess.js';
 import { GameHistory } from '../src/chess/history.ts';
-import { choiceScore, MorphPlayer, type MovePolicy } from '../src/player/morphPlayer.ts';
+import { choiceScore, MorphPlayer, SQUARE_WEIGHT, type MovePolicy } from '../src/player/morphPlayer.ts';
+import { databasePieceValues } from '../src/player/evaluate.ts';
+import { SQUARE_VALUES, squareValueIndex } from '../src/eval/squareValues.ts';
 import { generateLegalMoves } from '../src/chess/movegen.ts';
 import { PatternStore } from '../src/store/patternStore.ts';
 import { buildPawnUpDatabase, PAWN_UP_STALEMATE_FEN } from './helpers/sampleDatabase.ts';
@@ -210,6 +212,42 @@ describe('morph move', () => {
     // On the probability scale (the other searches') the policy's .06 would outvote the pawn's .02.
     expect(choiceScore(quiet, 'probability')).toBeGreaterThan(choiceScore(capture, 'probability'));
     expect(new MorphPlayer(store, { maturity: 0, seed: 1, search: 'captures-mates' }).valueScale).toBe('probability');
+  });
+
+  it("with a policy's square values, the material searches add them, scaled to Morph's piece values, for either colour", () => {
+    const store = PatternStore.open(':memory:');
+    // Evidence for the fitted piece values (the prior alone judges: no pattern for a level position).
+    store.insert(materialPattern([0, 1, 0, 0, 0]), 'manual', 0, { weight: 0.8, updates: 100 });
+    store.insert(materialPattern([0, 0, 0, 1, 0]), 'manual', 0, { weight: 0.9, updates: 100 });
+    const theirValues = [1, 3, 3, 5, 9];
+    const squareValues = new Array<number>(SQUARE_VALUES).fill(0);
+    squareValues[squareValueIndex(2, parseSquare('f3'))] = 2; // a White knight on f3, or a Black one on f6
+    const indifferent = (squares?: MovePolicy['squares']): MovePolicy => ({
+      name: 'indifferent',
+      logProbabilities: (history) => new Map(generateLegalMoves(history.board).map((m) => [uciMove(m), 0])),
+      ...(squares ? { squares } : {}),
+    });
+    const player = (squareWeight?: number) =>
+      new MorphPlayer(store, { maturity: 0, seed: 1, search: 'material-quiescence', policy: indifferent({ values: theirValues, squareValues }), squareWeight });
+    const pieceValues = databasePieceValues(store);
+    const unit = [...pieceValues].reduce((a, b) => a + b, 0) / theirValues.reduce((a, b) => a + b, 0);
+    const logOdds = (p: number) => Math.log(p / (1 - p));
+    for (const [fen, onSquare] of [
+      ['4k3/p7/8/8/8/8/P7/4K1N1 w - - 0 1', 'g1f3'],
+      ['4k1n1/p7/8/8/8/8/P7/4K3 b - - 0 1', 'g8f6'],
+    ]) {
+      const history = new GameHistory(fen);
+      const without = new Map(player(0).rankMoves(history).map((r) => [r.move, r.value]));
+      expect(new Set(without.values()).size).toBe(1); // level material everywhere: nothing to choose by
+      const ranked = player().rankMoves(history);
+      expect(ranked[0].move).toBe(onSquare);
+      // (The player's fit stops within Newton's tolerance of this one: 1e-5.)
+      expect(logOdds(ranked[0].value)).toBeCloseTo(logOdds(without.get(onSquare)!) + SQUARE_WEIGHT * unit * 2, 4);
+      for (const r of ranked.slice(1)) expect(r.value).toBeCloseTo(without.get(r.move)!, 12);
+      // Without square values in the policy, the same as a weight of 0.
+      const plain = new MorphPlayer(store, { maturity: 0, seed: 1, search: 'material-quiescence', policy: indifferent() });
+      expect(new Map(plain.rankMoves(history).map((r) => [r.move, r.value]))).toEqual(without);
+    }
   });
 
   it('reads one FEN per line, reports a bad line by number and goes on', async () => {

@@ -4,6 +4,7 @@
  * and the mover's captures, checked against unpruned brute forces; and models that weigh them, built
  * and measured as a user would.
  */
+import { SQUARE_VALUES, squareValueIndex } from '../src/eval/squareValues.ts';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { mkdtempSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
 import Database from 'better-sqlite3';
@@ -16,7 +17,7 @@ import { GameHistory } from '../src/chess/history.ts';
 import { AlphaBetaPlayer, evaluateBoard, parseAlphaBetaSpec } from '../src/engines/alphabeta.ts';
 import { PIECE_VALUE } from '../src/chess/pieceValues.ts';
 import {
-  learnedLogOdds, OpponentModel, scoreOfWeight, settledLoss, SQUARE_VALUES, squareValueIndex, twoPlyLine,
+  learnedLogOdds, OpponentModel, scoreOfWeight, settledLoss, twoPlyLine,
 } from '../src/model/opponentModel.ts';
 import { QUIESCENCE_DEPTH } from '../src/player/search.ts';
 import { Random } from '../src/util/random.ts';

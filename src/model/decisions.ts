@@ -111,3 +111,21 @@ export function playerNames(pgnText: string): string[] {
   for (const match of pgnText.matchAll(/^\s*\[(?:White|Black)\s+"([^"]*)"\]/gm)) names.add(match[1]);
   return [...names].sort();
 }
+
+/** Replays decisions in order, reusing one history while they follow each other within a game. */
+export function* decisionHistories(decisions: readonly Decision[]): Generator<[Decision, GameHistory]> {
+  let history: GameHistory | null = null;
+  let game = -1;
+  let played = 0;
+  let startFen = '';
+  for (const decision of decisions) {
+    if (history === null || decision.game !== game || decision.startFen !== startFen || decision.before.length < played) {
+      history = new GameHistory(decision.startFen);
+      game = decision.game;
+      startFen = decision.startFen;
+      played = 0;
+    }
+    for (; played < decision.before.length; played++) history.play(decision.before[played]);
+    yield [decision, history];
+  }
+}

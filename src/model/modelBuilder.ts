@@ -16,11 +16,9 @@
  * temporary renamed into place, one writer at a time), so a failure leaves no file behind.
  */
 import { writeFileSync } from 'node:fs';
-import { applyMove, cloneBoard, parseUciMove, uciMove, WHITE, type Board } from '../chess/board.ts';
-import { GameHistory } from '../chess/history.ts';
+import { applyMove, cloneBoard, parseUciMove } from '../chess/board.ts';
 import { generateLegalMoves } from '../chess/movegen.ts';
-import { buildPositionGraph, materialDifference, PositionGraph } from '../graph/positionGraph.ts';
-import { fitPieceValues, solveLinearSystem, type MaterialEvidence } from '../eval/materialFit.ts';
+import { buildPositionGraph, PositionGraph } from '../graph/positionGraph.ts';
 import { nodeAtSquare } from '../learn/learningGame.ts';
 import { orderedSubpattern } from '../learn/nodeOrder.ts';
 import { allSeedPatterns, safetySeedPatterns } from '../learn/seeding.ts';
@@ -32,9 +30,12 @@ import { writeWholeFile } from '../store/wholeFile.ts';
 import { badInput } from '../util/errors.ts';
 import { Random } from '../util/random.ts';
 import { recordDatabaseKind } from '../store/databaseKind.ts';
-import type { Decision } from './decisions.ts';
+import { decisionHistories, type Decision } from './decisions.ts';
 import {
-  endByRule, MATERIAL_SCORES_KEY, settledLoss, SQUARE_VALUES, squareValueIndex, successorsOf, twoPlyBalance, twoPlyLine, TERMINAL_SCORES_KEY, weightOfScore, type FeatureSet, type MaterialMode, type MaterialScores,
+  choiceEvaluation, conditionalLogit, fitChoiceSquares, LEAST_PIECE_VALUE, resultPieceValues, sparseRow, SQUARE_ROUNDS, type LearnedEvaluation,
+} from './choiceEvaluation.ts';
+import {
+  CHOICE_SQUARES_KEY, endByRule, MATERIAL_SCORES_KEY, settledLoss, successorsOf, twoPlyBalance, TERMINAL_SCORES_KEY, weightOfScore, type FeatureSet, type MaterialMode, type MaterialScores,
   type SettleScores,
   type ModelInfo, type ModelPosition, type TerminalScores,
 } from './opponentModel.ts';
@@ -102,29 +103,13 @@ export interface BuildSummary extends ModelInfo {
   settings: ModelSettings;
   /** With shrinkage candidates: how each predicted the held-out games' decisions (those with a choice). */
   shrinkageChoice?: ShrinkageChoice;
+  /** With fitSquares, when the decisions had results to start from: the square values' sample and fitting time. */
+  squares?: { decisions: number; seconds: number };
 }
 
 export interface ShrinkageChoice {
   heldOutDecisions: number;
   trials: ShrinkageTrial[];
-}
-
-/** Replays decisions in order, reusing one history while they follow each other within a game. */
-export function* decisionHistories(decisions: readonly Decision[]): Generator<[Decision, GameHistory]> {
-  let history: GameHistory | null = null;
-  let game = -1;
-  let played = 0;
-  let startFen = '';
-  for (const decision of decisions) {
-    if (history === null || decision.game !== game || decision.startFen !== startFen || decision.before.length < played) {
-      history = new GameHistory(decision.startFen);
-      game = decision.game;
-      startFen = decision.startFen;
-      played = 0;
-    }
-    for (; played < decision.before.length; played++) history.play(decision.before[played]);
-    yield [decision, history];
-  }
 }
 
 function inducePatterns(store: PatternStore, decisions: readonly Decision[], settings: ModelSettings, rng: Random): void {
@@ -454,192 +439,6 @@ function realScoresAlone(cases: readonly FittingCase[], realFeatures: readonly n
   return [...conditionalLogit(rows, cases.map((c) => c.chosen), dims).subarray(0, realFeatures.length)];
 }
 
-/** One successor's features for conditionalLogit: the nonzero ones, by index. */
-interface SparseRow {
-  index: Int32Array;
-  value: Float64Array;
-}
-
-const sparseRow = (dense: Float64Array): SparseRow => {
-  const index = Int32Array.from(dense.keys()).filter((k) => dense[k] !== 0);
-  return { index, value: Float64Array.from(index, (k) => dense[k]) };
-};
-
-/**
- * The maximum-likelihood weights of a conditional logit with a few hundred features at most, by Newton's method:
- * `rows[i][s]` holds decision i's successor s's features, `chosen[i]` the successor chosen. A ridge keeps a
- * feature that separates the choices perfectly (a mate is always taken) finite. Rows are sparse; the Hessian is
- * dense (dims x dims).
- */
-function conditionalLogit(rows: readonly SparseRow[][], chosen: readonly number[], dims: number, ridge = 1): Float64Array {
-  const mean = new Float64Array(dims);
-  const inMean = new Uint8Array(dims);
-  const touched: number[] = [];
-  const likelihood = (w: Float64Array, gradient?: Float64Array, hessian?: Float64Array[]): number => {
-    let total = 0;
-    for (let k = 0; k < dims; k++) total -= (ridge / 2) * w[k] * w[k];
-    gradient?.forEach((_, k) => (gradient[k] = -ridge * w[k]));
-    hessian?.forEach((row, k) => row.forEach((_, l) => (row[l] = k === l ? -ridge : 0)));
-    rows.forEach((successors, i) => {
-      const scores = successors.map((x) => x.index.reduce((sum, k, j) => sum + w[k] * x.value[j], 0));
-      const top = Math.max(...scores);
-      let z = 0;
-      for (let s = 0; s < scores.length; s++) z += (scores[s] = Math.exp(scores[s] - top));
-      total += Math.log(scores[chosen[i]] / z);
-      if (!gradient || !hessian) return;
-      // H -= sum_s p_s x_s x_s' - m m', with m = sum_s p_s x_s over the features any successor has.
-      touched.length = 0;
-      successors.forEach((x, s) => {
-        const p = scores[s] / z;
-        x.index.forEach((k, a) => {
-          if (!inMean[k]) {
-            inMean[k] = 1;
-            touched.push(k);
-          }
-          mean[k] += p * x.value[a];
-          x.index.forEach((l, b) => (hessian[k][l] -= p * x.value[a] * x.value[b]));
-        });
-      });
-      const own = successors[chosen[i]];
-      own.index.forEach((k, a) => (gradient[k] += own.value[a]));
-      for (const k of touched) {
-        gradient[k] -= mean[k];
-        for (const l of touched) hessian[k][l] += mean[k] * mean[l];
-      }
-      for (const k of touched) mean[k] = inMean[k] = 0;
-    });
-    return total;
-  };
-  const weights = new Float64Array(dims);
-  const gradient = new Float64Array(dims);
-  const hessian = Array.from({ length: dims }, () => new Float64Array(dims));
-  let current = likelihood(weights, gradient, hessian);
-  for (let iteration = 0; iteration < 30; iteration++) {
-    // The Newton step: (-H) step = g, as the rows of [-H | g].
-    const step = solveLinearSystem(hessian.map((row, k) => Float64Array.from([...row.map((v) => -v), gradient[k]])));
-    // Halve the step until the likelihood does not fall (the full Newton step can overshoot far from the optimum).
-    let trial = weights;
-    let next = -Infinity;
-    for (let scale = 1; scale > 1e-4 && next < current; scale /= 2) {
-      trial = weights.map((w, k) => w + scale * step[k]);
-      next = likelihood(trial);
-    }
-    if (next < current || next - current < 1e-6 * Math.max(1, Math.abs(current))) break;
-    weights.set(trial);
-    current = likelihood(weights, gradient, hessian);
-  }
-  return weights;
-}
-
-/** The evaluation a two-ply search uses: piece values and, when learned, square values (opponentModel.ts learnedLogOdds). */
-interface LearnedEvaluation {
-  values: number[];
-  squareValues?: number[];
-}
-
-/** Line-end features: P N B R Q, then whether the line mates, is mated or draws, then the square values. */
-const LINE_SQUARES = 8;
-/**
- * Rounds of the square values' fit, each finding the lines again at the last round's evaluation, and its ridge.
- * Measured on ab:2,q's held-out moves ranked by the line alone (training/RESULTS.md, 2026-11-25 evening): 84.5,
- * 91.1, 92.6 and 92.6% after one to four rounds at .001; a ridge of .01 a point lower, 1 held the values near 0.
- */
-const SQUARE_ROUNDS = 3;
-const SQUARE_RIDGE = 0.001;
-
-/**
- * `row` += where the pieces stand at `end` less where they stood at `root`, by square value index, +1 for the
- * mover's pieces and -1 for its opponent's (the squares that did not change cancel).
- */
-function addSquareChanges(root: Board, end: Board, moverIsWhite: boolean, row: Map<number, number>): void {
-  const add = (piece: number, sq: number, sign: number) => {
-    const k = LINE_SQUARES + squareValueIndex(piece, sq);
-    row.set(k, (row.get(k) ?? 0) + (piece > 0 === moverIsWhite ? sign : -sign));
-  };
-  for (let sq = 0; sq < 64; sq++) {
-    if (root.squares[sq] === end.squares[sq]) continue;
-    if (root.squares[sq] !== 0) add(root.squares[sq], sq, -1);
-    if (end.squares[sq] !== 0) add(end.squares[sq], sq, 1);
-  }
-}
-
-/**
- * With material "two-ply": the evaluation the player's own choices imply. Each move's two-ply line is found at
- * the current evaluation (first `values`: from the games' results or the linear fit), and a conditional logit on
- * the material difference where the line ends (P N B R Q, beside whether it mates, is mated or draws) gives a score
- * per piece: what the player gives up, and goes for, in its search. With `squares`, SQUARE_ROUNDS more rounds also
- * score each piece type and square from where the pieces stand at the line's end, each round finding the lines
- * again with the last one's evaluation (a search's line depends on its evaluation). Scaled so that the piece values
- * sum to the first values' total, keeping the two-ply balances on the logistic's readable range. Measured on
- * ab:2,q (held-out top-1): the pawn the results gave (.05, the floor) cost 9 points against textbook values given
- * by hand as a diagnostic.
- */
-function choiceEvaluation(decisions: readonly Decision[], values: readonly number[], squares: boolean): LearnedEvaluation {
-  let evaluation: LearnedEvaluation = { values: [...values] };
-  for (let round = 0; round <= (squares ? SQUARE_ROUNDS : 0); round++) {
-    const withSquares = round > 0;
-    const dims = LINE_SQUARES + (withSquares ? SQUARE_VALUES : 0);
-    /** How many successors' lines each feature takes part in. */
-    const seen = new Int32Array(dims);
-    const rows: SparseRow[][] = [];
-    const chosen: number[] = [];
-    for (const [decision, history] of decisionHistories(decisions)) {
-      const board = history.board;
-      const moves = generateLegalMoves(board);
-      if (moves.length < 2) continue;
-      const next = cloneBoard(board);
-      rows.push(
-        moves.map((move) => {
-          applyMove(board, move, next);
-          const end = endByRule(history, next);
-          const line = twoPlyLine(next, evaluation.values, end, evaluation.squareValues);
-          const row = new Map<number, number>();
-          if (line.difference) {
-            line.difference.forEach((d, k) => d !== 0 && row.set(k, d));
-            if (withSquares) addSquareChanges(board, line.end, board.turn === WHITE, row);
-          } else row.set(line.balance > 0 ? 5 : line.balance < 0 ? 6 : 7, 1);
-          for (const k of row.keys()) seen[k]++;
-          return { index: Int32Array.from(row.keys()), value: Float64Array.from(row.values()) };
-        }),
-      );
-      chosen.push(moves.findIndex((m) => uciMove(m) === decision.chosen));
-    }
-    const implied = conditionalLogit(rows, chosen, dims, withSquares ? SQUARE_RIDGE : 1);
-    const pieceValues = [...implied.subarray(0, 5)];
-    const squareValues = withSquares ? [...implied.subarray(LINE_SQUARES)] : undefined;
-    if (squareValues) {
-      // A piece's value and its square's value only ever count as their sum (every piece stands on a square): centre
-      // each piece type's square values on the squares its lines reached, weighted by how often, so that the piece
-      // value is its mean worth, what the settled loss counts. A square never reached keeps that mean.
-      for (let type = 0; type < 6; type++) {
-        let sum = 0;
-        let count = 0;
-        for (let sq = 0; sq < 64; sq++) {
-          const n = seen[LINE_SQUARES + type * 64 + sq];
-          sum += n * squareValues[type * 64 + sq];
-          count += n;
-        }
-        const mean = count > 0 ? sum / count : 0;
-        for (let sq = 0; sq < 64; sq++) {
-          squareValues[type * 64 + sq] = seen[LINE_SQUARES + type * 64 + sq] > 0 ? squareValues[type * 64 + sq] - mean : 0;
-        }
-        if (type < 5) pieceValues[type] += mean; // the kings' means cancel: one each
-      }
-    }
-    const scale = values.reduce((a, b) => a + b, 0) / Math.max(1e-9, pieceValues.reduce((a, b) => a + Math.max(0, b), 0));
-    evaluation = {
-      values: pieceValues.map((v) => Math.max(LEAST_PIECE_VALUE, v * scale)),
-      ...(squareValues ? { squareValues: squareValues.map((v) => v * scale) } : {}),
-    };
-  }
-  return evaluation;
-}
-
-/** The least value a piece gets in the settling quiescence: every piece is worth taking. */
-const LEAST_PIECE_VALUE = 0.05;
-/** Decisions with a known game result needed before the piece values come from the results. */
-const LEAST_SCORED_DECISIONS = 100;
-
 /**
  * Piece values for the settling quiescence. From the games' results when they are known: the piece values that
  * best explain the player's score by the material after each of its moves (maximum likelihood, as Morph's value
@@ -652,32 +451,6 @@ function settleValues(scores: Float64Array, materialBase: number, decisions: rea
   const byResult = resultPieceValues(decisions);
   const values = byResult ?? [0, 1, 2, 3, 4].map((k) => (scores[materialBase + k] - scores[materialBase + 5 + k]) / 2);
   return values.map((v) => Math.max(LEAST_PIECE_VALUE, v));
-}
-
-/** The piece values fitted to the scores the player made, or null when too few of its games have a result. */
-function resultPieceValues(decisions: readonly Decision[]): number[] | null {
-  const evidence = new Map<string, MaterialEvidence & { won: number }>();
-  const difference = new Int8Array(5);
-  let scored = 0;
-  const add = (position: Board, score: number) => {
-    const diff = materialDifference(position, difference);
-    const key = diff.join(',');
-    const entry = evidence.get(key) ?? { diff: diff.slice(), weight: 0, updates: 0, won: 0 };
-    entry.updates++;
-    entry.won += score;
-    entry.weight = entry.won / entry.updates;
-    evidence.set(key, entry);
-  };
-  for (const [decision, history] of decisionHistories(decisions)) {
-    if (decision.score === undefined) continue;
-    scored++;
-    // The position the opponent moved into, and the one the player's choice leads to.
-    add(history.board, 1 - decision.score);
-    const next = cloneBoard(history.board);
-    applyMove(history.board, parseUciMove(decision.chosen)!, next);
-    add(next, decision.score);
-  }
-  return scored < LEAST_SCORED_DECISIONS ? null : [...fitPieceValues(evidence.values())];
 }
 
 /**
@@ -718,6 +491,8 @@ export interface BuildRequest {
   lastGame?: number;
   /** Whether an existing `out` is replaced (a database's own policy); otherwise it is refused. */
   replace?: boolean;
+  /** Whether square values for play are fitted to the decisions and stored with the model (a database's own policy, ownPolicy.ts). */
+  fitSquares?: boolean;
   settings?: Partial<ModelSettings>;
   onProgress?: (message: string) => void;
 }
@@ -769,7 +544,7 @@ function buildModelInto(file: string, request: BuildRequest): BuildSummary {
       // (and the two-ply balance).
       const twoPly = settings.material === 'two-ply';
       const firstValues = settleValues(scores, materialBase, request.decisions);
-      const evaluation = twoPly ? choiceEvaluation(request.decisions, firstValues, settings.squareValues) : { values: firstValues };
+      const evaluation = twoPly ? choiceEvaluation(request.decisions, firstValues, settings.squareValues ? SQUARE_ROUNDS : 0) : { values: firstValues };
       addSettledFeatures(cases, request.decisions, evaluation, twoPly);
       request.onProgress?.(`settled${twoPly ? ' and two-ply' : ''} material in ${((performance.now() - induced) / 1000).toFixed(1)} s; fitting again`);
       const [lossFeature, twoPlyFeature] = [featureCount, featureCount + 1];
@@ -778,6 +553,10 @@ function buildModelInto(file: string, request: BuildRequest): BuildSummary {
       ({ scores, uses, logLikelihood } = fitScores(cases, featureCount + reals.length, settings, rng, reals));
       settle = { ...evaluation, lossWeight: scores[lossFeature], ...(twoPly ? { twoPlyWeight: scores[twoPlyFeature] } : {}) };
     }
+    const scored = performance.now();
+    if (request.fitSquares) request.onProgress?.(`fitting square values for play to the choices`);
+    const choiceSquares = request.fitSquares ? fitChoiceSquares(request.decisions) : null;
+    const squared = performance.now();
     const terminal: TerminalScores = { checkmate: scores[CHECKMATE_FEATURE], draw: scores[DRAW_FEATURE] };
     const material: MaterialScores | null =
       materialBase < 0
@@ -806,6 +585,7 @@ function buildModelInto(file: string, request: BuildRequest): BuildSummary {
       recordDatabaseKind(store.db, 'opponent-model');
       setMeta(store.db, TERMINAL_SCORES_KEY, terminal);
       if (material) setMeta(store.db, MATERIAL_SCORES_KEY, material);
+      if (choiceSquares) setMeta(store.db, CHOICE_SQUARES_KEY, choiceSquares);
       setMeta(store.db, 'model_info', info);
       setMeta(store.db, 'model_settings', settings);
       setMeta(store.db, 'seed', request.seed);
@@ -818,8 +598,9 @@ function buildModelInto(file: string, request: BuildRequest): BuildSummary {
       patterns: store.size,
       forced,
       logLikelihood,
-      seconds: { patterns: (induced - started) / 1000, fitting: (fitted - induced) / 1000 },
+      seconds: { patterns: (induced - started) / 1000, fitting: (scored - induced + fitted - squared) / 1000 },
       settings,
+      ...(choiceSquares ? { squares: { decisions: choiceSquares.decisions, seconds: (squared - scored) / 1000 } } : {}),
       ...(shrinkageChoice ? { shrinkageChoice } : {}),
     };
   } finally {

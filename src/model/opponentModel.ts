@@ -25,6 +25,7 @@ import { buildPositionGraph, materialDifference, PositionGraph, PositionGraphPoo
 import { gameEnd } from '../chess/gameEnd.ts';
 import { bestReplyLine, MODEL_SEARCH_MODES, QUIESCENCE, worstCaptureReply, type ModelSearchMode } from '../player/search.ts';
 import { fittedLogOdds } from '../eval/materialFit.ts';
+import { SQUARE_VALUES, squareLogOdds, type LearnedSquares } from '../eval/squareValues.ts';
 import { badInput } from '../util/errors.ts';
 import { getMetaJson, getMeta } from '../store/meta.ts';
 import type { PatternRecord } from '../store/patternRecord.ts';
@@ -79,13 +80,6 @@ export interface SettleScores {
   squareValues?: number[];
 }
 
-/** Square values: one per piece type and square. */
-export const SQUARE_VALUES = 6 * 64;
-
-/** A piece's index into square values: its type, and its square as its own side sees the board (Black mirrored). */
-export const squareValueIndex = (piece: number, square: number): number =>
-  piece > 0 ? (piece - 1) * 64 + square : (-piece - 1) * 64 + (square ^ 56);
-
 /** Scratch for learnedLogOdds (synchronous, never nested). */
 const evaluationDifference = new Int8Array(5);
 
@@ -94,18 +88,13 @@ const evaluationDifference = new Int8Array(5);
  * `values`, plus, with square values, those of its pieces less those of its opponent's.
  */
 export function learnedLogOdds(board: Board, values: ArrayLike<number>, squareValues?: ArrayLike<number>): number {
-  let score = fittedLogOdds(values, materialDifference(board, evaluationDifference));
-  if (squareValues) {
-    const whiteJustMoved = board.turn === BLACK;
-    for (let sq = 0; sq < 64; sq++) {
-      const piece = board.squares[sq];
-      if (piece !== 0) score += piece > 0 === whiteJustMoved ? squareValues[squareValueIndex(piece, sq)] : -squareValues[squareValueIndex(piece, sq)];
-    }
-  }
-  return score;
+  const material = fittedLogOdds(values, materialDifference(board, evaluationDifference));
+  return squareValues ? material + squareLogOdds(board, squareValues) : material;
 }
 
 export const MATERIAL_SCORES_KEY = 'model_material_scores';
+/** Meta key of the square values fitted for play (a Morph policy's; LearnedSquares with how they were fitted). */
+export const CHOICE_SQUARES_KEY = 'model_choice_squares';
 export const MATERIAL_MODES = ['exact', 'linear', 'settled', 'two-ply'] as const;
 export type MaterialMode = (typeof MATERIAL_MODES)[number];
 
@@ -397,6 +386,11 @@ export class OpponentModel {
     readonly features: FeatureSet = 'most-specific',
     readonly search: ModelSearchMode = 'one-ply',
     readonly material: MaterialScores | null = null,
+    /**
+     * The square values this player's choices imply, with the piece values beside them (choiceEvaluation.ts):
+     * fitted for play (CHOICE_SQUARES_KEY, a Morph policy's), else a two-ply model's own. Null when there are none.
+     */
+    readonly choiceSquares: LearnedSquares | null = null,
   ) {
     let maxId = 0;
     for (const record of store.hierarchy.byId.values()) maxId = Math.max(maxId, record.id);
@@ -419,9 +413,13 @@ export class OpponentModel {
       const stored = settings?.search ?? 'one-ply';
       if (!(MODEL_SEARCH_MODES as readonly string[]).includes(stored)) throw badInput(`${path}: unknown model search "${stored}"`);
       const material = getMetaJson<MaterialScores>(store.db, MATERIAL_SCORES_KEY) ?? null;
-      const squares = material?.settle?.squareValues;
-      if (squares && squares.length !== SQUARE_VALUES) throw badInput(`${path}: ${squares.length} square values where a model has ${SQUARE_VALUES}`);
-      return new OpponentModel(store, terminal, settings?.features ?? 'most-specific', search ?? (stored as ModelSearchMode), material);
+      const settle = material?.settle;
+      const choiceSquares = getMetaJson<LearnedSquares>(store.db, CHOICE_SQUARES_KEY) ?? (settle?.squareValues ? { values: settle.values, squareValues: settle.squareValues } : null);
+      for (const squares of [settle?.squareValues, choiceSquares?.squareValues]) {
+        if (squares && squares.length !== SQUARE_VALUES) throw badInput(`${path}: ${squares.length} square values where a model has ${SQUARE_VALUES}`);
+      }
+      const features = settings?.features ?? 'most-specific';
+      return new OpponentModel(store, terminal, features, search ?? (stored as ModelSearchMode), material, choiceSquares);
     } catch (error) {
       store.close();
       throw error;

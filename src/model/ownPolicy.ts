@@ -8,6 +8,10 @@
  * similar moves. Nothing outside Morph's experience goes in: the moves are the ones played against it. Measured in
  * training/RESULTS.md (2026-11-23, "Morph's own move policy").
  *
+ * The policy also carries square values fitted to the same choices (choiceEvaluation.ts, fitChoiceSquares): what
+ * the partner's moves say a piece is worth on each square. The material searches add them to the fitted piece
+ * values (morphPlayer.ts, SQUARE_WEIGHT).
+ *
  * Training itself plays without the policy, so what the value database learns does not depend on it; `morph
  * train` rebuilds the model after a run once enough new games have been recorded.
  */
@@ -119,6 +123,8 @@ export function buildOwnPolicy(
     replace?: boolean;
     /** Default: the database's seed. */
     seed?: number;
+    /** Whether square values for play are fitted and stored with the policy (default: yes). */
+    squares?: boolean;
     settings?: Partial<ModelSettings>;
     onProgress?: (message: string) => void;
   } = {},
@@ -138,6 +144,7 @@ export function buildOwnPolicy(
   const summary = buildModel({
     out,
     replace: options.replace ?? true,
+    fitSquares: options.squares ?? true,
     player: games.partners.join(', '),
     source: `${dbPath}, games ${games.firstGame}-${games.lastGame}`,
     games: games.games,

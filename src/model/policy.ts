@@ -21,5 +21,6 @@ export function modelPolicy(model: OpponentModel, weight?: number): MovePolicy {
     name: `policy:${model.store.path}${weight !== undefined ? `@${weight}` : ''}`,
     weight,
     logProbabilities: (history: GameHistory) => new Map(model.rank(history).map((m) => [m.move, m.logProbability])),
+    ...(model.choiceSquares ? { squares: model.choiceSquares } : {}),
   };
 }

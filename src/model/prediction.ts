@@ -14,8 +14,7 @@ import type { GameHistory } from '../chess/history.ts';
 import { boardToFen } from '../chess/board.ts';
 import { positionAgreement, TIE_TOLERANCE, topThirdSize, type AgreementShares } from '../agree/metrics.ts';
 import type { MoveScore } from '../agree/rankers.ts';
-import type { Decision } from './decisions.ts';
-import { decisionHistories } from './modelBuilder.ts';
+import { decisionHistories, type Decision } from './decisions.ts';
 
 export type Phase = 'opening' | 'middlegame' | 'endgame';
 export const PHASES: readonly Phase[] = ['opening', 'middlegame', 'endgame'];

@@ -10,7 +10,9 @@ import type { PatternStore } from '../store/patternStore.ts';
 import type { Retrieval } from '../store/retrieval.ts';
 import { materialKey } from '../pattern/canonical.ts';
 import type { Board } from '../chess/board.ts';
-import { blendedWeight, fitPieceValues, fittedWeight, type MaterialEvidence, type PieceValues } from '../eval/materialFit.ts';
+import { blendedWeight, fitPieceValues, fittedLogOdds, fittedWeight, type MaterialEvidence, type PieceValues } from '../eval/materialFit.ts';
+import { logistic } from '../eval/combine.ts';
+import { squareLogOdds } from '../eval/squareValues.ts';
 import type { MaterialPattern } from '../pattern/pattern.ts';
 
 /** Scratch for materialEvaluation (synchronous, never nested). */
@@ -47,7 +49,8 @@ export function evaluationOf({ matches, tested }: Retrieval, maturity: number, s
  * A position judged by its material pattern alone (the material-* searches): the learned weight of its
  * material difference, .5 when the database has no mature pattern for it. With a material prior and the
  * database's fitted piece values (materialFit.ts), the weight blended with the fitted one, which stands alone
- * for a difference the database lacks. No retrieval, so a deep look stays cheap.
+ * for a difference the database lacks; with `squares` (a policy's, morphPlayer.ts), the fitted log-odds also count
+ * where the pieces stand. No retrieval, so a deep look stays cheap.
  */
 export function materialEvaluation(
   store: PatternStore,
@@ -55,13 +58,16 @@ export function materialEvaluation(
   maturity: number,
   settings: EvaluationSettings = PAPER_EVALUATION,
   pieceValues?: PieceValues,
+  squares?: { squareValues: ArrayLike<number>; scale: number },
 ): PositionEvaluation {
   const record = store.hierarchy.material.get(materialKey(materialDifference(board, difference)));
   const matched = record ? [record] : [];
   const used = record && record.updates >= maturity ? matched : [];
   const prior = settings.materialPrior ?? 0;
   if (prior > 0 && pieceValues !== undefined) {
-    const fitted = fittedWeight(pieceValues, difference);
+    const fitted = squares
+      ? logistic(fittedLogOdds(pieceValues, difference) + squares.scale * squareLogOdds(board, squares.squareValues))
+      : fittedWeight(pieceValues, difference);
     const value = used.length > 0 ? blendedWeight(record!.weight, record!.updates, fitted, prior) : fitted;
     return { value, used, matched, tested: 0, blend: { fitted, prior } };
   }

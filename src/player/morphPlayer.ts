@@ -24,6 +24,7 @@ import { Random } from '../util/random.ts';
 import { badInput } from '../util/errors.ts';
 import { databasePieceValues, evaluateGraph, evaluationOf, materialEvaluation, type PositionEvaluation } from './evaluate.ts';
 import type { PieceValues } from '../eval/materialFit.ts';
+import type { LearnedSquares } from '../eval/squareValues.ts';
 import type { EvaluationSettings } from '../eval/evaluation.ts';
 import { evaluationSettings, loadConfig } from '../learn/config.ts';
 import { bareKingMove } from './bareKing.ts';
@@ -55,6 +56,13 @@ export const TIE_TOLERANCE = 1e-12;
  * policy's term a few units at most, so this keeps such moves last and still ordered among themselves.
  */
 const PROVEN_LOSS_PENALTY = 1000;
+
+/**
+ * What a policy's square values count (MorphPlayerOptions.squareWeight). Measured against ab:2,q, 200 games,
+ * paired by opening on one database (training/RESULTS.md, 2026-11-28): .5 scored +.083 a game over none, .25
+ * +.072, 1 -.025.
+ */
+export const SQUARE_WEIGHT = 0.5;
 
 /**
  * How a move's value enters its score beside the policy's log-probability: as it is, or as its log-odds. With the
@@ -109,6 +117,11 @@ export interface MovePolicy {
   readonly weight?: number;
   /** The log-probability of each legal move of the position at the end of `history`, by UCI move. */
   logProbabilities(history: GameHistory): ReadonlyMap<string, number>;
+  /**
+   * The square values the policy's player's choices imply (src/model/choiceEvaluation.ts): the material searches
+   * add them, scaled to Morph's piece values (squareWeight), to the fitted piece values' log-odds.
+   */
+  readonly squares?: LearnedSquares;
 }
 
 /**
@@ -131,6 +144,11 @@ export interface MorphPlayerOptions {
   search?: SearchMode;
   /** A move prior added when choosing; default none. */
   policy?: MovePolicy;
+  /**
+   * With a policy that has square values and a material search with a material prior: what they count, times
+   * the ratio of Morph's piece values to theirs; 0 leaves them out. Default SQUARE_WEIGHT.
+   */
+  squareWeight?: number;
   /** A model of the opponent whose predicted replies the player looks at; default none. */
   opponent?: ReplyPredictor;
   /** How much less than an even result a draw is worth to Morph, in log-odds; default search.ts defaultContempt. */
@@ -184,6 +202,8 @@ export class MorphPlayer implements GamePlayer {
    * last fit).
    */
   private pieceValues: PieceValues | undefined;
+  /** With the policy's square values: them, and what one of their units is worth in the fitted piece values' log-odds. */
+  private squares: { squareValues: readonly number[]; scale: number } | undefined;
 
   constructor(
     readonly store: PatternStore,
@@ -495,14 +515,25 @@ export class MorphPlayer implements GamePlayer {
     const wanted = valuesByMaterial(this.search) && (this.evaluation.materialPrior ?? 0) > 0;
     // From the last fit: the weights have moved a little at most, so Newton's method needs a step or two.
     this.pieceValues = wanted ? databasePieceValues(this.store, this.pieceValues) : undefined;
+    const squares = this.options.policy?.squares;
+    const weight = this.options.squareWeight ?? SQUARE_WEIGHT;
+    this.squares = this.pieceValues && squares && weight > 0 ? { squareValues: squares.squareValues, scale: weight * squareUnit(this.pieceValues, squares) } : undefined;
   }
 
   /** The patterns' value of a position for the side that just moved (its material pattern's alone, by search mode). */
   private evaluate(board: Board): PositionEvaluation {
-    if (valuesByMaterial(this.search)) return materialEvaluation(this.store, board, this.options.maturity, this.evaluation, this.pieceValues);
+    if (valuesByMaterial(this.search)) return materialEvaluation(this.store, board, this.options.maturity, this.evaluation, this.pieceValues, this.squares);
     const evaluation = evaluateGraph(this.store, buildPositionGraph(board, this.graph), this.options.maturity, this.evaluation);
     this.lastTested += evaluation.tested;
     return evaluation;
   }
 }
 
+/**
+ * One unit of `squares` in the piece values' units: the ratio of the two sets of piece values' sums (the square
+ * values were learned beside their own piece values, in another player's units).
+ */
+function squareUnit(pieceValues: PieceValues, squares: LearnedSquares): number {
+  const sum = (values: ArrayLike<number>) => Array.from(values).slice(0, 5).reduce((a, b) => a + b, 0);
+  return sum(pieceValues) / sum(squares.values);
+}

@@ -55,6 +55,7 @@ function summaryText(s: BuildSummary, out: string): string {
             `(log-likelihood ${s.shrinkageChoice.trials.map((t) => `${t.shrinkage}: ${t.logLikelihood.toFixed(3)}`).join(', ')})`,
         ]
       : []),
+    ...(s.squares ? [`square values for play fitted on ${s.squares.decisions} decisions in ${s.squares.seconds.toFixed(1)} s`] : []),
   ].join('\n');
 }
 
