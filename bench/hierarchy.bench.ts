@@ -8,14 +8,15 @@
 import { existsSync, mkdirSync, renameSync, rmSync } from 'node:fs';
 import { resolve } from 'node:path';
 import { pathToFileURL } from 'node:url';
-import { applyMove, boardFromFen, cloneBoard } from '../src/chess/board.ts';
+import { applyMove, boardFromFen, cloneBoard, uciMove } from '../src/chess/board.ts';
 import { generateLegalMoves } from '../src/chess/movegen.ts';
 import { GameHistory } from '../src/chess/history.ts';
 import { buildPositionGraph, PositionGraph } from '../src/graph/positionGraph.ts';
 import { orderedSubpattern } from '../src/learn/nodeOrder.ts';
 import { allSeedPatterns } from '../src/learn/seeding.ts';
 import type { SearchMode } from '../src/player/search.ts';
-import { MorphPlayer } from '../src/player/morphPlayer.ts';
+import { MorphPlayer, type MovePolicy } from '../src/player/morphPlayer.ts';
+import { SQUARE_VALUES } from '../src/eval/squareValues.ts';
 import { PatternStore } from '../src/store/patternStore.ts';
 import { Random } from '../src/util/random.ts';
 import { type Figure, percentile } from './figures.ts';
@@ -136,8 +137,8 @@ export function benchStoreFile(path: string, label: string, withTargets: boolean
   const threatTimes = moveTimesWith('material-threats');
   const forkTimes = moveTimesWith('material-forks');
   // The move a game plays (bestMove: moves that cannot win are not looked at), whose worst case a clock meets.
-  const gameMoveTimes = (() => {
-    const player = new MorphPlayer(store, { maturity: 0, seed: 1, search: 'material-forks' });
+  const gameMoveTimesWith = (policy?: MovePolicy) => {
+    const player = new MorphPlayer(store, { maturity: 0, seed: 1, search: 'material-forks', policy });
     const moveTimes: number[] = [];
     for (const fen of test.slice(0, 200)) {
       const history = new GameHistory(fen);
@@ -146,7 +147,19 @@ export function benchStoreFile(path: string, label: string, withTargets: boolean
       moveTimes.push(performance.now() - started);
     }
     return moveTimes.sort((a, b) => a - b);
-  })();
+  };
+  const gameMoveTimes = gameMoveTimesWith();
+  // A policy's square values add a sum over the board to every position the material searches judge: their cost,
+  // against the same policy without them (one that prefers no move, so that only the squares differ).
+  const squareRng = new Random(7);
+  const squares = { values: [1, 3, 3, 5, 9], squareValues: Array.from({ length: SQUARE_VALUES }, () => 0.4 * (squareRng.next() - 0.5)) };
+  const indifferent = (withSquares: boolean): MovePolicy => ({
+    name: 'indifferent',
+    logProbabilities: (history) => new Map(generateLegalMoves(history.board).map((m) => [uciMove(m), 0])),
+    ...(withSquares ? { squares } : {}),
+  });
+  const plainPolicyTimes = gameMoveTimesWith(indifferent(false));
+  const squarePolicyTimes = gameMoveTimesWith(indifferent(true));
   const rss = process.memoryUsage().rss;
   store.close();
   const at100k = withTargets;
@@ -199,8 +212,16 @@ export function benchStoreFile(path: string, label: string, withTargets: boolean
       unit: 'ms',
       note: `median ${round(percentile(gameMoveTimes, 0.5), 2)} ms, p95 ${round(percentile(gameMoveTimes, 0.95), 2)} ms, worst ${round(gameMoveTimes.at(-1)!, 1)} ms (bestMove, as games play it)`,
     },
+    {
+      name: `game move with search material-forks and a policy's square values, ${label} (mean)`,
+      value: round(mean(squarePolicyTimes), 2),
+      unit: 'ms',
+      note: `${round(mean(squarePolicyTimes) / mean(plainPolicyTimes), 2)}x the same policy without them (${round(mean(plainPolicyTimes), 2)} ms); p95 ${round(percentile(squarePolicyTimes, 0.95), 2)} ms`,
+    },
   ];
 }
+
+const mean = (values: readonly number[]): number => values.reduce((a, b) => a + b, 0) / values.length;
 
 function cpuMs(usage: NodeJS.CpuUsage): number {
   return (usage.user + usage.system) / 1000;
