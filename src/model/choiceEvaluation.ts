@@ -236,11 +236,12 @@ export function resultPieceValues(decisions: readonly Decision[]): number[] | nu
  * CHOICE_SQUARE_DECISIONS decisions, an even sample, in CHOICE_SQUARE_ROUNDS rounds whose first lines are found at
  * the piece values the games' results give. A model's full fit (SQUARE_ROUNDS over every decision, after a round
  * of piece values alone) took 45 minutes for 1,000 games; each decision costs about 8 ms a round. Measured on one
- * database's last 1,000 partner games: a sample of 13,503 in one round took 112 s and correlates .79 with the full
- * fit's values.
+ * database's last 1,000 partner games against ab:2,q (training/RESULTS.md, 2026-11-28 night): one round over
+ * 13,503 decisions (112 s) gained +.045 a game over no square values, two rounds over 15,000 +.110, the full fit
+ * +.083.
  */
 export const CHOICE_SQUARE_DECISIONS = 15_000;
-export const CHOICE_SQUARE_ROUNDS = 1;
+export const CHOICE_SQUARE_ROUNDS = 2;
 
 export interface ChoiceSquaresFit extends LearnedSquares {
   /** Decisions fitted on (of `of`), and rounds. */
