@@ -174,10 +174,24 @@ describe("Morph's own move policy", () => {
     } finally {
       model.close();
     }
+    // morph inspect squares shows them, in centipawns of the pawn value beside them, read from the file's meta.
+    const shown = await runMorph(['inspect', '--db', played, 'squares', '--json']);
+    expect(shown.code).toBe(0);
+    const policyFile = new Database(ownPolicyPath(played), { readonly: true });
+    const stored = JSON.parse((policyFile.prepare("SELECT value FROM meta WHERE key = 'model_choice_squares'").get() as { value: string }).value);
+    policyFile.close();
+    const tables = JSON.parse(shown.stdout).tables;
+    expect(Object.keys(tables.N)).toHaveLength(64);
+    // A knight (type 2) on f3 (square 21) and a king (type 6) on g1 (square 6): indexes (type - 1) * 64 + square.
+    expect(tables.N.f3).toBe(Math.round((100 * stored.squareValues[64 + 21]) / stored.values[0]));
+    expect(tables.K.g1).toBe(Math.round((100 * stored.squareValues[5 * 64 + 6]) / stored.values[0]));
     // The policy of the 3-game database above: its games end unfinished at 40 plies, so no result to start from.
     const small = OpponentModel.open(ownPolicyPath(db));
     expect(small.choiceSquares).toBeNull();
     small.close();
+    const none = await runMorph(['inspect', '--db', db, 'squares']);
+    expect(none.code).toBe(2);
+    expect(none.stderr).toMatch(/^morph: .*morph\.policy\.db has no square values \(rebuild it: morph model --from-db .*\)\n$/);
   }, 120_000);
 
   it('a policy file that cannot be read: match refuses it in one line (exit 2); uci plays on without it and says so', async () => {

@@ -4,7 +4,8 @@
  */
 import { writeFileSync } from 'node:fs';
 import type { Command } from 'commander';
-import { withSnapshot } from '../../inspect/source.ts';
+import { openForInspection, withSnapshot } from '../../inspect/source.ts';
+import { readSquareTables, squareTablesText } from '../../inspect/squares.ts';
 import { readSummary, summaryText } from '../../inspect/summary.ts';
 import { materialRowJson, materialTableText, pieceValuesText, readMaterialTable, tablePieceValues } from '../../inspect/material.ts';
 import {
@@ -75,6 +76,18 @@ export function registerInspectCommand(program: Command): void {
         const shown = limit === undefined ? table : table.slice(0, limit);
         if (opts.json) printLine(JSON.stringify(shown.map(materialRowJson)));
         else printLine(`${materialTableText(shown, table.length)}\n${pieceValuesText(tablePieceValues(table))}`);
+      }),
+    );
+
+  inspect
+    .command('squares')
+    .description("the square values Morph plays with: its policy's, fitted to its partner's choices, one board per piece type")
+    .option('--policy <model>', "another policy model's (default: the database's own, DB.policy.db)")
+    .action(
+      action((local: { policy?: string }, command: Command) => {
+        const opts = common(command);
+        const tables = readSquareTables(openForInspection(opts.db).path, local.policy);
+        printLine(opts.json ? JSON.stringify(tables) : squareTablesText(tables));
       }),
     );
 

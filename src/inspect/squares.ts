@@ -1,0 +1,64 @@
+/**
+ * `morph inspect squares`: the square values a Morph database plays with (its policy's, fitted to its partner's
+ * choices, src/model/choiceEvaluation.ts), one board per piece type as its own side sees it, in hundredths of the
+ * pawn value learned beside them (centipawns, as an engine's piece-square tables are written).
+ */
+import { squareIndex, squareName } from '../chess/board.ts';
+import { squareValueIndex, type LearnedSquares } from '../eval/squareValues.ts';
+import { policyModelFor } from '../model/ownPolicy.ts';
+import { OpponentModel } from '../model/opponentModel.ts';
+import { badInput } from '../util/errors.ts';
+
+const PIECES = ['P', 'N', 'B', 'R', 'Q', 'K'] as const;
+
+export interface SquareTables {
+  /** The policy model they come from. */
+  policy: string;
+  /** P N B R Q in the model's units, learned beside the square values. */
+  pieceValues: number[];
+  /** Per piece type, by square name (a1..h8, as White sees the board; Black's mirrored), in centipawns. */
+  tables: Record<(typeof PIECES)[number], Record<string, number>>;
+}
+
+/** The square values of the player over `dbPath` (its own policy, or `policy`), or a one-line error when there are none. */
+export function readSquareTables(dbPath: string, policy?: string): SquareTables {
+  const path = policyModelFor(dbPath, policy);
+  if (path === undefined) throw badInput(`${dbPath} has no move policy yet (build it: morph model --from-db ${dbPath})`);
+  const model = OpponentModel.open(path);
+  let squares: LearnedSquares | null;
+  try {
+    squares = model.choiceSquares;
+  } finally {
+    model.close();
+  }
+  if (squares === null) throw badInput(`${path} has no square values (rebuild it: morph model --from-db ${dbPath})`);
+  const pawn = squares.values[0];
+  const tables = Object.fromEntries(
+    PIECES.map((piece, type) => [
+      piece,
+      Object.fromEntries(
+        Array.from({ length: 64 }, (_, sq) => [squareName(sq), Math.round((100 * squares.squareValues[squareValueIndex(type + 1, sq)]) / pawn)]),
+      ),
+    ]),
+  ) as SquareTables['tables'];
+  return { policy: path, pieceValues: squares.values, tables };
+}
+
+export function squareTablesText(s: SquareTables): string {
+  const pawn = s.pieceValues[0];
+  const lines = [
+    `Square values from ${s.policy}: what the partner's choices say each piece is worth on each square,`,
+    `in centipawns of the pawn learned beside them (piece values in pawns: ${PIECES.slice(0, 5)
+      .map((piece, i) => `${piece} ${(s.pieceValues[i] / pawn).toFixed(2)}`)
+      .join(', ')}). As White sees the board; Black's are the same, mirrored.`,
+  ];
+  for (const piece of PIECES) {
+    lines.push('', piece);
+    for (let rank = 7; rank >= 0; rank--) {
+      const row = Array.from({ length: 8 }, (_, file) => String(s.tables[piece][squareName(squareIndex(file, rank))]).padStart(5));
+      lines.push(`${rank + 1} ${row.join('')}`);
+    }
+    lines.push(`  ${'abcdefgh'.split('').map((f) => f.padStart(5)).join('')}`);
+  }
+  return lines.join('\n');
+}
