@@ -4,26 +4,14 @@
  * known: ab:2,q searches with its own piece-square tables (engines/alphabeta.ts).
  */
 import { beforeAll, describe, expect, it } from 'vitest';
-import { boardFromFen, parseSquare } from '../src/chess/board.ts';
-import { AlphaBetaPlayer, evaluateBoard, parseAlphaBetaSpec } from '../src/engines/alphabeta.ts';
+import { parseSquare } from '../src/chess/board.ts';
+import { AlphaBetaPlayer, parseAlphaBetaSpec } from '../src/engines/alphabeta.ts';
 import { PIECE_VALUE } from '../src/chess/pieceValues.ts';
 import { SQUARE_VALUES, squareValueIndex } from '../src/eval/squareValues.ts';
 import { choiceEvaluation, fitChoiceSquares } from '../src/model/choiceEvaluation.ts';
 import { playerDecisions, type Decision } from '../src/model/decisions.ts';
 import { gamesAgainstRandom } from './helpers/playedGames.ts';
-
-/** ab:2,q's own square values in pawns: a lone White piece on each square, less the piece's textbook value. */
-function alphaBetaSquareValues(): number[] {
-  const values = new Array<number>(SQUARE_VALUES).fill(0);
-  for (let type = 1; type <= 6; type++) {
-    for (let sq = 0; sq < 64; sq++) {
-      const board = boardFromFen('8/8/8/8/8/8/8/8 w - - 0 1');
-      board.squares[sq] = type;
-      values[squareValueIndex(type, sq)] = evaluateBoard(board) / 100 - PIECE_VALUE[type];
-    }
-  }
-  return values;
-}
+import { alphaBetaSquareValues } from './helpers/alphaBetaSquares.ts';
 
 function correlation(a: readonly number[], b: readonly number[]): number {
   const mean = (x: readonly number[]) => x.reduce((s, v) => s + v, 0) / x.length;

@@ -4,7 +4,7 @@
  * and the mover's captures, checked against unpruned brute forces; and models that weigh them, built
  * and measured as a user would.
  */
-import { SQUARE_VALUES, squareValueIndex } from '../src/eval/squareValues.ts';
+import { squareValueIndex } from '../src/eval/squareValues.ts';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { mkdtempSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
 import Database from 'better-sqlite3';
@@ -24,6 +24,7 @@ import { Random } from '../src/util/random.ts';
 import { fixturePositions } from './helpers/patternSamples.ts';
 import { runMorph } from './helpers/cli.ts';
 import { gamesAgainstRandom } from './helpers/playedGames.ts';
+import { alphaBetaSquareValues } from './helpers/alphaBetaSquares.ts';
 
 const VALUES = [0.2, 0.7, 0.8, 1.1, 2.2];
 const PIECES = 'pnbrq';
@@ -198,22 +199,6 @@ describe('twoPlyLine', () => {
     expect(twoPlyLine(boardFromFen('6k1/8/8/8/8/8/8/6K1 b - - 0 1'), VALUES, 'draw')).toMatchObject({ balance: 0, difference: null });
   });
 });
-
-/**
- * Square values read off ab:2,q's own static evaluation (engines/alphabeta.ts), in pawns: a lone White piece on
- * each square, less the textbook value of the piece (a king's constant cancels, each side having one).
- */
-function alphaBetaSquareValues(): number[] {
-  const values = new Array<number>(SQUARE_VALUES).fill(0);
-  for (let type = 1; type <= 6; type++) {
-    for (let sq = 0; sq < 64; sq++) {
-      const board = boardFromFen('8/8/8/8/8/8/8/8 w - - 0 1');
-      board.squares[sq] = type;
-      values[squareValueIndex(type, sq)] = evaluateBoard(board) / 100 - PIECE_VALUE[type];
-    }
-  }
-  return values;
-}
 
 describe('learnedLogOdds', () => {
   it("with ab:2,q's piece and square values, is ab:2,q's static evaluation for the side that just moved", () => {
