@@ -189,6 +189,15 @@ describe("Morph's own move policy", () => {
     const small = OpponentModel.open(ownPolicyPath(db));
     expect(small.choiceSquares).toBeNull();
     small.close();
+    // Damaged square values: refused in one line, exit 2, as any unreadable policy is.
+    const damaged = join(dir, 'damaged.policy.db');
+    copyFileSync(ownPolicyPath(played), damaged);
+    const writer = new Database(damaged);
+    writer.prepare("UPDATE meta SET value = ? WHERE key = 'model_choice_squares'").run(JSON.stringify({ squareValues: stored.squareValues }));
+    writer.close();
+    const refused = await runMorph(['move', '--db', played, '--policy', damaged, '--fen', '4k3/8/8/8/8/8/4P3/4K3 w - - 0 1']);
+    expect(refused.code).toBe(2);
+    expect(refused.stderr).toMatch(/^morph: .*damaged\.policy\.db: its square values have no five piece values beside them\n$/);
     const none = await runMorph(['inspect', '--db', db, 'squares']);
     expect(none.code).toBe(2);
     expect(none.stderr).toMatch(/^morph: .*morph\.policy\.db has no square values \(rebuild it: morph model --from-db .*\)\n$/);

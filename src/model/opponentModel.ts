@@ -418,6 +418,9 @@ export class OpponentModel {
       for (const squares of [settle?.squareValues, choiceSquares?.squareValues]) {
         if (squares && squares.length !== SQUARE_VALUES) throw badInput(`${path}: ${squares.length} square values where a model has ${SQUARE_VALUES}`);
       }
+      if (choiceSquares && !(Array.isArray(choiceSquares.values) && choiceSquares.values.length === 5 && Array.isArray(choiceSquares.squareValues))) {
+        throw badInput(`${path}: its square values have no five piece values beside them`);
+      }
       const features = settings?.features ?? 'most-specific';
       return new OpponentModel(store, terminal, features, search ?? (stored as ModelSearchMode), material, choiceSquares);
     } catch (error) {
