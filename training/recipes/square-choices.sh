@@ -1,6 +1,6 @@
 #!/usr/bin/env bash
 # Square values learned from the partner's choices, in Morph's material searches (issue 12; an experiment).
-# Historical: the patch applies to dd200e4. Square values are now part of Morph's policy; square-values.sh measures them.
+# Historical: the patch applies to dd200e4. Square values are now part of Morph's policy; square-values-play.sh measures them.
 # A two-ply opponent model with square values (issue 14) is built from the last 1000 partner games of DB; with
 # the patch square-choices.patch applied, MORPH_SQUARE_MODEL=MODEL adds its square values to the fitted piece
 # values' log-odds in every position the material searches judge (scaled from the model's units to Morph's by the
