@@ -201,6 +201,12 @@ export function choiceEvaluation(
 
 /** The least value a piece gets in the settling quiescence: every piece is worth taking. */
 export const LEAST_PIECE_VALUE = 0.05;
+
+/**
+ * Piece values for a settling search, each raised to LEAST_PIECE_VALUE: a piece valued at nothing or less would
+ * make the quiescence's captures pointless, and its search explode.
+ */
+export const floorPieceValues = (values: readonly number[]): number[] => values.map((v) => Math.max(LEAST_PIECE_VALUE, v));
 /** Decisions with a known game result needed before the piece values come from the results. */
 const LEAST_SCORED_DECISIONS = 100;
 
@@ -257,9 +263,7 @@ export function fitChoiceSquares(
 ): ChoiceSquaresFit | null {
   const byResult = resultPieceValues(decisions);
   if (byResult === null) return null;
-  // As a model's settling values (modelBuilder.ts settleValues): a piece the results value at nothing or less
-  // would make the quiescence's captures pointless, and its search explode.
-  const start = byResult.map((v) => Math.max(LEAST_PIECE_VALUE, v));
+  const start = floorPieceValues(byResult);
   const count = Math.min(decisions.length, maxDecisions);
   const sample = Array.from({ length: count }, (_, k) => decisions[Math.floor((k * decisions.length) / count)]);
   const { values, squareValues } = choiceEvaluation(sample, start, rounds, { piecesFirst: false });

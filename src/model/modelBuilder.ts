@@ -32,7 +32,7 @@ import { Random } from '../util/random.ts';
 import { recordDatabaseKind } from '../store/databaseKind.ts';
 import { decisionHistories, type Decision } from './decisions.ts';
 import {
-  choiceEvaluation, conditionalLogit, fitChoiceSquares, LEAST_PIECE_VALUE, resultPieceValues, sparseRow, SQUARE_ROUNDS, type LearnedEvaluation,
+  choiceEvaluation, conditionalLogit, fitChoiceSquares, floorPieceValues, resultPieceValues, sparseRow, SQUARE_ROUNDS, type LearnedEvaluation,
 } from './choiceEvaluation.ts';
 import {
   CHOICE_SQUARES_KEY, endByRule, MATERIAL_SCORES_KEY, settledLoss, successorsOf, twoPlyBalance, TERMINAL_SCORES_KEY, weightOfScore, type FeatureSet, type MaterialMode, type MaterialScores,
@@ -450,7 +450,7 @@ function realScoresAlone(cases: readonly FittingCase[], realFeatures: readonly n
 function settleValues(scores: Float64Array, materialBase: number, decisions: readonly Decision[]): number[] {
   const byResult = resultPieceValues(decisions);
   const values = byResult ?? [0, 1, 2, 3, 4].map((k) => (scores[materialBase + k] - scores[materialBase + 5 + k]) / 2);
-  return values.map((v) => Math.max(LEAST_PIECE_VALUE, v));
+  return floorPieceValues(values);
 }
 
 /**

@@ -123,8 +123,6 @@ export function buildOwnPolicy(
     replace?: boolean;
     /** Default: the database's seed. */
     seed?: number;
-    /** Whether square values for play are fitted and stored with the policy (default: yes). */
-    squares?: boolean;
     settings?: Partial<ModelSettings>;
     onProgress?: (message: string) => void;
   } = {},
@@ -144,7 +142,7 @@ export function buildOwnPolicy(
   const summary = buildModel({
     out,
     replace: options.replace ?? true,
-    fitSquares: options.squares ?? true,
+    fitSquares: true,
     player: games.partners.join(', '),
     source: `${dbPath}, games ${games.firstGame}-${games.lastGame}`,
     games: games.games,

@@ -4,7 +4,7 @@
  */
 import { writeFileSync } from 'node:fs';
 import type { Command } from 'commander';
-import { openForInspection, withSnapshot } from '../../inspect/source.ts';
+import { withSnapshot } from '../../inspect/source.ts';
 import { readSquareTables, squareTablesText } from '../../inspect/squares.ts';
 import { readSummary, summaryText } from '../../inspect/summary.ts';
 import { materialRowJson, materialTableText, pieceValuesText, readMaterialTable, tablePieceValues } from '../../inspect/material.ts';
@@ -86,7 +86,7 @@ export function registerInspectCommand(program: Command): void {
     .action(
       action((local: { policy?: string }, command: Command) => {
         const opts = common(command);
-        const tables = readSquareTables(openForInspection(opts.db).path, local.policy);
+        const tables = withSnapshot(opts.db, ({ path }) => readSquareTables(path, local.policy));
         printLine(opts.json ? JSON.stringify(tables) : squareTablesText(tables));
       }),
     );
