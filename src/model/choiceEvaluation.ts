@@ -11,6 +11,7 @@ import { materialDifference } from '../graph/positionGraph.ts';
 import { decisionHistories, type Decision } from './decisions.ts';
 import { SQUARE_VALUES, squareValueIndex, type LearnedSquares } from '../eval/squareValues.ts';
 import { endByRule, twoPlyLine } from './opponentModel.ts';
+import { Random } from '../util/random.ts';
 
 /** One successor's features for conditionalLogit: the nonzero ones, by index. */
 export interface SparseRow {
@@ -95,6 +96,22 @@ export interface LearnedEvaluation {
   squareValues?: number[];
 }
 
+/**
+ * The chosen move and `count - 1` others drawn evenly from the rest, in their order. A conditional logit fitted on
+ * such subsets estimates the same weights as on every move (McFadden's sampling of alternatives: an even draw
+ * leaves each subset's odds unchanged), at the cost of a few successors' lines per decision instead of every
+ * move's, so more decisions fit in the same time.
+ */
+export function sampledAlternatives<T>(moves: readonly T[], chosen: T, count: number, random: Random): T[] {
+  const others = moves.filter((m) => m !== chosen);
+  for (let k = 0; k < count - 1; k++) {
+    const j = k + random.int(others.length - k);
+    [others[k], others[j]] = [others[j], others[k]];
+  }
+  const kept = new Set([chosen, ...others.slice(0, count - 1)]);
+  return moves.filter((m) => kept.has(m));
+}
+
 /** Line-end features: P N B R Q, then whether the line mates, is mated or draws, then the square values. */
 const LINE_SQUARES = 8;
 /**
@@ -137,8 +154,9 @@ export function choiceEvaluation(
   decisions: readonly Decision[],
   values: readonly number[],
   squareRounds: number,
-  { piecesFirst = true } = {},
+  { piecesFirst = true, alternatives = Infinity, seed = 1 } = {},
 ): LearnedEvaluation {
+  const random = new Random(seed);
   let evaluation: LearnedEvaluation = { values: [...values] };
   for (let round = piecesFirst ? 0 : 1; round <= squareRounds; round++) {
     const withSquares = round > 0;
@@ -149,8 +167,10 @@ export function choiceEvaluation(
     const chosen: number[] = [];
     for (const [decision, history] of decisionHistories(decisions)) {
       const board = history.board;
-      const moves = generateLegalMoves(board);
-      if (moves.length < 2) continue;
+      const legal = generateLegalMoves(board);
+      if (legal.length < 2) continue;
+      const chosenMove = legal.find((m) => uciMove(m) === decision.chosen)!;
+      const moves = legal.length > alternatives ? sampledAlternatives(legal, chosenMove, alternatives, random) : legal;
       const next = cloneBoard(board);
       rows.push(
         moves.map((move) => {
@@ -166,7 +186,7 @@ export function choiceEvaluation(
           return { index: Int32Array.from(row.keys()), value: Float64Array.from(row.values()) };
         }),
       );
-      chosen.push(moves.findIndex((m) => uciMove(m) === decision.chosen));
+      chosen.push(moves.indexOf(chosenMove));
     }
     const implied = conditionalLogit(rows, chosen, dims, withSquares ? SQUARE_RIDGE : 1);
     const pieceValues = [...implied.subarray(0, 5)];
@@ -244,7 +264,9 @@ export function resultPieceValues(decisions: readonly Decision[]): number[] | nu
  * of piece values alone) took 45 minutes for 1,000 games; each decision costs about 8 ms a round. Measured on one
  * database's last 1,000 partner games against ab:2,q (training/RESULTS.md, 2026-11-28 night): one round over
  * 13,503 decisions (112 s) gained +.045 a game over no square values, two rounds over 15,000 +.110, the full fit
- * +.083.
+ * +.083. More decisions gained little: 45,000 of the same games' decisions, every move's line (1,772 s on a loaded
+ * machine) or eight sampled alternatives a decision (378 s), +.022 and +.030 a game over 15,000, neither clear of
+ * 0 (2026-11-28, day).
  */
 export const CHOICE_SQUARE_DECISIONS = 15_000;
 export const CHOICE_SQUARE_ROUNDS = 2;
@@ -259,13 +281,13 @@ export interface ChoiceSquaresFit extends LearnedSquares {
 /** The square values `decisions` imply (above), or null when too few of them have a game result to start from. */
 export function fitChoiceSquares(
   decisions: readonly Decision[],
-  { maxDecisions = CHOICE_SQUARE_DECISIONS, rounds = CHOICE_SQUARE_ROUNDS } = {},
+  { maxDecisions = CHOICE_SQUARE_DECISIONS, rounds = CHOICE_SQUARE_ROUNDS, alternatives = Infinity } = {},
 ): ChoiceSquaresFit | null {
   const byResult = resultPieceValues(decisions);
   if (byResult === null) return null;
   const start = floorPieceValues(byResult);
   const count = Math.min(decisions.length, maxDecisions);
   const sample = Array.from({ length: count }, (_, k) => decisions[Math.floor((k * decisions.length) / count)]);
-  const { values, squareValues } = choiceEvaluation(sample, start, rounds, { piecesFirst: false });
+  const { values, squareValues } = choiceEvaluation(sample, start, rounds, { piecesFirst: false, alternatives });
   return { values, squareValues: squareValues!, decisions: sample.length, of: decisions.length, rounds };
 }
