@@ -10,7 +10,9 @@
 #   SKIP_TRAIN=1 training/recipes/curve.sh tmp/curve.db      (measure the checkpoints not measured yet)
 #
 # Defaults: GAMES=3000 EVERY=500 MATCH_GAMES=200 SEED=1 OPPONENTS='ab:1;ab:2,q;stockfish:skill=0,depth=1'
-# OPENINGS (morph match's default suite when unset).
+# OPENINGS (morph match's default suite when unset), ONLY (the checkpoints to measure, e.g. '002000 010000'; every
+# one when unset). Each match's JSON is kept beside its checkpoint (games-NNNNNN.ab2q.json for ab:2,q), for
+# training/paired-match-diff.ts.
 set -euo pipefail
 cd "$(dirname "$0")/../.."
 DB=${1:?usage: curve.sh DB [train options]}
@@ -38,6 +40,8 @@ measured() {
 
 for checkpoint in "$DIR"/games-*.db; do
   case "$checkpoint" in *.policy.db) continue ;; esac
+  # ONLY='002000 010000' measures those checkpoints alone.
+  if [ -n "${ONLY:-}" ] && ! grep -qw "${checkpoint: -9:6}" <<< "$ONLY"; then continue; fi
   # A checkpoint already measured is skipped, so the recipe can be re-run as training goes on.
   if [ "$(measured "$checkpoint")" != "0" ]; then continue; fi
   POLICY_ARGS=()
@@ -50,10 +54,11 @@ for checkpoint in "$DIR"/games-*.db; do
   for opponent in "${opponents[@]}"; do
     nice -n 10 node bin/morph.js match --white "morph:$checkpoint" --black "$opponent" --games "$MATCH_GAMES" \
       --seed "$SEED" "${OPENING_ARGS[@]}" "${POLICY_ARGS[@]}" --json --pgn /dev/null 2>/dev/null \
+      | tee "${checkpoint%.db}.$(tr -cd 'a-z0-9' <<< "$opponent").json" \
       | node bin/run-ts.js training/record-checkpoint.ts "$DB" "$checkpoint"
   done
   nice -n 10 node bin/morph.js agree --db "$checkpoint" --positions "$POSITIONS" "${POLICY_ARGS[@]}" --json \
-    | node bin/run-ts.js training/record-checkpoint.ts "$DB" "$checkpoint"
+    | tee "${checkpoint%.db}.agree.json" | node bin/run-ts.js training/record-checkpoint.ts "$DB" "$checkpoint"
   echo "measured $checkpoint"
 done
 node bin/morph.js report --db "$DB" --out "${DB%.db}-report" > /dev/null && echo "report: ${DB%.db}-report/index.html"
