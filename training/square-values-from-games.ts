@@ -3,7 +3,7 @@
  * games (src/model/choiceEvaluation.ts, fitChoiceSquares): to measure how the square values depend on the games
  * they come from while the policy's patterns stay the same (training/RESULTS.md, 2026-11-28 night).
  *
- *   node bin/run-ts.js training/square-values-from-games.ts DB POLICY GAMES OUT [MAX_DECISIONS] [ROUNDS] [ALTERNATIVES]
+ *   node bin/run-ts.js training/square-values-from-games.ts DB POLICY GAMES OUT [MAX_DECISIONS] [ROUNDS] [ALTERNATIVES] [tapered]
  */
 import { copyFileSync, existsSync } from 'node:fs';
 import { openDatabaseOfKind } from '../src/store/databaseKind.ts';
@@ -13,9 +13,9 @@ import { partnerDecisions } from '../src/model/ownPolicy.ts';
 import { fitChoiceSquares } from '../src/model/choiceEvaluation.ts';
 import { CHOICE_SQUARES_KEY } from '../src/model/opponentModel.ts';
 
-const [dbPath, policy, games, out, maxDecisions, rounds, alternatives] = process.argv.slice(2);
+const [dbPath, policy, games, out, maxDecisions, rounds, alternatives, tapered] = process.argv.slice(2);
 if (!dbPath || !policy || !games || !out) {
-  process.stderr.write('usage: square-values-from-games.ts DB POLICY GAMES OUT [MAX_DECISIONS] [ROUNDS] [ALTERNATIVES]\n');
+  process.stderr.write('usage: square-values-from-games.ts DB POLICY GAMES OUT [MAX_DECISIONS] [ROUNDS] [ALTERNATIVES] [tapered]\n');
   process.exit(2);
 }
 if (existsSync(out)) {
@@ -30,6 +30,7 @@ const fit = fitChoiceSquares(found.decisions, {
   ...(maxDecisions ? { maxDecisions: Number(maxDecisions) } : {}),
   ...(rounds ? { rounds: Number(rounds) } : {}),
   ...(alternatives ? { alternatives: Number(alternatives) } : {}),
+  tapered: tapered === 'tapered',
 });
 if (fit === null) {
   process.stderr.write(`${dbPath}: too few partner decisions with a result to fit square values\n`);

@@ -7,18 +7,48 @@ import { BLACK, type Board } from '../chess/board.ts';
 
 /** One per piece type and square. */
 export const SQUARE_VALUES = 6 * 64;
+/**
+ * Tapered square values: a table for the opening and middlegame, then one for the endgame (SQUARE_VALUES each), a
+ * piece counting their blend by the share of officers still on the board (officerShare), as engines taper their
+ * piece-square tables by game phase.
+ */
+export const TAPERED_SQUARE_VALUES = 2 * SQUARE_VALUES;
+
+/** Whether a table of square values has an endgame half (TAPERED_SQUARE_VALUES) or is one table for every phase. */
+export const isTapered = (squareValues: ArrayLike<number>): boolean => squareValues.length === TAPERED_SQUARE_VALUES;
+
+/** Knights, bishops, rooks and queens of both sides at the start. */
+const OFFICERS_AT_START = 14;
+
+/**
+ * The game's phase as the share of officers (pieces other than pawns and kings) still on the board, 1 at the
+ * start, 0 with none: a count of pieces, not of their worth, which Morph does not know. A promotion past the
+ * start's number counts as 1.
+ */
+export function officerShare(board: Pick<Board, 'squares'>): number {
+  let officers = 0;
+  for (let sq = 0; sq < 64; sq++) {
+    const type = Math.abs(board.squares[sq]);
+    if (type >= 2 && type <= 5) officers++;
+  }
+  return Math.min(1, officers / OFFICERS_AT_START);
+}
 
 /** A piece's index into square values: its type, and its square as its own side sees the board (Black mirrored). */
 export const squareValueIndex = (piece: number, square: number): number =>
   piece > 0 ? (piece - 1) * 64 + square : (-piece - 1) * 64 + (square ^ 56);
 
-/** The square values of the pieces of the side that just moved into `board`, less its opponent's. */
+/** The square values of the pieces of the side that just moved into `board`, less its opponent's (tapered when the table is). */
 export function squareLogOdds(board: Pick<Board, 'squares' | 'turn'>, squareValues: ArrayLike<number>): number {
   const whiteJustMoved = board.turn === BLACK;
+  const share = isTapered(squareValues) ? officerShare(board) : 1;
   let score = 0;
   for (let sq = 0; sq < 64; sq++) {
     const piece = board.squares[sq];
-    if (piece !== 0) score += piece > 0 === whiteJustMoved ? squareValues[squareValueIndex(piece, sq)] : -squareValues[squareValueIndex(piece, sq)];
+    if (piece === 0) continue;
+    const k = squareValueIndex(piece, sq);
+    const value = share === 1 ? squareValues[k] : share * squareValues[k] + (1 - share) * squareValues[SQUARE_VALUES + k];
+    score += piece > 0 === whiteJustMoved ? value : -value;
   }
   return score;
 }

@@ -9,7 +9,7 @@ import { generateLegalMoves } from '../chess/movegen.ts';
 import { fitPieceValues, solveLinearSystem, type MaterialEvidence } from '../eval/materialFit.ts';
 import { materialDifference } from '../graph/positionGraph.ts';
 import { decisionHistories, type Decision } from './decisions.ts';
-import { SQUARE_VALUES, squareValueIndex, type LearnedSquares } from '../eval/squareValues.ts';
+import { officerShare, SQUARE_VALUES, squareValueIndex, TAPERED_SQUARE_VALUES, type LearnedSquares } from '../eval/squareValues.ts';
 import { endByRule, twoPlyLine } from './opponentModel.ts';
 import { Random } from '../util/random.ts';
 
@@ -124,18 +124,26 @@ const SQUARE_RIDGE = 0.001;
 
 /**
  * `row` += where the pieces stand at `end` less where they stood at `root`, by square value index, +1 for the
- * mover's pieces and -1 for its opponent's (the squares that did not change cancel).
+ * mover's pieces and -1 for its opponent's (the squares that did not change cancel). With `tapered` tables each
+ * piece counts its officer share (squareValues.ts) in the first table and the rest in the second; when the line
+ * changes the share, every piece's weight changes, not only those that moved.
  */
-function addSquareChanges(root: Board, end: Board, moverIsWhite: boolean, row: Map<number, number>): void {
-  const add = (piece: number, sq: number, sign: number) => {
+export function addSquareChanges(root: Board, end: Board, moverIsWhite: boolean, row: Map<number, number>, tapered: boolean): void {
+  const rootShare = tapered ? officerShare(root) : 1;
+  const endShare = tapered ? officerShare(end) : 1;
+  const add = (piece: number, sq: number, share: number, sign: number) => {
     const k = LINE_SQUARES + squareValueIndex(piece, sq);
-    row.set(k, (row.get(k) ?? 0) + (piece > 0 === moverIsWhite ? sign : -sign));
+    const signed = piece > 0 === moverIsWhite ? sign : -sign;
+    row.set(k, (row.get(k) ?? 0) + signed * share);
+    if (tapered) row.set(k + SQUARE_VALUES, (row.get(k + SQUARE_VALUES) ?? 0) + signed * (1 - share));
   };
   for (let sq = 0; sq < 64; sq++) {
-    if (root.squares[sq] === end.squares[sq]) continue;
-    if (root.squares[sq] !== 0) add(root.squares[sq], sq, -1);
-    if (end.squares[sq] !== 0) add(end.squares[sq], sq, 1);
+    if (root.squares[sq] === end.squares[sq] && rootShare === endShare) continue;
+    if (root.squares[sq] !== 0) add(root.squares[sq], sq, rootShare, -1);
+    if (end.squares[sq] !== 0) add(end.squares[sq], sq, endShare, 1);
   }
+  // A piece that stayed put while the share changed, or a square's endgame table at a share of 1, can leave zeros.
+  if (tapered) for (const [k, v] of row) if (Math.abs(v) < 1e-12) row.delete(k);
 }
 
 /**
@@ -154,13 +162,14 @@ export function choiceEvaluation(
   decisions: readonly Decision[],
   values: readonly number[],
   squareRounds: number,
-  { piecesFirst = true, alternatives = Infinity, seed = 1 } = {},
+  { piecesFirst = true, alternatives = Infinity, seed = 1, tapered = false } = {},
 ): LearnedEvaluation {
   const random = new Random(seed);
   let evaluation: LearnedEvaluation = { values: [...values] };
   for (let round = piecesFirst ? 0 : 1; round <= squareRounds; round++) {
     const withSquares = round > 0;
-    const dims = LINE_SQUARES + (withSquares ? SQUARE_VALUES : 0);
+    const tables = withSquares ? (tapered ? TAPERED_SQUARE_VALUES : SQUARE_VALUES) : 0;
+    const dims = LINE_SQUARES + tables;
     /** How many successors' lines each feature takes part in. */
     const seen = new Int32Array(dims);
     const rows: SparseRow[][] = [];
@@ -180,7 +189,7 @@ export function choiceEvaluation(
           const row = new Map<number, number>();
           if (line.difference) {
             line.difference.forEach((d, k) => d !== 0 && row.set(k, d));
-            if (withSquares) addSquareChanges(board, line.end, board.turn === WHITE, row);
+            if (withSquares) addSquareChanges(board, line.end, board.turn === WHITE, row, tapered);
           } else row.set(line.balance > 0 ? 5 : line.balance < 0 ? 6 : 7, 1);
           for (const k of row.keys()) seen[k]++;
           return { index: Int32Array.from(row.keys()), value: Float64Array.from(row.values()) };
@@ -194,18 +203,25 @@ export function choiceEvaluation(
     if (squareValues) {
       // A piece's value and its square's value only ever count as their sum (every piece stands on a square): centre
       // each piece type's square values on the squares its lines reached, weighted by how often, so that the piece
-      // value is its mean worth, what the settled loss counts. A square never reached keeps that mean.
+      // value is its mean worth, what the settled loss counts. A square never reached keeps that mean. Tapered
+      // tables share one mean: a piece counts the two tables' blend, whose weights sum to 1.
+      const halves = tables / SQUARE_VALUES;
       for (let type = 0; type < 6; type++) {
         let sum = 0;
         let count = 0;
-        for (let sq = 0; sq < 64; sq++) {
-          const n = seen[LINE_SQUARES + type * 64 + sq];
-          sum += n * squareValues[type * 64 + sq];
-          count += n;
+        for (let half = 0; half < halves; half++) {
+          for (let sq = 0; sq < 64; sq++) {
+            const k = half * SQUARE_VALUES + type * 64 + sq;
+            sum += seen[LINE_SQUARES + k] * squareValues[k];
+            count += seen[LINE_SQUARES + k];
+          }
         }
         const mean = count > 0 ? sum / count : 0;
-        for (let sq = 0; sq < 64; sq++) {
-          squareValues[type * 64 + sq] = seen[LINE_SQUARES + type * 64 + sq] > 0 ? squareValues[type * 64 + sq] - mean : 0;
+        for (let half = 0; half < halves; half++) {
+          for (let sq = 0; sq < 64; sq++) {
+            const k = half * SQUARE_VALUES + type * 64 + sq;
+            squareValues[k] = seen[LINE_SQUARES + k] > 0 ? squareValues[k] - mean : 0;
+          }
         }
         if (type < 5) pieceValues[type] += mean; // the kings' means cancel: one each
       }
@@ -281,13 +297,13 @@ export interface ChoiceSquaresFit extends LearnedSquares {
 /** The square values `decisions` imply (above), or null when too few of them have a game result to start from. */
 export function fitChoiceSquares(
   decisions: readonly Decision[],
-  { maxDecisions = CHOICE_SQUARE_DECISIONS, rounds = CHOICE_SQUARE_ROUNDS, alternatives = Infinity } = {},
+  { maxDecisions = CHOICE_SQUARE_DECISIONS, rounds = CHOICE_SQUARE_ROUNDS, alternatives = Infinity, tapered = false } = {},
 ): ChoiceSquaresFit | null {
   const byResult = resultPieceValues(decisions);
   if (byResult === null) return null;
   const start = floorPieceValues(byResult);
   const count = Math.min(decisions.length, maxDecisions);
   const sample = Array.from({ length: count }, (_, k) => decisions[Math.floor((k * decisions.length) / count)]);
-  const { values, squareValues } = choiceEvaluation(sample, start, rounds, { piecesFirst: false, alternatives });
+  const { values, squareValues } = choiceEvaluation(sample, start, rounds, { piecesFirst: false, alternatives, tapered });
   return { values, squareValues: squareValues!, decisions: sample.length, of: decisions.length, rounds };
 }

@@ -25,7 +25,7 @@ import { buildPositionGraph, materialDifference, PositionGraph, PositionGraphPoo
 import { gameEnd } from '../chess/gameEnd.ts';
 import { bestReplyLine, MODEL_SEARCH_MODES, QUIESCENCE, worstCaptureReply, type ModelSearchMode } from '../player/search.ts';
 import { fittedLogOdds } from '../eval/materialFit.ts';
-import { SQUARE_VALUES, squareLogOdds, type LearnedSquares } from '../eval/squareValues.ts';
+import { isTapered, SQUARE_VALUES, squareLogOdds, TAPERED_SQUARE_VALUES, type LearnedSquares } from '../eval/squareValues.ts';
 import { badInput } from '../util/errors.ts';
 import { getMetaJson, getMeta } from '../store/meta.ts';
 import type { PatternRecord } from '../store/patternRecord.ts';
@@ -416,7 +416,9 @@ export class OpponentModel {
       const settle = material?.settle;
       const choiceSquares = getMetaJson<LearnedSquares>(store.db, CHOICE_SQUARES_KEY) ?? (settle?.squareValues ? { values: settle.values, squareValues: settle.squareValues } : null);
       for (const squares of [settle?.squareValues, choiceSquares?.squareValues]) {
-        if (squares && squares.length !== SQUARE_VALUES) throw badInput(`${path}: ${squares.length} square values where a model has ${SQUARE_VALUES}`);
+        if (squares && squares.length !== SQUARE_VALUES && !isTapered(squares)) {
+          throw badInput(`${path}: ${squares.length} square values where a model has ${SQUARE_VALUES} (or ${TAPERED_SQUARE_VALUES}, tapered)`);
+        }
       }
       if (choiceSquares && !(Array.isArray(choiceSquares.values) && choiceSquares.values.length === 5 && Array.isArray(choiceSquares.squareValues))) {
         throw badInput(`${path}: its square values have no five piece values beside them`);
