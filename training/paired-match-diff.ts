@@ -4,6 +4,10 @@
  * the pairs. Pairing by opening removes the openings' own variance, as paired positions do for move quality.
  *
  *   node bin/run-ts.js training/paired-match-diff.ts BASE.json OTHER.json...      (morph match --json outputs)
+ *
+ * A configuration measured in several matches (seeds) is given as a comma-separated list, in the same order for
+ * every configuration: `BASE-s1.json,BASE-s2.json OTHER-s1.json,OTHER-s2.json`. Each match's opening pairs are
+ * paired with the same match of the base, and all the pairs go into one mean and interval.
  */
 import { readFileSync } from 'node:fs';
 import { meanWithInterval } from '../src/agree/metrics.ts';
@@ -18,15 +22,19 @@ const pointsByOpening = (file: string): Map<number, number> => {
   }
   return points;
 };
-const [baseFile, ...others] = process.argv.slice(2);
-const base = pointsByOpening(baseFile);
-for (const file of others) {
-  const other = pointsByOpening(file);
-  const shared = [...base.keys()].filter((opening) => other.has(opening));
+const [baseFiles, ...others] = process.argv.slice(2);
+const bases = baseFiles.split(',').map(pointsByOpening);
+for (const files of others) {
+  const matches = files.split(',');
+  if (matches.length !== bases.length) throw new Error(`${files}: ${matches.length} matches where the base has ${bases.length}`);
   // Per pair of games: the difference in points (-2..2), reported per game (halved).
-  const { mean, interval } = meanWithInterval(shared.map((opening) => (other.get(opening)! - base.get(opening)!) / 2));
+  const differences = matches.flatMap((file, k) => {
+    const [base, other] = [bases[k], pointsByOpening(file)];
+    return [...base.keys()].filter((opening) => other.has(opening)).map((opening) => (other.get(opening)! - base.get(opening)!) / 2);
+  });
+  const { mean, interval } = meanWithInterval(differences);
   console.log(JSON.stringify({
-    base: baseFile, other: file, pairs: shared.length, scoreDifference: Number(mean.toFixed(3)),
+    base: baseFiles, other: files, pairs: differences.length, scoreDifference: Number(mean.toFixed(3)),
     interval: interval.map((x) => Number(x.toFixed(3))),
   }));
 }
