@@ -27,12 +27,12 @@ const OFFICERS_AT_START = 14;
  */
 export function officerShare(board: Pick<Board, 'squares'>): number {
   let officers = 0;
-  for (let sq = 0; sq < 64; sq++) {
-    const type = Math.abs(board.squares[sq]);
-    if (type >= 2 && type <= 5) officers++;
-  }
+  for (let sq = 0; sq < 64; sq++) if (isOfficer(board.squares[sq])) officers++;
   return Math.min(1, officers / OFFICERS_AT_START);
 }
+
+/** A knight, bishop, rook or queen of either side. */
+const isOfficer = (piece: number): boolean => piece !== 0 && Math.abs(piece) >= 2 && Math.abs(piece) <= 5;
 
 /** A piece's index into square values: its type, and its square as its own side sees the board (Black mirrored). */
 export const squareValueIndex = (piece: number, square: number): number =>
@@ -41,16 +41,24 @@ export const squareValueIndex = (piece: number, square: number): number =>
 /** The square values of the pieces of the side that just moved into `board`, less its opponent's (tapered when the table is). */
 export function squareLogOdds(board: Pick<Board, 'squares' | 'turn'>, squareValues: ArrayLike<number>): number {
   const whiteJustMoved = board.turn === BLACK;
-  const share = isTapered(squareValues) ? officerShare(board) : 1;
-  let score = 0;
+  const tapered = isTapered(squareValues);
+  // One pass: both tables' sums and the officers, blended at the end (the searches evaluate many positions).
+  let middlegame = 0;
+  let endgame = 0;
+  let officers = 0;
   for (let sq = 0; sq < 64; sq++) {
     const piece = board.squares[sq];
     if (piece === 0) continue;
     const k = squareValueIndex(piece, sq);
-    const value = share === 1 ? squareValues[k] : share * squareValues[k] + (1 - share) * squareValues[SQUARE_VALUES + k];
-    score += piece > 0 === whiteJustMoved ? value : -value;
+    const sign = piece > 0 === whiteJustMoved ? 1 : -1;
+    middlegame += sign * squareValues[k];
+    if (!tapered) continue;
+    endgame += sign * squareValues[SQUARE_VALUES + k];
+    if (isOfficer(piece)) officers++;
   }
-  return score;
+  if (!tapered) return middlegame;
+  const share = Math.min(1, officers / OFFICERS_AT_START);
+  return share * middlegame + (1 - share) * endgame;
 }
 
 /**

@@ -1,0 +1,29 @@
+#!/usr/bin/env bash
+# Square values from every game so far instead of the last 1,000, one table or tapered (issue 12, the climbing
+# curve; training/RESULTS.md, 2026-11-28 morning). The 10,000-game checkpoint of the curve database
+# (curve-10k.sh) keeps its own policy; its square values are refitted on 150,000 decisions drawn evenly from all
+# its 10,000 games (eight sampled alternatives a decision, two rounds), once as one table and once tapered by the
+# officers' share (src/eval/squareValues.ts). Each plays ab:2,q, 200 games, seeds 1 and 2, the balanced suite,
+# paired by opening against the checkpoint's own matches (games-010000.ab2q.json and -s2.json).
+#
+#   training/recipes/square-all-games.sh CHECKPOINTS_DIR OUT      (resumable: each step skips what exists)
+set -euo pipefail
+cd "$(dirname "$0")/../.."
+DIR=${1:?usage: square-all-games.sh CHECKPOINTS_DIR OUT}
+OUT=${2:?usage: square-all-games.sh CHECKPOINTS_DIR OUT}
+mkdir -p "$OUT"
+C="$DIR/games-010000"
+for arm in all150k-a8 all150k-a8-tapered; do
+  tapered=""
+  [ "$arm" = all150k-a8-tapered ] && tapered=tapered
+  [ -e "$OUT/p10k-$arm.db" ] || node bin/run-ts.js training/square-values-from-games.ts "$C.db" "$C.policy.db" 10000 \
+    "$OUT/p10k-$arm.db" 150000 2 8 $tapered
+  for seed in 1 2; do
+    suffix=""
+    [ "$seed" = 2 ] && suffix=-s2
+    [ -s "$OUT/p10k-$arm$suffix.json" ] || node bin/morph.js match --white "morph:$C.db" --white-policy "$OUT/p10k-$arm.db" \
+      --black 'ab:2,q' --games 200 --seed "$seed" --openings openings/balanced-6ply.epd --json --pgn /dev/null --no-progress \
+      > "$OUT/p10k-$arm$suffix.json"
+  done
+  node bin/run-ts.js training/paired-match-diff.ts "$C.ab2q.json,$C.ab2q-s2.json" "$OUT/p10k-$arm.json,$OUT/p10k-$arm-s2.json"
+done
