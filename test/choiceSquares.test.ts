@@ -53,8 +53,11 @@ describe('square values from choices', () => {
     const fit = fitChoiceSquares(decisions, { maxDecisions: 30, rounds: 1 })!;
     expect(fit.of).toBe(decisions.length);
     expect(fit.decisions).toBe(30);
-    expect(fit.squareValues).toHaveLength(SQUARE_VALUES);
+    // The defaults: tapered, eight moves a decision.
+    expect(fit.squareValues).toHaveLength(TAPERED_SQUARE_VALUES);
+    expect(fit).toMatchObject({ tapered: true, alternatives: 8 });
     expect(fit.values).toHaveLength(5);
+    expect(fitChoiceSquares(decisions, { maxDecisions: 30, rounds: 1, tapered: false, alternatives: Infinity })!.squareValues).toHaveLength(SQUARE_VALUES);
     // Deterministic: the same sample, start and rounds give the same values.
     expect(fitChoiceSquares(decisions, { maxDecisions: 30, rounds: 1 })).toEqual(fit);
   }, 120_000);
@@ -89,7 +92,7 @@ describe('square values from choices', () => {
   it("tapered, recover ab:2,q's knight table in the middlegame half", () => {
     // ab:2,q's table is the same in every phase. Measured on these decisions: correlation .32 in the middlegame
     // half; the endgame half, where these games have few knight moves, says nothing (.01).
-    const fit = fitChoiceSquares(decisions, { rounds: 1, tapered: true })!;
+    const fit = fitChoiceSquares(decisions, { rounds: 1, tapered: true, alternatives: Infinity })!;
     expect(fit.squareValues).toHaveLength(TAPERED_SQUARE_VALUES);
     const truth = alphaBetaSquareValues();
     const knights = (values: readonly number[]) => values.slice(squareValueIndex(2, 0), squareValueIndex(2, 0) + 64);

@@ -75,6 +75,10 @@ describe("Morph's own move policy", () => {
     try {
       expect(partnerDecisions(opened, db).decisions.map((d) => d.chosen)).toEqual(expected);
       expect(partnerDecisions(opened, db, 2).decisions.length).toBeLessThan(expected.length);
+      // Spread evenly: of 4 games, 2 are the first and the third; the last 2 are the third and the fourth.
+      expect(partnerDecisions(opened, db, 2, { evenly: true })).toMatchObject({ games: 2, firstGame: 1, lastGame: 3 });
+      expect(partnerDecisions(opened, db, 2)).toMatchObject({ games: 2, firstGame: 3, lastGame: 4 });
+      expect(partnerDecisions(opened, db, 9, { evenly: true }).decisions.map((d) => d.chosen)).toEqual(expected);
     } finally {
       opened.close();
     }
@@ -163,13 +167,16 @@ describe("Morph's own move policy", () => {
     const built = await runMorph(['model', '--from-db', played, '--json', '--no-progress']);
     expect(built.stderr).toBe('');
     const summary = JSON.parse(built.stdout);
-    // Every partner decision is fitted on (far fewer than the sample's bound).
+    // Every partner decision of every game is fitted on (far fewer than the sample's bound).
     const reader = openMorphDatabase(played, { readonly: true });
     expect(summary.squares.decisions).toBe(partnerDecisions(reader, played).decisions.length);
+    expect(summary.squares.of).toBe(summary.squares.decisions);
+    expect(summary.squareGames).toBe(6);
     reader.close();
     const model = OpponentModel.open(ownPolicyPath(played));
     try {
-      expect(model.choiceSquares!.squareValues).toHaveLength(6 * 64);
+      // Tapered: a middlegame and an endgame table.
+      expect(model.choiceSquares!.squareValues).toHaveLength(2 * 6 * 64);
       expect(model.choiceSquares!.values.every((v) => v > 0)).toBe(true);
     } finally {
       model.close();
@@ -185,8 +192,12 @@ describe("Morph's own move policy", () => {
     // A knight (type 2) on f3 (square 21) and a king (type 6) on g1 (square 6): indexes (type - 1) * 64 + square.
     expect(tables.N.f3).toBe(Math.round((100 * stored.squareValues[64 + 21]) / stored.values[0]));
     expect(tables.K.g1).toBe(Math.round((100 * stored.squareValues[5 * 64 + 6]) / stored.values[0]));
-    // The policy of the 3-game database above: its games end unfinished at 40 plies, so no result to start from.
-    const small = OpponentModel.open(ownPolicyPath(db));
+    expect(JSON.parse(shown.stdout).endgameTables.K.g1).toBe(Math.round((100 * stored.squareValues[384 + 5 * 64 + 6]) / stored.values[0]));
+    // Two games of at most 40 plies: too few decisions with a result to start from (100), so no square values.
+    const few = join(dir, 'few.db');
+    await train(few, 2);
+    expect((await runMorph(['model', '--from-db', few, '--no-progress'])).code).toBe(0);
+    const small = OpponentModel.open(ownPolicyPath(few));
     expect(small.choiceSquares).toBeNull();
     small.close();
     // Damaged square values: refused in one line, exit 2, as any unreadable policy is.
@@ -198,9 +209,9 @@ describe("Morph's own move policy", () => {
     const refused = await runMorph(['move', '--db', played, '--policy', damaged, '--fen', '4k3/8/8/8/8/8/4P3/4K3 w - - 0 1']);
     expect(refused.code).toBe(2);
     expect(refused.stderr).toMatch(/^morph: .*damaged\.policy\.db: its square values have no five piece values beside them\n$/);
-    const none = await runMorph(['inspect', '--db', db, 'squares']);
+    const none = await runMorph(['inspect', '--db', few, 'squares']);
     expect(none.code).toBe(2);
-    expect(none.stderr).toMatch(/^morph: .*morph\.policy\.db has no square values \(rebuild it: morph model --from-db .*\)\n$/);
+    expect(none.stderr).toMatch(/^morph: .*few\.policy\.db has no square values \(rebuild it: morph model --from-db .*\)\n$/);
   }, 120_000);
 
   it('a policy file that cannot be read: match refuses it in one line (exit 2); uci plays on without it and says so', async () => {

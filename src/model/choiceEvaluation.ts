@@ -274,17 +274,17 @@ export function resultPieceValues(decisions: readonly Decision[]): number[] | nu
 
 
 /**
- * Square values for play (Morph's policy carries them, src/model/ownPolicy.ts): fitted on at most
- * CHOICE_SQUARE_DECISIONS decisions, an even sample, in CHOICE_SQUARE_ROUNDS rounds whose first lines are found at
- * the piece values the games' results give. A model's full fit (SQUARE_ROUNDS over every decision, after a round
- * of piece values alone) took 45 minutes for 1,000 games; each decision costs about 8 ms a round. Measured on one
- * database's last 1,000 partner games against ab:2,q (training/RESULTS.md, 2026-11-28 night): one round over
- * 13,503 decisions (112 s) gained +.045 a game over no square values, two rounds over 15,000 +.110, the full fit
- * +.083. More decisions gained little: 45,000 of the same games' decisions, every move's line (1,772 s on a loaded
- * machine) or eight sampled alternatives a decision (378 s), +.022 and +.030 a game over 15,000, neither clear of
- * 0 (2026-11-28, day).
+ * Square values for play (Morph's policy carries them, src/model/ownPolicy.ts): tapered by the officers' share
+ * (squareValues.ts), fitted on at most CHOICE_SQUARE_DECISIONS decisions, an even sample, each with its chosen move
+ * and CHOICE_SQUARE_ALTERNATIVES - 1 others drawn evenly (sampledAlternatives), in CHOICE_SQUARE_ROUNDS rounds whose
+ * first lines are found at the piece values the games' results give. Each decision costs about 8 ms a round with
+ * every move's line. Measured against ab:2,q, 400 games paired by opening (training/RESULTS.md, 2026-11-28
+ * morning): on a 10,000-game database, 150,000 decisions from all its games, eight alternatives, tapered, +.044
+ * [+.000, +.087] a game over the former default (15,000 decisions of the last 1,000 games, every move, one
+ * table); the same as one table +.025 [-.020, +.070]. Fitting took 935 s (727 s as one table).
  */
-export const CHOICE_SQUARE_DECISIONS = 15_000;
+export const CHOICE_SQUARE_DECISIONS = 150_000;
+export const CHOICE_SQUARE_ALTERNATIVES = 8;
 export const CHOICE_SQUARE_ROUNDS = 2;
 
 export interface ChoiceSquaresFit extends LearnedSquares {
@@ -292,12 +292,15 @@ export interface ChoiceSquaresFit extends LearnedSquares {
   decisions: number;
   of: number;
   rounds: number;
+  /** Moves a decision's fit looked at, the chosen one included (absent: every legal move), and whether tapered. */
+  alternatives?: number;
+  tapered: boolean;
 }
 
 /** The square values `decisions` imply (above), or null when too few of them have a game result to start from. */
 export function fitChoiceSquares(
   decisions: readonly Decision[],
-  { maxDecisions = CHOICE_SQUARE_DECISIONS, rounds = CHOICE_SQUARE_ROUNDS, alternatives = Infinity, tapered = false } = {},
+  { maxDecisions = CHOICE_SQUARE_DECISIONS, rounds = CHOICE_SQUARE_ROUNDS, alternatives = CHOICE_SQUARE_ALTERNATIVES, tapered = true } = {},
 ): ChoiceSquaresFit | null {
   const byResult = resultPieceValues(decisions);
   if (byResult === null) return null;
@@ -305,5 +308,13 @@ export function fitChoiceSquares(
   const count = Math.min(decisions.length, maxDecisions);
   const sample = Array.from({ length: count }, (_, k) => decisions[Math.floor((k * decisions.length) / count)]);
   const { values, squareValues } = choiceEvaluation(sample, start, rounds, { piecesFirst: false, alternatives, tapered });
-  return { values, squareValues: squareValues!, decisions: sample.length, of: decisions.length, rounds };
+  return {
+    values,
+    squareValues: squareValues!,
+    decisions: sample.length,
+    of: decisions.length,
+    rounds,
+    ...(Number.isFinite(alternatives) ? { alternatives } : {}),
+    tapered,
+  };
 }

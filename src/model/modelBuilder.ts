@@ -103,8 +103,8 @@ export interface BuildSummary extends ModelInfo {
   settings: ModelSettings;
   /** With shrinkage candidates: how each predicted the held-out games' decisions (those with a choice). */
   shrinkageChoice?: ShrinkageChoice;
-  /** With fitSquares, when the decisions had results to start from: the square values' sample and fitting time. */
-  squares?: { decisions: number; seconds: number };
+  /** With squareDecisions, when the decisions had results to start from: the square values' sample and fitting time. */
+  squares?: { decisions: number; of: number; seconds: number };
 }
 
 export interface ShrinkageChoice {
@@ -491,8 +491,11 @@ export interface BuildRequest {
   lastGame?: number;
   /** Whether an existing `out` is replaced (a database's own policy); otherwise it is refused. */
   replace?: boolean;
-  /** Whether square values for play are fitted to the decisions and stored with the model (a database's own policy, ownPolicy.ts). */
-  fitSquares?: boolean;
+  /**
+   * Decisions to fit square values for play on, stored with the model (a database's own policy, ownPolicy.ts):
+   * they may come from more games than the patterns' decisions.
+   */
+  squareDecisions?: readonly Decision[];
   settings?: Partial<ModelSettings>;
   onProgress?: (message: string) => void;
 }
@@ -554,8 +557,8 @@ function buildModelInto(file: string, request: BuildRequest): BuildSummary {
       settle = { ...evaluation, lossWeight: scores[lossFeature], ...(twoPly ? { twoPlyWeight: scores[twoPlyFeature] } : {}) };
     }
     const scored = performance.now();
-    if (request.fitSquares) request.onProgress?.(`fitting square values for play to the choices`);
-    const choiceSquares = request.fitSquares ? fitChoiceSquares(request.decisions) : null;
+    if (request.squareDecisions) request.onProgress?.(`fitting square values for play to ${request.squareDecisions.length} choices`);
+    const choiceSquares = request.squareDecisions ? fitChoiceSquares(request.squareDecisions) : null;
     const squared = performance.now();
     const terminal: TerminalScores = { checkmate: scores[CHECKMATE_FEATURE], draw: scores[DRAW_FEATURE] };
     const material: MaterialScores | null =
@@ -600,7 +603,7 @@ function buildModelInto(file: string, request: BuildRequest): BuildSummary {
       logLikelihood,
       seconds: { patterns: (induced - started) / 1000, fitting: (scored - induced + fitted - squared) / 1000 },
       settings,
-      ...(choiceSquares ? { squares: { decisions: choiceSquares.decisions, seconds: (squared - scored) / 1000 } } : {}),
+      ...(choiceSquares ? { squares: { decisions: choiceSquares.decisions, of: choiceSquares.of, seconds: (squared - scored) / 1000 } } : {}),
       ...(shrinkageChoice ? { shrinkageChoice } : {}),
     };
   } finally {

@@ -8,8 +8,8 @@
  * similar moves. Nothing outside Morph's experience goes in: the moves are the ones played against it. Measured in
  * training/RESULTS.md (2026-11-23, "Morph's own move policy").
  *
- * The policy also carries square values fitted to the same choices (choiceEvaluation.ts, fitChoiceSquares): what
- * the partner's moves say a piece is worth on each square. The material searches add them to the fitted piece
+ * The policy also carries square values fitted to the partner's choices in all the games (choiceEvaluation.ts,
+ * fitChoiceSquares; OWN_SQUARE_GAMES): what the partner's moves say a piece is worth on each square. The material searches add them to the fitted piece
  * values (morphPlayer.ts, SQUARE_WEIGHT).
  *
  * Training itself plays without the policy, so what the value database learns does not depend on it; `morph
@@ -26,6 +26,12 @@ import { OpponentModel } from './opponentModel.ts';
 
 /** Games the policy is built from: the most recent ones (measured: 1000 games predicted better than 300). */
 export const OWN_POLICY_GAMES = 1000;
+/**
+ * Games the policy's square values are fitted on: all the partner games, or this many spread evenly over them (a
+ * bound on the memory and time of a rebuild). The square values go on gaining from more games where the
+ * policy's patterns do not (training/RESULTS.md, 2026-11-28 morning).
+ */
+export const OWN_SQUARE_GAMES = 10_000;
 /** New games before `morph train` rebuilds the policy; also the fewest games it is first built from. */
 export const OWN_POLICY_REFRESH = 100;
 
@@ -62,19 +68,18 @@ export interface PartnerGames {
 }
 
 /**
- * The partners' decisions in the last `lastGames` recorded games of a value database (self-play games are left
- * out: there the partner is Morph itself).
+ * The partners' decisions in the last `lastGames` recorded games of a value database, or with `evenly`, in
+ * `lastGames` games spread evenly over all of them (all when there are no more). Self-play games are left out:
+ * there the partner is Morph itself.
  */
-export function partnerDecisions(db: MorphDatabase, dbPath: string, lastGames = OWN_POLICY_GAMES): PartnerGames {
-  const rows = (
-    db
-      .prepare(
-        `SELECT id, pgn, morph_color AS morphColor, opponent FROM games
-         WHERE pgn IS NOT NULL AND morph_color IS NOT NULL AND opponent IS NOT NULL AND opponent <> 'self'
-         ORDER BY id DESC LIMIT ?`,
-      )
-      .all(lastGames) as { id: number; pgn: string; morphColor: 'w' | 'b'; opponent: string }[]
-  ).reverse();
+export function partnerDecisions(db: MorphDatabase, dbPath: string, lastGames = OWN_POLICY_GAMES, { evenly = false } = {}): PartnerGames {
+  const partnerGames = `FROM games WHERE pgn IS NOT NULL AND morph_color IS NOT NULL AND opponent IS NOT NULL AND opponent <> 'self'`;
+  let ids = (db.prepare(`SELECT id ${partnerGames} ORDER BY id`).pluck().all() as number[]);
+  if (ids.length > lastGames) {
+    ids = evenly ? Array.from({ length: lastGames }, (_, k) => ids[Math.floor((k * ids.length) / lastGames)]) : ids.slice(-lastGames);
+  }
+  const byId = db.prepare(`SELECT id, pgn, morph_color AS morphColor, opponent FROM games WHERE id = ?`);
+  const rows = ids.map((id) => byId.get(id) as { id: number; pgn: string; morphColor: 'w' | 'b'; opponent: string });
   if (rows.length === 0) return { decisions: [], games: 0, firstGame: 0, lastGame: 0, partners: [] };
   const text = rows.map((r) => r.pgn.trim()).join('\n\n') + '\n';
   const { decisions } = sideDecisions(text, `${dbPath}'s games`, (_headers, index) => [rows[index].morphColor === 'w' ? 'b' : 'w']);
@@ -107,6 +112,8 @@ export interface OwnPolicySummary extends BuildSummary {
   file: string;
   firstGame: number;
   lastGame: number;
+  /** The partner games the square values were fitted on (OWN_SQUARE_GAMES). */
+  squareGames: number;
 }
 
 /**
@@ -129,9 +136,11 @@ export function buildOwnPolicy(
 ): OwnPolicySummary | null {
   const db = openDatabaseOfKind(dbPath, 'value', { readonly: true, quickCheck: false });
   let games: PartnerGames;
+  let squareGames: PartnerGames;
   let seed: number;
   try {
     games = partnerDecisions(db, dbPath, options.lastGames);
+    squareGames = partnerDecisions(db, dbPath, OWN_SQUARE_GAMES, { evenly: true });
     seed = options.seed ?? getMetaNumber(db, 'seed') ?? 1;
   } finally {
     db.close();
@@ -142,7 +151,7 @@ export function buildOwnPolicy(
   const summary = buildModel({
     out,
     replace: options.replace ?? true,
-    fitSquares: true,
+    squareDecisions: squareGames.decisions,
     player: games.partners.join(', '),
     source: `${dbPath}, games ${games.firstGame}-${games.lastGame}`,
     games: games.games,
@@ -152,7 +161,7 @@ export function buildOwnPolicy(
     settings: options.settings,
     onProgress: options.onProgress,
   });
-  return { ...summary, file: out, firstGame: games.firstGame, lastGame: games.lastGame };
+  return { ...summary, file: out, firstGame: games.firstGame, lastGame: games.lastGame, squareGames: squareGames.games };
 }
 
 /**

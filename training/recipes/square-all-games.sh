@@ -4,7 +4,9 @@
 # (curve-10k.sh) keeps its own policy; its square values are refitted on 150,000 decisions drawn evenly from all
 # its 10,000 games (eight sampled alternatives a decision, two rounds), once as one table and once tapered by the
 # officers' share (src/eval/squareValues.ts). Each plays ab:2,q, 200 games, seeds 1 and 2, the balanced suite,
-# paired by opening against the checkpoint's own matches (games-010000.ab2q.json and -s2.json).
+# paired by opening against the checkpoint's own matches (games-010000.ab2q.json and -s2.json). Then the
+# 1,000-game checkpoint does the same tapered (all its games: 48,869 decisions), for the curve from 1,000 to 10,000
+# games with square values that keep learning.
 #
 #   training/recipes/square-all-games.sh CHECKPOINTS_DIR OUT      (resumable: each step skips what exists)
 set -euo pipefail
@@ -12,18 +14,23 @@ cd "$(dirname "$0")/../.."
 DIR=${1:?usage: square-all-games.sh CHECKPOINTS_DIR OUT}
 OUT=${2:?usage: square-all-games.sh CHECKPOINTS_DIR OUT}
 mkdir -p "$OUT"
-C="$DIR/games-010000"
-for arm in all150k-a8 all150k-a8-tapered; do
-  tapered=""
+fit_and_play() { # CHECKPOINT (games, zero-padded) ARM
+  local games=$1 arm=$2 C="$DIR/games-$1" tapered="" label="p$1-$2"
   [ "$arm" = all150k-a8-tapered ] && tapered=tapered
-  [ -e "$OUT/p10k-$arm.db" ] || node bin/run-ts.js training/square-values-from-games.ts "$C.db" "$C.policy.db" 10000 \
-    "$OUT/p10k-$arm.db" 150000 2 8 $tapered
+  [ -e "$OUT/$label.db" ] || node bin/run-ts.js training/square-values-from-games.ts "$C.db" "$C.policy.db" 10000 \
+    "$OUT/$label.db" 150000 2 8 $tapered
   for seed in 1 2; do
     suffix=""
     [ "$seed" = 2 ] && suffix=-s2
-    [ -s "$OUT/p10k-$arm$suffix.json" ] || node bin/morph.js match --white "morph:$C.db" --white-policy "$OUT/p10k-$arm.db" \
+    [ -s "$OUT/$label$suffix.json" ] || node bin/morph.js match --white "morph:$C.db" --white-policy "$OUT/$label.db" \
       --black 'ab:2,q' --games 200 --seed "$seed" --openings openings/balanced-6ply.epd --json --pgn /dev/null --no-progress \
-      > "$OUT/p10k-$arm$suffix.json"
+      > "$OUT/$label$suffix.json"
   done
-  node bin/run-ts.js training/paired-match-diff.ts "$C.ab2q.json,$C.ab2q-s2.json" "$OUT/p10k-$arm.json,$OUT/p10k-$arm-s2.json"
-done
+  node bin/run-ts.js training/paired-match-diff.ts "$C.ab2q.json,$C.ab2q-s2.json" "$OUT/$label.json,$OUT/$label-s2.json"
+}
+fit_and_play 010000 all150k-a8
+fit_and_play 010000 all150k-a8-tapered
+fit_and_play 001000 all150k-a8-tapered
+# The curve with tapered square values from every game: 10,000 games against 1,000.
+node bin/run-ts.js training/paired-match-diff.ts "$OUT/p001000-all150k-a8-tapered.json,$OUT/p001000-all150k-a8-tapered-s2.json" \
+  "$OUT/p010000-all150k-a8-tapered.json,$OUT/p010000-all150k-a8-tapered-s2.json"

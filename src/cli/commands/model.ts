@@ -43,7 +43,7 @@ interface ModelOptions {
   progress: boolean;
 }
 
-function summaryText(s: BuildSummary, out: string): string {
+function summaryText(s: BuildSummary & { squareGames?: number }, out: string): string {
   return [
     `model of "${s.player}" written to ${out}: ${s.patterns} patterns`,
     `from ${s.games} games (${s.source}), ${s.decisions} decisions (${s.forced} forced); seed ${s.seed}`,
@@ -55,7 +55,12 @@ function summaryText(s: BuildSummary, out: string): string {
             `(log-likelihood ${s.shrinkageChoice.trials.map((t) => `${t.shrinkage}: ${t.logLikelihood.toFixed(3)}`).join(', ')})`,
         ]
       : []),
-    ...(s.squares ? [`square values for play fitted on ${s.squares.decisions} decisions in ${s.squares.seconds.toFixed(1)} s`] : []),
+    ...(s.squares
+      ? [
+          `square values for play fitted on ${s.squares.decisions} of ${s.squares.of} decisions` +
+            `${s.squareGames !== undefined ? ` (from ${s.squareGames} games)` : ''} in ${s.squares.seconds.toFixed(1)} s`,
+        ]
+      : []),
   ].join('\n');
 }
 
