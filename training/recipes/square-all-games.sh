@@ -5,8 +5,8 @@
 # its 10,000 games (eight sampled alternatives a decision, two rounds), once as one table and once tapered by the
 # officers' share (src/eval/squareValues.ts). Each plays ab:2,q, 200 games, seeds 1 and 2, the balanced suite,
 # paired by opening against the checkpoint's own matches (games-010000.ab2q.json and -s2.json). Then the
-# 1,000-game checkpoint does the same tapered (all its games: 48,869 decisions), for the curve from 1,000 to 10,000
-# games with square values that keep learning.
+# 1,000- and 3,000-game checkpoints do the same tapered (all their games: 48,869 and 151,370 decisions), for the
+# curve from 1,000 to 10,000 games with square values that keep learning.
 #
 #   training/recipes/square-all-games.sh CHECKPOINTS_DIR OUT      (resumable: each step skips what exists)
 set -euo pipefail
@@ -31,6 +31,9 @@ fit_and_play() { # CHECKPOINT (games, zero-padded) ARM
 fit_and_play 010000 all150k-a8
 fit_and_play 010000 all150k-a8-tapered
 fit_and_play 001000 all150k-a8-tapered
-# The curve with tapered square values from every game: 10,000 games against 1,000.
-node bin/run-ts.js training/paired-match-diff.ts "$OUT/p001000-all150k-a8-tapered.json,$OUT/p001000-all150k-a8-tapered-s2.json" \
-  "$OUT/p010000-all150k-a8-tapered.json,$OUT/p010000-all150k-a8-tapered-s2.json"
+fit_and_play 003000 all150k-a8-tapered
+# The curve with tapered square values from every game: 3,000 and 10,000 games against 1,000, 10,000 against 3,000.
+T=all150k-a8-tapered
+node bin/run-ts.js training/paired-match-diff.ts "$OUT/p001000-$T.json,$OUT/p001000-$T-s2.json" \
+  "$OUT/p003000-$T.json,$OUT/p003000-$T-s2.json" "$OUT/p010000-$T.json,$OUT/p010000-$T-s2.json"
+node bin/run-ts.js training/paired-match-diff.ts "$OUT/p003000-$T.json,$OUT/p003000-$T-s2.json" "$OUT/p010000-$T.json,$OUT/p010000-$T-s2.json"
