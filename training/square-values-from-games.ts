@@ -4,6 +4,9 @@
  * they come from while the policy's patterns stay the same (training/RESULTS.md, 2026-11-28 night).
  *
  *   node bin/run-ts.js training/square-values-from-games.ts DB POLICY GAMES OUT [MAX_DECISIONS] [ROUNDS] [ALTERNATIVES] [tapered]
+ *
+ * Unless given, the fit is the one these recipes were first run with, not today's default: at most 15,000
+ * decisions, every legal move, one table (ALTERNATIVES 'all' is every move).
  */
 import { copyFileSync, existsSync } from 'node:fs';
 import { openDatabaseOfKind } from '../src/store/databaseKind.ts';
@@ -27,9 +30,9 @@ const found = partnerDecisions(db, dbPath, Number(games));
 db.close();
 const started = performance.now();
 const fit = fitChoiceSquares(found.decisions, {
-  ...(maxDecisions ? { maxDecisions: Number(maxDecisions) } : {}),
+  maxDecisions: maxDecisions ? Number(maxDecisions) : 15_000,
   ...(rounds ? { rounds: Number(rounds) } : {}),
-  ...(alternatives ? { alternatives: Number(alternatives) } : {}),
+  alternatives: alternatives && alternatives !== 'all' ? Number(alternatives) : Infinity,
   tapered: tapered === 'tapered',
 });
 if (fit === null) {
