@@ -9,8 +9,8 @@
  * training/RESULTS.md (2026-11-23, "Morph's own move policy").
  *
  * The policy also carries square values fitted to the partner's choices in all the games (choiceEvaluation.ts,
- * fitChoiceSquares; OWN_SQUARE_GAMES): what the partner's moves say a piece is worth on each square. The material searches add them to the fitted piece
- * values (morphPlayer.ts, SQUARE_WEIGHT).
+ * fitChoiceSquares; OWN_SQUARE_GAMES): what the partner's moves say a piece is worth on each square. The material
+ * searches add them to the fitted piece values (morphPlayer.ts, SQUARE_WEIGHT).
  *
  * Training itself plays without the policy, so what the value database learns does not depend on it; `morph
  * train` rebuilds the model after a run once enough new games have been recorded.
