@@ -7,12 +7,10 @@ import { describe, expect, it } from 'vitest';
 import { applyMove, BLACK, boardFromFen, cloneBoard, WHITE, type Board } from '../src/chess/board.ts';
 import { generateLegalMoves } from '../src/chess/movegen.ts';
 import { officerShare, SQUARE_VALUES, squareLogOdds, TAPERED_SQUARE_VALUES } from '../src/eval/squareValues.ts';
-import { addSquareChanges } from '../src/model/choiceEvaluation.ts';
+import { addSquareChanges, LINE_SQUARES } from '../src/model/choiceEvaluation.ts';
 import { Random } from '../src/util/random.ts';
 
 const START = 'rnbqkbnr/pppppppp/8/8/8/8/PPPPPPPP/RNBQKBNR w KQkq - 0 1';
-/** Line features start after the material ones (P N B R Q, mates, is mated, draws). */
-const LINE_SQUARES = 8;
 
 const randomTable = (length: number, random: Random) => Array.from({ length }, () => random.next() * 2 - 1);
 

@@ -28,8 +28,10 @@ const OFFICERS_AT_START = 14;
 export function officerShare(board: Pick<Board, 'squares'>): number {
   let officers = 0;
   for (let sq = 0; sq < 64; sq++) if (isOfficer(board.squares[sq])) officers++;
-  return Math.min(1, officers / OFFICERS_AT_START);
+  return shareOfOfficers(officers);
 }
+
+const shareOfOfficers = (officers: number): number => Math.min(1, officers / OFFICERS_AT_START);
 
 /** A knight, bishop, rook or queen of either side. */
 const isOfficer = (piece: number): boolean => piece !== 0 && Math.abs(piece) >= 2 && Math.abs(piece) <= 5;
@@ -57,7 +59,7 @@ export function squareLogOdds(board: Pick<Board, 'squares' | 'turn'>, squareValu
     if (isOfficer(piece)) officers++;
   }
   if (!tapered) return middlegame;
-  const share = Math.min(1, officers / OFFICERS_AT_START);
+  const share = shareOfOfficers(officers);
   return share * middlegame + (1 - share) * endgame;
 }
 

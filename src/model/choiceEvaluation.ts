@@ -113,7 +113,7 @@ export function sampledAlternatives<T>(moves: readonly T[], chosen: T, count: nu
 }
 
 /** Line-end features: P N B R Q, then whether the line mates, is mated or draws, then the square values. */
-const LINE_SQUARES = 8;
+export const LINE_SQUARES = 8;
 /**
  * Rounds of the square values' fit, each finding the lines again at the last round's evaluation, and its ridge.
  * Measured on ab:2,q's held-out moves ranked by the line alone (training/RESULTS.md, 2026-11-25 evening): 84.5,
