@@ -214,6 +214,44 @@ describe("Morph's own move policy", () => {
     expect(none.stderr).toMatch(/^morph: .*few\.policy\.db has no square values \(rebuild it: morph model --from-db .*\)\n$/);
   }, 120_000);
 
+  it("adds each rebuild's new games to the square values' evidence, unless told to fit afresh or the database is another", async () => {
+    const played = join(dir, 'played.db'); // six games, the policy built from them (above)
+    const squaresOf = (stdout: string) => JSON.parse(stdout).squares;
+    const decisionsIn = (path: string) => {
+      const reader = openMorphDatabase(path, { readonly: true });
+      try {
+        return partnerDecisions(reader, path).decisions.length;
+      } finally {
+        reader.close();
+      }
+    };
+    const before = decisionsIn(played);
+    const writer = openMorphDatabase(played);
+    await recordPlayedRun(writer, { opponent: 'ab:1', games: 4, seed: 22, startedAt: new Date('2026-01-03T10:00:00Z'), firstGame: 7 });
+    writer.close();
+    const all = decisionsIn(played);
+    expect(all).toBeGreaterThan(before);
+    const rebuilt = await runMorph(['model', '--from-db', played, '--json', '--no-progress']);
+    expect(rebuilt.stderr).toBe('');
+    // Only the four new games were read for the square values; their decisions joined the six games' evidence.
+    expect(JSON.parse(rebuilt.stdout).squareGames).toBe(4);
+    expect(squaresOf(rebuilt.stdout)).toMatchObject({ decisions: all, of: all, fits: 2 });
+    // A copy of the database under another creation time is another database: its policy starts afresh.
+    const other = join(dir, 'other-played.db');
+    copyFileSync(played, other);
+    copyFileSync(ownPolicyPath(played), ownPolicyPath(other));
+    const otherDb = new Database(other);
+    otherDb.prepare("UPDATE meta SET value = '2020-01-01T00:00:00.000Z' WHERE key = 'created_at'").run();
+    otherDb.close();
+    const elsewhere = await runMorph(['model', '--from-db', other, '--json', '--no-progress']);
+    expect(squaresOf(elsewhere.stdout)).toMatchObject({ decisions: all, fits: 1 });
+    expect(JSON.parse(elsewhere.stdout).squareGames).toBe(10);
+    // --fresh-squares: every game again, one fit.
+    const fresh = await runMorph(['model', '--from-db', played, '--fresh-squares', '--json', '--no-progress']);
+    expect(squaresOf(fresh.stdout)).toMatchObject({ decisions: all, of: all, fits: 1 });
+    expect(JSON.parse(fresh.stdout).squareGames).toBe(10);
+  }, 120_000);
+
   it('a policy file that cannot be read: match refuses it in one line (exit 2); uci plays on without it and says so', async () => {
     const other = join(dir, 'copy.db');
     copyFileSync(db, other);

@@ -24,6 +24,26 @@ export const sparseRow = (dense: Float64Array): SparseRow => {
   return { index, value: Float64Array.from(index, (k) => dense[k]) };
 };
 
+/** A Gaussian prior on a conditional logit's weights: its mean, and its precision (dims x dims, row-major). */
+export interface LogitPrior {
+  mean: Float64Array;
+  precision: Float64Array;
+}
+
+/** The maximum-a-posteriori weights of a conditional logit, and their precision there (the prior's plus the data's). */
+export interface LogitFit {
+  weights: Float64Array;
+  /** The log-posterior's negative Hessian at `weights` (dims x dims, row-major): a Laplace approximation's precision. */
+  precision: Float64Array;
+}
+
+/** The ridge as a prior: mean 0, `ridge` on the diagonal. */
+export function ridgePrior(dims: number, ridge: number): LogitPrior {
+  const precision = new Float64Array(dims * dims);
+  for (let k = 0; k < dims; k++) precision[k * dims + k] = ridge;
+  return { mean: new Float64Array(dims), precision };
+}
+
 /**
  * The maximum-likelihood weights of a conditional logit with a few hundred features at most, by Newton's method:
  * `rows[i][s]` holds decision i's successor s's features, `chosen[i]` the successor chosen. A ridge keeps a
@@ -31,14 +51,29 @@ export const sparseRow = (dense: Float64Array): SparseRow => {
  * dense (dims x dims).
  */
 export function conditionalLogit(rows: readonly SparseRow[][], chosen: readonly number[], dims: number, ridge = 1): Float64Array {
+  return conditionalLogitFit(rows, chosen, dims, ridgePrior(dims, ridge)).weights;
+}
+
+/**
+ * conditionalLogit under a Gaussian prior, starting from its mean: with the last fit's weights and precision as the
+ * prior (a Laplace update), new decisions add to the evidence of the old ones without fitting them again.
+ */
+export function conditionalLogitFit(rows: readonly SparseRow[][], chosen: readonly number[], dims: number, prior: LogitPrior): LogitFit {
   const mean = new Float64Array(dims);
   const inMean = new Uint8Array(dims);
   const touched: number[] = [];
+  const offset = new Float64Array(dims);
   const likelihood = (w: Float64Array, gradient?: Float64Array, hessian?: Float64Array[]): number => {
+    // The prior: -(w - m)' P (w - m) / 2, its gradient -P (w - m) and Hessian -P.
+    for (let k = 0; k < dims; k++) offset[k] = w[k] - prior.mean[k];
     let total = 0;
-    for (let k = 0; k < dims; k++) total -= (ridge / 2) * w[k] * w[k];
-    gradient?.forEach((_, k) => (gradient[k] = -ridge * w[k]));
-    hessian?.forEach((row, k) => row.forEach((_, l) => (row[l] = k === l ? -ridge : 0)));
+    for (let k = 0; k < dims; k++) {
+      let pull = 0;
+      for (let l = 0; l < dims; l++) pull += prior.precision[k * dims + l] * offset[l];
+      total -= (offset[k] * pull) / 2;
+      if (gradient) gradient[k] = -pull;
+      if (hessian) for (let l = 0; l < dims; l++) hessian[k][l] = -prior.precision[k * dims + l];
+    }
     rows.forEach((successors, i) => {
       const scores = successors.map((x) => x.index.reduce((sum, k, j) => sum + w[k] * x.value[j], 0));
       const top = Math.max(...scores);
@@ -69,7 +104,7 @@ export function conditionalLogit(rows: readonly SparseRow[][], chosen: readonly 
     });
     return total;
   };
-  const weights = new Float64Array(dims);
+  const weights = Float64Array.from(prior.mean);
   const gradient = new Float64Array(dims);
   const hessian = Array.from({ length: dims }, () => new Float64Array(dims));
   let current = likelihood(weights, gradient, hessian);
@@ -87,7 +122,9 @@ export function conditionalLogit(rows: readonly SparseRow[][], chosen: readonly 
     weights.set(trial);
     current = likelihood(weights, gradient, hessian);
   }
-  return weights;
+  const precision = new Float64Array(dims * dims);
+  hessian.forEach((row, k) => row.forEach((v, l) => (precision[k * dims + l] = -v)));
+  return { weights, precision };
 }
 
 /** The evaluation a two-ply search uses: piece values and, when learned, square values (opponentModel.ts learnedLogOdds). */
@@ -164,75 +201,114 @@ export function choiceEvaluation(
   squareRounds: number,
   { piecesFirst = true, alternatives = Infinity, seed = 1, tapered = false } = {},
 ): LearnedEvaluation {
+  return choiceEvaluationFit(decisions, values, squareRounds, { piecesFirst, alternatives, seed, tapered }).evaluation;
+}
+
+/** A choice evaluation's last round: its logit's fit, and how many successors' lines each feature took part in. */
+interface ChoiceRound {
+  fit: LogitFit;
+  seen: Float64Array;
+}
+
+/** choiceEvaluation, with its last round's fit (what an accumulating square fit carries on, SquareEvidence). */
+function choiceEvaluationFit(
+  decisions: readonly Decision[],
+  values: readonly number[],
+  squareRounds: number,
+  { piecesFirst, alternatives, seed, tapered }: { piecesFirst: boolean; alternatives: number; seed: number; tapered: boolean },
+): { evaluation: LearnedEvaluation; last: ChoiceRound | null } {
   const random = new Random(seed);
+  const total = values.reduce((a, b) => a + b, 0);
   let evaluation: LearnedEvaluation = { values: [...values] };
+  let last: ChoiceRound | null = null;
   for (let round = piecesFirst ? 0 : 1; round <= squareRounds; round++) {
-    const withSquares = round > 0;
-    const tables = withSquares ? (tapered ? TAPERED_SQUARE_VALUES : SQUARE_VALUES) : 0;
+    const tables = round > 0 ? (tapered ? TAPERED_SQUARE_VALUES : SQUARE_VALUES) : 0;
+    const { rows, chosen, seen } = choiceRows(decisions, evaluation, { tables, alternatives, random });
     const dims = LINE_SQUARES + tables;
-    /** How many successors' lines each feature takes part in. */
-    const seen = new Int32Array(dims);
-    const rows: SparseRow[][] = [];
-    const chosen: number[] = [];
-    for (const [decision, history] of decisionHistories(decisions)) {
-      const board = history.board;
-      const legal = generateLegalMoves(board);
-      if (legal.length < 2) continue;
-      const chosenMove = legal.find((m) => uciMove(m) === decision.chosen)!;
-      const moves = legal.length > alternatives ? sampledAlternatives(legal, chosenMove, alternatives, random) : legal;
-      const next = cloneBoard(board);
-      rows.push(
-        moves.map((move) => {
-          applyMove(board, move, next);
-          const end = endByRule(history, next);
-          const line = twoPlyLine(next, evaluation.values, end, evaluation.squareValues);
-          const row = new Map<number, number>();
-          if (line.difference) {
-            line.difference.forEach((d, k) => d !== 0 && row.set(k, d));
-            if (withSquares) addSquareChanges(board, line.end, board.turn === WHITE, row, tapered);
-          } else row.set(line.balance > 0 ? 5 : line.balance < 0 ? 6 : 7, 1);
-          for (const k of row.keys()) seen[k]++;
-          return { index: Int32Array.from(row.keys()), value: Float64Array.from(row.values()) };
-        }),
-      );
-      chosen.push(moves.indexOf(chosenMove));
-    }
-    const implied = conditionalLogit(rows, chosen, dims, withSquares ? SQUARE_RIDGE : 1);
-    const pieceValues = [...implied.subarray(0, 5)];
-    const squareValues = withSquares ? [...implied.subarray(LINE_SQUARES)] : undefined;
-    if (squareValues) {
-      // A piece's value and its square's value only ever count as their sum (every piece stands on a square): centre
-      // each piece type's square values on the squares its lines reached, weighted by how often, so that the piece
-      // value is its mean worth, what the settled loss counts. A square never reached keeps that mean. Tapered
-      // tables share one mean: a piece counts the two tables' blend, whose weights sum to 1.
-      const halves = tables / SQUARE_VALUES;
-      for (let type = 0; type < 6; type++) {
-        let sum = 0;
-        let count = 0;
-        for (let half = 0; half < halves; half++) {
-          for (let sq = 0; sq < 64; sq++) {
-            const k = half * SQUARE_VALUES + type * 64 + sq;
-            sum += seen[LINE_SQUARES + k] * squareValues[k];
-            count += seen[LINE_SQUARES + k];
-          }
-        }
-        const mean = count > 0 ? sum / count : 0;
-        for (let half = 0; half < halves; half++) {
-          for (let sq = 0; sq < 64; sq++) {
-            const k = half * SQUARE_VALUES + type * 64 + sq;
-            squareValues[k] = seen[LINE_SQUARES + k] > 0 ? squareValues[k] - mean : 0;
-          }
-        }
-        if (type < 5) pieceValues[type] += mean; // the kings' means cancel: one each
-      }
-    }
-    const scale = values.reduce((a, b) => a + b, 0) / Math.max(1e-9, pieceValues.reduce((a, b) => a + Math.max(0, b), 0));
-    evaluation = {
-      values: pieceValues.map((v) => Math.max(LEAST_PIECE_VALUE, v * scale)),
-      ...(squareValues ? { squareValues: squareValues.map((v) => v * scale) } : {}),
-    };
+    const fit = conditionalLogitFit(rows, chosen, dims, ridgePrior(dims, tables > 0 ? SQUARE_RIDGE : 1));
+    evaluation = impliedEvaluation(fit.weights, seen, tables, total);
+    last = { fit, seen };
   }
-  return evaluation;
+  return { evaluation, last };
+}
+
+/**
+ * The conditional logit's rows for `decisions`: each decision's moves (the chosen one and, past `alternatives`, an
+ * even draw of the rest), each with the features of its two-ply line at `evaluation`: the material where the line
+ * ends, or whether it mates, is mated or draws, then with `tables` the square changes (addSquareChanges).
+ */
+function choiceRows(
+  decisions: readonly Decision[],
+  evaluation: LearnedEvaluation,
+  { tables, alternatives, random }: { tables: number; alternatives: number; random: Random },
+): { rows: SparseRow[][]; chosen: number[]; seen: Float64Array } {
+  const seen = new Float64Array(LINE_SQUARES + tables);
+  const rows: SparseRow[][] = [];
+  const chosen: number[] = [];
+  for (const [decision, history] of decisionHistories(decisions)) {
+    const board = history.board;
+    const legal = generateLegalMoves(board);
+    if (legal.length < 2) continue;
+    const chosenMove = legal.find((m) => uciMove(m) === decision.chosen)!;
+    const moves = legal.length > alternatives ? sampledAlternatives(legal, chosenMove, alternatives, random) : legal;
+    const next = cloneBoard(board);
+    rows.push(
+      moves.map((move) => {
+        applyMove(board, move, next);
+        const end = endByRule(history, next);
+        const line = twoPlyLine(next, evaluation.values, end, evaluation.squareValues);
+        const row = new Map<number, number>();
+        if (line.difference) {
+          line.difference.forEach((d, k) => d !== 0 && row.set(k, d));
+          if (tables > 0) addSquareChanges(board, line.end, board.turn === WHITE, row, tables === TAPERED_SQUARE_VALUES);
+        } else row.set(line.balance > 0 ? 5 : line.balance < 0 ? 6 : 7, 1);
+        for (const k of row.keys()) seen[k]++;
+        return { index: Int32Array.from(row.keys()), value: Float64Array.from(row.values()) };
+      }),
+    );
+    chosen.push(moves.indexOf(chosenMove));
+  }
+  return { rows, chosen, seen };
+}
+
+/**
+ * The evaluation a logit's weights imply: piece values, then with `tables` square values centred (below), all
+ * scaled so that the piece values sum to `total`.
+ */
+function impliedEvaluation(implied: Float64Array, seen: Float64Array, tables: number, total: number): LearnedEvaluation {
+  const pieceValues = [...implied.subarray(0, 5)];
+  const squareValues = tables > 0 ? [...implied.subarray(LINE_SQUARES)] : undefined;
+  if (squareValues) {
+    // A piece's value and its square's value only ever count as their sum (every piece stands on a square): centre
+    // each piece type's square values on the squares its lines reached, weighted by how often, so that the piece
+    // value is its mean worth, what the settled loss counts. A square never reached keeps that mean. Tapered
+    // tables share one mean: a piece counts the two tables' blend, whose weights sum to 1.
+    const halves = tables / SQUARE_VALUES;
+    for (let type = 0; type < 6; type++) {
+      let sum = 0;
+      let count = 0;
+      for (let half = 0; half < halves; half++) {
+        for (let sq = 0; sq < 64; sq++) {
+          const k = half * SQUARE_VALUES + type * 64 + sq;
+          sum += seen[LINE_SQUARES + k] * squareValues[k];
+          count += seen[LINE_SQUARES + k];
+        }
+      }
+      const mean = count > 0 ? sum / count : 0;
+      for (let half = 0; half < halves; half++) {
+        for (let sq = 0; sq < 64; sq++) {
+          const k = half * SQUARE_VALUES + type * 64 + sq;
+          squareValues[k] = seen[LINE_SQUARES + k] > 0 ? squareValues[k] - mean : 0;
+        }
+      }
+      if (type < 5) pieceValues[type] += mean; // the kings' means cancel: one each
+    }
+  }
+  const scale = total / Math.max(1e-9, pieceValues.reduce((a, b) => a + Math.max(0, b), 0));
+  return {
+    values: pieceValues.map((v) => Math.max(LEAST_PIECE_VALUE, v * scale)),
+    ...(squareValues ? { squareValues: squareValues.map((v) => v * scale) } : {}),
+  };
 }
 
 /** The least value a piece gets in the settling quiescence: every piece is worth taking. */
@@ -295,26 +371,116 @@ export interface ChoiceSquaresFit extends LearnedSquares {
   /** Moves a decision's fit looked at, the chosen one included (absent: every legal move), and whether tapered. */
   alternatives?: number;
   tapered: boolean;
+  /** Fits whose evidence it holds, when more than one (accumulateChoiceSquares). */
+  fits?: number;
+}
+
+/**
+ * What a square-value fit carries into the next one, so that evidence accumulates over a database's life at a cost
+ * bounded by the new games (a Laplace update): the logit's weights and their precision become the next fit's
+ * prior, and its lines are found at the evaluation this fit implied. The fit of old and new decisions together is
+ * approximated by a fit of the new ones alone under that prior; the old decisions' lines stay as they were found.
+ */
+export interface SquareEvidence {
+  tapered: boolean;
+  /** Moves a decision's fit looks at (Infinity: every legal move). */
+  alternatives: number;
+  /** Decisions whose evidence it holds (sampled from `offered`), and fits it has been through. */
+  decisions: number;
+  offered: number;
+  fits: number;
+  /** The piece values' total the evaluation is scaled to: the results' piece values, a mean weighted by decisions. */
+  valueTotal: number;
+  /** The evaluation the fit implied. */
+  evaluation: Required<LearnedEvaluation>;
+  /** The logit's weights (before centring and scaling), their precision (dims x dims), and each feature's lines. */
+  weights: Float64Array;
+  precision: Float64Array;
+  seen: Float64Array;
+}
+
+export interface SquareFitResult {
+  fit: ChoiceSquaresFit;
+  evidence: SquareEvidence;
+}
+
+export interface SquareFitOptions {
+  maxDecisions?: number;
+  rounds?: number;
+  alternatives?: number;
+  tapered?: boolean;
 }
 
 /** The square values `decisions` imply (above), or null when too few of them have a game result to start from. */
-export function fitChoiceSquares(
+export function fitChoiceSquares(decisions: readonly Decision[], options: SquareFitOptions = {}): ChoiceSquaresFit | null {
+  return accumulateChoiceSquares(decisions, null, options)?.fit ?? null;
+}
+
+/**
+ * fitChoiceSquares, adding `decisions` to the evidence of `previous` when there is one: a single round whose lines
+ * are found at its evaluation, under its weights and precision as the prior, on at most `maxDecisions` of the new
+ * decisions. Without `previous`, the fit above from the start, or null when too few decisions have a result. The
+ * options must match `previous`'s (SquareEvidence.tapered and alternatives) or it is not used.
+ */
+export function accumulateChoiceSquares(
   decisions: readonly Decision[],
-  { maxDecisions = CHOICE_SQUARE_DECISIONS, rounds = CHOICE_SQUARE_ROUNDS, alternatives = CHOICE_SQUARE_ALTERNATIVES, tapered = true } = {},
-): ChoiceSquaresFit | null {
-  const byResult = resultPieceValues(decisions);
-  if (byResult === null) return null;
-  const start = floorPieceValues(byResult);
+  previous: SquareEvidence | null,
+  { maxDecisions = CHOICE_SQUARE_DECISIONS, rounds = CHOICE_SQUARE_ROUNDS, alternatives = CHOICE_SQUARE_ALTERNATIVES, tapered = true }: SquareFitOptions = {},
+): SquareFitResult | null {
   const count = Math.min(decisions.length, maxDecisions);
   const sample = Array.from({ length: count }, (_, k) => decisions[Math.floor((k * decisions.length) / count)]);
-  const { values, squareValues } = choiceEvaluation(sample, start, rounds, { piecesFirst: false, alternatives, tapered });
-  return {
-    values,
-    squareValues: squareValues!,
-    decisions: sample.length,
-    of: decisions.length,
-    rounds,
-    ...(Number.isFinite(alternatives) ? { alternatives } : {}),
+  const byResult = resultPieceValues(decisions);
+  const summary = (evidence: SquareEvidence, roundsRun: number): SquareFitResult => ({
+    fit: {
+      values: evidence.evaluation.values,
+      squareValues: evidence.evaluation.squareValues,
+      decisions: evidence.decisions,
+      of: evidence.offered,
+      rounds: roundsRun,
+      ...(Number.isFinite(alternatives) ? { alternatives } : {}),
+      tapered,
+      ...(evidence.fits > 1 ? { fits: evidence.fits } : {}),
+    },
+    evidence,
+  });
+  if (previous === null || previous.tapered !== tapered || previous.alternatives !== alternatives) {
+    if (byResult === null) return null;
+    const start = floorPieceValues(byResult);
+    const { evaluation, last } = choiceEvaluationFit(sample, start, rounds, { piecesFirst: false, alternatives, seed: 1, tapered });
+    const evidence: SquareEvidence = {
+      tapered,
+      alternatives,
+      decisions: sample.length,
+      offered: decisions.length,
+      fits: 1,
+      valueTotal: start.reduce((a, b) => a + b, 0),
+      evaluation: evaluation as Required<LearnedEvaluation>,
+      weights: last!.fit.weights,
+      precision: last!.fit.precision,
+      seen: last!.seen,
+    };
+    return summary(evidence, rounds);
+  }
+  if (sample.length === 0) return summary(previous, 0); // nothing new: the evidence as it was
+  const tables = tapered ? TAPERED_SQUARE_VALUES : SQUARE_VALUES;
+  const random = new Random(previous.decisions + 1);
+  const { rows, chosen, seen } = choiceRows(sample, previous.evaluation, { tables, alternatives, random });
+  const fit = conditionalLogitFit(rows, chosen, LINE_SQUARES + tables, { mean: previous.weights, precision: previous.precision });
+  seen.forEach((n, k) => (seen[k] = n + previous.seen[k]));
+  const decided = previous.decisions + sample.length;
+  const newTotal = byResult === null ? previous.valueTotal : floorPieceValues(byResult).reduce((a, b) => a + b, 0);
+  const valueTotal = (previous.valueTotal * previous.decisions + newTotal * sample.length) / Math.max(1, decided);
+  const evidence: SquareEvidence = {
     tapered,
+    alternatives,
+    decisions: decided,
+    offered: previous.offered + decisions.length,
+    fits: previous.fits + 1,
+    valueTotal,
+    evaluation: impliedEvaluation(fit.weights, seen, tables, valueTotal) as Required<LearnedEvaluation>,
+    weights: fit.weights,
+    precision: fit.precision,
+    seen,
   };
+  return summary(evidence, 1);
 }

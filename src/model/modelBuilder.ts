@@ -31,8 +31,9 @@ import { badInput } from '../util/errors.ts';
 import { Random } from '../util/random.ts';
 import { recordDatabaseKind } from '../store/databaseKind.ts';
 import { decisionHistories, type Decision } from './decisions.ts';
+import { writeSquareEvidence } from './squareEvidence.ts';
 import {
-  choiceEvaluation, conditionalLogit, fitChoiceSquares, floorPieceValues, resultPieceValues, sparseRow, SQUARE_ROUNDS, type LearnedEvaluation,
+  accumulateChoiceSquares, choiceEvaluation, conditionalLogit, floorPieceValues, resultPieceValues, sparseRow, SQUARE_ROUNDS, type LearnedEvaluation, type SquareEvidence,
 } from './choiceEvaluation.ts';
 import {
   CHOICE_SQUARES_KEY, endByRule, MATERIAL_SCORES_KEY, settledLoss, successorsOf, twoPlyBalance, TERMINAL_SCORES_KEY, weightOfScore, type FeatureSet, type MaterialMode, type MaterialScores,
@@ -104,7 +105,7 @@ export interface BuildSummary extends ModelInfo {
   /** With shrinkage candidates: how each predicted the held-out games' decisions (those with a choice). */
   shrinkageChoice?: ShrinkageChoice;
   /** With squareDecisions, when the decisions had results to start from: the square values' sample and fitting time. */
-  squares?: { decisions: number; of: number; seconds: number };
+  squares?: { decisions: number; of: number; fits: number; seconds: number };
 }
 
 export interface ShrinkageChoice {
@@ -489,6 +490,8 @@ export interface BuildRequest {
   seed: number;
   /** For a value database's own policy: the last of its games used. */
   lastGame?: number;
+  /** For a value database's own policy: when that database was created (ModelInfo.databaseCreated). */
+  databaseCreated?: string;
   /** Whether an existing `out` is replaced (a database's own policy); otherwise it is refused. */
   replace?: boolean;
   /**
@@ -496,6 +499,11 @@ export interface BuildRequest {
    * they may come from more games than the patterns' decisions.
    */
   squareDecisions?: readonly Decision[];
+  /**
+   * With squareDecisions: the evidence of the square values already fitted on earlier games (the policy this build
+   * replaces, squareEvidence.ts). The fit adds the new decisions to it; without it, the fit starts afresh.
+   */
+  squareEvidence?: SquareEvidence | null;
   settings?: Partial<ModelSettings>;
   onProgress?: (message: string) => void;
 }
@@ -558,7 +566,8 @@ function buildModelInto(file: string, request: BuildRequest): BuildSummary {
     }
     const scored = performance.now();
     if (request.squareDecisions) request.onProgress?.(`fitting square values for play to ${request.squareDecisions.length} choices`);
-    const choiceSquares = request.squareDecisions ? fitChoiceSquares(request.squareDecisions) : null;
+    const squareFit = request.squareDecisions ? accumulateChoiceSquares(request.squareDecisions, request.squareEvidence ?? null) : null;
+    const choiceSquares = squareFit?.fit ?? null;
     const squared = performance.now();
     const terminal: TerminalScores = { checkmate: scores[CHECKMATE_FEATURE], draw: scores[DRAW_FEATURE] };
     const material: MaterialScores | null =
@@ -576,6 +585,7 @@ function buildModelInto(file: string, request: BuildRequest): BuildSummary {
       decisions: request.decisions.length,
       seed: request.seed,
       ...(request.lastGame !== undefined ? { lastGame: request.lastGame } : {}),
+      ...(request.databaseCreated !== undefined ? { databaseCreated: request.databaseCreated } : {}),
     };
     store.transaction(() => {
       for (const record of store.hierarchy.byId.values()) {
@@ -588,7 +598,10 @@ function buildModelInto(file: string, request: BuildRequest): BuildSummary {
       recordDatabaseKind(store.db, 'opponent-model');
       setMeta(store.db, TERMINAL_SCORES_KEY, terminal);
       if (material) setMeta(store.db, MATERIAL_SCORES_KEY, material);
-      if (choiceSquares) setMeta(store.db, CHOICE_SQUARES_KEY, choiceSquares);
+      if (squareFit) {
+        setMeta(store.db, CHOICE_SQUARES_KEY, squareFit.fit);
+        writeSquareEvidence(store.db, squareFit.evidence);
+      }
       setMeta(store.db, 'model_info', info);
       setMeta(store.db, 'model_settings', settings);
       setMeta(store.db, 'seed', request.seed);
@@ -603,7 +616,9 @@ function buildModelInto(file: string, request: BuildRequest): BuildSummary {
       logLikelihood,
       seconds: { patterns: (induced - started) / 1000, fitting: (scored - induced + fitted - squared) / 1000 },
       settings,
-      ...(choiceSquares ? { squares: { decisions: choiceSquares.decisions, of: choiceSquares.of, seconds: (squared - scored) / 1000 } } : {}),
+      ...(choiceSquares
+        ? { squares: { decisions: choiceSquares.decisions, of: choiceSquares.of, fits: choiceSquares.fits ?? 1, seconds: (squared - scored) / 1000 } }
+        : {}),
       ...(shrinkageChoice ? { shrinkageChoice } : {}),
     };
   } finally {

@@ -372,6 +372,8 @@ export interface ModelInfo {
   seed: number;
   /** A value database's own policy (ownPolicy.ts): the last of its games the model was built from. */
   lastGame?: number;
+  /** A value database's own policy: when that database was created (its meta created_at), to know it again. */
+  databaseCreated?: string;
 }
 
 export class OpponentModel {

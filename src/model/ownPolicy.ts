@@ -9,8 +9,10 @@
  * training/RESULTS.md (2026-11-23, "Morph's own move policy").
  *
  * The policy also carries square values fitted to the partner's choices in all the games (choiceEvaluation.ts,
- * fitChoiceSquares; OWN_SQUARE_GAMES): what the partner's moves say a piece is worth on each square. The material
- * searches add them to the fitted piece values (morphPlayer.ts, SQUARE_WEIGHT).
+ * accumulateChoiceSquares; OWN_SQUARE_GAMES): what the partner's moves say a piece is worth on each square. The
+ * material searches add them to the fitted piece values (morphPlayer.ts, SQUARE_WEIGHT). Their evidence is kept in
+ * the policy (squareEvidence.ts), and a rebuild adds only the games since the last one to it, so that a long run's
+ * square values rest on every game at a cost per rebuild bounded by the new games.
  *
  * Training itself plays without the policy, so what the value database learns does not depend on it; `morph
  * train` rebuilds the model after a run once enough new games have been recorded.
@@ -18,17 +20,19 @@
 import { existsSync } from 'node:fs';
 import { openMorphDatabase, type MorphDatabase } from '../store/database.ts';
 import { openDatabaseOfKind } from '../store/databaseKind.ts';
-import { getMeta, getMetaNumber } from '../store/meta.ts';
+import { getMeta, getMetaJson, getMetaNumber } from '../store/meta.ts';
 import { badInput } from '../util/errors.ts';
 import { sideDecisions, type Decision } from './decisions.ts';
 import { buildModel, type BuildSummary, type ModelSettings } from './modelBuilder.ts';
-import { OpponentModel } from './opponentModel.ts';
+import { OpponentModel, type ModelInfo } from './opponentModel.ts';
+import type { SquareEvidence } from './choiceEvaluation.ts';
+import { readSquareEvidence } from './squareEvidence.ts';
 
 /** Games the policy is built from: the most recent ones (measured: 1000 games predicted better than 300). */
 export const OWN_POLICY_GAMES = 1000;
 /**
- * Games the policy's square values are fitted on: all the partner games, or this many spread evenly over them (a
- * bound on the memory and time of a rebuild). The square values go on gaining from more games where the
+ * Games the policy's square values are fitted on at a build: all the partner games (or those since the last build),
+ * or this many spread evenly over them (a bound on the memory and time of a rebuild). The square values go on gaining from more games where the
  * policy's patterns do not (training/RESULTS.md, 2026-11-28 morning).
  */
 export const OWN_SQUARE_GAMES = 10_000;
@@ -69,12 +73,17 @@ export interface PartnerGames {
 
 /**
  * The partners' decisions in the last `lastGames` recorded games of a value database, or with `evenly`, in
- * `lastGames` games spread evenly over all of them (all when there are no more). Self-play games are left out:
- * there the partner is Morph itself.
+ * `lastGames` games spread evenly over all of them (all when there are no more); with `after`, only among the
+ * games numbered after it. Self-play games are left out: there the partner is Morph itself.
  */
-export function partnerDecisions(db: MorphDatabase, dbPath: string, lastGames = OWN_POLICY_GAMES, { evenly = false } = {}): PartnerGames {
-  const partnerGames = `FROM games WHERE pgn IS NOT NULL AND morph_color IS NOT NULL AND opponent IS NOT NULL AND opponent <> 'self'`;
-  let ids = (db.prepare(`SELECT id ${partnerGames} ORDER BY id`).pluck().all() as number[]);
+export function partnerDecisions(
+  db: MorphDatabase,
+  dbPath: string,
+  lastGames = OWN_POLICY_GAMES,
+  { evenly = false, after = 0 } = {},
+): PartnerGames {
+  const partnerGames = `FROM games WHERE id > ? AND pgn IS NOT NULL AND morph_color IS NOT NULL AND opponent IS NOT NULL AND opponent <> 'self'`;
+  let ids = db.prepare(`SELECT id ${partnerGames} ORDER BY id`).pluck().all(after) as number[];
   if (ids.length > lastGames) {
     ids = evenly ? Array.from({ length: lastGames }, (_, k) => ids[Math.floor((k * ids.length) / lastGames)]) : ids.slice(-lastGames);
   }
@@ -130,28 +139,40 @@ export function buildOwnPolicy(
     replace?: boolean;
     /** Default: the database's seed. */
     seed?: number;
+    /**
+     * Fit the square values afresh on the database's games instead of adding the games since the last build to the
+     * evidence the replaced policy kept (the default when there is one, from this database).
+     */
+    freshSquares?: boolean;
     settings?: Partial<ModelSettings>;
     onProgress?: (message: string) => void;
   } = {},
 ): OwnPolicySummary | null {
+  const out = options.out ?? ownPolicyPath(dbPath);
+  if (out === dbPath) throw badInput(`the policy cannot replace its own value database ${dbPath}`);
   const db = openDatabaseOfKind(dbPath, 'value', { readonly: true, quickCheck: false });
   let games: PartnerGames;
   let squareGames: PartnerGames;
   let seed: number;
+  let created: string;
+  let previous: KeptSquareEvidence | null = null;
   try {
     games = partnerDecisions(db, dbPath, options.lastGames);
-    squareGames = partnerDecisions(db, dbPath, OWN_SQUARE_GAMES, { evenly: true });
+    created = getMeta(db, 'created_at') ?? '';
+    const replaces = options.replace ?? true;
+    if (replaces && !options.freshSquares) previous = keptSquareEvidence(out, created, games.lastGame);
+    squareGames = partnerDecisions(db, dbPath, OWN_SQUARE_GAMES, { evenly: true, after: previous?.lastGame ?? 0 });
     seed = options.seed ?? getMetaNumber(db, 'seed') ?? 1;
   } finally {
     db.close();
   }
   if (games.games === 0) return null;
-  const out = options.out ?? ownPolicyPath(dbPath);
-  if (out === dbPath) throw badInput(`the policy cannot replace its own value database ${dbPath}`);
   const summary = buildModel({
     out,
     replace: options.replace ?? true,
     squareDecisions: squareGames.decisions,
+    squareEvidence: previous?.evidence ?? null,
+    databaseCreated: created,
     player: games.partners.join(', '),
     source: `${dbPath}, games ${games.firstGame}-${games.lastGame}`,
     games: games.games,
@@ -162,6 +183,33 @@ export function buildOwnPolicy(
     onProgress: options.onProgress,
   });
   return { ...summary, file: out, firstGame: games.firstGame, lastGame: games.lastGame, squareGames: squareGames.games };
+}
+
+interface KeptSquareEvidence {
+  evidence: SquareEvidence;
+  /** The last game of the value database it holds the evidence of. */
+  lastGame: number;
+}
+
+/**
+ * The square values' evidence the policy at `path` kept, when it was built from the value database created at
+ * `created`, up to a game no later than `lastGame` (the database's last partner game); otherwise null, and the
+ * square values are fitted afresh. An unreadable policy is rebuilt, so it counts as none.
+ */
+function keptSquareEvidence(path: string, created: string, lastGame: number): KeptSquareEvidence | null {
+  if (!existsSync(path)) return null;
+  let db: MorphDatabase | null = null;
+  try {
+    db = openMorphDatabase(path, { readonly: true, quickCheck: false });
+    const info = getMetaJson<ModelInfo>(db, 'model_info');
+    if (!info || typeof info.lastGame !== 'number' || info.databaseCreated !== created || info.lastGame > lastGame) return null;
+    const evidence = readSquareEvidence(db);
+    return evidence === null ? null : { evidence, lastGame: info.lastGame };
+  } catch {
+    return null;
+  } finally {
+    db?.close();
+  }
 }
 
 /**

@@ -54,3 +54,17 @@ export function getMetaJson<T = unknown>(db: MorphDatabase, key: MetaKey): T | u
     throw new MorphError(`meta ${key} is not valid JSON`);
   }
 }
+
+/** Bytes, stored as a BLOB (large numeric arrays, where text would be several times the size). */
+export function setMetaBytes(db: MorphDatabase, key: MetaKey, bytes: Uint8Array): void {
+  stmt(db, 'INSERT INTO meta (key, value) VALUES (?, ?) ON CONFLICT (key) DO UPDATE SET value = excluded.value').run(
+    key,
+    Buffer.from(bytes.buffer, bytes.byteOffset, bytes.byteLength),
+  );
+}
+
+/** The bytes setMetaBytes stored, or undefined when the key is absent or holds text. */
+export function getMetaBytes(db: MorphDatabase, key: MetaKey): Uint8Array | undefined {
+  const row = stmt(db, 'SELECT value FROM meta WHERE key = ?').get(key) as { value: unknown } | undefined;
+  return row?.value instanceof Uint8Array ? row.value : undefined;
+}

@@ -39,6 +39,7 @@ interface ModelOptions {
   material?: string;
   fitThroughSearch?: boolean;
   squareValues?: boolean;
+  freshSquares?: boolean;
   json?: boolean;
   progress: boolean;
 }
@@ -58,7 +59,8 @@ function summaryText(s: BuildSummary & { squareGames?: number }, out: string): s
     ...(s.squares
       ? [
           `square values for play fitted on ${s.squares.decisions} of ${s.squares.of} decisions` +
-            `${s.squareGames !== undefined ? ` (from ${s.squareGames} games)` : ''} in ${s.squares.seconds.toFixed(1)} s`,
+            `${s.squares.fits > 1 ? ` over ${s.squares.fits} builds` : ''}` +
+            `${s.squareGames !== undefined ? ` (${s.squareGames} games${s.squares.fits > 1 ? ' new' : ''})` : ''} in ${s.squares.seconds.toFixed(1)} s`,
         ]
       : []),
   ].join('\n');
@@ -78,6 +80,7 @@ export function registerModelCommand(program: Command): void {
     .option('--pgn <file>', 'recorded games; only the moves of --player are learned')
     .option('--from-db <file>', "a value database's training games: its partners' moves, as Morph's own move policy (beside the database unless --out)")
     .option('--last <n>', `with --from-db: its last N games (self-play left out)`, String(OWN_POLICY_GAMES))
+    .option('--fresh-squares', "with --from-db: fit the square values on the database's games afresh, not adding the games since the last build to the replaced policy's evidence")
     .option('--player <name>', 'the player, as written in the White or Black tag')
     .option('--watch <spec>', 'instead of --pgn: the player to watch (any opponent SPEC)')
     .option('--partner <specs>', 'with --watch: the partner(s) it plays, separated by ";" (used in turn)')
@@ -123,7 +126,15 @@ export function registerModelCommand(program: Command): void {
           if (opts.pgn !== undefined || opts.watch !== undefined) throw badInput('give one of --pgn, --watch and --from-db');
           const lastGames = parseIntegerOption('--last', opts.last, 1);
           if (opts.out !== undefined) checkNewFilePath(opts.out);
-          const built = buildOwnPolicy(opts.fromDb, { lastGames, out: opts.out, replace: opts.out === undefined, seed: parseSeedOption(opts.seed), settings, onProgress: progress });
+          const built = buildOwnPolicy(opts.fromDb, {
+            lastGames,
+            out: opts.out,
+            replace: opts.out === undefined,
+            seed: parseSeedOption(opts.seed),
+            freshSquares: opts.freshSquares === true,
+            settings,
+            onProgress: progress,
+          });
           if (built === null) throw badInput(`${opts.fromDb} has no recorded games against a partner yet: train first`);
           printLine(opts.json ? JSON.stringify(built) : summaryText(built, built.file));
           return;
