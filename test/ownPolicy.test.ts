@@ -236,6 +236,8 @@ describe("Morph's own move policy", () => {
     // Only the four new games were read for the square values; their decisions joined the six games' evidence.
     expect(JSON.parse(rebuilt.stdout).squareGames).toBe(4);
     expect(squaresOf(rebuilt.stdout)).toMatchObject({ decisions: all, of: all, fits: 2 });
+    const shown = await runMorph(['inspect', '--db', played, 'squares']);
+    expect(shown.stdout).toContain(`Fitted on ${all} of ${all} partner decisions, added up over 2 policy builds.`);
     // A copy of the database under another creation time is another database: its policy starts afresh.
     const other = join(dir, 'other-played.db');
     copyFileSync(played, other);

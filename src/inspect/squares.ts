@@ -8,6 +8,7 @@ import { squareIndex, squareName } from '../chess/board.ts';
 import { isTapered, SQUARE_VALUES, squareValueIndex, type LearnedSquares } from '../eval/squareValues.ts';
 import { policyModelFor } from '../model/ownPolicy.ts';
 import { OpponentModel } from '../model/opponentModel.ts';
+import type { ChoiceSquaresFit } from '../model/choiceEvaluation.ts';
 import { badInput } from '../util/errors.ts';
 
 const PIECES = ['P', 'N', 'B', 'R', 'Q', 'K'] as const;
@@ -24,6 +25,8 @@ export interface SquareTables {
   tables: PieceTables;
   /** Tapered: the same with no officers left; a piece counts the two by the share of officers still on the board. */
   endgameTables?: PieceTables;
+  /** The partner decisions they were fitted on, of those offered, over how many policy builds (when recorded). */
+  fittedOn?: { decisions: number; of: number; builds: number };
 }
 
 type PieceTables = Record<(typeof PIECES)[number], Record<string, number>>;
@@ -33,7 +36,7 @@ export function readSquareTables(dbPath: string, policy?: string): SquareTables 
   const path = policyModelFor(dbPath, policy);
   if (path === undefined) throw badInput(`${dbPath} has no move policy yet (build it: morph model --from-db ${dbPath})`);
   const model = OpponentModel.open(path);
-  let squares: LearnedSquares | null;
+  let squares: (LearnedSquares & Partial<ChoiceSquaresFit>) | null;
   try {
     squares = model.choiceSquares;
   } finally {
@@ -55,6 +58,9 @@ export function readSquareTables(dbPath: string, policy?: string): SquareTables 
     pieceValues: squares.values,
     tables: table(0),
     ...(isTapered(squares.squareValues) ? { endgameTables: table(SQUARE_VALUES) } : {}),
+    ...(typeof squares.decisions === 'number' && typeof squares.of === 'number'
+      ? { fittedOn: { decisions: squares.decisions, of: squares.of, builds: squares.fits ?? 1 } }
+      : {}),
   };
 }
 
@@ -65,6 +71,9 @@ export function squareTablesText(s: SquareTables): string {
     `in centipawns of the pawn learned beside them (piece values in pawns: ${PIECES.slice(0, 5)
       .map((piece, i) => `${piece} ${(s.pieceValues[i] / pawn).toFixed(2)}`)
       .join(', ')}). As White sees the board; Black's are the same, mirrored.`,
+    ...(s.fittedOn
+      ? [`Fitted on ${s.fittedOn.decisions} of ${s.fittedOn.of} partner decisions${s.fittedOn.builds > 1 ? `, added up over ${s.fittedOn.builds} policy builds` : ''}.`]
+      : []),
   ];
   const phases: [string, PieceTables][] = s.endgameTables
     ? [[' with every officer on the board', s.tables], [' with no officers left (in between, blended by their share)', s.endgameTables]]
