@@ -357,7 +357,10 @@ export function resultPieceValues(decisions: readonly Decision[]): number[] | nu
  * every move's line. Measured against ab:2,q, 400 games paired by opening (training/RESULTS.md, 2026-11-28
  * morning): on a 10,000-game database, 150,000 decisions from all its games, eight alternatives, tapered, +.044
  * [+.000, +.087] a game over the former default (15,000 decisions of the last 1,000 games, every move, one
- * table); the same as one table +.025 [-.020, +.070]. Fitting took 935 s (727 s as one table).
+ * table); the same as one table +.025 [-.020, +.070]. Fitting took 935 s (727 s as one table). A policy's rebuilds
+ * add their new games to the kept evidence instead (accumulateChoiceSquares): over the same run's 10,000 games,
+ * 100 builds of 100 games took 20 s each (median, shared machine) and played level with the 150,000-decision fit,
+ * -.015 [-.060, +.030] (2026-11-28 afternoon); the bound now applies to one build's new decisions.
  */
 export const CHOICE_SQUARE_DECISIONS = 150_000;
 export const CHOICE_SQUARE_ALTERNATIVES = 8;
