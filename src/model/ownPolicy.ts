@@ -32,8 +32,9 @@ import { readSquareEvidence } from './squareEvidence.ts';
 export const OWN_POLICY_GAMES = 1000;
 /**
  * Games the policy's square values are fitted on at a build: all the partner games (or those since the last build),
- * or this many spread evenly over them (a bound on the memory and time of a rebuild). The square values go on gaining from more games where the
- * policy's patterns do not (training/RESULTS.md, 2026-11-28 morning).
+ * or this many spread evenly over them (a bound on the memory and time of a rebuild). The square values gained from
+ * more games up to about 3,000 where the policy's patterns did not, and were level after (training/RESULTS.md,
+ * 2026-11-28 morning and afternoon).
  */
 export const OWN_SQUARE_GAMES = 10_000;
 /** New games before `morph train` rebuilds the policy; also the fewest games it is first built from. */
