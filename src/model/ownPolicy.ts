@@ -104,15 +104,21 @@ export function partnerDecisions(
 
 /** The last game the existing policy was built from, or null when there is none (or it cannot be read). */
 export function ownPolicyLastGame(dbPath: string): number | null {
-  const path = ownPolicyPath(dbPath);
+  return readPolicyFile(ownPolicyPath(dbPath), (db) => {
+    const info = getMetaJson<{ lastGame?: number }>(db, 'model_info') ?? {};
+    return typeof info.lastGame === 'number' ? info.lastGame : null;
+  });
+}
+
+/** What `read` finds in the policy file at `path`, or null when there is none or it cannot be read (it is rebuilt). */
+function readPolicyFile<T>(path: string, read: (db: MorphDatabase) => T | null): T | null {
   if (!existsSync(path)) return null;
   let db: MorphDatabase | null = null;
   try {
     db = openMorphDatabase(path, { readonly: true, quickCheck: false });
-    const info = JSON.parse(getMeta(db, 'model_info') ?? '{}') as { lastGame?: number };
-    return typeof info.lastGame === 'number' ? info.lastGame : null;
+    return read(db);
   } catch {
-    return null; // an unreadable policy is rebuilt
+    return null;
   } finally {
     db?.close();
   }
@@ -198,19 +204,12 @@ interface KeptSquareEvidence {
  * square values are fitted afresh. An unreadable policy is rebuilt, so it counts as none.
  */
 function keptSquareEvidence(path: string, created: string, lastGame: number): KeptSquareEvidence | null {
-  if (!existsSync(path)) return null;
-  let db: MorphDatabase | null = null;
-  try {
-    db = openMorphDatabase(path, { readonly: true, quickCheck: false });
+  return readPolicyFile(path, (db) => {
     const info = getMetaJson<ModelInfo>(db, 'model_info');
     if (!info || typeof info.lastGame !== 'number' || info.databaseCreated !== created || info.lastGame > lastGame) return null;
     const evidence = readSquareEvidence(db);
     return evidence === null ? null : { evidence, lastGame: info.lastGame };
-  } catch {
-    return null;
-  } finally {
-    db?.close();
-  }
+  });
 }
 
 /**

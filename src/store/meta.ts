@@ -15,9 +15,16 @@ export type MetaKey =
   | (string & {});
 
 export function getMeta(db: MorphDatabase, key: MetaKey): string | undefined {
-  const row = stmt(db, 'SELECT value FROM meta WHERE key = ?').get(key) as { value: string } | undefined;
-  return row?.value;
+  return storedMeta(db, key) as string | undefined;
 }
+
+/** The meta table's value for `key` as stored: text, or a BLOB's bytes (setMetaBytes). */
+const storedMeta = (db: MorphDatabase, key: MetaKey): unknown =>
+  (stmt(db, 'SELECT value FROM meta WHERE key = ?').get(key) as { value: unknown } | undefined)?.value;
+
+const storeMeta = (db: MorphDatabase, key: MetaKey, value: string | Buffer): void => {
+  stmt(db, 'INSERT INTO meta (key, value) VALUES (?, ?) ON CONFLICT (key) DO UPDATE SET value = excluded.value').run(key, value);
+};
 
 /** Strings are stored as they are, numbers as their shortest round-tripping text, anything else as JSON. */
 export function setMeta(db: MorphDatabase, key: MetaKey, value: unknown): void {
@@ -31,10 +38,7 @@ export function setMeta(db: MorphDatabase, key: MetaKey, value: unknown): void {
     if (json === undefined) throw new TypeError(`meta ${key}: ${typeof value} cannot be stored`);
     text = json;
   }
-  stmt(db, 'INSERT INTO meta (key, value) VALUES (?, ?) ON CONFLICT (key) DO UPDATE SET value = excluded.value').run(
-    key,
-    text,
-  );
+  storeMeta(db, key, text);
 }
 
 export function getMetaNumber(db: MorphDatabase, key: MetaKey): number | undefined {
@@ -57,14 +61,11 @@ export function getMetaJson<T = unknown>(db: MorphDatabase, key: MetaKey): T | u
 
 /** Bytes, stored as a BLOB (large numeric arrays, where text would be several times the size). */
 export function setMetaBytes(db: MorphDatabase, key: MetaKey, bytes: Uint8Array): void {
-  stmt(db, 'INSERT INTO meta (key, value) VALUES (?, ?) ON CONFLICT (key) DO UPDATE SET value = excluded.value').run(
-    key,
-    Buffer.from(bytes.buffer, bytes.byteOffset, bytes.byteLength),
-  );
+  storeMeta(db, key, Buffer.from(bytes.buffer, bytes.byteOffset, bytes.byteLength));
 }
 
 /** The bytes setMetaBytes stored, or undefined when the key is absent or holds text. */
 export function getMetaBytes(db: MorphDatabase, key: MetaKey): Uint8Array | undefined {
-  const row = stmt(db, 'SELECT value FROM meta WHERE key = ?').get(key) as { value: unknown } | undefined;
-  return row?.value instanceof Uint8Array ? row.value : undefined;
+  const value = storedMeta(db, key);
+  return value instanceof Uint8Array ? value : undefined;
 }
