@@ -167,10 +167,10 @@ describe('morph train --jobs N', () => {
 
   it('loses only the games in flight to kill -9 of the learner; its workers exit and the next run resumes', async () => {
     const db = tempPath('learner-killed.db');
-    const run = startTrain(['--db', db, '--jobs', '2', '--games', '1000', '--opponent', 'random', '--seed', '9', '--max-plies', '60']);
+    const run = startTrain(['--db', db, '--jobs', '3', '--games', '1000', '--opponent', 'random', '--seed', '9', '--max-plies', '60']);
     await waitForGames(db, 3);
     const workers = workerPids(run.child.pid!);
-    expect(workers).toHaveLength(2);
+    expect(workers).toHaveLength(2); // the learner is the third player
     run.child.kill('SIGKILL');
     await run.done;
     const deadline = Date.now() + 10_000;
@@ -188,8 +188,8 @@ describe('morph train --jobs N', () => {
   });
 
   it('discards the game of an engine that crashes, and the run goes on; a bad engine option ends it in one line', async () => {
-    // Crashes at its third search, in a worker's first game (the learner's own check never searches), unless
-    // another engine has crashed before it started.
+    // Crashes at its third search, in the first game of the worker or of the learner (which plays too, with the
+    // engine it started to check the spec), unless another engine has crashed before it started.
     const crashOnce = fakeEngine('crash-once', ['3', tempPath('crash.marker')], FLAKY_ENGINE);
     const good = fakeEngine('good', ['good']);
     const crashDb = tempPath('engine-crash.db');
@@ -203,7 +203,8 @@ describe('morph train --jobs N', () => {
     expect(crashed.stderr).toMatch(/^\[train\] game \d+ discarded: engine "uci:.*" exited with code 3/);
     const summary = JSON.parse(crashed.stdout);
     expect(summary).toMatchObject({ games: 4, stopReason: 'games-done' });
-    // Each worker's first engine may crash (both start before either has crashed); the restarted ones never do.
+    // The learner's and the worker's first engines may crash (both start before either has crashed); the
+    // restarted ones never do.
     expect(summary.failures).toBeGreaterThanOrEqual(1);
     expect(summary.failures).toBeLessThanOrEqual(2);
     expectOrderedGames(gameRows(crashDb), 4);

@@ -5,8 +5,9 @@
  * Ctrl-C stops cleanly, and `kill -9` loses at most the game in progress (the next run resumes).
  *
  * Playing and learning are separate steps: an actor plays a game (gameActor.ts), the learner applies it. With
- * `jobs` 1 both happen here, on the live database. With `jobs` N, N game workers play on read-only snapshots
- * (workerPool.ts, trainWorker.ts) while this process learns, strictly in game-number order.
+ * `jobs` 1 both happen here, on the live database. With `jobs` N, this process plays one game at a time on the
+ * live database and N - 1 game workers play on read-only snapshots (workerPool.ts, trainWorker.ts), while this
+ * process learns, strictly in game-number order, between its own games.
  */
 import { appendFileSync, mkdirSync } from 'node:fs';
 import { basename, dirname, join } from 'node:path';
@@ -389,8 +390,10 @@ async function playTrainingGames(options: TrainingOptions): Promise<TrainingSumm
     };
 
     if (jobs > 1) {
-      // The workers start their own opponents; the ones started above only checked the spec.
-      await closeAllStarted();
+      // This process plays too, against the opponents started above; its jobs - 1 workers start their own.
+      actor = new GameActor({ opponent: options.opponent, maxPlies: options.maxPlies, engineTimeouts: timeouts }, startedOpponents);
+      startedOpponents.clear(); // the actor's now
+      const actorHere = actor;
       await runWorkerPool({
         jobs,
         setup: {
@@ -402,6 +405,7 @@ async function playTrainingGames(options: TrainingOptions): Promise<TrainingSumm
         apply: applyGame,
         failed,
         interrupted: () => stopRequested,
+        playHere: (task, gamesLearned, shouldStop) => actorHere.play(store, gamesLearned, task, shouldStop),
       });
       if (stopRequested && summary.stopReason !== 'too-many-failures') summary.stopReason = 'interrupted';
     } else {
