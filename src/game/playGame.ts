@@ -1,15 +1,15 @@
 /**
  * One game between two players. Moves are checked and applied on the compact board with our perft-verified
  * move generator (chess.js would cost milliseconds a ply); the game ends by the rules (checkmate, stalemate,
- * insufficient material, threefold repetition, 50-move rule) or at a ply limit, adjudicated a draw. chess.js
- * writes the PGN at the end.
+ * insufficient material, threefold repetition, 50-move rule) or at a ply limit, adjudicated a draw. The PGN is
+ * written at the end, in SAN from the same move generator (chess/san.ts).
  */
-import { Chess } from 'chess.js';
 import { parseUciMove, uciMove, WHITE } from '../chess/board.ts';
 import { generateLegalMoves } from '../chess/movegen.ts';
 import type { GameEnd } from '../chess/gameEnd.ts';
 import { GameHistory } from '../chess/history.ts';
-import { START_FEN, checkFen } from '../chess/fen.ts';
+import { START_FEN, checkFen, parseFen } from '../chess/fen.ts';
+import { gameSans } from '../chess/san.ts';
 import { boardToFen, type Board } from '../chess/board.ts';
 import type { GamePlayer } from '../engines/gamePlayer.ts';
 import { EngineError } from '../engines/uciClient.ts';
@@ -112,23 +112,53 @@ export interface PgnHeaders {
   extra?: Record<string, string>;
 }
 
-/** The game as PGN (chess.js writes the movetext; headers include the result and why the game ended). */
+/**
+ * The tags chess.js (the PGN our files were first written with) puts first, in this order: the Seven Tag Roster,
+ * then the PGN standard's supplemental tags. Any other tag follows them in the order given.
+ */
+const TAG_ORDER = [
+  'Event', 'Site', 'Date', 'Round', 'White', 'Black', 'Result', 'WhiteTitle', 'BlackTitle', 'WhiteElo', 'BlackElo',
+  'WhiteUSCF', 'BlackUSCF', 'WhiteNA', 'BlackNA', 'WhiteType', 'BlackType', 'EventDate', 'EventSponsor', 'Section',
+  'Stage', 'Board', 'Opening', 'Variation', 'SubVariation', 'ECO', 'NIC', 'Time', 'UTCTime', 'UTCDate', 'TimeControl',
+  'SetUp', 'FEN', 'Termination', 'Annotator', 'Mode', 'PlyCount',
+];
+
+/**
+ * The game as PGN: headers include the result and why the game ended; the movetext in SAN on one line (san.ts),
+ * as chess.js's `pgn()` writes it, which test/san.test.ts checks text for text.
+ */
 export function gamePgn(game: PlayedGame, headers: PgnHeaders): string {
-  const chess = new Chess(game.startFen);
-  for (const uci of game.moves) chess.move({ from: uci.slice(0, 2), to: uci.slice(2, 4), promotion: uci[4] });
-  chess.setHeader('Event', headers.event ?? 'Morph game');
-  chess.setHeader('Site', 'Morph');
-  chess.setHeader('Date', new Date().toISOString().slice(0, 10).replace(/-/g, '.'));
-  chess.setHeader('Round', String(headers.round ?? 1));
-  chess.setHeader('White', headers.white);
-  chess.setHeader('Black', headers.black);
-  chess.setHeader('Result', game.result);
-  chess.setHeader('Termination', game.reason);
-  chess.setHeader('PlyCount', String(game.plies));
+  const tags = new Map<string, string>([
+    ['Event', headers.event ?? 'Morph game'],
+    ['Site', 'Morph'],
+    ['Date', new Date().toISOString().slice(0, 10).replace(/-/g, '.')],
+    ['Round', String(headers.round ?? 1)],
+    ['White', headers.white],
+    ['Black', headers.black],
+    ['Result', game.result],
+    ['Termination', game.reason],
+    ['PlyCount', String(game.plies)],
+  ]);
   if (game.startFen !== START_FEN) {
-    chess.setHeader('SetUp', '1');
-    chess.setHeader('FEN', game.startFen);
+    tags.set('SetUp', '1');
+    tags.set('FEN', game.startFen);
   }
-  for (const [key, value] of Object.entries(headers.extra ?? {})) chess.setHeader(key, value);
-  return chess.pgn();
+  for (const [key, value] of Object.entries(headers.extra ?? {})) tags.set(key, value);
+  const ordered = [...TAG_ORDER.filter((tag) => tags.has(tag)), ...[...tags.keys()].filter((tag) => !TAG_ORDER.includes(tag))];
+  const tagLines = ordered.filter((tag) => tags.get(tag) !== '').map((tag) => `[${tag} "${tags.get(tag)}"]\n`).join('');
+  const start = parseFen(game.startFen);
+  const sans = gameSans(start, game.moves);
+  const movetext: string[] = [];
+  let moveNumber = start.fullmoveNumber;
+  let white = start.turn === WHITE;
+  for (let i = 0; i < sans.length; i++) {
+    if (white) movetext.push(`${moveNumber}. ${sans[i]}`);
+    else if (i === 0) movetext.push(`${moveNumber}. ... ${sans[i]}`);
+    else movetext[movetext.length - 1] += ` ${sans[i]}`;
+    if (!white) moveNumber++;
+    white = !white;
+  }
+  if (sans.length === 0) movetext.push('');
+  movetext.push(game.result);
+  return tagLines + (sans.length > 0 ? '\n' : '') + movetext.join(' ');
 }
