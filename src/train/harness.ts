@@ -56,7 +56,10 @@ export interface TrainingOptions {
   engineTimeoutMs?: number;
   /** Keep a consistent copy of the database after every game number divisible by this (checkpointPath). */
   checkpointEvery?: number;
-  /** Game workers (default 1; `morph train` defaults to defaultJobs()); 1 plays in this process on the live database. */
+  /**
+   * Games played at once (default 1; `morph train` defaults to defaultJobs()): one in this process on the live
+   * database, the others by jobs - 1 game workers on snapshots.
+   */
   jobs?: number;
   /** With jobs > 1: games a worker plays on one snapshot of the weights before it loads a fresh one. */
   snapshotEvery?: number | 'auto';

@@ -96,7 +96,7 @@ export function registerTrainCommand(program: Command): void {
     .option('--generalisations-per-game <n>', 'patterns proposed by generalisation per game (saved; default 2)')
     .option('--specialisations-per-game <n>', 'patterns proposed by specialisation per game (saved; default 2)')
     .option('--checkpoint-every <n>', 'keep a copy of the database every N games beside it, in NAME.checkpoints/ for NAME.db (SQLite backup)')
-    .option('--jobs <n>', `game workers playing at once on snapshots of the weights; 1 plays on the live database (default: the cores, here ${defaultJobs()})`)
+    .option('--jobs <n>', `games played at once: one in this process on the live weights, the others by workers on snapshots of them (default: the cores, here ${defaultJobs()})`)
     .option('--snapshot-every <n>', `with --jobs > 1, games a worker plays before loading fresh weights, or auto: once its games took ${AUTO_RELOAD_FACTOR} times as long as loading them (default ${DEFAULT_SNAPSHOT_EVERY})`)
     .option('--progress <mode>', 'auto | bar | lines | none', 'auto')
     .option('--max-failures <n>', 'stop after this many discarded games in a row', '5')
