@@ -6,8 +6,10 @@
 import { resolve } from 'node:path';
 import { pathToFileURL } from 'node:url';
 import { Chess } from 'chess.js';
-import { boardFromFen } from '../src/chess/board.ts';
-import { generateLegalMoves, hasLegalMove, perft } from '../src/chess/movegen.ts';
+import { applyMove, boardFromFen, uciMove } from '../src/chess/board.ts';
+import { gameStatus, generateLegalMoves, hasLegalMove, perft } from '../src/chess/movegen.ts';
+import { gamePgn, type PlayedGame } from '../src/game/playGame.ts';
+import { Random } from '../src/util/random.ts';
 
 export interface BenchResult {
   name: string;
@@ -45,13 +47,39 @@ export async function benchMovegen(): Promise<BenchResult[]> {
   const chess = new Chess(MIDDLEGAME);
   const chessJsCalls = runsPerSecond(() => chess.moves({ verbose: true }), 1000);
 
+  // A training game's PGN, written once per game by the learner: ours (chess/san.ts) against chess.js replaying
+  // the moves and writing it, as gamePgn did before.
+  const game = randomGame(120, new Random(1));
+  const headers = { white: 'Morph', black: 'Partner' };
+  const ownPgns = runsPerSecond(() => gamePgn(game, headers), 500);
+  const chessJsPgns = runsPerSecond(() => {
+    const replay = new Chess();
+    for (const uci of game.moves) replay.move({ from: uci.slice(0, 2), to: uci.slice(2, 4), promotion: uci[4] });
+    replay.pgn();
+  }, 1000);
+
   const round = (value: number) => Math.round(value);
   return [
     { name: 'movegen: perft startpos depth 4', value: round(perftPerSecond), unit: 'nodes/s', target: '>= 1,000,000' },
     { name: 'movegen: generateLegalMoves (middlegame)', value: round(compactCalls), unit: 'calls/s' },
     { name: 'movegen: hasLegalMove (middlegame)', value: round(hasMoveCalls), unit: 'calls/s' },
     { name: 'movegen: chess.js moves({verbose:true}) (middlegame)', value: round(chessJsCalls), unit: 'calls/s' },
+    { name: `PGN of a ${game.plies}-ply game: gamePgn (own SAN)`, value: round(ownPgns), unit: 'games/s' },
+    { name: `PGN of a ${game.plies}-ply game: chess.js replay and pgn()`, value: round(chessJsPgns), unit: 'games/s' },
+    { name: 'PGN: gamePgn against chess.js, same run', value: Math.round((10 * ownPgns) / chessJsPgns) / 10, unit: 'x' },
   ];
+}
+
+/** A seeded random game of up to `plies` legal moves from the start, as playGame records one. */
+function randomGame(plies: number, random: Random): PlayedGame {
+  const board = boardFromFen(START);
+  const moves: string[] = [];
+  while (moves.length < plies && gameStatus(board) === 'ongoing') {
+    const move = random.pick(generateLegalMoves(board));
+    moves.push(uciMove(move));
+    applyMove(board, move);
+  }
+  return { startFen: START, moves, result: '1/2-1/2', reason: 'ply-limit', plies: moves.length, finalFen: '', thinkingSeconds: { w: 0, b: 0 } };
 }
 
 if (process.argv[1] && import.meta.url === pathToFileURL(resolve(process.argv[1])).href) {
