@@ -146,6 +146,18 @@ describe('morph train --jobs N', () => {
     for (const row of same) expect(moveText(row.pgn)).toBe(moveText(serialRows[row.id - 1].pgn));
   });
 
+  it('plays games in the learner too, on the live weights, beside one worker per further job', async () => {
+    const db = tempPath('learner-plays.db');
+    // The worker never reloads, so every game it plays records snapshot 0; a later snapshot is a game the learner
+    // played after applying earlier ones.
+    const run = await startTrain(['--db', db, '--jobs', '2', '--snapshot-every', '1000', '--games', '8', '--opponent', 'random',
+      '--seed', '3', '--max-plies', '40', '--json']).done;
+    expect(run.code).toBe(0);
+    const rows = gameRows(db);
+    expectOrderedGames(rows, 3);
+    expect(rows.filter((row) => row.snapshot! > 0).length).toBeGreaterThan(0);
+  });
+
   it('discards only the game of a killed worker, and the run goes on', async () => {
     const db = tempPath('worker-killed.db');
     const run = startTrain(['--db', db, '--jobs', '2', '--games', '6', '--opponent', 'random', '--seed', '5', '--max-plies', '60', '--json']);
