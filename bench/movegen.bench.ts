@@ -6,10 +6,11 @@
 import { resolve } from 'node:path';
 import { pathToFileURL } from 'node:url';
 import { Chess } from 'chess.js';
-import { applyMove, boardFromFen, uciMove } from '../src/chess/board.ts';
-import { gameStatus, generateLegalMoves, hasLegalMove, perft } from '../src/chess/movegen.ts';
-import { gamePgn, type PlayedGame } from '../src/game/playGame.ts';
+import { boardFromFen } from '../src/chess/board.ts';
+import { generateLegalMoves, hasLegalMove, perft } from '../src/chess/movegen.ts';
+import { gamePgn } from '../src/game/playGame.ts';
 import { Random } from '../src/util/random.ts';
+import { randomPlayout } from '../test/helpers/playedGames.ts';
 
 export interface BenchResult {
   name: string;
@@ -49,7 +50,7 @@ export async function benchMovegen(): Promise<BenchResult[]> {
 
   // A training game's PGN, written once per game by the learner: ours (chess/san.ts) against chess.js replaying
   // the moves and writing it, as gamePgn did before.
-  const game = randomGame(120, new Random(1));
+  const game = randomPlayout(START, 120, new Random(1));
   const headers = { white: 'Morph', black: 'Partner' };
   const ownPgns = runsPerSecond(() => gamePgn(game, headers), 500);
   const chessJsPgns = runsPerSecond(() => {
@@ -68,18 +69,6 @@ export async function benchMovegen(): Promise<BenchResult[]> {
     { name: `PGN of a ${game.plies}-ply game: chess.js replay and pgn()`, value: round(chessJsPgns), unit: 'games/s' },
     { name: 'PGN: gamePgn against chess.js, same run', value: Math.round((10 * ownPgns) / chessJsPgns) / 10, unit: 'x' },
   ];
-}
-
-/** A seeded random game of up to `plies` legal moves from the start, as playGame records one. */
-function randomGame(plies: number, random: Random): PlayedGame {
-  const board = boardFromFen(START);
-  const moves: string[] = [];
-  while (moves.length < plies && gameStatus(board) === 'ongoing') {
-    const move = random.pick(generateLegalMoves(board));
-    moves.push(uciMove(move));
-    applyMove(board, move);
-  }
-  return { startFen: START, moves, result: '1/2-1/2', reason: 'ply-limit', plies: moves.length, finalFen: '', thinkingSeconds: { w: 0, b: 0 } };
 }
 
 if (process.argv[1] && import.meta.url === pathToFileURL(resolve(process.argv[1])).href) {

@@ -1,11 +1,10 @@
 import { describe, expect, it } from 'vitest';
 import { Chess } from 'chess.js';
-import { applyMove, uciMove } from '../src/chess/board.ts';
 import { parseFen } from '../src/chess/fen.ts';
-import { generateLegalMoves, gameStatus } from '../src/chess/movegen.ts';
 import { gameSans } from '../src/chess/san.ts';
 import { gamePgn, type PlayedGame } from '../src/game/playGame.ts';
 import { Random } from '../src/util/random.ts';
+import { randomPlayout } from './helpers/playedGames.ts';
 
 const START = 'rnbqkbnr/pppppppp/8/8/8/8/PPPPPPPP/RNBQKBNR w KQkq - 0 1';
 /** Positions where disambiguation, promotion, castling both ways and en passant come up often in random play. */
@@ -18,18 +17,6 @@ const STARTS = [
   // Knights and rooks in pairs.
   'n3k2n/8/2r3r1/8/8/2R3R1/8/N3K2N w - - 0 1',
 ];
-
-/** A random game of up to `plies` legal moves from `fen`, as playGame records one. */
-function randomGame(fen: string, plies: number, random: Random): PlayedGame {
-  const board = parseFen(fen);
-  const moves: string[] = [];
-  while (moves.length < plies && gameStatus(board) === 'ongoing') {
-    const move = random.pick(generateLegalMoves(board));
-    moves.push(uciMove(move));
-    applyMove(board, move);
-  }
-  return { startFen: fen, moves, result: '1/2-1/2', reason: 'ply-limit', plies: moves.length, finalFen: '', thinkingSeconds: { w: 0, b: 0 } };
-}
 
 /** The same PGN as chess.js writes it: the reference (gamePgn's own code before san.ts). */
 function chessJsPgn(game: PlayedGame, round: number): string {
@@ -57,7 +44,7 @@ describe('SAN and PGN from the compact board', () => {
     const random = new Random(2026);
     const sans: string[] = [];
     for (let round = 1; round <= 160; round++) {
-      const game = randomGame(STARTS[round % STARTS.length], 60 + random.int(200), random);
+      const game = randomPlayout(STARTS[round % STARTS.length], 60 + random.int(200), random);
       const pgn = gamePgn(game, { event: 'Test', white: 'A', black: 'B', round, extra: { MorphSeed: '7' } });
       expect(pgn).toBe(chessJsPgn(game, round));
       sans.push(...gameSans(parseFen(game.startFen), game.moves));
@@ -79,7 +66,7 @@ describe('SAN and PGN from the compact board', () => {
   });
 
   it('writes a game without moves as chess.js does', () => {
-    const game = randomGame(START, 0, new Random(1));
+    const game = randomPlayout(START, 0, new Random(1));
     expect(gamePgn(game, { event: 'Test', white: 'A', black: 'B', round: 3, extra: { MorphSeed: '7' } })).toBe(chessJsPgn(game, 3));
   });
 

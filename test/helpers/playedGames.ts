@@ -6,9 +6,10 @@
 import { RandomPlayer } from '../../src/engines/simplePlayers.ts';
 import { AlphaBetaPlayer } from '../../src/engines/alphabeta.ts';
 import type { GamePlayer } from '../../src/engines/gamePlayer.ts';
-import { gamePgn, playGame } from '../../src/game/playGame.ts';
+import { gamePgn, playGame, type PlayedGame } from '../../src/game/playGame.ts';
 import { materialBalance } from '../../src/chess/pieceValues.ts';
-import { boardFromFen } from '../../src/chess/board.ts';
+import { applyMove, boardFromFen, uciMove } from '../../src/chess/board.ts';
+import { gameStatus, generateLegalMoves } from '../../src/chess/movegen.ts';
 import type { MorphDatabase } from '../../src/store/database.ts';
 import { recordGame } from '../../src/store/games.ts';
 import { finishRun, startRun } from '../../src/store/runs.ts';
@@ -78,4 +79,16 @@ export async function gamesAgainstRandom(count: number, seed: number, playerFor:
     pgns.push(gamePgn(game, { white: white.name, black: black.name, round: i + 1 }));
   }
   return pgns.join('\n\n') + '\n';
+}
+
+/** A seeded random game of up to `plies` legal moves from `fen`, as playGame records one (no players, no result). */
+export function randomPlayout(fen: string, plies: number, random: Random): PlayedGame {
+  const board = boardFromFen(fen);
+  const moves: string[] = [];
+  while (moves.length < plies && gameStatus(board) === 'ongoing') {
+    const move = random.pick(generateLegalMoves(board));
+    moves.push(uciMove(move));
+    applyMove(board, move);
+  }
+  return { startFen: fen, moves, result: '1/2-1/2', reason: 'ply-limit', plies: moves.length, finalFen: '', thinkingSeconds: { w: 0, b: 0 } };
 }
