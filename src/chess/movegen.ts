@@ -23,6 +23,7 @@ import {
   ROOK,
   WHITE,
   type Board,
+  uciMove,
   type CompactMove,
 } from './board.ts';
 import { ALIGNED, KING_COUNT, KING_TARGETS, KNIGHT_COUNT, KNIGHT_TARGETS, RAY_LENGTH, RAY_SQUARES } from './geometry.ts';
@@ -288,6 +289,11 @@ export function generateLegalCaptures(board: Board): CompactMove[] {
  */
 export function generateLegalMaterialMoves(board: Board): CompactMove[] {
   return decodedScratch(generate(board, scratchCodes, MAX_MOVES, true, true));
+}
+
+/** The legal move whose UCI text (canonical: lowercase promotion letter) is `uci`, or undefined. */
+export function findLegalMove(board: Board, uci: string): CompactMove | undefined {
+  return generateLegalMoves(board).find((move) => uciMove(move) === uci);
 }
 
 /** Whether the side to move has any legal move (stops at the first one found). */

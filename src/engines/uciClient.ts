@@ -13,7 +13,7 @@ import { basename, isAbsolute } from 'node:path';
 import { DEFAULT_POSITION } from 'chess.js';
 import { applyMove, boardToFen, uciMove, type Board } from '../chess/board.ts';
 import { START_FEN, parseFen } from '../chess/fen.ts';
-import { generateLegalMoves } from '../chess/movegen.ts';
+import { findLegalMove, generateLegalMoves } from '../chess/movegen.ts';
 import { MorphError, badInput, quoteInput } from '../util/errors.ts';
 
 export type EngineErrorKind = 'crashed' | 'timeout' | 'protocol';
@@ -285,7 +285,7 @@ class PositionTracker {
     }
     const board = this.board!;
     for (const move of moves.slice(this.applied.length)) {
-      const legal = generateLegalMoves(board).find((candidate) => uciMove(candidate) === move);
+      const legal = findLegalMove(board, move);
       if (!legal) {
         this.reset();
         throw new Error(`move ${move} of the game record is illegal (after ${this.applied.join(' ') || 'the start'})`);

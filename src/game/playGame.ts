@@ -5,7 +5,7 @@
  * written at the end, in SAN from the same move generator (chess/san.ts).
  */
 import { parseUciMove, uciMove, WHITE } from '../chess/board.ts';
-import { generateLegalMoves } from '../chess/movegen.ts';
+import { findLegalMove } from '../chess/movegen.ts';
 import type { GameEnd } from '../chess/gameEnd.ts';
 import { GameHistory } from '../chess/history.ts';
 import { START_FEN, checkFen, parseFen } from '../chess/fen.ts';
@@ -90,13 +90,7 @@ export async function playGame(options: GameOptions): Promise<PlayedGame | null>
 /** The move in canonical UCI form when it is legal here, else null. */
 function legalMove(board: Board, uci: string): string | null {
   const move = parseUciMove(uci.trim());
-  if (!move) return null;
-  for (const candidate of generateLegalMoves(board)) {
-    if (candidate.from === move.from && candidate.to === move.to && candidate.promotion === move.promotion) {
-      return uciMove(candidate);
-    }
-  }
-  return null;
+  return move && findLegalMove(board, uciMove(move)) ? uciMove(move) : null;
 }
 
 function resultOf(board: Board, reason: EndReason): GameResult {

@@ -21,10 +21,9 @@
  * centipawns: c centipawns make a draw worth 1 / (1 + 10^(c/400)) to Morph (MorphPlayerOptions.contempt).
  */
 import packageJson from '../../package.json' with { type: 'json' };
-import { uciMove } from '../chess/board.ts';
 import { checkFen, START_FEN } from '../chess/fen.ts';
 import { GameHistory } from '../chess/history.ts';
-import { gameStatus, generateLegalMoves } from '../chess/movegen.ts';
+import { findLegalMove, gameStatus } from '../chess/movegen.ts';
 import { MorphPlayer, playingMaturity, type RankedMove } from '../player/morphPlayer.ts';
 import { defaultContempt, SEARCH_MODES, type SearchMode } from '../player/search.ts';
 import { DEFAULT_CONFIG, evaluationWithMaterialPrior, loadConfig } from '../learn/config.ts';
@@ -364,8 +363,7 @@ export class UciEngine {
     const history = new GameHistory(fen);
     for (let i = 0; i < moves.length; i++) {
       const move = moves[i].toLowerCase();
-      const legal = generateLegalMoves(history.board).some((candidate) => uciMove(candidate) === move);
-      if (!legal) {
+      if (!findLegalMove(history.board, move)) {
         this.info(`position ignored: move ${i + 1} "${moves[i]}" is not legal in that position`);
         return;
       }
