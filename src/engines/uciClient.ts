@@ -10,7 +10,6 @@
 import { spawn, type ChildProcess } from 'node:child_process';
 import { accessSync, constants, statSync } from 'node:fs';
 import { basename, isAbsolute } from 'node:path';
-import { DEFAULT_POSITION } from 'chess.js';
 import { applyMove, boardToFen, uciMove, type Board } from '../chess/board.ts';
 import { START_FEN, parseFen } from '../chess/fen.ts';
 import { findLegalMove, generateLegalMoves } from '../chess/movegen.ts';
@@ -252,7 +251,7 @@ export function formatGo(go: GoParams): string {
 }
 
 export function formatPosition(startFen: string, moves: readonly string[]): string {
-  const start = startFen === 'startpos' || startFen === DEFAULT_POSITION ? 'startpos' : `fen ${startFen}`;
+  const start = startFen === 'startpos' || startFen === START_FEN ? 'startpos' : `fen ${startFen}`;
   return moves.length > 0 ? `position ${start} moves ${moves.join(' ')}` : `position ${start}`;
 }
 

@@ -8,9 +8,9 @@ import { parseUciMove, uciMove, WHITE } from '../chess/board.ts';
 import { findLegalMove } from '../chess/movegen.ts';
 import type { GameEnd } from '../chess/gameEnd.ts';
 import { GameHistory } from '../chess/history.ts';
-import { START_FEN, checkFen, parseFen } from '../chess/fen.ts';
+import { START_FEN, checkFen } from '../chess/fen.ts';
 import { gameSans } from '../chess/san.ts';
-import { boardToFen, type Board } from '../chess/board.ts';
+import { boardFromFen, boardToFen, type Board } from '../chess/board.ts';
 import type { GamePlayer } from '../engines/gamePlayer.ts';
 import { EngineError } from '../engines/uciClient.ts';
 import { badInput } from '../util/errors.ts';
@@ -140,7 +140,7 @@ export function gamePgn(game: PlayedGame, headers: PgnHeaders): string {
   for (const [key, value] of Object.entries(headers.extra ?? {})) tags.set(key, value);
   const ordered = [...TAG_ORDER.filter((tag) => tags.has(tag)), ...[...tags.keys()].filter((tag) => !TAG_ORDER.includes(tag))];
   const tagLines = ordered.filter((tag) => tags.get(tag) !== '').map((tag) => `[${tag} "${tags.get(tag)}"]\n`).join('');
-  const start = parseFen(game.startFen);
+  const start = boardFromFen(game.startFen); // checked once, when the game began (playGame)
   const sans = gameSans(start, game.moves);
   const movetext: string[] = [];
   let moveNumber = start.fullmoveNumber;
