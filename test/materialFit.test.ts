@@ -1,6 +1,6 @@
 import { Chess } from 'chess.js';
 import { describe, expect, it } from 'vitest';
-import { blendedWeight, fitPieceValues, fittedWeight } from '../src/eval/materialFit.ts';
+import { blendedWeight, fitPieceValues, fittedWeight, solveLinearSystem, solvePositiveDefinite } from '../src/eval/materialFit.ts';
 import { databasePieceValues, materialEvaluation } from '../src/player/evaluate.ts';
 import { MorphPlayer } from '../src/player/morphPlayer.ts';
 import { PatternStore } from '../src/store/patternStore.ts';
@@ -191,5 +191,35 @@ describe('the material searches with a material prior', () => {
     } finally {
       rmSync(dir, { recursive: true, force: true });
     }
+  });
+});
+
+describe('linear systems', () => {
+  /** A x, for A row-major n x n. */
+  const times = (a: Float64Array, x: Float64Array) =>
+    Float64Array.from(x, (_, i) => x.reduce((sum, v, k) => sum + a[i * x.length + k] * v, 0));
+
+  it("Cholesky's solution satisfies A x = b for a positive definite A, and agrees with elimination", () => {
+    const random = new Random(5);
+    const n = 60;
+    // B B' + a small ridge: positive definite, with many near-equal eigenvalues (as a logit's Hessian).
+    const b = Float64Array.from({ length: n * 8 }, () => random.next() - 0.5);
+    const a = new Float64Array(n * n);
+    for (let i = 0; i < n; i++)
+      for (let j = 0; j < n; j++) {
+        for (let k = 0; k < 8; k++) a[i * n + j] += b[i * 8 + k] * b[j * 8 + k];
+        if (i === j) a[i * n + j] += 0.001;
+      }
+    const rhs = Float64Array.from({ length: n }, () => random.next());
+    const x = solvePositiveDefinite(a, rhs);
+    times(a, x).forEach((v, i) => expect(v).toBeCloseTo(rhs[i], 6));
+    const rows = Array.from({ length: n }, (_, r) => Float64Array.from([...a.subarray(r * n, r * n + n), rhs[r]]));
+    solveLinearSystem(rows).forEach((v, i) => expect(x[i]).toBeCloseTo(v, 6));
+  });
+
+  it('a matrix that is not positive definite is still solved, by elimination', () => {
+    const a = Float64Array.from([0, 2, 3, 1]); // [[0, 2], [3, 1]]: a zero first pivot
+    const x = solvePositiveDefinite(a, Float64Array.from([4, 5]));
+    expect([...x]).toEqual([1, 2]);
   });
 });
