@@ -3,7 +3,7 @@
  * a position's material log-odds, as an engine's piece-square tables are. Morph's are learned, never given: from
  * the choices of a player it has watched (src/model/choiceEvaluation.ts), its sparring partner by default.
  */
-import { BLACK, type Board } from '../chess/board.ts';
+import { BLACK, KING, type Board } from '../chess/board.ts';
 
 /** One per piece type and square. */
 export const SQUARE_VALUES = 6 * 64;
@@ -40,25 +40,36 @@ const isOfficer = (piece: number): boolean => piece !== 0 && Math.abs(piece) >= 
 export const squareValueIndex = (piece: number, square: number): number =>
   piece > 0 ? (piece - 1) * 64 + square : (-piece - 1) * 64 + (square ^ 56);
 
+/** 1 for a knight, bishop, rook or queen of either side, by signed piece code offset by KING. */
+const IS_OFFICER = Uint8Array.from({ length: 2 * KING + 1 }, (_, code) => (isOfficer(code - KING) ? 1 : 0));
+
 /** The square values of the pieces of the side that just moved into `board`, less its opponent's (tapered when the table is). */
 export function squareLogOdds(board: Pick<Board, 'squares' | 'turn'>, squareValues: ArrayLike<number>): number {
-  const whiteJustMoved = board.turn === BLACK;
-  const tapered = isTapered(squareValues);
-  // One pass: both tables' sums and the officers, blended at the end (the searches evaluate many positions).
+  const squares = board.squares;
+  // White's pieces count for the side that just moved when Black is to move; Black's when White is.
+  const whiteSign = board.turn === BLACK ? 1 : -1;
+  // One pass: both tables' sums and the officers, blended at the end. The searches value many positions, so each
+  // piece's table index is found with one test of its colour (squareValueIndex written out).
   let middlegame = 0;
+  if (!isTapered(squareValues)) {
+    for (let sq = 0; sq < 64; sq++) {
+      const piece = squares[sq];
+      if (piece > 0) middlegame += whiteSign * squareValues[(piece - 1) * 64 + sq];
+      else if (piece < 0) middlegame -= whiteSign * squareValues[(-piece - 1) * 64 + (sq ^ 56)];
+    }
+    return middlegame;
+  }
   let endgame = 0;
   let officers = 0;
   for (let sq = 0; sq < 64; sq++) {
-    const piece = board.squares[sq];
+    const piece = squares[sq];
     if (piece === 0) continue;
-    const k = squareValueIndex(piece, sq);
-    const sign = piece > 0 === whiteJustMoved ? 1 : -1;
+    const k = piece > 0 ? (piece - 1) * 64 + sq : (-piece - 1) * 64 + (sq ^ 56);
+    const sign = piece > 0 ? whiteSign : -whiteSign;
     middlegame += sign * squareValues[k];
-    if (!tapered) continue;
     endgame += sign * squareValues[SQUARE_VALUES + k];
-    if (isOfficer(piece)) officers++;
+    officers += IS_OFFICER[piece + KING];
   }
-  if (!tapered) return middlegame;
   const share = shareOfOfficers(officers);
   return share * middlegame + (1 - share) * endgame;
 }

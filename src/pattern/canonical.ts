@@ -18,8 +18,21 @@ export function canonicalKey(pattern: Pattern): string {
   return pattern.kind === 'material' ? materialKey(pattern.diff) : graphKey(pattern);
 }
 
+/**
+ * Material keys already written, by a number that spells the difference (each count offset into 0..63): the
+ * material searches look one up at every position they value, and the same string keeps its hash where a new one
+ * is built and hashed each time (about half of such a lookup's time, measured).
+ */
+const materialKeys = new Map<number, string>();
+
 export function materialKey(diff: ArrayLike<number>): string {
-  return `M:${diff[0]},${diff[1]},${diff[2]},${diff[3]},${diff[4]}`;
+  const code = diff[0] + 32 + (diff[1] + 32) * 64 + (diff[2] + 32) * 4096 + (diff[3] + 32) * 262_144 + (diff[4] + 32) * 16_777_216;
+  const known = materialKeys.get(code);
+  if (known !== undefined) return known;
+  const key = `M:${diff[0]},${diff[1]},${diff[2]},${diff[3]},${diff[4]}`;
+  // Piece counts differ by 16 at most; anything else is keyed, not remembered.
+  if (diff.length === 5 && Array.prototype.every.call(diff, (d: number) => Number.isInteger(d) && Math.abs(d) < 32)) materialKeys.set(code, key);
+  return key;
 }
 
 interface Adjacency {
