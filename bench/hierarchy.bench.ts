@@ -16,7 +16,7 @@ import { orderedSubpattern } from '../src/learn/nodeOrder.ts';
 import { allSeedPatterns } from '../src/learn/seeding.ts';
 import type { SearchMode } from '../src/player/search.ts';
 import { MorphPlayer, type MovePolicy } from '../src/player/morphPlayer.ts';
-import { SQUARE_VALUES } from '../src/eval/squareValues.ts';
+import { TAPERED_SQUARE_VALUES } from '../src/eval/squareValues.ts';
 import { PatternStore } from '../src/store/patternStore.ts';
 import { Random } from '../src/util/random.ts';
 import { type Figure, percentile } from './figures.ts';
@@ -149,10 +149,11 @@ export function benchStoreFile(path: string, label: string, withTargets: boolean
     return moveTimes.sort((a, b) => a - b);
   };
   const gameMoveTimes = gameMoveTimesWith();
-  // A policy's square values add a sum over the board to every position the material searches judge: their cost,
-  // against the same policy without them (one that prefers no move, so that only the squares differ).
+  // A policy's square values (tapered, as policies carry them) add a sum over the board to every position the
+  // material searches judge: their cost, against the same policy without them (one that prefers no move, so that
+  // only the squares differ).
   const squareRng = new Random(7);
-  const squares = { values: [1, 3, 3, 5, 9], squareValues: Array.from({ length: SQUARE_VALUES }, () => 0.4 * (squareRng.next() - 0.5)) };
+  const squares = { values: [1, 3, 3, 5, 9], squareValues: Array.from({ length: TAPERED_SQUARE_VALUES }, () => 0.4 * (squareRng.next() - 0.5)) };
   const indifferent = (withSquares: boolean): MovePolicy => ({
     name: 'indifferent',
     logProbabilities: (history) => new Map(generateLegalMoves(history.board).map((m) => [uciMove(m), 0])),
