@@ -12,7 +12,7 @@
 # The curve (this script; resumable, each step skips what exists): the 3,000-game checkpoint, with its own policy
 # (built here from its last 1,000 games, square values fitted afresh on its 3,000 games), and the final database
 # play ab:2,q, 200 games a seed (seeds 1-3) on the balanced suite, paired by opening; the final also plays
-# gnuchess at depth 1 (the long-range goal), 200 games.
+# gnuchess at depth 1 (the long-range goal), 200 games a seed (seeds 1 and 2).
 #
 #   training/recipes/two-hours-curve.sh DIR
 set -euo pipefail
@@ -32,6 +32,7 @@ for seed in 1 2 3; do
   match "ab2q-final-s$seed" "$DIR/morph.db" ab:2,q $seed
 done
 match gnuchess1-final "$DIR/morph.db" gnuchess:depth=1 1
+match gnuchess1-final-s2 "$DIR/morph.db" gnuchess:depth=1 2
 # The final against the 3,000-game checkpoint, paired by opening over the three seeds.
 node bin/run-ts.js training/paired-match-diff.ts "$OUT/ab2q-3000-s1.json,$OUT/ab2q-3000-s2.json,$OUT/ab2q-3000-s3.json" \
   "$OUT/ab2q-final-s1.json,$OUT/ab2q-final-s2.json,$OUT/ab2q-final-s3.json"
