@@ -46,30 +46,24 @@ const IS_OFFICER = Uint8Array.from({ length: 2 * KING + 1 }, (_, code) => (isOff
 /** The square values of the pieces of the side that just moved into `board`, less its opponent's (tapered when the table is). */
 export function squareLogOdds(board: Pick<Board, 'squares' | 'turn'>, squareValues: ArrayLike<number>): number {
   const squares = board.squares;
+  const tapered = isTapered(squareValues);
   // White's pieces count for the side that just moved when Black is to move; Black's when White is.
   const whiteSign = board.turn === BLACK ? 1 : -1;
-  // One pass: both tables' sums and the officers, blended at the end. The searches value many positions, so each
-  // piece's table index is found with one test of its colour (squareValueIndex written out).
+  // One pass: both tables' sums and the officers, blended at the end (the searches value many positions).
   let middlegame = 0;
-  if (!isTapered(squareValues)) {
-    for (let sq = 0; sq < 64; sq++) {
-      const piece = squares[sq];
-      if (piece > 0) middlegame += whiteSign * squareValues[(piece - 1) * 64 + sq];
-      else if (piece < 0) middlegame -= whiteSign * squareValues[(-piece - 1) * 64 + (sq ^ 56)];
-    }
-    return middlegame;
-  }
   let endgame = 0;
   let officers = 0;
   for (let sq = 0; sq < 64; sq++) {
     const piece = squares[sq];
     if (piece === 0) continue;
-    const k = piece > 0 ? (piece - 1) * 64 + sq : (-piece - 1) * 64 + (sq ^ 56);
+    const k = squareValueIndex(piece, sq);
     const sign = piece > 0 ? whiteSign : -whiteSign;
     middlegame += sign * squareValues[k];
+    if (!tapered) continue;
     endgame += sign * squareValues[SQUARE_VALUES + k];
     officers += IS_OFFICER[piece + KING];
   }
+  if (!tapered) return middlegame;
   const share = shareOfOfficers(officers);
   return share * middlegame + (1 - share) * endgame;
 }
