@@ -90,7 +90,9 @@ export async function playGame(options: GameOptions): Promise<PlayedGame | null>
 /** The move in canonical UCI form when it is legal here, else null. */
 function legalMove(board: Board, uci: string): string | null {
   const move = parseUciMove(uci.trim());
-  return move && findLegalMove(board, uciMove(move)) ? uciMove(move) : null;
+  if (!move) return null;
+  const canonical = uciMove(move);
+  return findLegalMove(board, canonical) ? canonical : null;
 }
 
 function resultOf(board: Board, reason: EndReason): GameResult {
