@@ -1,0 +1,63 @@
+/**
+ * How Morph's lost games were lost to mates (issue 12; measurement only). For each game of the PGN files that
+ * Morph (the player whose White or Black tag starts with "morph") lost, finds its first move after which the
+ * opponent mates by checks alone within N of its moves (src/player/search.ts mateByChecks, N = 1 .. --depth),
+ * and whether another legal move there allowed no such mate ("avoidable"). A game where none is found was lost
+ * to longer or quiet mating lines.
+ *
+ *   node bin/run-ts.js training/mate-losses.ts [--depth 4] GAMES.pgn...
+ */
+import { readFileSync } from 'node:fs';
+import { Chess } from 'chess.js';
+import { Command } from 'commander';
+import { applyMove, boardFromFen, cloneBoard, WHITE, BLACK, type Board } from '../src/chess/board.ts';
+import { findLegalMove, generateLegalMoves } from '../src/chess/movegen.ts';
+import { mateByChecks } from '../src/player/search.ts';
+
+const program = new Command()
+  .argument('<pgn...>')
+  .option('--depth <n>', 'the longest mate by checks looked for, in the opponent\'s moves', '4')
+  .parse();
+const depth = Number(program.opts().depth);
+
+/** The shortest mate by checks (in moves) the side to move forces within `depth`, or 0. */
+function shortestMate(board: Board): number {
+  for (let n = 1; n <= depth; n++) if (mateByChecks(board, n) !== undefined) return n;
+  return 0;
+}
+
+const counts = new Map<string, number>();
+let lost = 0;
+for (const file of program.args) {
+  for (const text of readFileSync(file, 'utf8').split(/\n(?=\[Event )/)) {
+    const tag = (name: string) => text.match(new RegExp(`\\[${name} "([^"]*)"`))?.[1];
+    const morphIsWhite = tag('White')?.startsWith('morph') ?? false;
+    if (!morphIsWhite && !tag('Black')?.startsWith('morph')) continue;
+    if (tag('Result') !== (morphIsWhite ? '0-1' : '1-0')) continue;
+    lost++;
+    const chess = new Chess();
+    chess.loadPgn(text);
+    const start = tag('FEN') ?? new Chess().fen();
+    const board = boardFromFen(start);
+    const morph = morphIsWhite ? WHITE : BLACK;
+    let kind = 'no mate by checks found';
+    for (const played of chess.history({ verbose: true })) {
+      const before = cloneBoard(board);
+      const mover = board.turn;
+      applyMove(before, findLegalMove(before, played.from + played.to + (played.promotion ?? ''))!, board);
+      if (mover !== morph) continue;
+      const n = shortestMate(board);
+      if (n === 0) continue;
+      const after = cloneBoard(before);
+      const avoidable = generateLegalMoves(before).some((move) => {
+        applyMove(before, move, after);
+        return mateByChecks(after, n) === undefined;
+      });
+      kind = `${avoidable ? 'avoidable' : 'forced'} mate by checks in ${n}`;
+      break;
+    }
+    counts.set(kind, (counts.get(kind) ?? 0) + 1);
+  }
+}
+console.log(`${lost} games lost; the first move after which the opponent mates by checks within ${depth}:`);
+for (const [kind, count] of [...counts].sort()) console.log(`  ${kind}: ${count}`);
