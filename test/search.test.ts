@@ -12,7 +12,7 @@ import { applyMove, boardFromFen, boardToFen, cloneBoard, parseUciMove, uciMove,
 import { generateLegalMoves } from '../src/chess/movegen.ts';
 import { materialEvaluation } from '../src/player/evaluate.ts';
 import { GameHistory } from '../src/chess/history.ts';
-import { captureLook, defaultContempt, isCapture, matingReply, QUIESCENCE_DEPTH, threatenedPieces, threatensAnything, unparriedThreat, worstCaptureReply, worstThreatReply, type SearchMode } from '../src/player/search.ts';
+import { captureLook, defaultContempt, isCapture, MATE_LOOK_DEPTH, mateByChecks, matingReply, QUIESCENCE_DEPTH, threatenedPieces, threatensAnything, unparriedThreat, worstCaptureReply, worstThreatReply, type SearchMode } from '../src/player/search.ts';
 import { gameEnd } from '../src/chess/gameEnd.ts';
 import { rankMoves } from '../src/engines/alphabeta.ts';
 import { seedPatterns } from '../src/learn/seeding.ts';
@@ -369,6 +369,83 @@ describe('matingReply', () => {
   });
 });
 
+/** chess.js's own answer: a mate the side to move forces within `depth` moves, each a check (the first moves of such lines). */
+function matesByChecksPerChessJs(fen: string, depth: number): string[] {
+  const forces = (position: Chess, depth: number): boolean =>
+    position.moves({ verbose: true }).some((attack) => {
+      const after = new Chess(attack.after);
+      if (!after.isCheck()) return false;
+      if (after.isCheckmate()) return true;
+      return depth > 1 && after.moves({ verbose: true }).every((defence) => forces(new Chess(defence.after), depth - 1));
+    });
+  return new Chess(fen)
+    .moves({ verbose: true })
+    .filter((attack) => {
+      const after = new Chess(attack.after);
+      if (!after.isCheck()) return false;
+      if (after.isCheckmate()) return true;
+      return depth > 1 && after.moves({ verbose: true }).every((defence) => forces(new Chess(defence.after), depth - 1));
+    })
+    .map(uciOf);
+}
+
+describe('mateByChecks', () => {
+  // Philidor's legacy: 1.Qg8+ Rxg8 2.Nf7#, a mate in two by checks and none in one.
+  const smothered = 'r6k/6pp/7N/8/2Q5/8/8/6K1 w - - 0 1';
+
+  it('finds the smothered mate in two and no mate in one', () => {
+    expect(mateByChecks(boardFromFen(smothered), 1)).toBeUndefined();
+    expect(mateByChecks(boardFromFen(smothered), 2)).toBe('c4g8');
+    expect(mateByChecks(boardFromFen(smothered), 3)).toBeDefined();
+  });
+
+  it('finds a mate by checks within two moves exactly when chess.js does, on real and constructed positions', () => {
+    let positions = 0;
+    let found = 0;
+    const constructed = [smothered, '6k1/5ppp/8/8/8/8/5PPP/3R2K1 w - - 0 1', '4r1k1/p1p4p/4p3/8/1rbp3P/8/1P3q2/K1R5 b - - 0 44', '5rk1/5ppp/8/8/8/2Q5/5PPP/6K1 w - - 0 1', '2r3k1/5ppp/8/8/8/8/1q3PPP/1R1Q2K1 b - - 0 1'];
+    for (const fen of [...constructed, ...samplePositions().filter((_, i) => i % 6 === 0)]) {
+      if (new Chess(fen).isGameOver()) continue;
+      const expected = matesByChecksPerChessJs(fen, 2);
+      const move = mateByChecks(boardFromFen(fen), 2);
+      positions++;
+      if (expected.length === 0) expect(move, fen).toBeUndefined();
+      else {
+        found++;
+        expect(expected, fen).toContain(move);
+      }
+    }
+    expect(positions).toBeGreaterThan(50);
+    expect(found).toBeGreaterThan(2);
+  });
+});
+
+describe('the player looking for mates by checks (the threat looks)', () => {
+  // Black to move: a rook move along the back rank leaves 1.Qg8+ Rxg8 2.Nf7#; taking the knight does not.
+  const fen = 'r6k/6pp/7N/8/2Q5/8/8/6K1 b - - 0 1';
+
+  it('values a move that allows a mate by checks in two 0 with material-forks, and not with material-quiescence', () => {
+    const dir = mkdtempSync(join(tmpdir(), 'morph-search-'));
+    try {
+      buildSampleDatabase(join(dir, 'sample.db'));
+      const store = PatternStore.open(join(dir, 'sample.db'), { readonly: true });
+      const forks = new MorphPlayer(store, { maturity: 0, seed: 1, search: 'material-forks' }).rankMoves(new GameHistory(fen));
+      const quiescence = new MorphPlayer(store, { maturity: 0, seed: 1, search: 'material-quiescence' }).rankMoves(new GameHistory(fen));
+      expect(forks.find((r) => r.move === 'a8b8')).toMatchObject({ value: 0, refutation: { move: 'c4g8', source: 'checkmate' } });
+      expect(quiescence.find((r) => r.move === 'a8b8')!.refutation?.source).not.toBe('checkmate');
+      // Every move the look proves lost allows such a mate per chess.js, and the best move allows none.
+      for (const r of forks.filter((r) => r.refutation?.source === 'checkmate')) {
+        const chess = new Chess(fen);
+        chess.move({ from: r.move.slice(0, 2), to: r.move.slice(2, 4), promotion: r.move[4] });
+        expect(matesByChecksPerChessJs(chess.fen(), 3), r.move).not.toEqual([]);
+      }
+      expect(forks[0].refutation?.source).not.toBe('checkmate');
+      store.close();
+    } finally {
+      rmSync(dir, { recursive: true, force: true });
+    }
+  });
+});
+
 describe('the player searching captures and mates', () => {
   // After 1.f3 e5, 2.g4?? allows Qh4# (a quiet move, which the captures look cannot see).
   const fen = 'rnbqkbnr/pppp1ppp/8/4p3/8/5P2/PPPPP1PP/RNBQKBNR w KQkq - 0 2';
@@ -541,7 +618,7 @@ describe('the player searching captures', () => {
     return store;
   }
 
-  it('material-threats values every move as material-quiescence does, or lower by a quiet reply that forks or checks', () => {
+  it('material-threats values every move as material-quiescence does, or lower by a quiet reply that forks or checks, or by a mate by checks', () => {
     const store = madeUpMaterialStore();
     let lowered = 0;
     let moves = 0;
@@ -555,10 +632,12 @@ describe('the player searching captures', () => {
         if (ranked.value === plain.value) continue;
         lowered++;
         expect(ranked.value).toBeLessThan(plain.value);
-        // The reply that lowers it is a quiet move of the opponent's, after this move.
+        // The reply that lowers it is a quiet move of the opponent's after this move, or the first of its
+        // mating checks (a capture or not).
         const after = boardFromFen(boardToFen(board));
         applyMove(board, parseUciMove(ranked.move)!, after);
-        expect(isCapture(after, parseUciMove(ranked.refutation!.move)!)).toBe(false);
+        if (ranked.refutation!.source === 'checkmate') expect(mateByChecks(after, MATE_LOOK_DEPTH)).toBe(ranked.refutation!.move);
+        else expect(isCapture(after, parseUciMove(ranked.refutation!.move)!)).toBe(false);
       }
     }
     expect(moves).toBeGreaterThan(100);

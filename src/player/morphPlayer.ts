@@ -37,7 +37,8 @@ import {
   looksAtMates,
   looksAtOwnThreats,
   looksAtThreats,
-  matingReply,
+  mateByChecks,
+  mateLookDepth,
   threatensAnything,
   unparriedThreat,
   valuesByMaterial,
@@ -51,7 +52,7 @@ import {
 export const TIE_TOLERANCE = 1e-12;
 
 /**
- * How far below every other move a move the look proved lost comes (the opponent mates at once): whatever the
+ * How far below every other move a move the look proved lost comes (the opponent mates, at once or by checks): whatever the
  * policy says, as a move that mates is played whatever it says. A scaled value is at most about 28 from 0 and a
  * policy's term a few units at most, so this keeps such moves last and still ordered among themselves.
  */
@@ -489,10 +490,13 @@ export class MorphPlayer implements GamePlayer {
     }
   }
 
-  /** Search "captures-mates": a move that allows a mate in one is worth 0. */
+  /**
+   * Search "captures-mates": a move that allows a mate in one is worth 0. With the threat looks, so is a move
+   * that allows a mate by checks within MATE_LOOK_DEPTH moves (search.ts mateLookDepth).
+   */
   private lookAtMates(next: Board, ranked: RankedMove): void {
     if (ranked.source !== 'patterns' || ranked.value === 0) return;
-    const mate = matingReply(next);
+    const mate = mateByChecks(next, mateLookDepth(this.search));
     if (mate !== undefined) {
       ranked.value = 0;
       ranked.refutation = { move: mate, value: 0, source: 'checkmate' };

@@ -314,10 +314,55 @@ export function bestReplyLine(position: Board, valueForMover: (after: Board) => 
 
 /** An opponent reply that mates at once (the first found), or undefined. */
 export function matingReply(position: Board): string | undefined {
-  const after = cloneBoard(position);
-  for (const reply of generateLegalMoves(position)) {
-    applyMove(position, reply, after);
-    if (isInCheck(after) && !hasLegalMove(after)) return uciMove(reply);
+  return mateByChecks(position, 1);
+}
+
+/**
+ * How many of its own moves the opponent's mate look follows (mateByChecks): 1 (a reply that mates at once) with
+ * captures-mates and material-quiescence; MATE_LOOK_DEPTH with the threat looks, which Morph plays with.
+ */
+export const mateLookDepth = (search: SearchMode): number => (looksAtThreats(search) ? MATE_LOOK_DEPTH : 1);
+
+/**
+ * How many moves the threat looks follow the opponent's mates by checks. Against gnuchess at depth 1, 111 of
+ * Morph's 146 losses (400 games) had a move after which the opponent mated by checks alone within four moves
+ * where another move did not allow it: 53 within two, 35 within three, 23 within four (training/mate-losses.ts;
+ * training/RESULTS.md, 2026-11-28, "mates by checks").
+ */
+export const MATE_LOOK_DEPTH = 3;
+
+// Boards for mateByChecks, one pair per level of its line (the look never nests itself).
+const mateBoards: { afterAttack: Board; afterDefence: Board }[] = [];
+
+/**
+ * A mate the side to move in `position` forces within `depth` of its moves, each of them a check, whatever the
+ * other side replies: the line's first move, or undefined. Checks only, because they leave the defender a few
+ * replies each and keep the look cheap at depth 3; a mate in one is always a check, so depth 1 finds every
+ * reply that mates at once. Draws by rule along the line are not looked for (a line the defender could
+ * draw by repetition counts as a mate), which errs toward avoiding it.
+ */
+export function mateByChecks(position: Board, depth: number): string | undefined {
+  return mateWithin(position, depth, 0);
+}
+
+/** mateByChecks at `level` of its line (each level has its own boards). */
+function mateWithin(position: Board, depth: number, level: number): string | undefined {
+  while (mateBoards.length <= level) mateBoards.push({ afterAttack: cloneBoard(position), afterDefence: cloneBoard(position) });
+  const { afterAttack, afterDefence } = mateBoards[level];
+  for (const attack of generateLegalMoves(position)) {
+    applyMove(position, attack, afterAttack);
+    if (!isInCheck(afterAttack)) continue;
+    if (!hasLegalMove(afterAttack)) return uciMove(attack);
+    if (depth === 1) continue;
+    let escaped = false;
+    for (const defence of generateLegalMoves(afterAttack)) {
+      applyMove(afterAttack, defence, afterDefence);
+      if (mateWithin(afterDefence, depth - 1, level + 1) === undefined) {
+        escaped = true;
+        break;
+      }
+    }
+    if (!escaped) return uciMove(attack);
   }
   return undefined;
 }
