@@ -430,7 +430,11 @@ describe('the player looking for mates by checks (the threat looks)', () => {
       const store = PatternStore.open(join(dir, 'sample.db'), { readonly: true });
       const forks = new MorphPlayer(store, { maturity: 0, seed: 1, search: 'material-forks' }).rankMoves(new GameHistory(fen));
       const quiescence = new MorphPlayer(store, { maturity: 0, seed: 1, search: 'material-quiescence' }).rankMoves(new GameHistory(fen));
-      expect(forks.find((r) => r.move === 'a8b8')).toMatchObject({ value: 0, refutation: { move: 'c4g8', source: 'checkmate' } });
+      expect(forks.find((r) => r.move === 'a8b8')).toMatchObject({ value: 0, refutation: { move: 'c4g8', source: 'checkmate', mateIn: 2 } });
+      // Off the back rank the rook allows a mate at once: lost too, and after the longer mate (an opponent may miss it).
+      const atOnce = forks.find((r) => r.move === 'a8a7')!;
+      expect(atOnce).toMatchObject({ value: 0, refutation: { source: 'checkmate', mateIn: 1 } }); // Qg8# or Qc8#
+      expect(forks.indexOf(atOnce)).toBeGreaterThan(forks.findIndex((r) => r.move === 'a8b8'));
       expect(quiescence.find((r) => r.move === 'a8b8')!.refutation?.source).not.toBe('checkmate');
       // Every move the look proves lost allows such a mate per chess.js, and the best move allows none.
       for (const r of forks.filter((r) => r.refutation?.source === 'checkmate')) {

@@ -330,6 +330,18 @@ describe('UciEngine (the protocol state machine)', () => {
     expect(scoreOf(send('go'), 'f3e5')).toBe('0');
   });
 
+  it('scores a move the mate look proves lost as the opponent\'s mate, in moves', () => {
+    const { send } = engineUnderTest({ search: 'material-forks' });
+    send('setoption name MultiPV value 40');
+    // Black to move: along the back rank the rook allows 1.Qg8+ Rxg8 2.Nf7#; off it, Qg8# at once.
+    send('position fen r6k/6pp/7N/8/2Q5/8/8/6K1 b - - 0 1');
+    const lines = send('go');
+    const scoreOf = (move: string) => lines.find((line) => line.endsWith(` pv ${move}`))?.match(/ (score \S+ -?\d+) /)?.[1];
+    expect(scoreOf('a8b8')).toBe('score mate -2');
+    expect(scoreOf('a8a7')).toBe('score mate -1');
+    expect(scoreOf('g7h6')).toMatch(/^score cp /); // taking the knight allows neither
+  });
+
   it('prints the MultiPV best moves, best first, with WDL when UCI_ShowWDL is on', () => {
     // One ply: every move's value is its own position's (the capture replies of search "captures" would lower some).
     const { send } = engineUnderTest({ store: storeWithEqualMaterialPattern(0.8), search: 'one-ply' });

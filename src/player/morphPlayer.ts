@@ -37,8 +37,8 @@ import {
   looksAtMates,
   looksAtOwnThreats,
   looksAtThreats,
-  mateByChecks,
   mateLookDepth,
+  shortestMateByChecks,
   threatensAnything,
   unparriedThreat,
   valuesByMaterial,
@@ -57,6 +57,16 @@ export const TIE_TOLERANCE = 1e-12;
  * policy's term a few units at most, so this keeps such moves last and still ordered among themselves.
  */
 const PROVEN_LOSS_PENALTY = 1000;
+
+/**
+ * How much less a longer proven mate is penalised, per move of its length: when every move loses to a mate,
+ * the one whose mate is longest comes first (an opponent may not find it), and the rest of the score orders
+ * moves whose mates are equally long.
+ */
+const MATE_LENGTH_STEP = 100;
+
+/** The penalty of a move whose refutation is a mate in `mateIn` of the opponent's moves. */
+const provenLossPenalty = (mateIn = 1): number => PROVEN_LOSS_PENALTY - MATE_LENGTH_STEP * (mateIn - 1);
 
 /**
  * What a policy's square values count (MorphPlayerOptions.squareWeight). Measured against ab:2,q, 200 games,
@@ -84,7 +94,7 @@ function scaledValue(value: number, scale: ValueScale): number {
 
 /** What a move is chosen by: its (scaled) value, plus the policy's term when there is one; a proven loss comes last. */
 export function choiceScore(r: RankedMove, scale: ValueScale): number {
-  return scaledValue(r.value, scale) + (r.policy ?? 0) - (r.refutation?.source === 'checkmate' ? PROVEN_LOSS_PENALTY : 0);
+  return scaledValue(r.value, scale) + (r.policy ?? 0) - (r.refutation?.source === 'checkmate' ? provenLossPenalty(r.refutation.mateIn) : 0);
 }
 
 /**
@@ -496,10 +506,10 @@ export class MorphPlayer implements GamePlayer {
    */
   private lookAtMates(next: Board, ranked: RankedMove): void {
     if (ranked.source !== 'patterns' || ranked.value === 0) return;
-    const mate = mateByChecks(next, mateLookDepth(this.search));
+    const mate = shortestMateByChecks(next, mateLookDepth(this.search));
     if (mate !== undefined) {
       ranked.value = 0;
-      ranked.refutation = { move: mate, value: 0, source: 'checkmate' };
+      ranked.refutation = { move: mate.move, value: 0, source: 'checkmate', mateIn: mate.mateIn };
     }
   }
 

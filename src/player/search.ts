@@ -142,6 +142,8 @@ export interface Refutation {
   /** The value for the side that made the move being judged. */
   value: number;
   source: GameEnd | 'patterns';
+  /** A mate's length in the opponent's moves, when the mate look found it (absent: a mate at once). */
+  mateIn?: number;
 }
 
 /**
@@ -310,6 +312,19 @@ export function bestReplyLine(position: Board, valueForMover: (after: Board) => 
     }
   }
   return { value: 1 - best, end: bestEnd };
+}
+
+/**
+ * The shortest mate by checks within `depth` moves (mateByChecks) the side to move in `position` forces: its
+ * first move and length, or undefined. Shorter lengths are tried only once the longest finds one.
+ */
+export function shortestMateByChecks(position: Board, depth: number): { move: string; mateIn: number } | undefined {
+  if (mateByChecks(position, depth) === undefined) return undefined;
+  for (let n = 1; n <= depth; n++) {
+    const move = mateByChecks(position, n);
+    if (move !== undefined) return { move, mateIn: n };
+  }
+  return undefined; // not reached: depth itself finds one
 }
 
 /** An opponent reply that mates at once (the first found), or undefined. */

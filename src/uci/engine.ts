@@ -110,6 +110,12 @@ export function valueToWdl(value: number): [number, number, number] {
 /** The `score ...` part of an info line for a ranked move (with ` wdl W D L` when asked for). */
 export function scoreText(move: RankedMove, showWdl = false): string {
   if (move.source === 'checkmate') return showWdl ? 'score mate 1 wdl 1000 0 0' : 'score mate 1';
+  // A move the mate look proved lost: the opponent mates with its n-th move, 2n plies on, which UCI writes as
+  // mate -n (Stockfish's count: moves are the plies to mate halved).
+  if (move.refutation?.source === 'checkmate') {
+    const mateIn = -(move.refutation.mateIn ?? 1);
+    return showWdl ? `score mate ${mateIn} wdl 0 0 1000` : `score mate ${mateIn}`;
+  }
   const score = `score cp ${valueToCentipawns(move.value)}`;
   if (!showWdl) return score;
   const wdl = move.source === 'patterns' ? valueToWdl(move.value) : [0, 1000, 0]; // a draw by rule is certain
