@@ -17,6 +17,7 @@ import { gameEnd } from '../src/chess/gameEnd.ts';
 import { rankMoves } from '../src/engines/alphabeta.ts';
 import { seedPatterns } from '../src/learn/seeding.ts';
 import { MorphPlayer, type MovePolicy } from '../src/player/morphPlayer.ts';
+import { explainMove, explanationText } from '../src/player/explain.ts';
 import { PatternStore } from '../src/store/patternStore.ts';
 import { DEFAULT_CONFIG, loadConfig, mergeConfig, saveConfig } from '../src/learn/config.ts';
 import { setMeta } from '../src/store/meta.ts';
@@ -435,6 +436,9 @@ describe('the player looking for mates by checks (the threat looks)', () => {
       const atOnce = forks.find((r) => r.move === 'a8a7')!;
       expect(atOnce).toMatchObject({ value: 0, refutation: { source: 'checkmate', mateIn: 1 } }); // Qg8# or Qc8#
       expect(forks.indexOf(atOnce)).toBeGreaterThan(forks.findIndex((r) => r.move === 'a8b8'));
+      const explained = explainMove(forks.find((r) => r.move === 'a8b8')!, 'Rb8', 0, undefined, 'Qg8+');
+      expect(explained.refutation).toMatchObject({ san: 'Qg8+', source: 'checkmate', mateIn: 2 });
+      expect(explanationText(explained)).toContain("after the opponent's best reply Qg8+ (c4g8), worth 0.0000 to the side moving (by the rules: it begins a mate by checks in 2)");
       expect(quiescence.find((r) => r.move === 'a8b8')!.refutation?.source).not.toBe('checkmate');
       // Every move the look proves lost allows such a mate per chess.js, and the best move allows none.
       for (const r of forks.filter((r) => r.refutation?.source === 'checkmate')) {

@@ -32,7 +32,7 @@ export interface MoveExplanation {
   /** A material value blended with the piece values fitted to all material patterns (materialFit.ts). */
   blend?: { fitted: number; prior: number; value: number };
   /** Search "captures": the opponent capture that set the value; the patterns above value the position before it. */
-  refutation?: { move: string; san: string; value: number; source: string; positionValue: number };
+  refutation?: { move: string; san: string; value: number; source: string; positionValue: number; mateIn?: number };
 }
 
 const round = (v: number) => Math.round(v * 1e4) / 1e4;
@@ -84,6 +84,7 @@ export function explainMove(
           value: round(ranked.refutation.value),
           source: ranked.refutation.source,
           positionValue: round(ranked.evaluation?.value ?? 0.5),
+          ...(ranked.refutation.mateIn !== undefined ? { mateIn: ranked.refutation.mateIn } : {}),
         },
       }
       : {}),
@@ -102,7 +103,11 @@ export function explanationText(explanation: MoveExplanation): string {
   }
   const refutation = explanation.refutation;
   if (refutation) {
-    const how = refutation.source === 'patterns' ? 'by its patterns' : `by the rules: ${refutation.source}`;
+    const how = refutation.source === 'patterns'
+      ? 'by its patterns'
+      : refutation.mateIn !== undefined && refutation.mateIn > 1
+        ? `by the rules: it begins a mate by checks in ${refutation.mateIn}`
+        : `by the rules: ${refutation.source}`;
     lines.push(
       `  after the opponent's best reply ${refutation.san} (${refutation.move}), worth ${refutation.value.toFixed(4)} to the side moving (${how});`,
       `  the position after the move itself is worth ${refutation.positionValue.toFixed(4)}:`,
