@@ -1,6 +1,6 @@
 #!/usr/bin/env bash
 # The 2-hour run of 2026-11-28 from a fresh database with the defaults (issues 12 and 13; training/RESULTS.md,
-# 2026-11-28 evening and 2026-11-29): how it was run, and its curve.
+# 2026-11-28 evening and night): how it was run, and its curve.
 #
 # The run (build 8f30a44 and after, `--jobs 2`, seed 48), in three segments on one database:
 #   node bin/morph.js train --db DIR/morph.db --hours 2 --seed 48 --checkpoint-every 1000 --json-log DIR/games.jsonl
