@@ -10,21 +10,15 @@
 import { readFileSync } from 'node:fs';
 import { Chess } from 'chess.js';
 import { Command } from 'commander';
-import { applyMove, boardFromFen, cloneBoard, WHITE, BLACK, type Board } from '../src/chess/board.ts';
+import { applyMove, boardFromFen, cloneBoard, WHITE, BLACK } from '../src/chess/board.ts';
 import { findLegalMove, generateLegalMoves } from '../src/chess/movegen.ts';
-import { mateByChecks } from '../src/player/search.ts';
+import { mateByChecks, shortestMateByChecks } from '../src/player/search.ts';
 
 const program = new Command()
   .argument('<pgn...>')
   .option('--depth <n>', 'the longest mate by checks looked for, in the opponent\'s moves', '4')
   .parse();
 const depth = Number(program.opts().depth);
-
-/** The shortest mate by checks (in moves) the side to move forces within `depth`, or 0. */
-function shortestMate(board: Board): number {
-  for (let n = 1; n <= depth; n++) if (mateByChecks(board, n) !== undefined) return n;
-  return 0;
-}
 
 const counts = new Map<string, number>();
 let lost = 0;
@@ -46,8 +40,8 @@ for (const file of program.args) {
       const mover = board.turn;
       applyMove(before, findLegalMove(before, played.from + played.to + (played.promotion ?? ''))!, board);
       if (mover !== morph) continue;
-      const n = shortestMate(board);
-      if (n === 0) continue;
+      const n = shortestMateByChecks(board, depth)?.mateIn;
+      if (n === undefined) continue;
       const after = cloneBoard(before);
       const avoidable = generateLegalMoves(before).some((move) => {
         applyMove(before, move, after);

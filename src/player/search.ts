@@ -319,12 +319,13 @@ export function bestReplyLine(position: Board, valueForMover: (after: Board) => 
  * first move and length, or undefined. Shorter lengths are tried only once the longest finds one.
  */
 export function shortestMateByChecks(position: Board, depth: number): { move: string; mateIn: number } | undefined {
-  if (mateByChecks(position, depth) === undefined) return undefined;
-  for (let n = 1; n <= depth; n++) {
+  const longest = mateByChecks(position, depth);
+  if (longest === undefined) return undefined;
+  for (let n = 1; n < depth; n++) {
     const move = mateByChecks(position, n);
     if (move !== undefined) return { move, mateIn: n };
   }
-  return undefined; // not reached: depth itself finds one
+  return { move: longest, mateIn: depth };
 }
 
 /** An opponent reply that mates at once (the first found), or undefined. */
