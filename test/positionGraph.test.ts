@@ -10,7 +10,9 @@ import { Chess } from 'chess.js';
 import { describe, expect, it } from 'vitest';
 import { boardFromFen } from '../src/chess/board.ts';
 import { graphToJson, type GraphJson } from '../src/graph/graphJson.ts';
-import { buildPositionGraph, MAX_NODES, PositionGraph } from '../src/graph/positionGraph.ts';
+import {
+  buildPositionGraph, FILE_MASKS, IN_MASKS, LABEL_MASKS, MAX_NODES, OUT_MASKS, PositionGraph, RANK_MASKS, SAFETY_MASKS,
+} from '../src/graph/positionGraph.ts';
 import { Random } from '../src/util/random.ts';
 
 interface HandCase {
@@ -267,7 +269,36 @@ describe('position graph: normal form', () => {
   });
 });
 
-/** Node labels, squares, edge matrix and material equal (the matcher reads nothing else of a position). */
+describe('node masks (the matcher\'s bit-parallel search)', () => {
+  it('each mask is the node set its definition gives, read from the labels, squares, safety and edge matrix', () => {
+    const graph = new PositionGraph();
+    const fens = [...randomPlayoutFens(4242, 4, 70), ...HAND_CASES.map((c) => `${c.placement} ${c.turn} - - 0 1`)];
+    const setOf = (at: number): number[] => {
+      const nodes: number[] = [];
+      for (let v = 0; v < MAX_NODES; v++) if (graph.masks[at + (v >>> 5)] & (1 << (v & 31))) nodes.push(v);
+      return nodes;
+    };
+    const nodesWhere = (test: (v: number) => boolean): number[] => Array.from({ length: graph.nodeCount }, (_, v) => v).filter(test);
+    for (const fen of fens) {
+      buildPositionGraph(boardFromFen(fen), graph); // reused: no stale bits from the previous position
+      for (let label = 0; label < 13; label++) expect(setOf(LABEL_MASKS + 2 * label)).toEqual(nodesWhere((v) => graph.nodeLabel[v] === label));
+      for (let i = 0; i < 8; i++) {
+        expect(setOf(RANK_MASKS + 2 * i)).toEqual(nodesWhere((v) => graph.nodeSquare[v] >> 3 === i));
+        expect(setOf(FILE_MASKS + 2 * i)).toEqual(nodesWhere((v) => (graph.nodeSquare[v] & 7) === i));
+      }
+      for (let safety = 1; safety <= 3; safety++) expect(setOf(SAFETY_MASKS + 2 * safety)).toEqual(nodesWhere((v) => graph.nodeSafety[v] === safety));
+      for (let v = 0; v < graph.nodeCount; v++) {
+        for (let code = 1; code <= 4; code++) {
+          const wanted = (found: number) => found !== 0 && (code === 4 || found === code);
+          expect(setOf(OUT_MASKS + 2 * (v * 5 + code))).toEqual(nodesWhere((w) => wanted(graph.edgeType(v, w))));
+          expect(setOf(IN_MASKS + 2 * (v * 5 + code))).toEqual(nodesWhere((w) => wanted(graph.edgeType(w, v))));
+        }
+      }
+    }
+  });
+});
+
+/** Node labels, squares, edge matrix, material and masks equal (the matcher reads nothing else of a position). */
 function sameNormalForm(a: PositionGraph, b: PositionGraph): boolean {
   const n = a.nodeCount;
   if (n !== b.nodeCount || a.edgeCount !== b.edgeCount) return false;
@@ -279,7 +310,8 @@ function sameNormalForm(a: PositionGraph, b: PositionGraph): boolean {
     same(a.nodeDesig, b.nodeDesig, n) &&
     same(a.edges, b.edges, MAX_NODES * MAX_NODES) &&
     same(a.material, b.material, 5) &&
-    same(a.tripleBits, b.tripleBits, a.tripleBits.length)
+    same(a.tripleBits, b.tripleBits, a.tripleBits.length) &&
+    same(a.masks, b.masks, a.masks.length)
   );
 }
 

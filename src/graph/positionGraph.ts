@@ -16,7 +16,7 @@ import {
 } from '../chess/geometry.ts';
 import { mirrorSquare } from './normalForm.ts';
 import {
-  EDGE_DIRECT, EDGE_DISCOVERED, EDGE_INDIRECT, LABEL_COUNT, SAFETY_ANY, SAFETY_DEFENDED, SAFETY_EN_PRISE, SAFETY_UNATTACKED,
+  EDGE_ATTACKS, EDGE_DIRECT, EDGE_DISCOVERED, EDGE_INDIRECT, LABEL_COUNT, SAFETY_ANY, SAFETY_DEFENDED, SAFETY_EN_PRISE, SAFETY_UNATTACKED,
   SQUARE_LABEL,
 } from './labels.ts';
 
@@ -31,6 +31,24 @@ const KING_DIRECTIONS = [2, 4, 0, 6, 3, 7, 1, 5];
 
 /** 32 pieces plus at most 16 empty squares around the two kings. */
 export const MAX_NODES = 48;
+
+/*
+ * Node sets as bit masks, two Int32 words each (nodes 0..31, then 32..47), for the matcher's bit-parallel search
+ * (matcher.ts): the candidates for a pattern node are the intersection of a few of these sets. Offsets into
+ * `PositionGraph.masks`, each set at offset + 2 * index:
+ */
+/** Nodes of each label (index: label). */
+export const LABEL_MASKS = 0;
+/** Nodes on each rank, on each file (index: rank or file 0..7). */
+export const RANK_MASKS = LABEL_MASKS + 2 * LABEL_COUNT;
+export const FILE_MASKS = RANK_MASKS + 16;
+/** Nodes of each safety (index: labels.ts SAFETY_*, 1..3; 0 unused). */
+export const SAFETY_MASKS = FILE_MASKS + 16;
+/** Out-neighbours of node v by edge code c (1..3, and 4, "attacks": any type): index v * 5 + c. */
+export const OUT_MASKS = SAFETY_MASKS + 8;
+/** In-neighbours likewise. */
+export const IN_MASKS = OUT_MASKS + 2 * 5 * MAX_NODES;
+const MASK_WORDS = IN_MASKS + 2 * 5 * MAX_NODES;
 
 export class PositionGraph {
   nodeCount = 0;
@@ -61,6 +79,8 @@ export class PositionGraph {
    * designations match with one bit test.
    */
   readonly tripleBits = new Uint32Array(Math.ceil((LABEL_COUNT * LABEL_COUNT * 3) / 32));
+  /** Node sets as bit masks (offsets above), for the matcher. */
+  readonly masks = new Int32Array(MASK_WORDS);
   /** True when the real position had White to move, so normal-form squares are mirrored and colours swapped. */
   mirrored = false;
 
@@ -97,6 +117,7 @@ export class PositionGraph {
     copy.labelNodes.set(this.labelNodes);
     copy.material.set(this.material);
     copy.tripleBits.set(this.tripleBits);
+    copy.masks.set(this.masks);
     return copy;
   }
 }
@@ -150,6 +171,7 @@ export function buildPositionGraph(board: Pick<Board, 'squares' | 'turn'>, graph
   indexAdjacency(graph);
   markSafety(graph);
   indexLabels(graph);
+  indexMasks(graph);
   materialDifference(board, graph.material);
   return graph;
 }
@@ -301,6 +323,34 @@ function indexLabels(graph: PositionGraph): void {
   for (let l = 0; l < LABEL_COUNT; l++) graph.labelStart[l + 1] += graph.labelStart[l];
   cursor.set(graph.labelStart);
   for (let v = 0; v < n; v++) graph.labelNodes[cursor[graph.nodeLabel[v]]++] = v;
+}
+
+/** The node sets of `masks` (after the nodes, edges and safety are known). */
+function indexMasks(graph: PositionGraph): void {
+  const masks = graph.masks;
+  masks.fill(0);
+  for (let v = 0; v < graph.nodeCount; v++) {
+    const word = v >>> 5;
+    const bit = 1 << (v & 31);
+    const sq = graph.nodeSquare[v];
+    masks[LABEL_MASKS + 2 * graph.nodeLabel[v] + word] |= bit;
+    masks[RANK_MASKS + 2 * (sq >> 3) + word] |= bit;
+    masks[FILE_MASKS + 2 * (sq & 7) + word] |= bit;
+    masks[SAFETY_MASKS + 2 * graph.nodeSafety[v] + word] |= bit;
+  }
+  for (let e = 0; e < graph.edgeCount; e++) {
+    const from = edgeFrom[e];
+    const to = edgeTo[e];
+    const code = graph.edges[from * MAX_NODES + to];
+    const toWord = to >>> 5;
+    const toBit = 1 << (to & 31);
+    const fromWord = from >>> 5;
+    const fromBit = 1 << (from & 31);
+    masks[OUT_MASKS + 2 * (from * 5 + code) + toWord] |= toBit;
+    masks[OUT_MASKS + 2 * (from * 5 + EDGE_ATTACKS) + toWord] |= toBit;
+    masks[IN_MASKS + 2 * (to * 5 + code) + fromWord] |= fromBit;
+    masks[IN_MASKS + 2 * (to * 5 + EDGE_ATTACKS) + fromWord] |= fromBit;
+  }
 }
 
 /** materialDifference's scratch: how many of each signed piece code, offset by KING. */

@@ -28,6 +28,12 @@ export function desigKind(desig: number): DesigKind {
 /** The exact normal-form square, or -1. */
 export const desigSquare = (desig: number): number => (desig > 0 && desig < RANK_BASE ? desig - 1 : -1);
 
+/** The rank 0..7 a rank-only designation requires, or -1. */
+export const desigRank = (desig: number): number => (desig >= RANK_BASE && desig < FILE_BASE ? desig - RANK_BASE : -1);
+
+/** The file 0..7 a file-only designation requires, or -1. */
+export const desigFile = (desig: number): number => (desig >= FILE_BASE ? desig - FILE_BASE : -1);
+
 /** Does a node designated `target` (a pattern node, or a position node's exact square) satisfy `required`? */
 export function desigSatisfies(required: number, target: number): boolean {
   if (required === DESIG_NONE || required === target) return true;
