@@ -130,18 +130,18 @@ export function planMatches(plans: Uint8Array, at: number, target: MatchTarget):
   const n = plans[at + NODES];
   if (target.nodeCount < n) return false;
   const s = at + STEPS;
+  const masks = (target as { masks?: Int32Array }).masks;
+  if (masks) {
+    // A position graph: the masks decide labels step by step, and most tests succeed, so no counting first.
+    const triple = plans[at + TRIPLE] | (plans[at + TRIPLE + 1] << 8);
+    if (triple > 0) return matchesTriple((target as { tripleBits?: Uint32Array }).tripleBits!, triple - 1, plans[at + TRIPLE_ANY] === 1);
+    return searchMasks(plans, s, n, masks, target.squareToNode, 0, 0, 0);
+  }
   const needsStart = s + 5 * n + 1 + 3 * plans[s + 5 * n];
   for (let i = needsStart, end = needsStart + 2 * plans[at + NEEDS]; i < end; i += 2) {
     const label = plans[i];
     if (target.labelStart[label + 1] - target.labelStart[label] < plans[i + 1]) return false;
   }
-  const triple = plans[at + TRIPLE] | (plans[at + TRIPLE + 1] << 8);
-  if (triple > 0) {
-    const bits = (target as { tripleBits?: Uint32Array }).tripleBits;
-    if (bits) return matchesTriple(bits, triple - 1, plans[at + TRIPLE_ANY] === 1);
-  }
-  const masks = (target as { masks?: Int32Array }).masks;
-  if (masks) return searchMasks(plans, s, n, masks, target.squareToNode, 0, 0, 0);
   return search(plans, s, n, target, 0);
 }
 
