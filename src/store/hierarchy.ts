@@ -228,12 +228,15 @@ export class Hierarchy {
   }
 
   private nextTriggerReview = FIRST_TRIGGER_REVIEW;
+  /** Trigger reviews run after a retrieval so far (benchmarks tell the retrievals that ran one apart). */
+  triggerReviewsRun = 0;
 
   /** After each position's retrieval (retrieval.ts): reviews the triggers when it is time. */
   afterRetrieval(): void {
     const flat = this.flatIndex;
     if (!flat || flat.retrievals < this.nextTriggerReview) return;
     this.nextTriggerReview = flat.retrievals + Math.min(TRIGGER_REVIEW_CAP, flat.retrievals);
+    this.triggerReviewsRun++;
     this.reviewTriggers();
   }
 
@@ -251,26 +254,35 @@ export class Hierarchy {
     flat.flush();
     const moved: PatternRecord[] = [];
     const movedTo: PatternRecord[] = [];
-    for (const record of flat.records) {
-      if (!record || record.parents.length < 2 || !record.trigger) continue;
-      let best = record.trigger;
-      let bestRate = flat.matchRate(best.slot, evidence);
+    // Read from the compiled index's trigger entries, which list each child's parents with its trigger last: a
+    // pass over typed arrays, where the records' parent lists are scattered objects (15 ms against about 3 at
+    // 100k patterns, measured when nothing moves).
+    const pool = flat.triggers.pool;
+    for (let slot = 0; slot < flat.slotCount; slot++) {
+      const at = flat.parentEntry(slot);
+      if (at < 0) continue;
+      const count = pool[at + ENTRY_PARENTS];
+      if (count < 2) continue;
+      const first = at + ENTRY_PARENTS + 1;
+      const trigger = pool[first + count - 1];
+      let best = trigger;
+      let bestRate = flat.matchRate(trigger, evidence);
       if (bestRate < 0) continue;
       let judged = true;
-      for (const parent of record.parents) {
-        const rate = flat.matchRate(parent.slot, evidence);
+      for (let i = first; i < first + count - 1; i++) {
+        const rate = flat.matchRate(pool[i], evidence);
         if (rate < 0) {
           judged = false;
           break;
         }
         if (rate < bestRate) {
-          best = parent;
+          best = pool[i];
           bestRate = rate;
         }
       }
-      if (!judged || best === record.trigger) continue;
-      moved.push(record);
-      movedTo.push(best);
+      if (!judged || best === trigger) continue;
+      moved.push(flat.records[slot]!);
+      movedTo.push(flat.records[best]!);
     }
     if (moved.length === 0) return 0;
     // As in retrigger: a moved child leaves its old trigger's list, keeping the order of the rest, and goes to the
