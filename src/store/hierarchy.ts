@@ -203,7 +203,9 @@ export class Hierarchy {
   /** Recomputes roots, depths and triggers after loading, and builds the compiled index. */
   finishLoading(): void {
     this.roots.clear();
-    const graphs = [...this.graphRecords()];
+    const loaded = [...this.graphRecords()];
+    for (const record of loaded) this.retrigger(record);
+    const graphs = inTriggerOrder(loaded);
     const flat = FlatHierarchy.withSlots(graphs);
     // Depths in topological order (Kahn): each pattern one deeper than its deepest parent.
     const waiting = new Int32Array(graphs.length);
@@ -213,7 +215,6 @@ export class Hierarchy {
         this.roots.add(record);
         ready.push(record);
       } else waiting[record.slot] = record.parents.length;
-      this.retrigger(record);
     }
     while (ready.length) {
       const record = ready.pop()!;
@@ -587,4 +588,17 @@ function pushAtDepth(depth: number, slot: number): void {
   }
   depthBuckets[depth][count] = slot;
   bucketCounts[depth] = count + 1;
+}
+
+/**
+ * Graph records in the order their slots are given at load: the roots, then breadth first along the trigger
+ * lists, so that the children one match puts up for testing sit in neighbouring slots, and a retrieval's reads
+ * of their stamps and plans share cache lines (retrieval waits on memory).
+ */
+function inTriggerOrder(records: readonly PatternRecord[]): PatternRecord[] {
+  const order: PatternRecord[] = [];
+  for (const record of records) if (record.parents.length === 0) order.push(record);
+  for (let next = 0; next < order.length; next++) for (const child of order[next].triggers) order.push(child);
+  if (order.length !== records.length) throw new Error(`internal: ${records.length - order.length} patterns not reached from a root by their triggers`);
+  return order;
 }
