@@ -148,8 +148,8 @@ export function planMatches(plans: Uint8Array, at: number, target: MatchTarget):
 /**
  * The search over a position graph's node masks (positionGraph.ts): a step's candidates are its label's nodes,
  * narrowed by its square, safety and every edge to an earlier step with a few ANDs, and only those are placed.
- * The same answers as `search` (tested against brute force), about half the time: most candidates `search`
- * tries fail one of those checks. `used0`, `used1`: the target nodes placed so far.
+ * The same answers as `search` (tested against brute force) in less time (retrieval at 100k patterns, 14%
+ * less): most candidates `search` tries fail one of those checks. `used0`, `used1`: the target nodes placed so far.
  */
 function searchMasks(plans: Uint8Array, s: number, n: number, masks: Int32Array, squareToNode: Int8Array, step: number, used0: number, used1: number): boolean {
   const label = plans[s + n + step];
