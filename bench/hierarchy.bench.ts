@@ -86,8 +86,8 @@ export function benchStoreFile(path: string, label: string, withTargets: boolean
   const reviewTimes: number[] = [];
   let tested = 0;
   cpu = process.cpuUsage();
-  // Ten rounds (about 3,700 retrievals, under a second at 100k): with three, one collection of the loaded heap
-  // in the window moved the mean by a tenth from run to run.
+  // Ten rounds (about 3,700 retrievals, under a second at 100k): with three, the mean moved by a tenth from run
+  // to run, and the first rounds run slower than later ones.
   for (let round = 0; round < RETRIEVAL_ROUNDS; round++) {
     for (const graph of graphs) {
       const reviews = store.hierarchy.triggerReviewsRun;
