@@ -47,11 +47,11 @@ export function commonDesig(a: number, b: number): number {
   if (a === b) return a;
   const sa = desigSquare(a);
   const sb = desigSquare(b);
-  const rankA = sa >= 0 ? rankOf(sa) : desigKind(a) === 'rank' ? a - RANK_BASE : -1;
-  const rankB = sb >= 0 ? rankOf(sb) : desigKind(b) === 'rank' ? b - RANK_BASE : -1;
+  const rankA = sa >= 0 ? rankOf(sa) : desigRank(a);
+  const rankB = sb >= 0 ? rankOf(sb) : desigRank(b);
   if (rankA >= 0 && rankA === rankB) return rankDesig(rankA);
-  const fileA = sa >= 0 ? fileOf(sa) : desigKind(a) === 'file' ? a - FILE_BASE : -1;
-  const fileB = sb >= 0 ? fileOf(sb) : desigKind(b) === 'file' ? b - FILE_BASE : -1;
+  const fileA = sa >= 0 ? fileOf(sa) : desigFile(a);
+  const fileB = sb >= 0 ? fileOf(sb) : desigFile(b);
   if (fileA >= 0 && fileA === fileB) return fileDesig(fileA);
   return DESIG_NONE;
 }

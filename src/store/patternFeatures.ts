@@ -20,7 +20,7 @@
  */
 import { EDGE_ATTACKS, LABEL_COUNT, SAFETY_ANY, SAFETY_DEFENDED, SAFETY_EN_PRISE } from '../graph/labels.ts';
 import { tripleIndex } from '../graph/positionGraph.ts';
-import { desigKind, desigSquare, fileDesig, rankDesig } from '../pattern/designation.ts';
+import { desigFile, desigRank, desigSquare } from '../pattern/designation.ts';
 import { fileOf, rankOf } from '../chess/board.ts';
 import { nodeSafety, type GraphPattern } from '../pattern/pattern.ts';
 
@@ -79,8 +79,8 @@ function collectNodeAndEdgeFeatures(pattern: GraphPattern, keys: number[]): numb
       addKey(keys, nodeKey(label, square));
       addKey(keys, rankKey(label, rankOf(square)));
       addKey(keys, fileKey(label, fileOf(square)));
-    } else if (desigKind(desig) === 'rank') addKey(keys, rankKey(label, desig - rankDesig(0)));
-    else if (desigKind(desig) === 'file') addKey(keys, fileKey(label, desig - fileDesig(0)));
+    } else if (desigRank(desig) >= 0) addKey(keys, rankKey(label, desigRank(desig)));
+    else if (desigFile(desig) >= 0) addKey(keys, fileKey(label, desigFile(desig)));
     const safety = nodeSafety(pattern, v);
     if (safety !== SAFETY_ANY) addKey(keys, safetyKey(label, safety));
   }
