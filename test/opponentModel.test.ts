@@ -14,6 +14,7 @@ import { buildPositionGraph } from '../src/graph/positionGraph.ts';
 import { ModelGuidedPlayer } from '../src/model/modelGuidedPlayer.ts';
 import { modelPolicy } from '../src/model/policy.ts';
 import { modelReplies, morphPlayerWithModels } from '../src/model/predictedReplies.ts';
+import { PredictedLinePlayer } from '../src/model/predictedLine.ts';
 import { morphRanker } from '../src/agree/rankers.ts';
 import { MorphPlayer } from '../src/player/morphPlayer.ts';
 import { setShare } from '../src/model/prediction.ts';
@@ -605,6 +606,74 @@ describe('Morph looking along the replies a model of its opponent predicts', () 
   }, 90_000);
 });
 
+describe('Morph following its best moves along the predicted line (model mode "line")', () => {
+  it("values each of its best moves by Morph's best answer to the likeliest reply, weighted by the reply's probability, checked with chess.js", () => {
+    const values = PatternStore.open(model, { readonly: true, kind: 'opponent-model' }); // varied weights to value positions with
+    const opened = OpponentModel.open(model);
+    try {
+      const options = { maturity: 0, seed: 1, search: 'captures' } as const;
+      const line = new PredictedLinePlayer(values, options, opened, 3);
+      let moved = 0;
+      const fens = heldOutPositions().slice(0, 12);
+      for (const fen of fens) {
+        const history = new GameHistory(fen);
+        const plain = new MorphPlayer(values, options);
+        const expected = plain.rankMoves(history).slice(0, 3).map((ranked) => {
+          if (ranked.source !== 'patterns') return ranked;
+          const chess = new Chess(fen);
+          chess.move({ from: ranked.move.slice(0, 2), to: ranked.move.slice(2, 4), promotion: ranked.move[4] });
+          const [reply] = opened.rank(new GameHistory(chess.fen()), 'one-ply');
+          chess.move({ from: reply.move.slice(0, 2), to: reply.move.slice(2, 4), promotion: reply.move[4] });
+          const answer = chess.isCheckmate()
+            ? 0
+            : chess.isDraw()
+              ? plain.drawValue
+              : new MorphPlayer(values, options).bestRanked(new GameHistory(fen, [ranked.move, reply.move])).value;
+          return { ...ranked, value: reply.probability * answer + (1 - reply.probability) * ranked.value };
+        });
+        const best = Math.max(...expected.map((r) => plain.choiceScore(r)));
+        const chosen = line.bestAlongLine(history);
+        expect(expected.map((r) => r.move)).toContain(chosen.move);
+        expect(plain.choiceScore(chosen)).toBeCloseTo(best, 12);
+        if (chosen.move !== plain.bestMove(history)) moved++;
+      }
+      // The line changes some choices, not every one.
+      expect(moved).toBeGreaterThan(0);
+      expect(moved).toBeLessThan(fens.length);
+    } finally {
+      opened.close();
+      values.close();
+    }
+  });
+
+  it('is chosen by --model-mode line, and named so', async () => {
+    const openings = join(dir, 'one.epd');
+    writeFileSync(openings, 'rnbqkbnr/pppppppp/8/8/4P3/8/PPPP1PPP/RNBQKBNR b KQkq -\n');
+    const run = await morph('match', '--white', `morph:${valueDb}`, '--black', 'random', '--white-model', model, '--model-mode', 'line', '--games', '2', '--max-plies', '12', '--openings', openings, '--seed', '1', '--json', '--no-progress');
+    expect(run.stderr).toBe('');
+    expect(run.status).toBe(0);
+    const summary = JSON.parse(run.stdout);
+    expect(summary.first).toBe(`morph:${valueDb}+model:${model}@line`);
+    expect(summary.wins + summary.draws + summary.losses).toBe(2);
+  }, 90_000);
+});
+
+describe('GameHistory.continued', () => {
+  it('is the game with the moves played on, the original unchanged', () => {
+    const start = new Chess().fen();
+    const history = new GameHistory(start, ['g1f3', 'g8f6', 'f3g1']);
+    const continued = history.continued(['f6g8', 'g1f3']);
+    const replayed = new GameHistory(start, ['g1f3', 'g8f6', 'f3g1', 'f6g8', 'g1f3']);
+    expect([...continued.board.squares]).toEqual([...replayed.board.squares]);
+    expect(continued.board.turn).toBe(replayed.board.turn);
+    // The start position twice, the position after g1f3 twice: the counts carried over and added to.
+    expect(continued.occurrences(new GameHistory(start).board)).toBe(2);
+    expect(continued.occurrences(replayed.board)).toBe(2);
+    expect(history.occurrences(replayed.board)).toBe(1);
+    expect([...history.board.squares]).toEqual([...new GameHistory(start, ['g1f3', 'g8f6', 'f3g1']).board.squares]);
+  });
+});
+
 describe('ModelGuidedPlayer', () => {
   it('plays legal moves and takes a mate in one', async () => {
     const values = PatternStore.open(':memory:');
@@ -695,7 +764,7 @@ describe('Morph with a move policy', () => {
     expect(coachWithPolicy.stderr).toMatch(/coach plays without a policy/);
     const badMode = await morph('uci', '--db', valueDb, '--model', model, '--model-mode', 'deep');
     expect(badMode.status).toBe(2);
-    expect(badMode.stderr.trim().split('\n')).toEqual(['morph: --model-mode must be one of look, coach, got "deep"']);
+    expect(badMode.stderr.trim().split('\n')).toEqual(['morph: --model-mode must be one of look, coach, line, got "deep"']);
     const agreeNotModel = await morph('agree', '--positions', positions, '--db', valueDb, '--policy', valueDb);
     expect(agreeNotModel.status).toBe(2);
     expect(agreeNotModel.stderr).toMatch(/is a value database, not an opponent model/);

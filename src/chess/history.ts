@@ -38,6 +38,13 @@ export class GameHistory implements PositionHistory {
     this.count(this.board);
   }
 
+  /** This game with `moves` played on, as a new history (for looking along a line; this one is unchanged). */
+  continued(moves: readonly string[]): GameHistory {
+    const copy: GameHistory = Object.assign(Object.create(GameHistory.prototype), { board: cloneBoard(this.board), seen: new Map(this.seen) });
+    for (const move of moves) copy.play(move);
+    return copy;
+  }
+
   /** How often the position has occurred so far. */
   occurrences(board: Board): number {
     return this.seen.get(positionKey(board)) ?? 0;

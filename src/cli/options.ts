@@ -85,7 +85,8 @@ function parseModeOption<T extends string>(option: string, modes: readonly T[], 
 
 export const MODEL_MODE_HELP =
   `with an opponent model: look (a move is worth no more than the worst of the model's likeliest replies leaves, ` +
-  `on top of the captures look and policy) | coach (IAM: the mean over those replies, no policy) (default ${DEFAULT_MODEL_MODE})`;
+  `on top of the captures look and policy) | coach (IAM: the mean over those replies, no policy) | line (the best few ` +
+  `moves followed along the likeliest reply to Morph's best answer, weighted by its probability) (default ${DEFAULT_MODEL_MODE})`;
 
 export function parseModelModeOption(text: string | undefined): ModelMode | undefined {
   return parseModeOption('--model-mode', MODEL_MODES, text);

@@ -84,7 +84,7 @@ export class Contestant {
     }
     this.name =
       formatOpponentSpec(this.spec) +
-      (options.opponentModel !== undefined ? `+model:${options.opponentModel}${coached ? '@coach' : ''}` : '') +
+      (options.opponentModel !== undefined ? `+model:${options.opponentModel}${options.modelMode === 'coach' || options.modelMode === 'line' ? `@${options.modelMode}` : ''}` : '') +
       (this.policyPath !== undefined ? `+policy:${this.policyPath}@${this.policyWeight}` : '');
   }
 

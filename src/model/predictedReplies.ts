@@ -14,12 +14,13 @@ import type { PatternStore } from '../store/patternStore.ts';
 import { ModelGuidedPlayer } from './modelGuidedPlayer.ts';
 import type { OpponentModel } from './opponentModel.ts';
 import { modelPolicy } from './policy.ts';
+import { LINE_CANDIDATES, PredictedLinePlayer } from './predictedLine.ts';
 
 /** How many of the model's likeliest replies are looked at (3: measured in training/RESULTS.md). */
 export const DEFAULT_REPLIES = 3;
 
 /** How a Morph player uses a model of its opponent. */
-export const MODEL_MODES = ['look', 'coach'] as const;
+export const MODEL_MODES = ['look', 'coach', 'line'] as const;
 export type ModelMode = (typeof MODEL_MODES)[number];
 export const DEFAULT_MODEL_MODE: ModelMode = 'look';
 
@@ -60,5 +61,6 @@ export function morphPlayerWithModels(
     return new ModelGuidedPlayer(store, opponent, { maturity: options.maturity, seed: options.seed, replies: DEFAULT_REPLIES }, name);
   }
   const policy = models.policy ? modelPolicy(models.policy, models.policyWeight) : undefined;
+  if (opponent !== undefined && models.mode === 'line') return new PredictedLinePlayer(store, { ...options, policy }, opponent, LINE_CANDIDATES, name);
   return new MorphPlayer(store, { ...options, policy, opponent: opponent && modelReplies(opponent) }, name);
 }

@@ -283,9 +283,15 @@ export class MorphPlayer implements GamePlayer {
    * picked from as `choose` picks, so the move played is the same.
    */
   bestMove(history: GameHistory): string {
-    if (!this.looksFurther) return this.choose(history).move;
+    return this.bestRanked(history).move;
+  }
+
+  /** The move bestMove plays, with its value (and policy term) as `choose` would rank it. */
+  bestRanked(history: GameHistory): RankedMove {
+    if (!this.looksFurther) return this.choose(history);
+    // Against a bare king the rules' order mates: the position is won whatever the values say.
     const mating = this.bareKingMove(history);
-    if (mating !== undefined) return mating;
+    if (mating !== undefined) return { move: mating, value: 1, source: 'patterns' };
     const board = history.board;
     const next = cloneBoard(board);
     this.lastTested = 0;
@@ -313,7 +319,7 @@ export class MorphPlayer implements GamePlayer {
       valued.push(ranked);
       best = Math.max(best, this.choiceScore(ranked));
     }
-    return this.pickAmongBest(valued.sort(this.byScoreThenMove)).move;
+    return this.pickAmongBest(valued.sort(this.byScoreThenMove));
   }
 
   /** What this player chooses a move by (choiceScore, on its value scale). */
@@ -322,11 +328,11 @@ export class MorphPlayer implements GamePlayer {
   }
 
   /** Best score first, equal scores in move order. */
-  private readonly byScoreThenMove = (a: RankedMove, b: RankedMove): number =>
+  protected readonly byScoreThenMove = (a: RankedMove, b: RankedMove): number =>
     this.choiceScore(b) - this.choiceScore(a) || (a.move < b.move ? -1 : 1);
 
   /** A seeded random choice among the moves within TIE_TOLERANCE of the first (`ranking` sorted best first). */
-  private pickAmongBest(ranking: RankedMove[]): RankedMove {
+  protected pickAmongBest(ranking: RankedMove[]): RankedMove {
     const best = this.choiceScore(ranking[0]);
     return this.rng.pick(ranking.filter((r) => this.choiceScore(r) >= best - TIE_TOLERANCE));
   }
