@@ -586,16 +586,16 @@ describe('Morph looking along the replies a model of its opponent predicts', () 
     }
   });
 
-  it('is the default model mode of morph match, with the policy kept; IAM\'s coach is chosen by --model-mode coach', async () => {
+  it('is chosen by --model-mode look, with the policy kept; IAM\'s coach by --model-mode coach, without one', async () => {
     const openings = join(dir, 'one.epd');
     writeFileSync(openings, 'rnbqkbnr/pppppppp/8/8/4P3/8/PPPP1PPP/RNBQKBNR b KQkq -\n');
     const match = (...extra: string[]) =>
       morph('match', '--white', `morph:${valueDb}`, '--black', 'random', '--white-model', model, '--games', '2', '--max-plies', '12', '--openings', openings, '--seed', '1', '--json', '--no-progress', ...extra);
-    const look = await match('--white-policy', model);
+    const look = await match('--white-policy', model, '--model-mode', 'look');
     expect(look.status).toBe(0);
     const lookSummary = JSON.parse(look.stdout);
     // A new database plays material-forks, whose default policy weight is .03.
-    expect(lookSummary.first).toBe(`morph:${valueDb}+model:${model}+policy:${model}@0.03`);
+    expect(lookSummary.first).toBe(`morph:${valueDb}+model:${model}@look+policy:${model}@0.03`);
     expect(lookSummary.wins + lookSummary.draws + lookSummary.losses).toBe(2);
     const coach = await match('--model-mode', 'coach');
     expect(coach.status).toBe(0);
@@ -618,7 +618,8 @@ describe('Morph following its best moves along the predicted line (model mode "l
       for (const fen of fens) {
         const history = new GameHistory(fen);
         const plain = new MorphPlayer(values, options);
-        const expected = plain.rankMoves(history).slice(0, 3).map((ranked) => {
+        const plainRanking = plain.rankMoves(history);
+        const expected = plainRanking.slice(0, 3).map((ranked) => {
           if (ranked.source !== 'patterns') return ranked;
           const chess = new Chess(fen);
           chess.move({ from: ranked.move.slice(0, 2), to: ranked.move.slice(2, 4), promotion: ranked.move[4] });
@@ -632,9 +633,15 @@ describe('Morph following its best moves along the predicted line (model mode "l
           return { ...ranked, value: reply.probability * answer + (1 - reply.probability) * ranked.value };
         });
         const best = Math.max(...expected.map((r) => plain.choiceScore(r)));
-        const chosen = line.bestAlongLine(history);
+        const chosen = line.choose(history);
         expect(expected.map((r) => r.move)).toContain(chosen.move);
         expect(plain.choiceScore(chosen)).toBeCloseTo(best, 12);
+        // The ranking: the three followed, best first, with their mixed values; then the others as without a model.
+        const followed = chosen.ranking.slice(0, 3);
+        expect(followed.map((r) => r.move).sort()).toEqual(expected.map((r) => r.move).sort());
+        for (const r of followed) expect(r.value).toBeCloseTo(expected.find((e) => e.move === r.move)!.value, 12);
+        expect(chosen.ranking.slice(3).map((r) => [r.move, r.value])).toEqual(plainRanking.slice(3).map((r) => [r.move, r.value]));
+        expect(line.bestMove(history)).toBe(new PredictedLinePlayer(values, options, opened, 3).choose(history).move);
         if (chosen.move !== plain.bestMove(history)) moved++;
       }
       // The line changes some choices, not every one.
@@ -646,15 +653,20 @@ describe('Morph following its best moves along the predicted line (model mode "l
     }
   });
 
-  it('is chosen by --model-mode line, and named so', async () => {
+  it('is the default model mode of morph match, and named so', async () => {
     const openings = join(dir, 'one.epd');
     writeFileSync(openings, 'rnbqkbnr/pppppppp/8/8/4P3/8/PPPP1PPP/RNBQKBNR b KQkq -\n');
-    const run = await morph('match', '--white', `morph:${valueDb}`, '--black', 'random', '--white-model', model, '--model-mode', 'line', '--games', '2', '--max-plies', '12', '--openings', openings, '--seed', '1', '--json', '--no-progress');
-    expect(run.stderr).toBe('');
-    expect(run.status).toBe(0);
-    const summary = JSON.parse(run.stdout);
+    const match = (...extra: string[]) =>
+      morph('match', '--white', `morph:${valueDb}`, '--black', 'random', '--white-model', model, '--games', '2', '--max-plies', '12', '--openings', openings, '--seed', '1', '--json', '--no-progress', ...extra);
+    const byDefault = await match();
+    expect(byDefault.stderr).toBe('');
+    expect(byDefault.status).toBe(0);
+    const summary = JSON.parse(byDefault.stdout);
     expect(summary.first).toBe(`morph:${valueDb}+model:${model}@line`);
     expect(summary.wins + summary.draws + summary.losses).toBe(2);
+    // The same games as with the mode named: the default is line.
+    const named = JSON.parse((await match('--model-mode', 'line')).stdout);
+    expect(named.results.map((g: { result: string; plies: number }) => [g.result, g.plies])).toEqual(summary.results.map((g: { result: string; plies: number }) => [g.result, g.plies]));
   }, 90_000);
 });
 

@@ -13,7 +13,7 @@ import { formatOpponentSpec, parseOpponentSpec, type OpponentSpec } from '../eng
 import type { GamePlayer } from '../engines/gamePlayer.ts';
 import { playingMaturity } from '../player/morphPlayer.ts';
 import { PatternStore } from '../store/patternStore.ts';
-import { isCoached, morphPlayerWithModels, type ModelMode } from '../model/predictedReplies.ts';
+import { DEFAULT_MODEL_MODE, isCoached, morphPlayerWithModels, type ModelMode } from '../model/predictedReplies.ts';
 import { OpponentModel } from '../model/opponentModel.ts';
 import { evaluationWithMaterialPrior, storedConfig } from '../learn/config.ts';
 import { policyModelFor } from '../model/ownPolicy.ts';
@@ -84,7 +84,7 @@ export class Contestant {
     }
     this.name =
       formatOpponentSpec(this.spec) +
-      (options.opponentModel !== undefined ? `+model:${options.opponentModel}${options.modelMode === 'coach' || options.modelMode === 'line' ? `@${options.modelMode}` : ''}` : '') +
+      (options.opponentModel !== undefined ? `+model:${options.opponentModel}@${options.modelMode ?? DEFAULT_MODEL_MODE}` : '') +
       (this.policyPath !== undefined ? `+policy:${this.policyPath}@${this.policyWeight}` : '');
   }
 

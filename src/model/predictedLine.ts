@@ -16,13 +16,15 @@ import { gameStatus } from '../chess/movegen.ts';
 import { historyAfter, type GameHistory } from '../chess/history.ts';
 import { MorphPlayer, type MorphPlayerOptions, type RankedMove } from '../player/morphPlayer.ts';
 import type { PatternStore } from '../store/patternStore.ts';
-import { badInput } from '../util/errors.ts';
 import { isDrawnByRule, type OpponentModel } from './opponentModel.ts';
 
 /** How many of Morph's best moves are followed along the predicted line. */
 export const LINE_CANDIDATES = 4;
 
 export class PredictedLinePlayer extends MorphPlayer {
+  /** While Morph's answers along a line are searched: they are its plain choices, not followed further. */
+  private answering = false;
+
   constructor(
     store: PatternStore,
     options: MorphPlayerOptions,
@@ -34,30 +36,45 @@ export class PredictedLinePlayer extends MorphPlayer {
   }
 
   override bestMove(history: GameHistory): string {
-    return this.bestAlongLine(history).move;
+    return this.choose(history).move;
   }
 
-  /** The best move once the best few are followed along the model's likeliest reply. */
-  bestAlongLine(history: GameHistory): RankedMove {
-    const ranking = this.rankMoves(history);
-    if (ranking.length === 0) throw badInput('no legal moves: the game is over');
+  /**
+   * The plain ranking's best few moves followed along the line, best first, then the others as the plain ranking
+   * has them; the move played is the best of those followed (a bare king is mated by the rules' order, as without
+   * a model). Every command that plays (match, play, uci) chooses through here.
+   */
+  override choose(history: GameHistory, keepEvaluations = false): ReturnType<MorphPlayer['choose']> {
+    const plain = super.choose(history, keepEvaluations);
+    if (this.answering || plain.chosenBy === 'bare-king') return plain;
+    const followed = plain.ranking.slice(0, this.candidates).map((ranked) => this.alongLine(history, ranked));
+    followed.sort(this.byScoreThenMove);
+    const ranking = [...followed, ...plain.ranking.slice(this.candidates)];
+    return { ...this.pickAmongBest(followed), ranking, chosenBy: 'value' };
+  }
+
+  /** `ranked` with its value mixed with that of Morph's best answer to the model's likeliest reply. */
+  private alongLine(history: GameHistory, ranked: RankedMove): RankedMove {
+    if (ranked.source !== 'patterns' || ranked.refutation?.source === 'checkmate') return ranked;
     const board = history.board;
     const next = cloneBoard(board);
-    const after = cloneBoard(board);
-    const followed = ranking.slice(0, this.candidates).map((ranked) => ({ ...ranked }));
-    for (const ranked of followed) {
-      if (ranked.source !== 'patterns' || ranked.refutation?.source === 'checkmate') continue;
-      applyMove(board, parseUciMove(ranked.move)!, next);
-      const afterMove = historyAfter(history, next);
-      const [reply] = this.model.rank(afterMove, 'one-ply');
-      if (reply === undefined) continue;
-      applyMove(next, parseUciMove(reply.move)!, after);
-      let answer: number;
-      if (gameStatus(after) === 'checkmate') answer = 0;
-      else if (isDrawnByRule(afterMove, after)) answer = this.drawValue;
-      else answer = super.bestRanked(history.continued([ranked.move, reply.move])).value;
-      ranked.value = reply.probability * answer + (1 - reply.probability) * ranked.value;
+    applyMove(board, parseUciMove(ranked.move)!, next);
+    const afterMove = historyAfter(history, next);
+    const [reply] = this.model.rank(afterMove, 'one-ply');
+    if (reply === undefined) return ranked;
+    const after = cloneBoard(next);
+    applyMove(next, parseUciMove(reply.move)!, after);
+    let answer: number;
+    if (gameStatus(after) === 'checkmate') answer = 0;
+    else if (isDrawnByRule(afterMove, after)) answer = this.drawValue;
+    else {
+      this.answering = true;
+      try {
+        answer = this.bestRanked(history.continued([ranked.move, reply.move])).value;
+      } finally {
+        this.answering = false;
+      }
     }
-    return this.pickAmongBest([...followed].sort(this.byScoreThenMove));
+    return { ...ranked, value: reply.probability * answer + (1 - reply.probability) * ranked.value };
   }
 }

@@ -22,7 +22,12 @@ export const DEFAULT_REPLIES = 3;
 /** How a Morph player uses a model of its opponent. */
 export const MODEL_MODES = ['look', 'coach', 'line'] as const;
 export type ModelMode = (typeof MODEL_MODES)[number];
-export const DEFAULT_MODEL_MODE: ModelMode = 'look';
+/**
+ * Line: against ab:2,q, with a model of it from its games against other partners, +.142 [+.096, +.189] a game
+ * over the same player without a model (200 games, paired by opening), where the look gave +.010
+ * (training/RESULTS.md, 2026-11-29).
+ */
+export const DEFAULT_MODEL_MODE: ModelMode = 'line';
 
 /** The model's likeliest replies over an opened model; the caller closes the model. */
 export function modelReplies(model: OpponentModel, replies = DEFAULT_REPLIES): ReplyPredictor {
@@ -61,6 +66,6 @@ export function morphPlayerWithModels(
     return new ModelGuidedPlayer(store, opponent, { maturity: options.maturity, seed: options.seed, replies: DEFAULT_REPLIES }, name);
   }
   const policy = models.policy ? modelPolicy(models.policy, models.policyWeight) : undefined;
-  if (opponent !== undefined && models.mode === 'line') return new PredictedLinePlayer(store, { ...options, policy }, opponent, LINE_CANDIDATES, name);
+  if (opponent !== undefined && (models.mode ?? DEFAULT_MODEL_MODE) === 'line') return new PredictedLinePlayer(store, { ...options, policy }, opponent, LINE_CANDIDATES, name);
   return new MorphPlayer(store, { ...options, policy, opponent: opponent && modelReplies(opponent) }, name);
 }
