@@ -30,6 +30,12 @@ for seed in $SEEDS; do
   done
 done
 wait
+# The control: the line with a model of another player, Glaurung's (training/recipes/quiescence-line.sh), seed 1.
+if [ -f "$OUT/glaurung-twoply.db" ] && [ ! -s "$OUT/match-line-glaurungmodel-s1.json" ]; then
+  node bin/morph.js match --white "morph:$OUT/t.db" --black 'ab:2,q' --games "$GAMES" --seed 1 \
+    --openings openings/balanced-6ply.epd --json --no-progress --white-model "$OUT/glaurung-twoply.db" --model-mode line \
+    > "$OUT/match-line-glaurungmodel-s1.json"
+fi
 for mode in $MODES; do
   [ "$mode" = none ] && continue
   node bin/run-ts.js training/paired-match-diff.ts \
