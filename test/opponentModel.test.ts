@@ -60,6 +60,13 @@ function heldOutPositions(): string[] {
   return fens;
 }
 
+/** Morph (the empty value database) with the model of greedy against random: two 12-ply games from one opening. */
+function modelMatch(...extra: string[]): ReturnType<typeof morph> {
+  const openings = join(dir, 'one.epd');
+  writeFileSync(openings, 'rnbqkbnr/pppppppp/8/8/4P3/8/PPPP1PPP/RNBQKBNR b KQkq -\n');
+  return morph('match', '--white', `morph:${valueDb}`, '--black', 'random', '--white-model', model, '--games', '2', '--max-plies', '12', '--openings', openings, '--seed', '1', '--json', '--no-progress', ...extra);
+}
+
 let dir: string;
 let train: string;
 let heldOut: string;
@@ -587,20 +594,16 @@ describe('Morph looking along the replies a model of its opponent predicts', () 
   });
 
   it('is chosen by --model-mode look, with the policy kept; IAM\'s coach by --model-mode coach, without one', async () => {
-    const openings = join(dir, 'one.epd');
-    writeFileSync(openings, 'rnbqkbnr/pppppppp/8/8/4P3/8/PPPP1PPP/RNBQKBNR b KQkq -\n');
-    const match = (...extra: string[]) =>
-      morph('match', '--white', `morph:${valueDb}`, '--black', 'random', '--white-model', model, '--games', '2', '--max-plies', '12', '--openings', openings, '--seed', '1', '--json', '--no-progress', ...extra);
-    const look = await match('--white-policy', model, '--model-mode', 'look');
+    const look = await modelMatch('--white-policy', model, '--model-mode', 'look');
     expect(look.status).toBe(0);
     const lookSummary = JSON.parse(look.stdout);
     // A new database plays material-forks, whose default policy weight is .03.
     expect(lookSummary.first).toBe(`morph:${valueDb}+model:${model}@look+policy:${model}@0.03`);
     expect(lookSummary.wins + lookSummary.draws + lookSummary.losses).toBe(2);
-    const coach = await match('--model-mode', 'coach');
+    const coach = await modelMatch('--model-mode', 'coach');
     expect(coach.status).toBe(0);
     expect(JSON.parse(coach.stdout).first).toBe(`morph:${valueDb}+model:${model}@coach`);
-    const coachWithPolicy = await match('--white-policy', model, '--model-mode', 'coach');
+    const coachWithPolicy = await modelMatch('--white-policy', model, '--model-mode', 'coach');
     expect(coachWithPolicy.status).toBe(2);
     expect(coachWithPolicy.stderr.trim().split('\n')).toEqual(['morph: a Morph player coached by an opponent model plays without a policy']);
   }, 90_000);
@@ -654,18 +657,14 @@ describe('Morph following its best moves along the predicted line (model mode "l
   });
 
   it('is the default model mode of morph match, and named so', async () => {
-    const openings = join(dir, 'one.epd');
-    writeFileSync(openings, 'rnbqkbnr/pppppppp/8/8/4P3/8/PPPP1PPP/RNBQKBNR b KQkq -\n');
-    const match = (...extra: string[]) =>
-      morph('match', '--white', `morph:${valueDb}`, '--black', 'random', '--white-model', model, '--games', '2', '--max-plies', '12', '--openings', openings, '--seed', '1', '--json', '--no-progress', ...extra);
-    const byDefault = await match();
+    const byDefault = await modelMatch();
     expect(byDefault.stderr).toBe('');
     expect(byDefault.status).toBe(0);
     const summary = JSON.parse(byDefault.stdout);
     expect(summary.first).toBe(`morph:${valueDb}+model:${model}@line`);
     expect(summary.wins + summary.draws + summary.losses).toBe(2);
     // The same games as with the mode named: the default is line.
-    const named = JSON.parse((await match('--model-mode', 'line')).stdout);
+    const named = JSON.parse((await modelMatch('--model-mode', 'line')).stdout);
     expect(named.results.map((g: { result: string; plies: number }) => [g.result, g.plies])).toEqual(summary.results.map((g: { result: string; plies: number }) => [g.result, g.plies]));
   }, 90_000);
 });
