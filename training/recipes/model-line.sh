@@ -23,6 +23,7 @@ mkdir -p "$OUT/opp"
   --out "$OUT/ab2q.db" --json --no-progress > "$OUT/ab2q.json"
 for seed in $SEEDS; do
   for mode in $MODES; do
+    [ -s "$OUT/match-$mode-s$seed.json" ] && continue # a finished match is kept (the runs are long)
     model=()
     [ "$mode" != none ] && model=(--white-model "$OUT/ab2q.db" --model-mode "$mode")
     node bin/morph.js match --white "morph:$OUT/t.db" --black 'ab:2,q' --games "$GAMES" --seed "$seed" \
