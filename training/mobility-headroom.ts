@@ -8,7 +8,7 @@
  *
  *   node bin/run-ts.js training/mobility-headroom.ts MODEL.db TRAIN.pgn HELD_OUT.pgn PLAYER [TRAIN_DECISIONS]
  */
-import { applyMove, BLACK, cloneBoard, uciMove, WHITE } from '../src/chess/board.ts';
+import { applyMove, BLACK, cloneBoard, parseUciMove, WHITE } from '../src/chess/board.ts';
 import { generateLegalMoves } from '../src/chess/movegen.ts';
 import { conditionalLogit, sparseRow } from '../src/model/choiceEvaluation.ts';
 import { decisionHistories, playerDecisions, readPgnText } from '../src/model/decisions.ts';
@@ -33,10 +33,9 @@ function decided(pgn: string, limit: number): Decided[] {
     const ranked = model.rank(history);
     if (ranked.length < 2) continue;
     const board = history.board;
-    const legal = generateLegalMoves(board);
     const next = cloneBoard(board);
     const features = ranked.map((scored) => {
-      applyMove(board, legal.find((m) => uciMove(m) === scored.move)!, next);
+      applyMove(board, parseUciMove(scored.move)!, next);
       const opponentMoves = generateLegalMoves(next).length;
       const again = cloneBoard(next);
       again.turn = next.turn === WHITE ? BLACK : WHITE;

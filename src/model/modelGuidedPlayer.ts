@@ -12,12 +12,12 @@
  */
 import { applyMove, cloneBoard, parseUciMove, uciMove, type Board } from '../chess/board.ts';
 import { historyAfter, type GameHistory } from '../chess/history.ts';
-import { gameStatus, generateLegalMoves } from '../chess/movegen.ts';
+import { generateLegalMoves } from '../chess/movegen.ts';
 import { buildPositionGraph, PositionGraph } from '../graph/positionGraph.ts';
 import { MorphPlayer, type RankedMove } from '../player/morphPlayer.ts';
 import { evaluateGraph } from '../player/evaluate.ts';
 import type { PatternStore } from '../store/patternStore.ts';
-import { isDrawnByRule, type OpponentModel, type PositionHistory } from './opponentModel.ts';
+import { endByRule, type OpponentModel, type PositionHistory } from './opponentModel.ts';
 
 export interface ModelGuidedOptions {
   maturity: number;
@@ -60,8 +60,8 @@ export class ModelGuidedPlayer extends MorphPlayer {
   }
 
   private judgeAlongReplies(history: PositionHistory, next: Board): number {
-    if (gameStatus(next) === 'checkmate') return 1;
-    if (isDrawnByRule(history, next)) return 0.5;
+    const end = endByRule(history, next);
+    if (end !== null) return end === 'checkmate' ? 1 : 0.5;
     const afterMove = historyAfter(history, next);
     // One ply whatever the model's search: the guided player ranks the replies to every own move, and the
     // captures look made that four times slower (4.7 s a move against 1.2 at load 8), beyond blitz.
@@ -71,9 +71,10 @@ export class ModelGuidedPlayer extends MorphPlayer {
     let weighted = 0;
     for (const reply of replies) {
       applyMove(next, parseUciMove(reply.move)!, after);
+      const end = endByRule(afterMove, after);
       let value: number;
-      if (gameStatus(after) === 'checkmate') value = 0;
-      else if (isDrawnByRule(afterMove, after)) value = 0.5;
+      if (end === 'checkmate') value = 0;
+      else if (end === 'draw') value = 0.5;
       else value = 1 - evaluateGraph(this.values, buildPositionGraph(after, this.lookGraph), this.guidance.maturity).value;
       weighted += reply.probability * value;
       total += reply.probability;

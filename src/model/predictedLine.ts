@@ -12,11 +12,10 @@
  * Morph's draw value.
  */
 import { applyMove, cloneBoard, parseUciMove } from '../chess/board.ts';
-import { gameStatus } from '../chess/movegen.ts';
 import { historyAfter, type GameHistory } from '../chess/history.ts';
 import { MorphPlayer, type MorphPlayerOptions, type RankedMove } from '../player/morphPlayer.ts';
 import type { PatternStore } from '../store/patternStore.ts';
-import { isDrawnByRule, type OpponentModel } from './opponentModel.ts';
+import { endByRule, type OpponentModel } from './opponentModel.ts';
 
 /** How many of Morph's best moves are followed along the predicted line. */
 export const LINE_CANDIDATES = 4;
@@ -64,9 +63,10 @@ export class PredictedLinePlayer extends MorphPlayer {
     if (reply === undefined) return ranked;
     const after = cloneBoard(next);
     applyMove(next, parseUciMove(reply.move)!, after);
+    const end = endByRule(afterMove, after);
     let answer: number;
-    if (gameStatus(after) === 'checkmate') answer = 0;
-    else if (isDrawnByRule(afterMove, after)) answer = this.drawValue;
+    if (end === 'checkmate') answer = 0;
+    else if (end === 'draw') answer = this.drawValue;
     else {
       this.answering = true;
       try {
