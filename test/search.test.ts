@@ -27,6 +27,7 @@ import { fixturePositions } from './helpers/patternSamples.ts';
 import { buildSampleDatabase } from './helpers/sampleDatabase.ts';
 import { runMorph } from './helpers/cli.ts';
 import { runTraining } from '../src/train/harness.ts';
+import { scoreText } from '../src/uci/engine.ts';
 
 const uciOf = (m: { from: string; to: string; promotion?: string }) => m.from + m.to + (m.promotion ?? '');
 /** The look of the one-capture searches (captureLook('captures')), spelled out. */
@@ -451,6 +452,48 @@ describe('the player looking for mates by checks (the threat looks)', () => {
     } finally {
       rmSync(dir, { recursive: true, force: true });
     }
+  });
+});
+
+describe('the player playing its own mates by checks (the threat looks)', () => {
+  // Philidor's legacy, White to move: 1.Nf7+ Kg8 2.Nh6+ Kh8 3.Qg8+ Rxg8 4.Nf7#, a mate in four by checks.
+  const legacy = 'r6k/6pp/8/6N1/2Q5/8/6PP/6K1 w - - 0 1';
+
+  /** Whether `player`, choosing every move for the side to move in `fen`, mates within `moves` whatever the defender replies (per chess.js). */
+  function matesAgainstEveryDefence(player: MorphPlayer, fen: string, moves: number): boolean {
+    const chess = new Chess(fen);
+    const history = new GameHistory(fen);
+    const move = player.choose(history).move;
+    const after = new Chess(chess.fen());
+    after.move({ from: move.slice(0, 2), to: move.slice(2, 4), promotion: move[4] });
+    if (after.isCheckmate()) return true;
+    if (moves === 1 || after.isGameOver()) return false;
+    return after.moves({ verbose: true }).every((defence) => matesAgainstEveryDefence(player, defence.after, moves - 1));
+  }
+
+  it('plays the mate through against every defence with material-forks, first and fastest whatever its values say', () => {
+    const store = PatternStore.open(':memory:');
+    const player = new MorphPlayer(store, { maturity: 0, seed: 1, search: 'material-forks' });
+    const chosen = player.choose(new GameHistory(legacy));
+    expect(chosen).toMatchObject({ move: 'g5f7', value: 1, mateIn: 4, chosenBy: 'mate' });
+    expect(chosen.ranking[0]).toMatchObject({ move: 'g5f7', mateIn: 4 });
+    expect(chosen.ranking.filter((r) => r.mateIn !== undefined)).toHaveLength(1);
+    expect(matesByChecksPerChessJs(legacy, 4)).toContain('g5f7');
+    expect(matesByChecksPerChessJs(legacy, 3)).toEqual([]);
+    // The shortcut the game move takes plays the same move.
+    expect(player.bestRanked(new GameHistory(legacy))).toMatchObject({ move: 'g5f7', mateIn: 4 });
+    expect(matesAgainstEveryDefence(player, legacy, 4)).toBe(true);
+    expect(explanationText(explainMove(chosen, 'Nf7+', 0))).toContain('by the rules: it begins a mate by checks in 4, whatever the opponent replies');
+    store.close();
+  });
+
+  it('leaves training\'s search alone: captures-mates looks for a mate at once only', () => {
+    const store = PatternStore.open(':memory:');
+    const ranking = new MorphPlayer(store, { maturity: 0, seed: 1, search: 'captures-mates' }).rankMoves(new GameHistory(legacy));
+    expect(ranking.every((r) => r.mateIn === undefined)).toBe(true);
+    expect(scoreText({ move: 'g5f7', value: 1, source: 'patterns', mateIn: 4 })).toBe('score mate 4');
+    expect(scoreText({ move: 'g5f7', value: 1, source: 'patterns', mateIn: 4 }, true)).toBe('score mate 4 wdl 1000 0 0');
+    store.close();
   });
 });
 

@@ -40,12 +40,12 @@ export class PredictedLinePlayer extends MorphPlayer {
 
   /**
    * The plain ranking's best few moves followed along the line, best first, then the others as the plain ranking
-   * has them; the move played is the best of those followed (a bare king is mated by the rules' order, as without
-   * a model). Every command that plays (match, play, uci) chooses through here.
+   * has them; the move played is the best of those followed (a mate Morph forces by checks is played, and a bare
+   * king mated by the rules' order, as without a model). Every command that plays (match, play, uci) chooses through here.
    */
   override choose(history: GameHistory, keepEvaluations = false): ReturnType<MorphPlayer['choose']> {
     const plain = super.choose(history, keepEvaluations);
-    if (this.answering || plain.chosenBy === 'bare-king') return plain;
+    if (this.answering || plain.chosenBy !== 'value') return plain; // a forced mate, or a bare king mated by the rules
     const followed = plain.ranking.slice(0, this.candidates).map((ranked) => this.alongLine(history, ranked));
     followed.sort(this.byScoreThenMove);
     const ranking = [...followed, ...plain.ranking.slice(this.candidates)];
@@ -54,7 +54,7 @@ export class PredictedLinePlayer extends MorphPlayer {
 
   /** `ranked` with its value mixed with that of Morph's best answer to the model's likeliest reply. */
   private alongLine(history: GameHistory, ranked: RankedMove): RankedMove {
-    if (ranked.source !== 'patterns' || ranked.refutation?.source === 'checkmate') return ranked;
+    if (ranked.source !== 'patterns' || ranked.refutation?.source === 'checkmate' || ranked.mateIn !== undefined) return ranked;
     const board = history.board;
     const next = cloneBoard(board);
     applyMove(board, parseUciMove(ranked.move)!, next);

@@ -33,6 +33,8 @@ export interface MoveExplanation {
   blend?: { fitted: number; prior: number; value: number };
   /** Search "captures": the opponent capture that set the value; the patterns above value the position before it. */
   refutation?: { move: string; san: string; value: number; source: string; positionValue: number; mateIn?: number };
+  /** The move begins a mate by checks Morph forces in this many of its moves (MorphPlayer.ownMate). */
+  mateIn?: number;
 }
 
 const round = (v: number) => Math.round(v * 1e4) / 1e4;
@@ -75,6 +77,7 @@ export function explainMove(
       description: describePattern(record.pattern),
     })),
     combination,
+    ...(ranked.mateIn !== undefined ? { mateIn: ranked.mateIn } : {}),
     ...(blend ? { blend: { fitted: round(blend.fitted), prior: blend.prior, value: round(ranked.evaluation!.value) } } : {}),
     ...(ranked.refutation
       ? {
@@ -99,6 +102,10 @@ export function explanationText(explanation: MoveExplanation): string {
   }
   if (explanation.source !== 'patterns') {
     lines.push(`  by the rules: ${explanation.source}`);
+    return lines.join('\n');
+  }
+  if (explanation.mateIn !== undefined) {
+    lines.push(`  by the rules: it begins a mate by checks in ${explanation.mateIn}, whatever the opponent replies`);
     return lines.join('\n');
   }
   const refutation = explanation.refutation;

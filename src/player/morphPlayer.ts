@@ -113,6 +113,11 @@ export interface RankedMove {
   refutation?: Refutation;
   /** With a move policy: its weight times the log-probability it gives the move, added to the value when choosing. */
   policy?: number;
+  /**
+   * The move starts a mate by checks that Morph forces in this many of its own moves (2 or more: a mate at once is
+   * source 'checkmate'); its value is then 1 and it is played whatever the policy says (ownMate).
+   */
+  mateIn?: number;
 }
 
 /**
@@ -252,16 +257,44 @@ export class MorphPlayer implements GamePlayer {
       this.lookFurther(history, next, ranking[i]);
     });
     this.addPolicy(history, ranking);
-    return ranking.sort(this.byScoreThenMove);
+    ranking.sort(this.byScoreThenMove);
+    const mate = this.ownMate(history);
+    if (mate === undefined) return ranking;
+    // The mate comes first whatever else its (clamped) value ties with.
+    const rest = ranking.filter((r) => r.move !== mate.move);
+    return [mate, ...rest];
   }
 
-  /** The move to play: the best value, a seeded random one among equals. */
-  choose(history: GameHistory, keepEvaluations = false): RankedMove & { ranking: RankedMove[]; chosenBy: 'value' | 'bare-king' } {
+  /**
+   * The move to play: against a bare king the rules' order (bareKing.ts); else the first of Morph's own mate by
+   * checks when it forces one (ownMate); else the best value, a seeded random one among equals.
+   */
+  choose(history: GameHistory, keepEvaluations = false): RankedMove & { ranking: RankedMove[]; chosenBy: 'value' | 'bare-king' | 'mate' } {
     const ranking = this.rankMoves(history, keepEvaluations);
     if (ranking.length === 0) throw badInput('no legal moves: the game is over');
+    // Against a bare king the rules' order comes first: it mates surely, and where a quiet move mates sooner than
+    // checks do, sooner.
     const mating = this.bareKingMove(history);
-    if (mating === undefined) return { ...this.pickAmongBest(ranking), ranking, chosenBy: 'value' };
-    return { ...ranking.find((r) => r.move === mating)!, ranking, chosenBy: 'bare-king' };
+    if (mating !== undefined) return { ...ranking.find((r) => r.move === mating)!, ranking, chosenBy: 'bare-king' };
+    if (ranking[0].mateIn !== undefined) return { ...ranking[0], ranking, chosenBy: 'mate' };
+    return { ...this.pickAmongBest(ranking), ranking, chosenBy: 'value' };
+  }
+
+  /**
+   * With the threat looks: the first move of the shortest mate by checks Morph forces within as many of its own
+   * moves as the look follows the opponent's (mateLookDepth, search.ts), when it is longer than one move (a mate
+   * at once is judged by the rules, and training's search looks no further). Such a move is won by the rules
+   * alone, however its position's material reads, so it is played as a move that mates at once is. Without it
+   * Morph saw the opponent's mates by checks and not its own (training/RESULTS.md, 2026-12-01). The line is not
+   * checked for draws by rule along it (mateByChecks), so a mate the defender could cut short by a repetition
+   * counts: rare within four checking moves, and the position is then usually won anyway.
+   */
+  private ownMate(history: GameHistory): RankedMove | undefined {
+    const depth = mateLookDepth(this.search);
+    if (depth === 1) return undefined;
+    const mate = shortestMateByChecks(history.board, depth);
+    if (mate === undefined || mate.mateIn === 1) return undefined;
+    return { move: mate.move, value: 1, source: 'patterns', mateIn: mate.mateIn };
   }
 
   /**
@@ -292,6 +325,8 @@ export class MorphPlayer implements GamePlayer {
     // Against a bare king the rules' order mates: the position is won whatever the values say.
     const mating = this.bareKingMove(history);
     if (mating !== undefined) return { move: mating, value: 1, source: 'patterns' };
+    const mate = this.ownMate(history);
+    if (mate !== undefined) return mate;
     const board = history.board;
     const next = cloneBoard(board);
     this.lastTested = 0;

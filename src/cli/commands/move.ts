@@ -36,13 +36,16 @@ interface MoveOptions {
 export interface MoveReport {
   fen: string;
   best: string;
-  /** What chose the best move: its value (and policy), or the rules' order for mating a bare king (bareKing.ts). */
-  chosenBy: 'value' | 'bare-king';
+  /**
+   * What chose the best move: its value (and policy), a mate by checks Morph forces (mateIn), or the rules' order for
+   * mating a bare king (bareKing.ts).
+   */
+  chosenBy: 'value' | 'bare-king' | 'mate';
   /**
    * refutation: with search "captures", the opponent capture (UCI) that set the move's value. policy: with a move
    * policy, its term (weight x log-probability), added to the value when choosing.
    */
-  ranking: { move: string; san: string; value: number; source: string; refutation?: string; policy?: number }[];
+  ranking: { move: string; san: string; value: number; source: string; refutation?: string; policy?: number; mateIn?: number }[];
   explanation?: MoveExplanation;
 }
 
@@ -77,6 +80,7 @@ export function chooseAndReport(player: MorphPlayer, rawFen: string, explain: bo
       source: r.source,
       ...(r.refutation ? { refutation: r.refutation.move } : {}),
       ...(r.policy !== undefined ? { policy: round(r.policy) } : {}),
+      ...(r.mateIn !== undefined ? { mateIn: r.mateIn } : {}),
     })),
   };
   if (explain) {
@@ -90,12 +94,19 @@ export function chooseAndReport(player: MorphPlayer, rawFen: string, explain: bo
 }
 
 function reportText(report: MoveReport): string {
-  const mating = report.chosenBy === 'bare-king' ? ': mating the bare king by the rules (promotion, forced mate, fewest king replies, kings closer)' : '';
+  const mateIn = report.ranking[0]?.mateIn;
+  const mating =
+    report.chosenBy === 'bare-king'
+      ? ': mating the bare king by the rules (promotion, forced mate, fewest king replies, kings closer)'
+      : report.chosenBy === 'mate'
+        ? `: mate by checks in ${mateIn} moves, whatever the replies`
+        : '';
   const lines = [`best: ${report.best} (${report.ranking.find((r) => r.move === report.best)?.san})${mating}`];
   for (const r of report.ranking) {
     const after = r.refutation ? `, after ${r.refutation}` : '';
     const policy = r.policy !== undefined ? `  policy ${r.policy >= 0 ? '+' : ''}${r.policy.toFixed(4)}` : '';
-    lines.push(`  ${r.move.padEnd(6)} ${r.san.padEnd(8)} ${r.value.toFixed(4)}${policy}  ${r.source}${after}`);
+    const source = r.mateIn !== undefined ? `mate in ${r.mateIn}` : r.source;
+    lines.push(`  ${r.move.padEnd(6)} ${r.san.padEnd(8)} ${r.value.toFixed(4)}${policy}  ${source}${after}`);
   }
   if (report.explanation) lines.push('', explanationText(report.explanation));
   return lines.join('\n');
