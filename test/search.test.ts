@@ -461,10 +461,8 @@ describe('the player playing its own mates by checks (the threat looks)', () => 
 
   /** Whether `player`, choosing every move for the side to move in `fen`, mates within `moves` whatever the defender replies (per chess.js). */
   function matesAgainstEveryDefence(player: MorphPlayer, fen: string, moves: number): boolean {
-    const chess = new Chess(fen);
-    const history = new GameHistory(fen);
-    const move = player.choose(history).move;
-    const after = new Chess(chess.fen());
+    const move = player.choose(new GameHistory(fen)).move;
+    const after = new Chess(fen);
     after.move({ from: move.slice(0, 2), to: move.slice(2, 4), promotion: move[4] });
     if (after.isCheckmate()) return true;
     if (moves === 1 || after.isGameOver()) return false;

@@ -109,9 +109,9 @@ export function valueToWdl(value: number): [number, number, number] {
 
 /** The `score ...` part of an info line for a ranked move (with ` wdl W D L` when asked for). */
 export function scoreText(move: RankedMove, showWdl = false): string {
-  if (move.source === 'checkmate') return showWdl ? 'score mate 1 wdl 1000 0 0' : 'score mate 1';
-  // Morph's own mate by checks in n of its moves (MorphPlayer.ownMate).
-  if (move.mateIn !== undefined) return showWdl ? `score mate ${move.mateIn} wdl 1000 0 0` : `score mate ${move.mateIn}`;
+  // A move that mates, at once or by checks in n of Morph's moves (MorphPlayer.ownMate).
+  const mateIn = move.source === 'checkmate' ? 1 : move.mateIn;
+  if (mateIn !== undefined) return showWdl ? `score mate ${mateIn} wdl 1000 0 0` : `score mate ${mateIn}`;
   // A move the mate look proved lost: the opponent mates with its n-th move, 2n plies on, which UCI writes as
   // mate -n (Stockfish's count: moves are the plies to mate halved).
   if (move.refutation?.source === 'checkmate') {
