@@ -11,7 +11,9 @@ import { readFileSync } from 'node:fs';
 import { Chess } from 'chess.js';
 import { Command } from 'commander';
 import { applyMove, boardFromFen, cloneBoard, WHITE, BLACK } from '../src/chess/board.ts';
+import { START_FEN } from '../src/chess/fen.ts';
 import { findLegalMove, generateLegalMoves } from '../src/chess/movegen.ts';
+import { splitPgnGames } from '../src/game/pgnFile.ts';
 import { mateByChecks, shortestMateByChecks } from '../src/player/search.ts';
 
 const program = new Command()
@@ -23,15 +25,15 @@ const depth = Number(program.opts().depth);
 const counts = new Map<string, number>();
 let lost = 0;
 for (const file of program.args) {
-  for (const text of readFileSync(file, 'utf8').split(/\n(?=\[Event )/)) {
-    const tag = (name: string) => text.match(new RegExp(`\\[${name} "([^"]*)"`))?.[1];
+  for (const { text } of splitPgnGames(readFileSync(file, 'utf8'))) {
+    const chess = new Chess();
+    chess.loadPgn(text);
+    const tag = (name: string): string | undefined => chess.getHeaders()[name];
     const morphIsWhite = tag('White')?.startsWith('morph') ?? false;
     if (!morphIsWhite && !tag('Black')?.startsWith('morph')) continue;
     if (tag('Result') !== (morphIsWhite ? '0-1' : '1-0')) continue;
     lost++;
-    const chess = new Chess();
-    chess.loadPgn(text);
-    const start = tag('FEN') ?? new Chess().fen();
+    const start = tag('FEN') ?? START_FEN;
     const board = boardFromFen(start);
     const morph = morphIsWhite ? WHITE : BLACK;
     let kind = 'no mate by checks found';

@@ -13,7 +13,9 @@ import { readFileSync } from 'node:fs';
 import { Chess } from 'chess.js';
 import { Command } from 'commander';
 import { applyMove, boardFromFen, cloneBoard, WHITE, BLACK } from '../src/chess/board.ts';
+import { START_FEN } from '../src/chess/fen.ts';
 import { findLegalMove } from '../src/chess/movegen.ts';
+import { splitPgnGames } from '../src/game/pgnFile.ts';
 import { shortestMateByChecks } from '../src/player/search.ts';
 
 const program = new Command()
@@ -23,19 +25,21 @@ const program = new Command()
 const depth = Number(program.opts().depth);
 
 const games = (file: string): string[] =>
-  file.endsWith('.json') ? (JSON.parse(readFileSync(file, 'utf8')) as { pgn: string[] }).pgn : readFileSync(file, 'utf8').split(/\n(?=\[Event )/);
+  file.endsWith('.json')
+    ? (JSON.parse(readFileSync(file, 'utf8')) as { pgn: string[] }).pgn
+    : splitPgnGames(readFileSync(file, 'utf8')).map((game) => game.text);
 
 let played = 0;
 const byResult = new Map<string, number>();
 for (const file of program.args) {
   for (const text of games(file)) {
-    const tag = (name: string) => text.match(new RegExp(`\\[${name} "([^"]*)"`))?.[1];
+    const chess = new Chess();
+    chess.loadPgn(text);
+    const tag = (name: string): string | undefined => chess.getHeaders()[name];
     const morphIsWhite = tag('White')?.startsWith('morph') ?? false;
     if (!morphIsWhite && !tag('Black')?.startsWith('morph')) continue;
     played++;
-    const chess = new Chess();
-    chess.loadPgn(text);
-    const board = boardFromFen(tag('FEN') ?? new Chess().fen());
+    const board = boardFromFen(tag('FEN') ?? START_FEN);
     const morph = morphIsWhite ? WHITE : BLACK;
     for (const move of chess.history({ verbose: true })) {
       if (board.turn === morph) {
