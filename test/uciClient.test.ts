@@ -5,9 +5,8 @@ import { fileURLToPath } from 'node:url';
 import { Chess } from 'chess.js';
 import { afterAll, afterEach, describe, expect, it } from 'vitest';
 import { stockfishCommand, stockfishScriptPath } from '../src/engines/stockfish.ts';
+import { EngineError, MAX_LINE_LENGTH } from '../src/engines/engineProcess.ts';
 import {
-  EngineError,
-  MAX_LINE_LENGTH,
   UciClient,
   formatGo,
   formatPosition,

@@ -9,7 +9,7 @@ import type { UciClientConfig } from './uciClient.ts';
 import { UciEnginePlayer } from './uciEnginePlayer.ts';
 
 /** Debian installs games in /usr/games, which is often missing from PATH. */
-const GAME_DIRS = ['/usr/games', '/usr/local/games'];
+export const GAME_DIRS = ['/usr/games', '/usr/local/games'];
 
 /** An executable named `command` (a path, or a name looked up in PATH), or null. */
 export function findExecutable(command: string, extraDirs: readonly string[] = []): string | null {

@@ -3,14 +3,14 @@
  * injects, which keeps this module free of the learner and the search (and of their import cost).
  */
 import { MorphError, badInput } from '../util/errors.ts';
-import { createGnuchessPlayer, findExecutable } from './gnuchess.ts';
+import { GAME_DIRS, createGnuchessPlayer, findExecutable } from './gnuchess.ts';
 import { engineSettings, formatOpponentSpec, type OpponentSpec } from './opponentSpec.ts';
 import type { GamePlayer } from './gamePlayer.ts';
 import { GreedyPlayer, RandomPlayer } from './simplePlayers.ts';
 import { NoisyPlayer } from './noisyPlayer.ts';
 import { createStockfishPlayer } from './stockfish.ts';
 import type { UciClientConfig } from './uciClient.ts';
-import { UciEnginePlayer } from './uciEnginePlayer.ts';
+import { UciEnginePlayer, XboardEnginePlayer } from './uciEnginePlayer.ts';
 
 export type MorphSpec = Extract<OpponentSpec, { kind: 'morph' }>;
 export type AlphaBetaSpec = Extract<OpponentSpec, { kind: 'ab' }>;
@@ -49,6 +49,14 @@ export async function createOpponent(spec: OpponentSpec, options: CreateOpponent
       const { go, setoptions } = engineSettings(spec.options);
       return new UciEnginePlayer({ name, command, options: setoptions, go, ...timeouts });
     }
+    case 'xboard': {
+      const [program, ...args] = spec.command.split(' ');
+      // Debian installs these engines in /usr/games, often missing from PATH.
+      const command = findExecutable(program, GAME_DIRS);
+      if (command === null) throw badInput(`xboard engine not found or not executable: ${program}`);
+      const limits = { depth: optionalNumber(spec.options.depth), movetime: optionalNumber(spec.options.movetime) };
+      return new XboardEnginePlayer({ name, command, args, limits, ...timeouts });
+    }
     case 'morph':
       if (!options.morphFactory) throw new MorphError(`cannot create opponent "${name}": no Morph player factory was given`);
       return options.morphFactory(spec, context);
@@ -68,4 +76,8 @@ export async function createOpponent(spec: OpponentSpec, options: CreateOpponent
       }
       return options.alphaBetaFactory(spec, context);
   }
+}
+
+function optionalNumber(text: string | undefined): number | undefined {
+  return text === undefined ? undefined : Number(text);
 }

@@ -1,6 +1,6 @@
 /**
  * Opponent specs: the short text that names a sparring partner on the command line and in logs, e.g.
- * "stockfish:skill=3,depth=2", "gnuchess:depth=2", "uci:/usr/bin/myengine:Hash=32", "ab:2", "random",
+ * "stockfish:skill=3,depth=2", "gnuchess:depth=2", "uci:/usr/bin/myengine:Hash=32", "xboard:fairymax:depth=2", "ab:2", "random",
  * "mix:random;ab:1", "ladder:stockfish@1000;stockfish:skill=20,depth=1".
  *
  * Parsing fills in the defaults, so formatOpponentSpec gives the full, canonical text of what will play
@@ -14,6 +14,11 @@ export type OpponentSpec =
   | { kind: 'stockfish'; options: Record<string, string> }
   /** options: depth, nodes, movetime, and any other engine option by its UCI name. */
   | { kind: 'uci'; path: string; options: Record<string, string> }
+  /**
+   * An engine speaking xboard's CECP. command: the program and its arguments, separated by spaces. options:
+   * depth (`sd`) or movetime (`st`, milliseconds rounded up to seconds).
+   */
+  | { kind: 'xboard'; command: string; options: Record<string, string> }
   | { kind: 'gnuchess'; depth: number }
   | { kind: 'morph'; dbPath: string }
   | { kind: 'random' }
@@ -47,7 +52,7 @@ export type OpponentKind = OpponentSpec['kind'];
 
 export const VALID_OPPONENT_FORMS =
   'stockfish[:skill=N,depth=N,nodes=N,movetime=MS,Name=value,...], gnuchess[:depth=N], ' +
-  'uci:PATH[:depth=N,nodes=N,movetime=MS,Name=value,...], morph:DB_PATH, ab:D, random, greedy, noisy:P:SPEC, noisy:auto=T:SPEC, self (training only), ' +
+  'uci:PATH[:depth=N,nodes=N,movetime=MS,Name=value,...], xboard:COMMAND[:depth=N,movetime=MS], morph:DB_PATH, ab:D, random, greedy, noisy:P:SPEC, noisy:auto=T:SPEC, self (training only), ' +
   'mix:SPEC;SPEC;... (training only: game n plays member (n - 1) mod k), ' +
   'ladder:SPEC@N;SPEC@M;...;SPEC (training only: the first plays games 1-N, the next up to M, the last every game after)';
 
@@ -111,13 +116,20 @@ export function parseOpponentSpec(text: string): OpponentSpec {
     }
     case 'uci': {
       if (body === undefined) fail('uci needs the engine binary: uci:PATH');
-      // The options follow the last colon, if what follows it reads as options; a path may contain colons.
-      const lastColon = body!.lastIndexOf(':');
-      const hasOptions = lastColon >= 0 && body!.slice(lastColon + 1).includes('=');
-      const path = (hasOptions ? body!.slice(0, lastColon) : body!).trim();
+      const { head, options } = splitTrailingOptions(body!, GO_KEYS, fail);
+      const path = head.trim();
       if (path === '') fail('uci needs the engine binary: uci:PATH');
-      const options = parseOptionList(hasOptions ? body!.slice(lastColon + 1) : '', GO_KEYS, fail);
       return { kind, path, options: withDefaultDepth(checkedSearchLimits(options, fail)) };
+    }
+    case 'xboard': {
+      if (body === undefined) fail('xboard needs the engine command: xboard:COMMAND');
+      const { head, options } = splitTrailingOptions(body!, ['depth', 'movetime'], fail);
+      const command = head.replace(/\s+/g, ' ').trim();
+      if (command === '') fail('xboard needs the engine command: xboard:COMMAND');
+      for (const name of Object.keys(options)) {
+        if (name !== 'depth' && name !== 'movetime') fail(`xboard takes only depth=N and movetime=MS, not "${name}"`);
+      }
+      return { kind, command, options: withDefaultDepth(checkedSearchLimits(options, fail)) };
     }
     case 'mix': {
       const texts = (body ?? '').split(';');
@@ -214,6 +226,8 @@ export function formatOpponentSpec(spec: OpponentSpec): string {
       return withOptions('stockfish', spec.options);
     case 'uci':
       return withOptions(`uci:${spec.path}`, spec.options);
+    case 'xboard':
+      return withOptions(`xboard:${spec.command}`, spec.options);
     case 'mix':
       return `mix:${spec.members.map(formatOpponentSpec).join(';')}`;
     case 'ladder':
@@ -238,6 +252,20 @@ export function engineSettings(options: Readonly<Record<string, string>>): {
 function withOptions(head: string, options: Readonly<Record<string, string>>): string {
   const list = Object.entries(options).map(([name, value]) => `${name}=${value}`);
   return list.length === 0 ? head : `${head}:${list.join(',')}`;
+}
+
+/** An engine's command and its options: they follow the last colon, if what follows it reads as options (a path may contain colons). */
+function splitTrailingOptions(
+  body: string,
+  specKeys: readonly string[],
+  fail: (problem: string) => never,
+): { head: string; options: Record<string, string> } {
+  const lastColon = body.lastIndexOf(':');
+  const hasOptions = lastColon >= 0 && body.slice(lastColon + 1).includes('=');
+  return {
+    head: hasOptions ? body.slice(0, lastColon) : body,
+    options: parseOptionList(hasOptions ? body.slice(lastColon + 1) : '', specKeys, fail),
+  };
 }
 
 /** Reads "Name=value,..."; `specKeys` (the spec's own keys) are case-insensitive, engine option names are not. */

@@ -12,7 +12,7 @@ import { START_FEN, checkFen } from '../chess/fen.ts';
 import { gameSans } from '../chess/san.ts';
 import { boardFromFen, boardToFen, type Board } from '../chess/board.ts';
 import type { GamePlayer } from '../engines/gamePlayer.ts';
-import { EngineError } from '../engines/uciClient.ts';
+import { EngineError } from '../engines/engineProcess.ts';
 import { badInput } from '../util/errors.ts';
 
 export type GameResult = '1-0' | '0-1' | '1/2-1/2';

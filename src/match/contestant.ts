@@ -44,7 +44,7 @@ export interface ContestantOptions {
   contempt?: number;
 }
 
-const EXTERNAL_KINDS: ReadonlySet<OpponentSpec['kind']> = new Set(['stockfish', 'uci', 'gnuchess']);
+const EXTERNAL_KINDS: ReadonlySet<OpponentSpec['kind']> = new Set(['stockfish', 'uci', 'xboard', 'gnuchess']);
 
 export class Contestant {
   /** The canonical spec text, e.g. "stockfish:skill=0,depth=1". */

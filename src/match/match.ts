@@ -14,7 +14,7 @@
  */
 import { gamePgn, playGame, type EndReason, type GameResult, type PlayedGame } from '../game/playGame.ts';
 import type { GamePlayer } from '../engines/gamePlayer.ts';
-import { EngineError } from '../engines/uciClient.ts';
+import { EngineError } from '../engines/engineProcess.ts';
 import { Contestant, type ContestantOptions } from './contestant.ts';
 import { eloEstimate, likelihoodOfSuperiority, type EloEstimate, type MatchScore } from './elo.ts';
 import { shuffleOpenings, type Opening } from './openings.ts';

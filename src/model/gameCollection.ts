@@ -10,7 +10,7 @@ import { START_FEN } from '../chess/fen.ts';
 import { GameHistory } from '../chess/history.ts';
 import { generateLegalMoves } from '../chess/movegen.ts';
 import { gamePgn, playGame } from '../game/playGame.ts';
-import { EngineError } from '../engines/uciClient.ts';
+import { EngineError } from '../engines/engineProcess.ts';
 import { Contestant } from '../match/contestant.ts';
 import { gameSeed } from '../match/match.ts';
 import { Random } from '../util/random.ts';

@@ -15,7 +15,7 @@ import { availableParallelism } from 'node:os';
 import {
   ADAPTIVE_START_PROBABILITY, formatOpponentSpec, opponentMembers, parseOpponentSpec, type OpponentSpec,
 } from '../engines/opponentSpec.ts';
-import { EngineError } from '../engines/uciClient.ts';
+import { EngineError } from '../engines/engineProcess.ts';
 import { createPlayer } from '../engines/playerFromSpec.ts';
 import type { GamePlayer } from '../engines/gamePlayer.ts';
 import { gamePgn } from '../game/playGame.ts';

@@ -5,7 +5,7 @@
  * database. It ignores Ctrl-C (the learner decides when the run stops) and exits when told to or when the learner
  * is gone.
  */
-import { EngineError } from '../engines/uciClient.ts';
+import { EngineError } from '../engines/engineProcess.ts';
 import { MorphError } from '../util/errors.ts';
 import { PatternStore } from '../store/patternStore.ts';
 import { GameActor, type ActorOptions, type FinishedGame, type GameTask } from './gameActor.ts';

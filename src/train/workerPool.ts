@@ -14,7 +14,7 @@ import { setTimeout as sleep } from 'node:timers/promises';
 import type { FinishedGame, GameTask } from './gameActor.ts';
 import type { FromWorker, ToWorker, WorkerSetup } from './trainWorker.ts';
 import { MorphError } from '../util/errors.ts';
-import { EngineError } from '../engines/uciClient.ts';
+import { EngineError } from '../engines/engineProcess.ts';
 
 /** The `morph` command (bin/morph.js); this module sits two levels below the checkout, in src/ and in build/. */
 const MORPH_BIN = fileURLToPath(new URL('../../bin/morph.js', import.meta.url));
