@@ -7,8 +7,9 @@
 #   ONLY=sf20 training/recipes/opponent-games.sh  (one collection)
 #
 # Debian engines join when installed (in PATH, or in /usr/games where Debian puts them): gnuchess
-# (gnuchess:depth=2, and at depth 1 as gnuchess1), and the UCI engines toga2 and glaurung at depth 1 (uci:/usr/games/NAME:depth=1). phalanx
-# and fairymax speak only xboard and are not wired here.
+# (gnuchess:depth=2, and at depth 1 as gnuchess1), the UCI engines toga2 and glaurung at depth 1
+# (uci:/usr/games/NAME:depth=1), and the xboard engines fairymax, sjeng and hoichess at depth 2
+# (xboard:NAME:depth=2). Phalanx takes no depth in xboard mode, only a time, and is left out.
 set -euo pipefail
 cd "$(dirname "$0")/../.."
 GAMES=${GAMES:-400}
@@ -34,3 +35,7 @@ fi
 # Two UCI engines Debian packages (apt-get install toga2 glaurung), deterministic at a fixed depth.
 if [ -x /usr/games/toga2 ]; then collect toga2 'uci:/usr/games/toga2:depth=1'; fi
 if [ -x /usr/games/glaurung ]; then collect glaurung 'uci:/usr/games/glaurung:depth=1'; fi
+# Three xboard engines Debian packages (apt-get install fairymax sjeng hoichess). Fairy-Max randomises its choices.
+for engine in fairymax sjeng hoichess; do
+  if [ -x /usr/games/$engine ]; then collect ${engine}2 "xboard:$engine:depth=2"; fi
+done
