@@ -6,7 +6,6 @@ import { START_FEN } from '../chess/fen.ts';
 import { badInput, quoteInput } from '../util/errors.ts';
 import { EngineClient, EngineError, type EngineLaunch, type EngineProcess } from './engineProcess.ts';
 
-
 /** Search limits for `go`. At least one of depth, nodes, movetime or wtime/btime must be given. */
 export interface GoParams {
   depth?: number;
