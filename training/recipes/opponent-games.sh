@@ -39,3 +39,4 @@ if [ -x /usr/games/glaurung ]; then collect glaurung 'uci:/usr/games/glaurung:de
 for engine in fairymax sjeng hoichess; do
   if [ -x /usr/games/$engine ]; then collect ${engine}2 "xboard:$engine:depth=2"; fi
 done
+if [ -x /usr/games/fairymax ]; then collect fairymax1 'xboard:fairymax:depth=1'; fi

@@ -10,7 +10,8 @@ cd "$(dirname "$0")/../.."
 OUT=${1:?usage: xboard-models.sh OUT_DIR VALUE_DB}
 VALUE_DB=${2:?usage: xboard-models.sh OUT_DIR VALUE_DB}
 NAMES=${NAMES:-fairymax2 sjeng2 hoichess2}
-declare -A PLAYER=([fairymax2]='xboard:fairymax:depth=2' [sjeng2]='xboard:sjeng:depth=2' [hoichess2]='xboard:hoichess:depth=2')
+declare -A PLAYER=([fairymax2]='xboard:fairymax:depth=2' [sjeng2]='xboard:sjeng:depth=2' [hoichess2]='xboard:hoichess:depth=2'
+  [fairymax1]='xboard:fairymax:depth=1')
 # Run 2026-12-02: GAMES=250 NAMES='fairymax2 sjeng2', then NAMES='hoichess2 fairymax2' (the collections' 250 games: 200 to train, 50 held out).
 for name in $NAMES; do
   [ -f "$OUT/opp/$name.train.pgn" ] || ONLY=$name OUT="$OUT/opp" training/recipes/opponent-games.sh
