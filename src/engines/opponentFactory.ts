@@ -54,7 +54,8 @@ export async function createOpponent(spec: OpponentSpec, options: CreateOpponent
       // Debian installs these engines in /usr/games, often missing from PATH.
       const command = findExecutable(program, GAME_DIRS);
       if (command === null) throw badInput(`xboard engine not found or not executable: ${program}`);
-      const limits = { depth: optionalNumber(spec.options.depth), movetime: optionalNumber(spec.options.movetime) };
+      // The spec admits only depth and movetime, so its options are all search limits.
+      const { go: limits } = engineSettings(spec.options);
       return new XboardEnginePlayer({ name, command, args, limits, ...timeouts });
     }
     case 'morph':
@@ -76,8 +77,4 @@ export async function createOpponent(spec: OpponentSpec, options: CreateOpponent
       }
       return options.alphaBetaFactory(spec, context);
   }
-}
-
-function optionalNumber(text: string | undefined): number | undefined {
-  return text === undefined ? undefined : Number(text);
 }

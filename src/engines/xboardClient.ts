@@ -13,11 +13,11 @@
  * kings and rooks on their original squares imply, and an en-passant capture at the first move is not known.
  */
 import { PIECE_LETTERS, squareName, typeOf, uciMove, WHITE, type Board } from '../chess/board.ts';
-import { START_FEN } from '../chess/fen.ts';
+import { START_FEN, parseFen } from '../chess/fen.ts';
 import { generateLegalMoves } from '../chess/movegen.ts';
 import { sanOf } from '../chess/san.ts';
 import { quoteInput } from '../util/errors.ts';
-import { EngineClient, EngineError, PositionTracker, type EngineLaunch, type EngineProcess } from './engineProcess.ts';
+import { EngineClient, EngineError, type EngineLaunch, type EngineProcess } from './engineProcess.ts';
 
 export interface XboardLimits {
   /** `sd N`: search N plies. */
@@ -173,10 +173,7 @@ export class XboardClient extends EngineClient<XboardLimits> {
 
   /** The commands that set up `fen` after `new` and `force`: `setboard`, or `edit` mode when the engine lacks it. */
   private setupLines(fen: string): string[] {
-    if (this.features.setboard) return [`setboard ${fen}`];
-    const board = new PositionTracker();
-    board.legalMovesAfter(fen, []);
-    return editModeLines(board.currentBoard()!);
+    return this.features.setboard ? [`setboard ${fen}`] : editModeLines(parseFen(fen));
   }
 
   private searchTimeout(limits: XboardLimits): number {
