@@ -2,16 +2,18 @@
  * One opponent's game collection for opponent models (issue 14): the player against its partners in turn,
  * colours alternating, each game from a varied random opening (src/model/gameCollection.ts), split BY GAME into
  * a training file and a held-out file (every K-th game held out). Games are appended as they finish, so a long
- * run can be watched and stopped.
+ * run can be watched and stopped; run again with the same options, it keeps the complete games and plays on from
+ * the first missing one (per-game seeds, so built-in players replay exactly what an uninterrupted run plays).
  *
  *   node bin/run-ts.js training/opponent-games.ts --player stockfish:skill=20,depth=1 \
  *     --partners 'stockfish:skill=5,depth=3;ab:2' --games 300 --held-out-every 5 --seed 1 --out tmp/opponents/sf20
  *   -> tmp/opponents/sf20.train.pgn and tmp/opponents/sf20.heldout.pgn
  */
-import { appendFileSync, mkdirSync, writeFileSync } from 'node:fs';
+import { appendFileSync, existsSync, mkdirSync, readFileSync, writeFileSync } from 'node:fs';
 import { dirname } from 'node:path';
 import { Command } from 'commander';
-import { isHeldOut, playCollection } from '../src/model/gameCollection.ts';
+import { isHeldOut, playCollection, resumeCollection } from '../src/model/gameCollection.ts';
+import { formatOpponentSpec, parseOpponentSpec } from '../src/engines/opponentSpec.ts';
 
 const opts = new Command()
   .requiredOption('--player <spec>', 'the player to collect')
@@ -28,8 +30,15 @@ const every = Number(opts.heldOutEvery);
 const train = `${opts.out}.train.pgn`;
 const heldOut = `${opts.out}.heldout.pgn`;
 mkdirSync(dirname(train), { recursive: true });
-writeFileSync(train, '');
-writeFileSync(heldOut, '');
+const read = (file: string) => (existsSync(file) ? readFileSync(file, 'utf8') : '');
+const resume = resumeCollection(read(train), read(heldOut), { player: formatOpponentSpec(parseOpponentSpec(opts.player)), seed: Number(opts.seed), every });
+if (resume instanceof Error) {
+  process.stderr.write(`opponent-games: ${opts.out}: ${resume.message}\n`);
+  process.exit(2);
+}
+writeFileSync(train, resume.train);
+writeFileSync(heldOut, resume.heldOut);
+if (resume.next > 0) process.stderr.write(`${opts.player}: ${resume.next} games already recorded, going on from game ${resume.next + 1}\n`);
 const started = performance.now();
 await playCollection({
   player: opts.player,
@@ -37,6 +46,7 @@ await playCollection({
   games: Number(opts.games),
   seed: Number(opts.seed),
   maxPlies: Number(opts.maxPlies),
+  firstGame: resume.next,
   onGame: (pgn, index) => {
     appendFileSync(isHeldOut(index, every) ? heldOut : train, pgn + '\n\n');
     if ((index + 1) % 10 === 0) {

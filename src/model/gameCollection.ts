@@ -15,6 +15,7 @@ import { Contestant } from '../match/contestant.ts';
 import { gameSeed } from '../match/match.ts';
 import { Random } from '../util/random.ts';
 import { badInput } from '../util/errors.ts';
+import { splitPgnGames } from '../game/pgnFile.ts';
 
 export interface CollectionOptions {
   /** The player being collected (its canonical spec is the PGN name). */
@@ -30,6 +31,8 @@ export interface CollectionOptions {
   onGame?: (pgn: string, index: number) => void;
   /** Engine failures in a row before giving up. */
   maxFailures?: number;
+  /** The 0-based index of the first game to play: games before it were recorded by an earlier run (resume). */
+  firstGame?: number;
 }
 
 export const DEFAULT_OPENING_PLIES = { min: 4, max: 8 } as const;
@@ -63,7 +66,7 @@ export async function playCollection(options: CollectionOptions): Promise<string
   const pgns: string[] = [];
   try {
     let failures = 0;
-    for (let index = 0; index < options.games; ) {
+    for (let index = options.firstGame ?? 0; index < options.games; ) {
       const partner = partners[index % partners.length];
       const rng = new Random(gameSeed(options.seed, index, 2));
       const startFen = randomOpening(rng, options.openingPlies);
@@ -105,4 +108,58 @@ export async function playCollection(options: CollectionOptions): Promise<string
 /** Whether game `index` of a collection goes to the held-out set: every `every`-th game (split by game). */
 export function isHeldOut(index: number, every: number): boolean {
   return every > 0 && index % every === every - 1;
+}
+
+/** Where an interrupted collection resumes: its complete games, split as they were, and the next game's index. */
+export interface CollectionResume {
+  /** The training file's games, rounds 1..next in order, each followed by a blank line. */
+  train: string;
+  /** The held-out file's games, likewise. */
+  heldOut: string;
+  /** The 0-based index of the first game still to play: every game before it is recorded. */
+  next: number;
+}
+
+const FINISHED = /(?:1-0|0-1|1\/2-1\/2|\*)\s*$/;
+
+/**
+ * Reads what an earlier run of the same collection (player, seed, held-out split) wrote: the games are appended
+ * one at a time in round order, so a run killed midway leaves rounds 1..n complete and perhaps a last game cut
+ * short. Keeps the complete games up to the first missing round, and says where to go on. Games of another
+ * player or seed are an error (the files belong to another collection).
+ */
+export function resumeCollection(
+  trainText: string,
+  heldOutText: string,
+  collection: { player: string; seed: number; every: number },
+): CollectionResume | Error {
+  const byRound = new Map<number, string>();
+  for (const [file, text] of [['training', trainText], ['held-out', heldOutText]] as const) {
+    for (const game of splitPgnGames(text)) {
+      const body = game.text.trim();
+      if (!FINISHED.test(body)) continue; // a last game cut short by the interruption
+      const tag = (name: string) => new RegExp(`^\\[${name} "([^"]*)"\\]`, 'm').exec(body)?.[1];
+      const round = Number(tag('Round'));
+      if (tag('White') !== collection.player && tag('Black') !== collection.player) {
+        return new Error(`the ${file} file holds a game without ${collection.player} (round ${tag('Round') ?? '?'}): another collection's`);
+      }
+      if (tag('Seed') !== String(collection.seed)) {
+        return new Error(`the ${file} file holds a game of seed ${tag('Seed') ?? '?'}, not ${collection.seed}: another collection's`);
+      }
+      if (!Number.isInteger(round) || round < 1 || isHeldOut(round - 1, collection.every) !== (file === 'held-out')) {
+        return new Error(`the ${file} file holds round ${tag('Round') ?? '?'}, which the held-out split does not put there`);
+      }
+      byRound.set(round, body);
+    }
+  }
+  let next = 0;
+  while (byRound.has(next + 1)) next++;
+  let train = '';
+  let heldOut = '';
+  for (let index = 0; index < next; index++) {
+    const text = byRound.get(index + 1) + '\n\n';
+    if (isHeldOut(index, collection.every)) heldOut += text;
+    else train += text;
+  }
+  return { train, heldOut, next };
 }

@@ -16,7 +16,7 @@ SEEDS=${SEEDS:-1 2}
 MODES=${MODES:-none line}
 mkdir -p "$OUT/opp"
 [ -f "$OUT/t.db" ] || node bin/morph.js train --db "$OUT/t.db" --games 3000 --seed 52 --jobs 1 --progress lines > "$OUT/train.out" 2> "$OUT/train.err"
-[ -f "$OUT/opp/ab2q.train.pgn" ] || node bin/run-ts.js training/opponent-games.ts --player 'ab:2,q' \
+node bin/run-ts.js training/opponent-games.ts --player 'ab:2,q' \
   --partners 'stockfish:skill=5,depth=3;ab:2;stockfish:skill=10,depth=2;greedy' --games 300 --held-out-every 5 \
   --seed 1 --out "$OUT/opp/ab2q"
 [ -f "$OUT/ab2q.db" ] || node bin/morph.js model --pgn "$OUT/opp/ab2q.train.pgn" --player 'ab:2,q' --seed 1 \

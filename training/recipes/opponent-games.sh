@@ -1,6 +1,7 @@
 #!/usr/bin/env bash
 # Game collections of the opponents Morph models (issue 14), each split by game into training and held-out
-# PGN files (every 5th game held out): OUT/NAME.train.pgn and OUT/NAME.heldout.pgn. Each opponent plays its
+# PGN files (every 5th game held out): OUT/NAME.train.pgn and OUT/NAME.heldout.pgn (a collection cut short goes on
+# from its first missing game when run again). Each opponent plays its
 # partners in turn, colours alternating, from varied random openings (seeded).
 #
 #   training/recipes/opponent-games.sh            (GAMES=400 OUT=tmp/opponents SEED=1 by default)

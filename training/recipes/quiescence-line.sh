@@ -16,7 +16,7 @@ OUT=${1:?usage: quiescence-line.sh OUT_DIR}
 declare -A PLAYER=([sf20]='stockfish:skill=20,depth=1' [toga2]='uci:/usr/games/toga2:depth=1'
   [glaurung]='uci:/usr/games/glaurung:depth=1')
 for name in sf20 glaurung toga2; do
-  [ -f "$OUT/opp/$name.train.pgn" ] || ONLY=$name OUT="$OUT/opp" training/recipes/opponent-games.sh
+  ONLY=$name OUT="$OUT/opp" training/recipes/opponent-games.sh
 done
 for name in sf20 glaurung toga2; do
   [ -f "$OUT/$name-twoply.db" ] || node bin/morph.js model --pgn "$OUT/opp/$name.train.pgn" --player "${PLAYER[$name]}" \

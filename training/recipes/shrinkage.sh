@@ -12,7 +12,7 @@ set -euo pipefail
 cd "$(dirname "$0")/../.."
 OUT=${1:?usage: shrinkage.sh OUT_DIR}
 T1=${T1:-$OUT/t1.db}
-[ -f "$OUT/opp/gnuchess1.train.pgn" ] || OUT="$OUT/opp" ONLY=gnuchess1 GAMES=400 training/recipes/opponent-games.sh
+OUT="$OUT/opp" ONLY=gnuchess1 GAMES=400 training/recipes/opponent-games.sh
 declare -A PLAYER=([ab2q]='ab:2,q' [toga2]='uci:/usr/games/toga2:depth=1' [glaurung]='uci:/usr/games/glaurung:depth=1'
   [gnuchess1]='gnuchess:depth=1' [sf20]='stockfish:skill=20,depth=1')
 model() { # NAME SUFFIX [options]

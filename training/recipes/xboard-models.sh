@@ -14,7 +14,7 @@ declare -A PLAYER=([fairymax2]='xboard:fairymax:depth=2' [sjeng2]='xboard:sjeng:
   [fairymax1]='xboard:fairymax:depth=1')
 # Run 2026-12-02: GAMES=250 NAMES='fairymax2 sjeng2', then NAMES='hoichess2 fairymax2' (the collections' 250 games: 200 to train, 50 held out).
 for name in $NAMES; do
-  [ -f "$OUT/opp/$name.train.pgn" ] || ONLY=$name OUT="$OUT/opp" training/recipes/opponent-games.sh
+  ONLY=$name OUT="$OUT/opp" training/recipes/opponent-games.sh
 done
 for name in $NAMES; do
   [ -f "$OUT/$name.db" ] || nice -n 5 node bin/morph.js model --pgn "$OUT/opp/$name.train.pgn" --player "${PLAYER[$name]}" \
