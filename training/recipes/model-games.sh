@@ -39,8 +39,13 @@ predict() { # OUTPUT_NAME PLAYER HELD_OUT MODEL OTHER [DB]
 }
 # More games against fewer, and both against the value database, on the same moves.
 predict predict-fm600-fm200-db "$FM" "$OUT/opp/fairymax2.heldout.pgn" fairymax2 fairymax2-200 "$OUT/t.db" &
-predict predict-gnuchess-hoichess-db 'gnuchess:depth=2' "$OUT/opp/gnuchess.heldout.pgn" gnuchess hoichess2 "$OUT/t.db" &
+predict predict-gnuchess-fm200-db 'gnuchess:depth=2' "$OUT/opp/gnuchess.heldout.pgn" gnuchess fairymax2-200 "$OUT/t.db" &
 wait
 # A model of another player on Fairy-Max's moves.
 predict predict-fm600-hoichess "$FM" "$OUT/opp/fairymax2.heldout.pgn" fairymax2 hoichess2
 predict predict-fm200-hoichess "$FM" "$OUT/opp/fairymax2.heldout.pgn" fairymax2-200 hoichess2
+# Headroom (training/headroom.ts): would pawn structure, or mobility, help these models? 1,500 training decisions.
+for feature in pawn mobility; do
+  node bin/run-ts.js training/$feature-headroom.ts "$OUT/gnuchess.db" "$OUT/opp/gnuchess.train.pgn" "$OUT/opp/gnuchess.heldout.pgn" 'gnuchess:depth=2' 1500
+  node bin/run-ts.js training/$feature-headroom.ts "$OUT/fairymax2-200.db" "$OUT/opp/fairymax2-200.train.pgn" "$OUT/opp/fairymax2.heldout.pgn" "$FM" 1500
+done
