@@ -36,7 +36,7 @@ import {
   accumulateChoiceSquares, choiceEvaluation, conditionalLogit, floorPieceValues, resultPieceValues, sparseRow, SQUARE_ROUNDS, type LearnedEvaluation, type SquareEvidence,
 } from './choiceEvaluation.ts';
 import {
-  CHOICE_SQUARES_KEY, endByRule, MATERIAL_SCORES_KEY, settledLoss, successorsOf, twoPlyBalance, TERMINAL_SCORES_KEY, weightOfScore, type FeatureSet, type MaterialMode, type MaterialScores,
+  CHOICE_SQUARES_KEY, endByRule, MATERIAL_SCORES_KEY, mobilityAfter, settledLoss, successorsOf, twoPlyBalance, TERMINAL_SCORES_KEY, weightOfScore, type FeatureSet, type MaterialMode, type MaterialScores,
   type SettleScores,
   type ModelInfo, type ModelPosition, type TerminalScores,
 } from './opponentModel.ts';
@@ -77,6 +77,11 @@ export interface ModelSettings {
   material: MaterialMode;
   /** With material "two-ply": whether its search's evaluation also learns square values (choiceEvaluation). */
   squareValues: boolean;
+  /**
+   * With material "settled" or "two-ply": whether each move also scores learned weights on the mover's and its
+   * opponent's mobility after it (opponentModel.ts mobilityAfter), as a classical engine's evaluation counts it.
+   */
+  mobility: boolean;
 }
 
 export const DEFAULT_MODEL_SETTINGS: ModelSettings = {
@@ -92,6 +97,7 @@ export const DEFAULT_MODEL_SETTINGS: ModelSettings = {
   fitThroughSearch: false,
   material: 'exact',
   squareValues: false,
+  mobility: false,
 };
 
 export interface BuildSummary extends ModelInfo {
@@ -161,7 +167,8 @@ interface FittingCase {
   chosen: number;
   /**
    * In the second fit of material "settled" or "two-ply": real-valued features, each with a value per successor
-   * (the settled loss, opponentModel.ts settledLoss; with "two-ply", the two-ply balance, twoPlyBalance).
+   * (the settled loss, opponentModel.ts settledLoss; with "two-ply", the two-ply balance, twoPlyBalance; with
+   * mobility, the mover's and its opponent's mobility, mobilityAfter).
    */
   reals?: Float64Array[];
 }
@@ -455,11 +462,16 @@ function settleValues(scores: Float64Array, materialBase: number, decisions: rea
 }
 
 /**
- * Each fitting case's successors' settled losses and, with `twoPly`, their two-ply balances, in the order
- * fittingCases made them (every legal move, in the move generator's order; forced decisions have no case).
- * Mates and draws by rule have their own scores: 0 here.
+ * Each fitting case's successors' settled losses and, with `twoPly`, their two-ply balances, and with `mobility`
+ * the two sides' mobility after the move, in the order fittingCases made them (every legal move, in the move
+ * generator's order; forced decisions have no case). Mates and draws by rule have their own scores: 0 here.
  */
-function addSettledFeatures(cases: FittingCase[], decisions: readonly Decision[], evaluation: LearnedEvaluation, twoPly: boolean): void {
+function addSettledFeatures(
+  cases: FittingCase[],
+  decisions: readonly Decision[],
+  evaluation: LearnedEvaluation,
+  { twoPly, mobility }: { twoPly: boolean; mobility: boolean },
+): void {
   const { values, squareValues } = evaluation;
   let index = 0;
   for (const [, history] of decisionHistories(decisions)) {
@@ -469,13 +481,16 @@ function addSettledFeatures(cases: FittingCase[], decisions: readonly Decision[]
     const next = cloneBoard(board);
     const losses = new Float64Array(moves.length);
     const changes = new Float64Array(twoPly ? moves.length : 0);
+    const own = new Float64Array(mobility ? moves.length : 0);
+    const opponent = new Float64Array(mobility ? moves.length : 0);
     moves.forEach((move, s) => {
       applyMove(board, move, next);
       const end = endByRule(history, next);
       if (end === null) losses[s] = settledLoss(next, values);
       if (twoPly) changes[s] = twoPlyBalance(next, values, end, squareValues);
+      if (mobility && end === null) [own[s], opponent[s]] = mobilityAfter(next);
     });
-    cases[index++].reals = twoPly ? [losses, changes] : [losses];
+    cases[index++].reals = [losses, ...(twoPly ? [changes] : []), ...(mobility ? [own, opponent] : [])];
   }
   if (index !== cases.length) throw new Error(`settled losses for ${index} of ${cases.length} decisions`);
 }
@@ -556,13 +571,21 @@ function buildModelInto(file: string, request: BuildRequest): BuildSummary {
       const twoPly = settings.material === 'two-ply';
       const firstValues = settleValues(scores, materialBase, request.decisions);
       const evaluation = twoPly ? choiceEvaluation(request.decisions, firstValues, settings.squareValues ? SQUARE_ROUNDS : 0) : { values: firstValues };
-      addSettledFeatures(cases, request.decisions, evaluation, twoPly);
+      const mobility = settings.mobility;
+      addSettledFeatures(cases, request.decisions, evaluation, { twoPly, mobility });
       request.onProgress?.(`settled${twoPly ? ' and two-ply' : ''} material in ${((performance.now() - induced) / 1000).toFixed(1)} s; fitting again`);
-      const [lossFeature, twoPlyFeature] = [featureCount, featureCount + 1];
-      const reals = twoPly ? [lossFeature, twoPlyFeature] : [lossFeature];
+      // The real-valued features after the patterns', in addSettledFeatures's order.
+      const reals = Array.from({ length: 1 + (twoPly ? 1 : 0) + (mobility ? 2 : 0) }, (_, k) => featureCount + k);
+      const [lossFeature, twoPlyFeature] = reals;
+      const [ownMobility, opponentMobility] = reals.slice(reals.length - 2);
       choosePull(featureCount + reals.length, reals);
       ({ scores, uses, logLikelihood } = fitScores(cases, featureCount + reals.length, settings, rng, reals));
-      settle = { ...evaluation, lossWeight: scores[lossFeature], ...(twoPly ? { twoPlyWeight: scores[twoPlyFeature] } : {}) };
+      settle = {
+        ...evaluation,
+        lossWeight: scores[lossFeature],
+        ...(twoPly ? { twoPlyWeight: scores[twoPlyFeature] } : {}),
+        ...(mobility ? { mobilityWeights: [scores[ownMobility], scores[opponentMobility]] as [number, number] } : {}),
+      };
     }
     const scored = performance.now();
     if (request.squareDecisions) request.onProgress?.(`fitting square values for play to ${request.squareDecisions.length} choices`);

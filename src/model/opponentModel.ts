@@ -73,6 +73,11 @@ export interface SettleScores {
   /** With material "two-ply": the score per unit of two-ply balance (twoPlyBalance below). */
   twoPlyWeight?: number;
   /**
+   * With mobility (`morph model --mobility`): the scores per unit of the mover's and its opponent's mobility after
+   * the move (mobilityAfter below).
+   */
+  mobilityWeights?: [number, number];
+  /**
    * With material "two-ply", when learned: a value per piece type (P..K) and square, as the piece's own side
    * sees the board (SQUARE_VALUES, squareValueIndex), in the `values` units. The two-ply search then weighs a
    * position by its material and where its pieces stand (learnedLogOdds), as an engine's piece-square tables do.
@@ -92,6 +97,19 @@ export function learnedLogOdds(board: Board, values: ArrayLike<number>, squareVa
   return squareValues ? material + squareLogOdds(board, squareValues) : material;
 }
 
+/**
+ * How freely each side moves after a move, as a classical engine's evaluation counts it: the legal moves of the
+ * side that just moved into `position` (as if it were to move again, without an en-passant square) and of its
+ * opponent, each over 10. Mates and draws by rule have their own scores and count 0.
+ */
+export function mobilityAfter(position: Board): [number, number] {
+  const again = cloneBoard(position);
+  again.turn = position.turn === WHITE ? BLACK : WHITE;
+  again.epSquare = -1;
+  return [generateLegalMoves(again).length / MOBILITY_UNIT, generateLegalMoves(position).length / MOBILITY_UNIT];
+}
+const MOBILITY_UNIT = 10;
+
 export const MATERIAL_SCORES_KEY = 'model_material_scores';
 /** Meta key of the square values fitted for play (a Morph policy's; LearnedSquares with how they were fitted). */
 export const CHOICE_SQUARES_KEY = 'model_choice_squares';
@@ -109,6 +127,8 @@ export interface Successor extends ModelPosition {
   loss: number;
   /** With material "two-ply": the material balance a two-ply search finds (twoPlyBalance); otherwise 0. */
   twoPly: number;
+  /** With mobility weights: the mover's and its opponent's mobility after the move (mobilityAfter); otherwise null. */
+  mobility: readonly [number, number] | null;
   /** With search "captures": the opponent's capture replies (none after a mate or a draw); otherwise empty. */
   replies: CaptureReply[];
   /** With capture replies: the position after the move with the capturer as the side that just moved. */
@@ -273,7 +293,7 @@ export function successorsOf(
   graph = new PositionGraph(),
   features: FeatureSet = 'most-specific',
   search: ModelSearchMode = 'one-ply',
-  settle?: Pick<SettleScores, 'values' | 'twoPlyWeight' | 'squareValues'>,
+  settle?: Pick<SettleScores, 'values' | 'twoPlyWeight' | 'squareValues' | 'mobilityWeights'>,
 ): Successor[] {
   const board = history.board;
   const next: Board = cloneBoard(board);
@@ -285,7 +305,7 @@ export function successorsOf(
     const uci = uciMove(move);
     const end = endByRule(history, next);
     const twoPly = settle?.twoPlyWeight !== undefined ? twoPlyBalance(next, settle.values, end, settle.squareValues) : 0;
-    if (end !== null) successors.push({ move: uci, kind: end, patterns: [], loss: 0, twoPly, replies: [], declined: null });
+    if (end !== null) successors.push({ move: uci, kind: end, patterns: [], loss: 0, twoPly, mobility: null, replies: [], declined: null });
     else {
       successorGraphs.build(described.length, next);
       described.push(successors.length);
@@ -294,7 +314,8 @@ export function successorsOf(
       // same position from the capturer's side.
       const declined = replies.length ? describe(store, { squares: next.squares, turn: next.turn === WHITE ? BLACK : WHITE }, graph, features) : null;
       const loss = settle ? settledLoss(next, settle.values) : 0;
-      successors.push({ move: uci, kind: 'patterns', patterns: [], loss, twoPly, replies, declined });
+      const mobility = settle?.mobilityWeights ? mobilityAfter(next) : null;
+      successors.push({ move: uci, kind: 'patterns', patterns: [], loss, twoPly, mobility, replies, declined });
     }
   }
   const graphs = successorGraphs.first(described.length);
@@ -337,6 +358,7 @@ export function scoreSuccessors(
     const settle = material?.settle;
     let score = positionScore(s, terminal, scoreOf, material);
     if (settle) score += settle.lossWeight * s.loss + (settle.twoPlyWeight ?? 0) * s.twoPly;
+    if (settle?.mobilityWeights && s.mobility) score += settle.mobilityWeights[0] * s.mobility[0] + settle.mobilityWeights[1] * s.mobility[1];
     let refutation: string | undefined;
     if (s.declined) {
       const declined = positionScore(s.declined, terminal, scoreOf, material);

@@ -39,6 +39,7 @@ interface ModelOptions {
   material?: string;
   fitThroughSearch?: boolean;
   squareValues?: boolean;
+  mobility?: boolean;
   freshSquares?: boolean;
   json?: boolean;
   progress: boolean;
@@ -97,6 +98,7 @@ export function registerModelCommand(program: Command): void {
     .option('--material <mode>', `${MATERIAL_MODES.join(' | ')}: material through the exact material pattern only, also a learned score per piece of difference, also a learned weight on the material a move loses to the opponent's captures, or also one on the balance a two-ply material search finds (default: two-ply; exact with --from-db)`)
     .option('--square-values', "with --material two-ply: the search's evaluation also learns a value per piece type and square (the default)")
     .option('--no-square-values', 'with --material two-ply: the search weighs material only')
+    .option('--mobility', "with --material settled or two-ply: also learn how much the player weighs both sides' mobility after its move")
     .option('--json', 'print the summary as JSON')
     .option('--no-progress', 'no progress lines on stderr')
     .action(
@@ -120,7 +122,11 @@ export function registerModelCommand(program: Command): void {
           material: parseMaterialMode(opts.material ?? (opts.fromDb !== undefined ? 'exact' : 'two-ply')),
           fitThroughSearch: opts.fitThroughSearch === true,
           squareValues: opts.squareValues ?? true,
+          mobility: opts.mobility === true,
         };
+        if (settings.mobility && settings.material !== 'settled' && settings.material !== 'two-ply') {
+          throw badInput('--mobility needs --material settled or two-ply');
+        }
         const progress = (message: string) => opts.progress && process.stderr.write(`morph: ${message}\n`);
         if (opts.fromDb !== undefined) {
           if (opts.pgn !== undefined || opts.watch !== undefined) throw badInput('give one of --pgn, --watch and --from-db');

@@ -1,0 +1,106 @@
+/**
+ * Mobility in an opponent model (`morph model --mobility`): a player that chooses by how freely the two sides move
+ * after its move is learned as such. The player counts mobility with chess.js, independently of the model's own
+ * count (opponentModel.ts mobilityAfter).
+ */
+import { mkdtempSync, rmSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import { Chess } from 'chess.js';
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import type { GamePlayer, GamePosition } from '../src/engines/gamePlayer.ts';
+import { GameHistory } from '../src/chess/history.ts';
+import { buildModel, DEFAULT_MODEL_SETTINGS, type ModelSettings } from '../src/model/modelBuilder.ts';
+import { decisionHistories, playerDecisions, type Decision } from '../src/model/decisions.ts';
+import { OpponentModel } from '../src/model/opponentModel.ts';
+import { Random } from '../src/util/random.ts';
+import { gamesAgainstRandom } from './helpers/playedGames.ts';
+
+/** Legal moves of the side not to move in `fen`, as if it were to move (no en-passant square). */
+function movesOfOtherSide(fen: string): number {
+  const [board, turn, castling] = fen.split(' ');
+  try {
+    return new Chess(`${board} ${turn === 'w' ? 'b' : 'w'} ${castling} - 0 1`, { skipValidation: true }).moves().length;
+  } catch {
+    return 0;
+  }
+}
+
+/** Chooses the move after which its own mobility less its opponent's is largest (ties at random, seeded). */
+class MobilityPlayer implements GamePlayer {
+  readonly name = 'mobility';
+  private readonly random: Random;
+  constructor(seed: number) {
+    this.random = new Random(seed);
+  }
+  async newGame(): Promise<void> {}
+  async close(): Promise<void> {}
+  async chooseMove(position: GamePosition): Promise<string> {
+    const chess = new Chess(position.fen);
+    let best: string[] = [];
+    let bestScore = -Infinity;
+    for (const move of chess.moves({ verbose: true })) {
+      chess.move(move);
+      const score = movesOfOtherSide(chess.fen()) - chess.moves().length;
+      chess.undo();
+      const uci = move.from + move.to + (move.promotion ?? '');
+      if (score > bestScore) [best, bestScore] = [[uci], score];
+      else if (score === bestScore) best.push(uci);
+    }
+    return this.random.pick(best);
+  }
+}
+
+const dir = mkdtempSync(join(tmpdir(), 'morph-mobility-'));
+let train: Decision[];
+let heldOut: Decision[];
+let games: number;
+
+beforeAll(async () => {
+  const pgn = (count: number, seed: number) => gamesAgainstRandom(count, seed, (s) => new MobilityPlayer(s));
+  const trainPlayed = playerDecisions(await pgn(16, 1), 'mobility', 'train');
+  train = trainPlayed.decisions;
+  games = trainPlayed.played;
+  heldOut = playerDecisions(await pgn(6, 2), 'mobility', 'held out').decisions;
+}, 120_000);
+afterAll(() => rmSync(dir, { recursive: true, force: true }));
+
+function model(name: string, settings: Partial<ModelSettings>): OpponentModel {
+  const out = join(dir, `${name}.db`);
+  buildModel({
+    out, player: 'mobility', source: 'test', games, decisions: train, seed: 1,
+    settings: { ...DEFAULT_MODEL_SETTINGS, search: 'one-ply', material: 'settled', patternsPerDecision: 1, passes: 2, shrinkage: 0.1, ...settings },
+  });
+  return OpponentModel.open(out);
+}
+
+/** Top-1 on the held-out decisions, ties at their expectation. */
+function top1(m: OpponentModel): number {
+  let hits = 0;
+  for (const [decision, history] of decisionHistories(heldOut)) {
+    const ranked = m.rank(history as GameHistory);
+    const tied = ranked.filter((s) => s.score >= ranked[0].score - 1e-9);
+    if (tied.some((s) => s.move === decision.chosen)) hits += 1 / tied.length;
+  }
+  return hits / heldOut.length;
+}
+
+describe('mobility in an opponent model', () => {
+  it("learns that the player goes for its own mobility and against its opponent's, and predicts it better", () => {
+    const plain = model('plain', { mobility: false });
+    const withMobility = model('mobility', { mobility: true });
+    const weights = withMobility.material?.settle?.mobilityWeights;
+    expect(plain.material?.settle?.mobilityWeights).toBeUndefined();
+    expect(weights).toBeDefined();
+    expect(weights![0]).toBeGreaterThan(0);
+    expect(weights![1]).toBeLessThan(0);
+    // The player weighs the two sides' mobility alike: the fitted weights are about equal and opposite.
+    expect(-weights![1] / weights![0]).toBeGreaterThan(0.7);
+    expect(-weights![1] / weights![0]).toBeLessThan(1.4);
+    const [before, after] = [top1(plain), top1(withMobility)];
+    expect(after).toBeGreaterThan(before + 0.2);
+    expect(after).toBeGreaterThan(0.7);
+    plain.close();
+    withMobility.close();
+  }, 120_000);
+});
