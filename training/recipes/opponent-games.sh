@@ -9,7 +9,7 @@
 #
 # Debian engines join when installed (in PATH, or in /usr/games where Debian puts them): gnuchess
 # (gnuchess:depth=2, and at depth 1 as gnuchess1), the UCI engines toga2 and glaurung at depth 1
-# (uci:/usr/games/NAME:depth=1), and the xboard engines fairymax, sjeng and hoichess at depth 2
+# (uci:/usr/games/NAME:depth=1; Ethereal too), and the xboard engines fairymax, sjeng and hoichess at depth 2
 # (xboard:NAME:depth=2). Phalanx takes no depth in xboard mode, only a time, and is left out.
 set -euo pipefail
 cd "$(dirname "$0")/../.."
@@ -36,6 +36,8 @@ fi
 # Two UCI engines Debian packages (apt-get install toga2 glaurung), deterministic at a fixed depth.
 if [ -x /usr/games/toga2 ]; then collect toga2 'uci:/usr/games/toga2:depth=1'; fi
 if [ -x /usr/games/glaurung ]; then collect glaurung 'uci:/usr/games/glaurung:depth=1'; fi
+# Ethereal (apt-get install ethereal-chess), a modern alpha-beta engine, at depth 1.
+if [ -x /usr/games/ethereal-chess ]; then collect ethereal 'uci:/usr/games/ethereal-chess:depth=1'; fi
 # Three xboard engines Debian packages (apt-get install fairymax sjeng hoichess). Fairy-Max randomises its choices.
 for engine in fairymax sjeng hoichess; do
   if [ -x /usr/games/$engine ]; then collect ${engine}2 "xboard:$engine:depth=2"; fi
