@@ -365,7 +365,7 @@ function fitScores(
 }
 
 /** The pulls `--shrinkage auto` chooses among (ModelSettings.shrinkageCandidates). */
-export const SHRINKAGE_CANDIDATES: readonly number[] = [0.01, 0.1, 1, 10];
+export const SHRINKAGE_CANDIDATES: readonly number[] = [0.01, 0.1, 1, 10, 100];
 /** Every VALIDATION_EVERY-th game's decisions judge the candidates (split by game: a game's moves are alike). */
 const VALIDATION_EVERY = 5;
 
@@ -401,8 +401,11 @@ function heldOutFit(cases: readonly FittingCase[], held: readonly number[], scor
 
 /**
  * Chooses the patterns' pull towards indifference by validation: each candidate is fitted on four games in five and
- * judged by the held-out games' log-likelihood. How much a player's choices owe to patterns rather than to the
- * material search differs by player (training/RESULTS.md, 2026-11-25), so one fixed pull suits some players only.
+ * judged by how often it names the move chosen in the held-out games (top-1, what a model is for and what its
+ * players, the line and the look, use), the log-likelihood breaking ties. How much a player's choices owe to
+ * patterns rather than to the material search differs by player (training/RESULTS.md, 2026-11-25), so one fixed
+ * pull suits some players only. Judged by the log-likelihood instead (until 2026-12-02), the choice was .1 for
+ * Fairy-Max and HoiChess, whose held-out top-1 is 7.9 and 4.5 points higher at 10 (training/RESULTS.md).
  */
 function chooseShrinkage(
   cases: FittingCase[],
@@ -422,7 +425,7 @@ function chooseShrinkage(
     return { shrinkage, ...heldOutFit(cases, held, scores, realFeatures) };
   });
   if (trials.length === 0) return { chosen: settings.shrinkage, heldOutDecisions: held.length, trials };
-  const best = trials.reduce((a, b) => (b.logLikelihood > a.logLikelihood ? b : a));
+  const best = trials.reduce((a, b) => (b.top1 > a.top1 || (b.top1 === a.top1 && b.logLikelihood > a.logLikelihood) ? b : a));
   return { chosen: best.shrinkage, heldOutDecisions: held.length, trials };
 }
 
@@ -558,8 +561,8 @@ function buildModelInto(file: string, request: BuildRequest): BuildSummary {
       const choice = chooseShrinkage(cases, caseGames, count, settings, request.seed, reals);
       settings.shrinkage = choice.chosen;
       shrinkageChoice = { heldOutDecisions: choice.heldOutDecisions, trials: choice.trials };
-      const tried = choice.trials.map((t) => `${t.shrinkage}: ${t.logLikelihood.toFixed(3)}`).join(', ');
-      request.onProgress?.(`shrinkage ${choice.chosen} chosen by held-out log-likelihood (${tried})`);
+      const tried = choice.trials.map((t) => `${t.shrinkage}: ${(100 * t.top1).toFixed(1)}%, ${t.logLikelihood.toFixed(3)}`).join('; ');
+      request.onProgress?.(`shrinkage ${choice.chosen} chosen by held-out top-1 (top-1, log-likelihood: ${tried})`);
     };
     const settles = settings.material === 'settled' || settings.material === 'two-ply';
     if (!settles) choosePull(featureCount, []);

@@ -54,7 +54,7 @@ function summaryText(s: BuildSummary & { squareGames?: number }, out: string): s
     ...(s.shrinkageChoice
       ? [
           `shrinkage ${s.settings.shrinkage}, chosen on ${s.shrinkageChoice.heldOutDecisions} held-out decisions ` +
-            `(log-likelihood ${s.shrinkageChoice.trials.map((t) => `${t.shrinkage}: ${t.logLikelihood.toFixed(3)}`).join(', ')})`,
+            `by top-1 (top-1, log-likelihood: ${s.shrinkageChoice.trials.map((t) => `${t.shrinkage}: ${(100 * t.top1).toFixed(1)}%, ${t.logLikelihood.toFixed(3)}`).join('; ')})`,
         ]
       : []),
     ...(s.squares
