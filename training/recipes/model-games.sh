@@ -84,3 +84,8 @@ wait
 predict predict-fm600auto-fm200p100-db "$FM" "$OUT/opp/fairymax2.heldout.pgn" fairymax2-auto fairymax2-200-pull100 "$OUT/t.db" &
 predict predict-glaurung-fm600auto-db "$GLA" "$OUT/opp/glaurung.heldout.pgn" glaurung fairymax2-auto "$OUT/t.db" &
 wait
+
+# 6. The deterministic engine (issue 14's 80%) with the default now.
+GAMES=400 ONLY=sf20 OUT="$OUT/opp" training/recipes/opponent-games.sh
+model sf20 "$OUT/opp/sf20.train.pgn" 'stockfish:skill=20,depth=1'
+predict predict-sf20-glaurung 'stockfish:skill=20,depth=1' "$OUT/opp/sf20.heldout.pgn" sf20 glaurung
