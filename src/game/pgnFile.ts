@@ -11,6 +11,9 @@ export interface PgnGameText {
 
 const TERMINATION = /(?:^|\s)(?:1-0|0-1|1\/2-1\/2|\*)\s*$/;
 
+/** Whether a game's text ends with its termination marker (a game cut short, by a killed writer say, does not). */
+export const endsWithTermination = (text: string): boolean => TERMINATION.test(text);
+
 /**
  * Splits a PGN file into games. A game ends at its termination marker (1-0, 0-1, 1/2-1/2 or *) outside
  * comments and variations, or where a tag pair follows movetext (a game whose marker is missing). Brace

@@ -15,7 +15,7 @@ import { Contestant } from '../match/contestant.ts';
 import { gameSeed } from '../match/match.ts';
 import { Random } from '../util/random.ts';
 import { badInput } from '../util/errors.ts';
-import { splitPgnGames } from '../game/pgnFile.ts';
+import { endsWithTermination, splitPgnGames } from '../game/pgnFile.ts';
 
 export interface CollectionOptions {
   /** The player being collected (its canonical spec is the PGN name). */
@@ -120,8 +120,6 @@ export interface CollectionResume {
   next: number;
 }
 
-const FINISHED = /(?:1-0|0-1|1\/2-1\/2|\*)\s*$/;
-
 /**
  * Reads what an earlier run of the same collection (player, seed, held-out split) wrote: the games are appended
  * one at a time in round order, so a run killed midway leaves rounds 1..n complete and perhaps a last game cut
@@ -137,7 +135,7 @@ export function resumeCollection(
   for (const [file, text] of [['training', trainText], ['held-out', heldOutText]] as const) {
     for (const game of splitPgnGames(text)) {
       const body = game.text.trim();
-      if (!FINISHED.test(body)) continue; // a last game cut short by the interruption
+      if (!endsWithTermination(body)) continue; // a last game cut short by the interruption
       const tag = (name: string) => new RegExp(`^\\[${name} "([^"]*)"\\]`, 'm').exec(body)?.[1];
       const round = Number(tag('Round'));
       if (tag('White') !== collection.player && tag('Black') !== collection.player) {

@@ -578,9 +578,11 @@ function buildModelInto(file: string, request: BuildRequest): BuildSummary {
       addSettledFeatures(cases, request.decisions, evaluation, { twoPly, mobility });
       request.onProgress?.(`settled${twoPly ? ' and two-ply' : ''} material in ${((performance.now() - induced) / 1000).toFixed(1)} s; fitting again`);
       // The real-valued features after the patterns', in addSettledFeatures's order.
-      const reals = Array.from({ length: 1 + (twoPly ? 1 : 0) + (mobility ? 2 : 0) }, (_, k) => featureCount + k);
-      const [lossFeature, twoPlyFeature] = reals;
-      const [ownMobility, opponentMobility] = reals.slice(reals.length - 2);
+      const lossFeature = featureCount;
+      const twoPlyFeature = featureCount + 1;
+      const ownMobility = featureCount + (twoPly ? 2 : 1);
+      const opponentMobility = ownMobility + 1;
+      const reals = [lossFeature, ...(twoPly ? [twoPlyFeature] : []), ...(mobility ? [ownMobility, opponentMobility] : [])];
       choosePull(featureCount + reals.length, reals);
       ({ scores, uses, logLikelihood } = fitScores(cases, featureCount + reals.length, settings, rng, reals));
       settle = {
