@@ -43,3 +43,8 @@ for engine in fairymax sjeng hoichess; do
   if [ -x /usr/games/$engine ]; then collect ${engine}2 "xboard:$engine:depth=2"; fi
 done
 if [ -x /usr/games/fairymax ]; then collect fairymax1 'xboard:fairymax:depth=1'; fi
+# Engines with simpler evaluations than the classical searchers above (2026-12-02 evening).
+for engine in dreamer sjaakii; do
+  if [ -x /usr/games/$engine ]; then collect ${engine}2 "xboard:$engine:depth=2"; fi
+done
+if [ -x /usr/games/fairy-stockfish ]; then collect fairysf1 'uci:/usr/games/fairy-stockfish:depth=1'; fi
