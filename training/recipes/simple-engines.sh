@@ -44,3 +44,30 @@ for name in $NAMES; do
   done &
 done
 wait
+
+# Dreamer's variants, paired with its default model on the same held-out moves: 960 training games (the collection
+# resumed to 1,200 games in OUT/big, whose first 400 are the games above), pull 1000, 8 passes; and the headroom of
+# mobility and pawn structure (training/headroom.ts).
+if [[ " $NAMES " == *" dreamer2 "* ]]; then
+  DR=$(spec dreamer2)
+  mkdir -p "$OUT/big"
+  [ -f "$OUT/big/dreamer2.train.pgn" ] || cp "$OUT/opp/dreamer2.train.pgn" "$OUT/opp/dreamer2.heldout.pgn" "$OUT/big/"
+  GAMES=1200 ONLY=dreamer2 OUT="$OUT/big" training/recipes/opponent-games.sh
+  variant() { # NAME PGN [OPTIONS...]
+    local name=$1 pgn=$2
+    shift 2
+    [ -f "$OUT/$name.db" ] || nice -n 5 node bin/morph.js model --pgn "$pgn" --player "$DR" --seed 1 "$@" \
+      --out "$OUT/$name.db" --json --no-progress > "$OUT/$name.json"
+    [ -s "$OUT/predict-$name.json" ] || node bin/morph.js predict --model "$OUT/$name.db" --other-model "$OUT/dreamer2.db" \
+      --pgn "$OUT/opp/dreamer2.heldout.pgn" --player "$DR" --json > "$OUT/predict-$name.json"
+  }
+  variant dreamer2-960 "$OUT/big/dreamer2.train.pgn"
+  variant dreamer2-pull1000 "$OUT/opp/dreamer2.train.pgn" --shrinkage 1000
+  variant dreamer2-passes8 "$OUT/opp/dreamer2.train.pgn" --shrinkage 100 --passes 8
+  node bin/morph.js predict --model "$OUT/dreamer2.db" --other-model "$OUT/sjaakii2.db" --search captures \
+    --pgn "$OUT/opp/dreamer2.heldout.pgn" --player "$DR" --json > "$OUT/predict-dreamer2-captures.json"
+  for feature in mobility pawn; do
+    node bin/run-ts.js training/$feature-headroom.ts "$OUT/dreamer2.db" "$OUT/opp/dreamer2.train.pgn" \
+      "$OUT/opp/dreamer2.heldout.pgn" "$DR" 1500
+  done
+fi
