@@ -27,10 +27,13 @@ spec() {
     *) echo "simple-engines: unknown name $1" >&2; exit 2 ;;
   esac
 }
-for name in $NAMES; do
-  [ -f "$OUT/$name.db" ] || nice -n 5 node bin/morph.js model --pgn "$OUT/opp/$name.train.pgn" --player "$(spec $name)" \
-    --seed 1 --out "$OUT/$name.db" --json --no-progress > "$OUT/$name.json" &
-done
+model() { # NAME PGN PLAYER [OPTIONS...]: a model with seed 1, kept if built
+  local name=$1 pgn=$2 player=$3
+  shift 3
+  [ -f "$OUT/$name.db" ] || nice -n 5 node bin/morph.js model --pgn "$pgn" --player "$player" --seed 1 "$@" \
+    --out "$OUT/$name.db" --json --no-progress > "$OUT/$name.json"
+}
+for name in $NAMES; do model "$name" "$OUT/opp/$name.train.pgn" "$(spec $name)" & done
 wait
 # The value database ranks 4-5 moves a second, so it ranks each engine's moves once, beside the first other model.
 for name in $NAMES; do
@@ -56,15 +59,14 @@ if [[ " $NAMES " == *" dreamer2 "* ]]; then
   variant() { # NAME PGN [OPTIONS...]
     local name=$1 pgn=$2
     shift 2
-    [ -f "$OUT/$name.db" ] || nice -n 5 node bin/morph.js model --pgn "$pgn" --player "$DR" --seed 1 "$@" \
-      --out "$OUT/$name.db" --json --no-progress > "$OUT/$name.json"
+    model "$name" "$pgn" "$DR" "$@"
     [ -s "$OUT/predict-$name.json" ] || node bin/morph.js predict --model "$OUT/$name.db" --other-model "$OUT/dreamer2.db" \
       --pgn "$OUT/opp/dreamer2.heldout.pgn" --player "$DR" --json > "$OUT/predict-$name.json"
   }
   variant dreamer2-960 "$OUT/big/dreamer2.train.pgn"
   variant dreamer2-pull1000 "$OUT/opp/dreamer2.train.pgn" --shrinkage 1000
   variant dreamer2-passes8 "$OUT/opp/dreamer2.train.pgn" --shrinkage 100 --passes 8
-  node bin/morph.js predict --model "$OUT/dreamer2.db" --other-model "$OUT/sjaakii2.db" --search captures \
+  [ -s "$OUT/predict-dreamer2-captures.json" ] || node bin/morph.js predict --model "$OUT/dreamer2.db" --other-model "$OUT/sjaakii2.db" --search captures \
     --pgn "$OUT/opp/dreamer2.heldout.pgn" --player "$DR" --json > "$OUT/predict-dreamer2-captures.json"
   for feature in mobility pawn; do
     node bin/run-ts.js training/$feature-headroom.ts "$OUT/dreamer2.db" "$OUT/opp/dreamer2.train.pgn" \
