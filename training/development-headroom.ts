@@ -1,5 +1,5 @@
 /**
- * Would castling and development help a model predict an engine? (issue 14; an experiment, 2026-12-02, as
+ * Would castling and development help a model predict an engine? (issue 14; an experiment, run 2026-12-03, as
  * mobility-headroom.ts and pawn-headroom.ts asked of their features.) Many classical evaluations score the castling
  * rights a side keeps, whether it castled, an early queen while the minor pieces stay home, rooks on files without
  * their own pawns, and bishops hemmed in by their own pawns. Piece and square values cannot say these: a right lost
@@ -35,7 +35,6 @@ function developmentTerms(board: Board, white: boolean, castledNow: boolean): nu
     if (board.squares[sq] === sign * ROOK && ownFiles[sq & 7] === 0) openRooks++;
     if (board.squares[sq] === sign * BISHOP) hemmed += pawnsOnColour[((sq >> 3) + (sq & 7)) & 1] / 8;
   }
-  void KING;
   return [kept === 2 ? 1 : 0, kept === 1 ? 1 : 0, castledNow ? 1 : 0, queenAway * undeveloped, openRooks, hemmed];
 }
 

@@ -59,10 +59,13 @@ export function runHeadroom(script: string, headroom: Headroom, args: readonly s
       columns.length,
       0.01,
     );
+  /** Each of a decision's moves scored by a fit's weights on its columns. */
+  const scoresOf = (columns: readonly number[], weights: Float64Array, d: Decided): number[] =>
+    d.features.map((f) => columns.reduce((sum, c, k) => sum + weights[k] * f[c], 0));
   const hits = (columns: readonly number[], weights: Float64Array, on: readonly Decided[]): number => {
     let total = 0;
     for (const d of on) {
-      const scores = d.features.map((f) => columns.reduce((sum, c, k) => sum + weights[k] * f[c], 0));
+      const scores = scoresOf(columns, weights, d);
       const best = Math.max(...scores);
       const tied = scores.flatMap((s, i) => (s >= best - 1e-9 ? [i] : []));
       if (tied.includes(d.chosen)) total += 1 / tied.length;
@@ -72,7 +75,7 @@ export function runHeadroom(script: string, headroom: Headroom, args: readonly s
   const logLikelihood = (columns: readonly number[], weights: Float64Array, on: readonly Decided[]): number => {
     let total = 0;
     for (const d of on) {
-      const scores = d.features.map((f) => columns.reduce((sum, c, k) => sum + weights[k] * f[c], 0));
+      const scores = scoresOf(columns, weights, d);
       const top = Math.max(...scores);
       total += scores[d.chosen] - top - Math.log(scores.reduce((z, s) => z + Math.exp(s - top), 0));
     }

@@ -15,11 +15,11 @@ SIZES=${SIZES:-3000 300 1000}
 mkdir -p "$OUT/opp"
 GAMES=3750 ONLY=glaurung OUT="$OUT/opp" training/recipes/opponent-games.sh
 
-# The first N games of the training file (a game starts at its Event tag).
-first_games() { awk -v n="$1" '/^\[Event /{ count++ } count <= n' "$OUT/opp/glaurung.train.pgn"; }
+# The first N games of a PGN file (a game starts at its Event tag).
+first_games() { awk -v n="$1" '/^\[Event /{ count++ } count <= n' "$2"; }
 
 for size in $SIZES; do
-  [ -f "$OUT/glaurung-$size.pgn" ] || first_games "$size" > "$OUT/glaurung-$size.pgn"
+  [ -f "$OUT/glaurung-$size.pgn" ] || first_games "$size" "$OUT/opp/glaurung.train.pgn" > "$OUT/glaurung-$size.pgn"
   [ -f "$OUT/glaurung-$size.db" ] || { /usr/bin/time -v nice -n 5 node bin/morph.js model --pgn "$OUT/glaurung-$size.pgn" \
     --player "$PLAYER" --seed 1 --out "$OUT/glaurung-$size.db" --json --no-progress > "$OUT/glaurung-$size.json" 2> "$OUT/glaurung-$size.time"; } &
 done
@@ -33,13 +33,13 @@ done
 
 # Issue 14's bar for a real engine, on the first 80 held-out games (the value database ranks a few moves a
 # second): the 3,000- and 300-game models beside the value database (model-line.sh's, regenerated: 3,000 games from
-# fresh, seed 52, its policy built at the end) and a model of another engine (Dreamer at depth 2, from
-# evaluation-terms.sh's collection, OUT/dr).
+# fresh, seed 52, its policy built at the end) and a model of another engine (Dreamer at depth 2: 400 games and a
+# model as evaluation-terms.sh makes them, in OUT/dr).
 [ -f "$OUT/t.db" ] || node bin/morph.js train --db "$OUT/t.db" --games 3000 --seed 52 --jobs 1 --progress lines > "$OUT/train.out" 2> "$OUT/train.err"
 DREAMER="$OUT/dr/dreamer2.db"
 [ -f "$DREAMER" ] || { GAMES=400 ONLY=dreamer2 OUT="$OUT/dr" training/recipes/opponent-games.sh
   node bin/morph.js model --pgn "$OUT/dr/dreamer2.train.pgn" --player 'xboard:dreamer:depth=2' --seed 1 --out "$DREAMER" --json --no-progress > "$OUT/dr/dreamer2.json"; }
-[ -f "$OUT/glaurung-heldout-80.pgn" ] || awk '/^\[Event /{ count++ } count <= 80' "$OUT/opp/glaurung.heldout.pgn" > "$OUT/glaurung-heldout-80.pgn"
+[ -f "$OUT/glaurung-heldout-80.pgn" ] || first_games 80 "$OUT/opp/glaurung.heldout.pgn" > "$OUT/glaurung-heldout-80.pgn"
 for size in 3000 300; do
   file="$OUT/bar-$size.json"
   [ -s "$file" ] || nice -n 5 node bin/morph.js predict --model "$OUT/glaurung-$size.db" --other-model "$DREAMER" --db "$OUT/t.db" \
