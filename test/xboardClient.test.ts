@@ -77,6 +77,18 @@ describe('XboardClient against a scripted engine', () => {
     });
   }
 
+  it('gives the engine a clock for the rest of the game at every search', async () => {
+    const { client, record } = fakeEngine('v2');
+    await client.start();
+    await client.newGame();
+    await client.bestMove(START, [], { clock: 1_500 });
+    await client.bestMove(START, ['e2e4'], { clock: 90_500 });
+    expect(readFileSync(record, 'utf8').trim().split('\n')).toEqual([
+      `${positionAfter(START, []).fen} level 0 0:02 0 time 150`,
+      `${positionAfter(START, ['e2e4']).fen} level 0 1:31 0 time 9050`,
+    ]);
+  });
+
   it('reads a move written in SAN', async () => {
     const { client } = fakeEngine('san');
     await client.start();
@@ -163,7 +175,9 @@ describe('xboard opponent specs', () => {
     expect(spec).toEqual({ kind: 'xboard', command: 'phalanx -b- -l-', options: { movetime: '1000' } });
     expect(formatOpponentSpec(spec)).toBe('xboard:phalanx -b- -l-:movetime=1000');
     expect(formatOpponentSpec(parseOpponentSpec('xboard:/usr/games/fairymax'))).toBe('xboard:/usr/games/fairymax:depth=1');
-    expect(() => parseOpponentSpec('xboard:fairymax:nodes=100')).toThrow(/xboard takes only depth=N and movetime=MS/);
+    expect(formatOpponentSpec(parseOpponentSpec('xboard:phalanx -b-:clock=2000'))).toBe('xboard:phalanx -b-:clock=2000');
+    expect(() => parseOpponentSpec('xboard:fairymax:nodes=100')).toThrow(/xboard takes only depth=N, movetime=MS and clock=MS/);
+    expect(() => parseOpponentSpec('xboard:phalanx:clock=fast')).toThrow(/clock must be a positive whole number/);
     expect(() => parseOpponentSpec('xboard:')).toThrow(/nothing after "xboard:"/);
   });
 
@@ -175,20 +189,22 @@ describe('xboard opponent specs', () => {
 
   // Debian's Fairy-Max: the real engine this client was written for (setboard=0, so edit mode). Skipped without it.
   const fairymax = existsSync('/usr/games/fairymax');
-  it.skipIf(!fairymax)('plays legal moves as Fairy-Max from set-up positions', async () => {
-    const player: GamePlayer = await createOpponent(parseOpponentSpec('xboard:fairymax:depth=2'), { seed: 1 });
-    try {
-      await player.newGame();
-      // The last: Black's only legal moves are h7h6 and h7h5 (Fairy-Max's own choices vary from run to run).
-      const cases = [[ITALIAN, ['e1g1']], [BLACK_TO_MOVE, []], [START, ['f2f3', 'e7e5', 'g2g4']], [PAWN_ONLY, []]] as const;
-      for (const [fen, moves] of cases) {
-        const move = await player.chooseMove({ startFen: fen, moves: [...moves], fen });
-        const chess = new Chess(fen);
-        for (const played of moves) chess.move({ from: played.slice(0, 2), to: played.slice(2, 4) });
-        expect(chess.moves({ verbose: true }).map((legal) => legal.lan)).toContain(move);
+  for (const limit of ['depth=2', 'clock=1000']) {
+    it.skipIf(!fairymax)(`plays legal moves as Fairy-Max from set-up positions (${limit})`, async () => {
+      const player: GamePlayer = await createOpponent(parseOpponentSpec(`xboard:fairymax:${limit}`), { seed: 1 });
+      try {
+        await player.newGame();
+        // The last: Black's only legal moves are h7h6 and h7h5 (Fairy-Max's own choices vary from run to run).
+        const cases = [[ITALIAN, ['e1g1']], [BLACK_TO_MOVE, []], [START, ['f2f3', 'e7e5', 'g2g4']], [PAWN_ONLY, []]] as const;
+        for (const [fen, moves] of cases) {
+          const move = await player.chooseMove({ startFen: fen, moves: [...moves], fen });
+          const chess = new Chess(fen);
+          for (const played of moves) chess.move({ from: played.slice(0, 2), to: played.slice(2, 4) });
+          expect(chess.moves({ verbose: true }).map((legal) => legal.lan)).toContain(move);
+        }
+      } finally {
+        await player.close();
       }
-    } finally {
-      await player.close();
-    }
-  });
+    });
+  }
 });

@@ -54,8 +54,9 @@ export async function createOpponent(spec: OpponentSpec, options: CreateOpponent
       // Debian installs these engines in /usr/games, often missing from PATH.
       const command = findExecutable(program, GAME_DIRS);
       if (command === null) throw badInput(`xboard engine not found or not executable: ${program}`);
-      // The spec admits only depth and movetime, so its options are all search limits.
-      const { go: limits } = engineSettings(spec.options);
+      // The spec admits only depth, movetime and clock, so its options are all search limits.
+      const { go, setoptions } = engineSettings(spec.options);
+      const limits = setoptions.clock === undefined ? go : { ...go, clock: Number(setoptions.clock) };
       return new XboardEnginePlayer({ name, command, args, limits, ...timeouts });
     }
     case 'morph':

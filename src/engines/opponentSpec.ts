@@ -52,7 +52,7 @@ export type OpponentKind = OpponentSpec['kind'];
 
 export const VALID_OPPONENT_FORMS =
   'stockfish[:skill=N,depth=N,nodes=N,movetime=MS,Name=value,...], gnuchess[:depth=N], ' +
-  'uci:PATH[:depth=N,nodes=N,movetime=MS,Name=value,...], xboard:COMMAND[:depth=N,movetime=MS], morph:DB_PATH, ab:D, random, greedy, noisy:P:SPEC, noisy:auto=T:SPEC, self (training only), ' +
+  'uci:PATH[:depth=N,nodes=N,movetime=MS,Name=value,...], xboard:COMMAND[:depth=N,movetime=MS,clock=MS], morph:DB_PATH, ab:D, random, greedy, noisy:P:SPEC, noisy:auto=T:SPEC, self (training only), ' +
   'mix:SPEC;SPEC;... (training only: game n plays member (n - 1) mod k), ' +
   'ladder:SPEC@N;SPEC@M;...;SPEC (training only: the first plays games 1-N, the next up to M, the last every game after)';
 
@@ -61,6 +61,8 @@ export const ADAPTIVE_START_PROBABILITY = 0.5;
 
 /** Spec keys that are search limits rather than engine options. */
 const GO_KEYS = ['depth', 'nodes', 'movetime'] as const;
+/** An xboard engine's limits: `sd`, `st`, or a clock for the rest of the game (xboardClient.ts). */
+const XBOARD_KEYS = ['depth', 'movetime', 'clock'] as const;
 const STOCKFISH_DEFAULT_SKILL = '0';
 const DEFAULT_DEPTH = '1';
 const MAX_STOCKFISH_SKILL = 20;
@@ -123,13 +125,18 @@ export function parseOpponentSpec(text: string): OpponentSpec {
     }
     case 'xboard': {
       if (body === undefined) fail('xboard needs the engine command: xboard:COMMAND');
-      const { head, options } = splitTrailingOptions(body!, ['depth', 'movetime'], fail);
+      const { head, options } = splitTrailingOptions(body!, XBOARD_KEYS, fail);
       const command = head.replace(/\s+/g, ' ').trim();
       if (command === '') fail('xboard needs the engine command: xboard:COMMAND');
       for (const name of Object.keys(options)) {
-        if (name !== 'depth' && name !== 'movetime') fail(`xboard takes only depth=N and movetime=MS, not "${name}"`);
+        if (!(XBOARD_KEYS as readonly string[]).includes(name)) {
+          fail(`xboard takes only depth=N, movetime=MS and clock=MS, not "${name}"`);
+        }
       }
-      return { kind, command, options: withDefaultDepth(checkedSearchLimits(options, fail)) };
+      const { clock, ...limits } = options;
+      if (clock === undefined) return { kind, command, options: withDefaultDepth(checkedSearchLimits(limits, fail)) };
+      // A clock is a limit of its own: no default depth beside it.
+      return { kind, command, options: { ...checkedSearchLimits(limits, fail), clock: String(positiveInteger('clock', clock, fail)) } };
     }
     case 'mix': {
       const texts = (body ?? '').split(';');

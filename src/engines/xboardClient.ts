@@ -24,6 +24,12 @@ export interface XboardLimits {
   depth?: number;
   /** `st S`: S seconds a move (CECP counts whole seconds: milliseconds are rounded up). */
   movetime?: number;
+  /**
+   * The engine's clock in milliseconds: every search tells the engine it has this long left for the rest of the
+   * game (`level 0 M:SS 0`, then `time` and `otim` in centiseconds), so it moves in the fraction of it its own
+   * time management gives one move. For engines that take neither `sd` nor `st` below a second (Phalanx).
+   */
+  clock?: number;
 }
 
 export interface XboardClientConfig extends EngineLaunch {
@@ -119,8 +125,8 @@ export class XboardClient extends EngineClient<XboardLimits> {
   async bestMove(startFen: string, moves: readonly string[], limits: XboardLimits): Promise<string> {
     const engine = this.runningProcess();
     if (this.searching) throw new Error(`engine "${this.label}" is already searching`);
-    if (limits.depth === undefined && limits.movetime === undefined) {
-      throw new Error('a search needs a limit: depth or movetime');
+    if (limits.depth === undefined && limits.movetime === undefined && limits.clock === undefined) {
+      throw new Error('a search needs a limit: depth, movetime or clock');
     }
     const legalMoves = this.positions.legalMovesAfter(startFen, moves);
     const fen = this.positions.currentFen();
@@ -134,6 +140,7 @@ export class XboardClient extends EngineClient<XboardLimits> {
       for (const move of moves) engine.send(this.features.usermove ? `usermove ${move}` : move);
       if (limits.depth !== undefined) engine.send(`sd ${limits.depth}`);
       if (limits.movetime !== undefined) engine.send(`st ${Math.max(1, Math.ceil(limits.movetime / 1000))}`);
+      if (limits.clock !== undefined) for (const line of clockLines(limits.clock)) engine.send(line);
       await this.sync(engine, fen);
       let best = '';
       await engine.request('go', 'move', this.searchTimeout(limits), (line) => {
@@ -179,8 +186,20 @@ export class XboardClient extends EngineClient<XboardLimits> {
   private searchTimeout(limits: XboardLimits): number {
     if (this.config.searchTimeoutMs !== undefined) return this.config.searchTimeoutMs;
     if (limits.movetime !== undefined) return Math.ceil(limits.movetime / 1000) * 1000 + SEARCH_GRACE_MS;
+    if (limits.clock !== undefined) return limits.clock + SEARCH_GRACE_MS;
     return DEFAULT_DEPTH_SEARCH_TIMEOUT_MS;
   }
+}
+
+/**
+ * A clock of `ms` for the rest of the game, no increment: `level`'s base time is in whole minutes and seconds
+ * (rounded up), `time` and `otim` in centiseconds (both sides alike, as the opponent's clock does not matter here).
+ */
+export function clockLines(ms: number): string[] {
+  const seconds = Math.max(1, Math.ceil(ms / 1000));
+  const base = `${Math.floor(seconds / 60)}:${String(seconds % 60).padStart(2, '0')}`;
+  const centiseconds = Math.max(1, Math.round(ms / 10));
+  return [`level 0 ${base} 0`, `time ${centiseconds}`, `otim ${centiseconds}`];
 }
 
 /**

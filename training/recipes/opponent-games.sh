@@ -10,7 +10,8 @@
 # Debian engines join when installed (in PATH, or in /usr/games where Debian puts them): gnuchess
 # (gnuchess:depth=2, and at depth 1 as gnuchess1), the UCI engines toga2 and glaurung at depth 1
 # (uci:/usr/games/NAME:depth=1; Ethereal too), and the xboard engines fairymax, sjeng and hoichess at depth 2
-# (xboard:NAME:depth=2). Phalanx takes no depth in xboard mode, only a time, and is left out.
+# (xboard:NAME:depth=2). Phalanx takes no depth in xboard mode, only a time: it plays on a 2-second clock for
+# the game (about 50 ms a move), at full speed and held to 20,000 nodes a second.
 set -euo pipefail
 cd "$(dirname "$0")/../.."
 GAMES=${GAMES:-400}
@@ -47,4 +48,8 @@ if [ -x /usr/games/fairymax ]; then collect fairymax1 'xboard:fairymax:depth=1';
 for engine in dreamer sjaakii; do
   if [ -x /usr/games/$engine ]; then collect ${engine}2 "xboard:$engine:depth=2"; fi
 done
+if [ -x /usr/games/phalanx ]; then
+  collect phalanx 'xboard:phalanx -b- -l-:clock=2000'
+  collect phalanxn 'xboard:phalanx -b- -l- -n 20000:clock=2000'
+fi
 if [ -x /usr/games/fairy-stockfish ]; then collect fairysf1 'uci:/usr/games/fairy-stockfish:depth=1'; fi
