@@ -193,6 +193,10 @@ describe("Morph's own move policy", () => {
     expect(tables.N.f3).toBe(Math.round((100 * stored.squareValues[64 + 21]) / stored.values[0]));
     expect(tables.K.g1).toBe(Math.round((100 * stored.squareValues[5 * 64 + 6]) / stored.values[0]));
     expect(JSON.parse(shown.stdout).endgameTables.K.g1).toBe(Math.round((100 * stored.squareValues[384 + 5 * 64 + 6]) / stored.values[0]));
+    // The policy file given as --db is an opponent model: its own square values, the same tables.
+    const direct = await runMorph(['inspect', '--db', ownPolicyPath(played), 'squares', '--json']);
+    expect(direct.code).toBe(0);
+    expect(JSON.parse(direct.stdout).tables).toEqual(tables);
     // Two games of at most 40 plies: too few decisions with a result to start from (100), so no square values.
     const few = join(dir, 'few.db');
     await train(few, 2);

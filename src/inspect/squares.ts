@@ -67,7 +67,7 @@ export function readSquareTables(dbPath: string, policy?: string): SquareTables 
 export function squareTablesText(s: SquareTables): string {
   const pawn = s.pieceValues[0];
   const lines = [
-    `Square values from ${s.policy}: what the partner's choices say each piece is worth on each square,`,
+    `Square values from ${s.policy}: what the choices it was fitted to say each piece is worth on each square,`,
     `in centipawns of the pawn learned beside them (piece values in pawns: ${PIECES.slice(0, 5)
       .map((piece, i) => `${piece} ${(s.pieceValues[i] / pawn).toFixed(2)}`)
       .join(', ')}). As White sees the board; Black's are the same, mirrored.`,

@@ -14,6 +14,7 @@ import {
 } from '../../inspect/patterns.ts';
 import { patternDiagramText } from '../../inspect/patternText.ts';
 import { patternSvg } from '../../inspect/patternSvg.ts';
+import { databaseKind } from '../../store/databaseKind.ts';
 import { badInput } from '../../util/errors.ts';
 import { action, printLine } from '../run.ts';
 import { parseIntegerOption } from '../options.ts';
@@ -81,12 +82,14 @@ export function registerInspectCommand(program: Command): void {
 
   inspect
     .command('squares')
-    .description("the square values Morph plays with: its policy's, fitted to its partner's choices, one board per piece type")
+    .description("the square values Morph plays with: its policy's, fitted to its partner's choices, one board per piece type; of an opponent model given as --db, the model's own")
     .option('--policy <model>', "another policy model's (default: the database's own, DB.policy.db)")
     .action(
       action((local: { policy?: string }, command: Command) => {
         const opts = common(command);
-        const tables = withSnapshot(opts.db, ({ path }) => readSquareTables(path, local.policy));
+        const tables = withSnapshot(opts.db, ({ db, path }) =>
+          readSquareTables(path, local.policy ?? (databaseKind(db) === 'opponent-model' ? path : undefined)),
+        );
         printLine(opts.json ? JSON.stringify(tables) : squareTablesText(tables));
       }),
     );
