@@ -53,3 +53,10 @@ done
 [ -f "$OUT/pychess2-pull1000.db" ] || nice -n 5 node bin/morph.js model --pgn "$OUT/opp/pychess2.train.pgn" --player "$PY" \
   --seed 1 --shrinkage 1000 --out "$OUT/pychess2-pull1000.db" --json --no-progress > "$OUT/pychess2-pull1000.json"
 node bin/morph.js predict --model "$OUT/pychess2-pull1000.db" --other-model "$OUT/pychess2.db" --pgn "$OUT/opp/pychess2.heldout.pgn" --player "$PY"
+# The depth-1 players with material "settled" (the captures a move allows, no two-ply line), beside the default.
+for name in dreamer1 pychess1; do
+  [ -f "$OUT/$name-settled.db" ] || nice -n 5 node bin/morph.js model --pgn "$OUT/opp/$name.train.pgn" --player "$(spec $name)" \
+    --seed 1 --material settled --out "$OUT/$name-settled.db" --json --no-progress > "$OUT/$name-settled.json"
+  node bin/morph.js predict --model "$OUT/$name-settled.db" --other-model "$OUT/$name.db" --pgn "$OUT/opp/$name.heldout.pgn" \
+    --player "$(spec $name)"
+done
