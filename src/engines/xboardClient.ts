@@ -195,7 +195,7 @@ export class XboardClient extends EngineClient<XboardLimits> {
  * A clock of `ms` for the rest of the game, no increment: `level`'s base time is in whole minutes and seconds
  * (rounded up), `time` and `otim` in centiseconds (both sides alike, as the opponent's clock does not matter here).
  */
-export function clockLines(ms: number): string[] {
+function clockLines(ms: number): string[] {
   const seconds = Math.max(1, Math.ceil(ms / 1000));
   const base = `${Math.floor(seconds / 60)}:${String(seconds % 60).padStart(2, '0')}`;
   const centiseconds = Math.max(1, Math.round(ms / 10));
