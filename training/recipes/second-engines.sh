@@ -60,3 +60,14 @@ for name in dreamer1 pychess1; do
   node bin/morph.js predict --model "$OUT/$name-settled.db" --other-model "$OUT/$name.db" --pgn "$OUT/opp/$name.heldout.pgn" \
     --player "$(spec $name)"
 done
+# PyChess at depth 2 from 960 training games: the collection resumed to 1,200 games in OUT/big (its first 400 are the
+# games above), then the default model and the 320-game one rank all 240 held-out games beside Glaurung's model and
+# the value database (the first 80 are the held-out games above).
+mkdir -p "$OUT/big"
+[ -f "$OUT/big/pychess2.train.pgn" ] || cp "$OUT/opp/pychess2.train.pgn" "$OUT/opp/pychess2.heldout.pgn" "$OUT/big/"
+node bin/run-ts.js training/opponent-games.ts --player "$PY" --partners "$PARTNERS" --games 1200 --held-out-every 5 --seed 1 \
+  --out "$OUT/big/pychess2" > "$OUT/big/collect.out"
+[ -f "$OUT/pychess2-960.db" ] || nice -n 5 node bin/morph.js model --pgn "$OUT/big/pychess2.train.pgn" --player "$PY" \
+  --seed 1 --out "$OUT/pychess2-960.db" --json --no-progress > "$OUT/pychess2-960.json"
+node bin/morph.js predict --model "$OUT/pychess2-960.db" --other-model "$OUT/pychess2.db" --pgn "$OUT/big/pychess2.heldout.pgn" --player "$PY"
+node bin/morph.js predict --model "$OUT/pychess2-960.db" --other-model "$OTHER" --db "$VALUE_DB" --pgn "$OUT/big/pychess2.heldout.pgn" --player "$PY"
