@@ -33,9 +33,10 @@ runHeadroom(
     names: ['own knights near its king', 'own rooks near its king', 'own queens near its king', "opponent's pieces near own king"],
     features: (before, after) => {
       const sign = before.turn === WHITE ? 1 : -1;
-      const own = closeness(after, sign).map((v, k) => v - closeness(before, sign)[k]);
-      const theirs = closeness(after, -sign).reduce((a, b) => a + b, 0) - closeness(before, -sign).reduce((a, b) => a + b, 0);
-      return [...own, theirs];
+      const ownBefore = closeness(before, sign);
+      const own = closeness(after, sign).map((v, k) => v - ownBefore[k]);
+      const total = (board: Board) => closeness(board, -sign).reduce((a, b) => a + b, 0);
+      return [...own, total(after) - total(before)];
     },
     fits: [[1], [2], [3], [1, 2, 3], [4], [1, 2, 3, 4]],
   },

@@ -52,4 +52,10 @@ if [ -x /usr/games/phalanx ]; then
   collect phalanx 'xboard:phalanx -b- -l-:clock=2000'
   collect phalanxn 'xboard:phalanx -b- -l- -n 20000:clock=2000'
 fi
+# Dreamer at depth 1, and PyChess's own engine without its book (apt-get install pychess), 2026-12-03 evening.
+if [ -x /usr/games/dreamer ]; then collect dreamer1 'xboard:dreamer:depth=1'; fi
+if [ -f /usr/lib/python3/dist-packages/pychess/Players/PyChess.py ]; then
+  collect pychess2 'xboard:training/engines/pychess-engine.sh:depth=2'
+  collect pychess1 'xboard:training/engines/pychess-engine.sh:depth=1'
+fi
 if [ -x /usr/games/fairy-stockfish ]; then collect fairysf1 'uci:/usr/games/fairy-stockfish:depth=1'; fi

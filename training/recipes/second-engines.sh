@@ -10,7 +10,7 @@
 # VALUE_DB: model-line.sh's value database (3,000 games from fresh, seed 52, its policy built at the end).
 # OTHER_MODEL: a model of a different engine, here model-size.sh's model of Glaurung from 3,000 games; more (here
 # simple-engines.sh's model of Dreamer at depth 2) rank the moves of the engines that come near the bar.
-# Collections: opponent-games.ts, seed 1, 400 games against the four partners, every 5th held out. Models: seed 1,
+# Collections: opponent-games.sh (ONLY=NAME), seed 1, 400 games against the four partners, every 5th held out. Models: seed 1,
 # the defaults. Each engine's 80 held-out games are ranked by its own model and OTHER_MODEL (paired on the same
 # moves). The value database (about two moves a second) and the more models rank only PyChess's at depth 2, the
 # one that came near; a model of it with pull 1000 beside the default.
@@ -21,8 +21,7 @@ VALUE_DB=${2:?usage: second-engines.sh OUT_DIR VALUE_DB OTHER_MODEL}
 OTHER=${3:?usage: second-engines.sh OUT_DIR VALUE_DB OTHER_MODEL}
 shift 3
 NAMES=${NAMES:-phalanx phalanxn dreamer1 pychess2 pychess1}
-PARTNERS='stockfish:skill=5,depth=3;ab:2;stockfish:skill=10,depth=2;greedy'
-mkdir -p "$OUT/opp"
+mkdir -p "$OUT/opp" "$OUT/big"
 
 spec() {
   case $1 in
@@ -34,40 +33,43 @@ spec() {
     *) echo "second-engines: unknown name $1" >&2; exit 2 ;;
   esac
 }
+model() { # FILE PGN PLAYER [OPTIONS...]: a model with seed 1, kept if built
+  local file=$1 pgn=$2 player=$3
+  shift 3
+  [ -f "$file" ] || nice -n 5 node bin/morph.js model --pgn "$pgn" --player "$player" --seed 1 "$@" \
+    --out "$file" --json --no-progress > "${file%.db}.json"
+}
+rank() { # MODEL HELD_OUT PLAYER [OPTIONS...]: morph predict, as text
+  local file=$1 pgn=$2 player=$3
+  shift 3
+  node bin/morph.js predict --model "$file" --pgn "$pgn" --player "$player" "$@"
+}
 
 for name in $NAMES; do
-  nice -n 5 node bin/run-ts.js training/opponent-games.ts --player "$(spec $name)" --partners "$PARTNERS" \
-    --games 400 --held-out-every 5 --seed 1 --out "$OUT/opp/$name" > "$OUT/$name.out"
-  [ -f "$OUT/$name.db" ] || nice -n 5 node bin/morph.js model --pgn "$OUT/opp/$name.train.pgn" --player "$(spec $name)" \
-    --seed 1 --out "$OUT/$name.db" --json --no-progress > "$OUT/$name.json"
-  [ -s "$OUT/predict-$name.json" ] || node bin/morph.js predict --model "$OUT/$name.db" --other-model "$OTHER" \
-    --pgn "$OUT/opp/$name.heldout.pgn" --player "$(spec $name)" --json > "$OUT/predict-$name.json"
+  GAMES=400 ONLY=$name OUT="$OUT/opp" training/recipes/opponent-games.sh > "$OUT/$name.out"
+  model "$OUT/$name.db" "$OUT/opp/$name.train.pgn" "$(spec $name)"
+  [ -s "$OUT/predict-$name.json" ] || rank "$OUT/$name.db" "$OUT/opp/$name.heldout.pgn" "$(spec $name)" \
+    --other-model "$OTHER" --json > "$OUT/predict-$name.json"
 done
 
 PY=$(spec pychess2)
-[ -s "$OUT/predict-pychess2-db.json" ] || node bin/morph.js predict --model "$OUT/pychess2.db" --other-model "$OTHER" \
-  --db "$VALUE_DB" --pgn "$OUT/opp/pychess2.heldout.pgn" --player "$PY" --json > "$OUT/predict-pychess2-db.json"
-for more in "$@"; do
-  node bin/morph.js predict --model "$OUT/pychess2.db" --other-model "$more" --pgn "$OUT/opp/pychess2.heldout.pgn" --player "$PY"
-done
-[ -f "$OUT/pychess2-pull1000.db" ] || nice -n 5 node bin/morph.js model --pgn "$OUT/opp/pychess2.train.pgn" --player "$PY" \
-  --seed 1 --shrinkage 1000 --out "$OUT/pychess2-pull1000.db" --json --no-progress > "$OUT/pychess2-pull1000.json"
-node bin/morph.js predict --model "$OUT/pychess2-pull1000.db" --other-model "$OUT/pychess2.db" --pgn "$OUT/opp/pychess2.heldout.pgn" --player "$PY"
+[ -s "$OUT/predict-pychess2-db.json" ] || rank "$OUT/pychess2.db" "$OUT/opp/pychess2.heldout.pgn" "$PY" \
+  --other-model "$OTHER" --db "$VALUE_DB" --json > "$OUT/predict-pychess2-db.json"
+for more in "$@"; do rank "$OUT/pychess2.db" "$OUT/opp/pychess2.heldout.pgn" "$PY" --other-model "$more"; done
+model "$OUT/pychess2-pull1000.db" "$OUT/opp/pychess2.train.pgn" "$PY" --shrinkage 1000
+rank "$OUT/pychess2-pull1000.db" "$OUT/opp/pychess2.heldout.pgn" "$PY" --other-model "$OUT/pychess2.db"
 # The depth-1 players with material "settled" (the captures a move allows, no two-ply line), beside the default.
 for name in dreamer1 pychess1; do
-  [ -f "$OUT/$name-settled.db" ] || nice -n 5 node bin/morph.js model --pgn "$OUT/opp/$name.train.pgn" --player "$(spec $name)" \
-    --seed 1 --material settled --out "$OUT/$name-settled.db" --json --no-progress > "$OUT/$name-settled.json"
-  node bin/morph.js predict --model "$OUT/$name-settled.db" --other-model "$OUT/$name.db" --pgn "$OUT/opp/$name.heldout.pgn" \
-    --player "$(spec $name)"
+  model "$OUT/$name-settled.db" "$OUT/opp/$name.train.pgn" "$(spec $name)" --material settled
+  rank "$OUT/$name-settled.db" "$OUT/opp/$name.heldout.pgn" "$(spec $name)" --other-model "$OUT/$name.db"
 done
 # PyChess at depth 2 from 960 training games: the collection resumed to 1,200 games in OUT/big (its first 400 are the
-# games above), then the default model and the 320-game one rank all 240 held-out games beside Glaurung's model and
-# the value database (the first 80 are the held-out games above).
-mkdir -p "$OUT/big"
+# games above). On all 240 held-out games (the first 80 are the ones above): the 960-game model beside the 320-game
+# one, the 320-game one beside Glaurung's and the more models, and the 960-game one beside Glaurung's and the value
+# database.
 [ -f "$OUT/big/pychess2.train.pgn" ] || cp "$OUT/opp/pychess2.train.pgn" "$OUT/opp/pychess2.heldout.pgn" "$OUT/big/"
-node bin/run-ts.js training/opponent-games.ts --player "$PY" --partners "$PARTNERS" --games 1200 --held-out-every 5 --seed 1 \
-  --out "$OUT/big/pychess2" > "$OUT/big/collect.out"
-[ -f "$OUT/pychess2-960.db" ] || nice -n 5 node bin/morph.js model --pgn "$OUT/big/pychess2.train.pgn" --player "$PY" \
-  --seed 1 --out "$OUT/pychess2-960.db" --json --no-progress > "$OUT/pychess2-960.json"
-node bin/morph.js predict --model "$OUT/pychess2-960.db" --other-model "$OUT/pychess2.db" --pgn "$OUT/big/pychess2.heldout.pgn" --player "$PY"
-node bin/morph.js predict --model "$OUT/pychess2-960.db" --other-model "$OTHER" --db "$VALUE_DB" --pgn "$OUT/big/pychess2.heldout.pgn" --player "$PY"
+GAMES=1200 ONLY=pychess2 OUT="$OUT/big" training/recipes/opponent-games.sh > "$OUT/big/collect.out"
+model "$OUT/pychess2-960.db" "$OUT/big/pychess2.train.pgn" "$PY"
+rank "$OUT/pychess2-960.db" "$OUT/big/pychess2.heldout.pgn" "$PY" --other-model "$OUT/pychess2.db"
+for other in "$OTHER" "$@"; do rank "$OUT/pychess2.db" "$OUT/big/pychess2.heldout.pgn" "$PY" --other-model "$other"; done
+rank "$OUT/pychess2-960.db" "$OUT/big/pychess2.heldout.pgn" "$PY" --other-model "$OTHER" --db "$VALUE_DB"
