@@ -59,3 +59,6 @@ if [ -f /usr/lib/python3/dist-packages/pychess/Players/PyChess.py ]; then
   collect pychess1 'xboard:training/engines/pychess-engine.sh:depth=1'
 fi
 if [ -x /usr/games/fairy-stockfish ]; then collect fairysf1 'uci:/usr/games/fairy-stockfish:depth=1'; fi
+# npm's js-chess-engine (material and piece-square tables; training/engines/js-chess-engine-uci.mjs), when
+# JS_CHESS_ENGINE_DIR names the prefix it is installed in (2026-12-03 night): level 2 at its base depth 2.
+if [ -n "${JS_CHESS_ENGINE_DIR:-}" ]; then collect jce2 'uci:training/engines/js-chess-engine-uci.mjs:depth=2'; fi
