@@ -148,6 +148,43 @@ function bruteForceTwoPly(fen: string, budget: { nodes: number }): number | null
   return Math.max(FLOOR, Math.min(CEILING, value));
 }
 
+/** Whether the search asks a move whether it ends the game: captures (en passant too) and checks. */
+const askedEnd = (board: Board, move: CompactMove, after: Board): boolean =>
+  board.squares[move.to] !== 0 || (move.to === board.epSquare && Math.abs(board.squares[move.from]) === 1) || isInCheck(after);
+
+/** The best balance the side to move in `board` gets from one move, valued where it stands; mated the floor. */
+function bestStaticMove(board: Board): number {
+  const answers = successorBoards(board);
+  if (answers.length === 0) return isInCheck(board) ? FLOOR : 0;
+  return Math.max(
+    ...answers.map(({ move, after }) => {
+      const end = askedEnd(board, move, after) ? ending(after) : null;
+      return end === 'checkmate' ? CEILING : end === 'draw' ? 0 : boardBalance(after);
+    }),
+  );
+}
+
+/**
+ * The balance of the side that just moved into `fen` after two plies and nothing after (shape "plain"), or with a
+ * ply more, the mover's best move, after a move or a reply that gives check ("checks"): unpruned.
+ */
+function bruteForceShape(fen: string, shape: 'plain' | 'checks'): number {
+  const board = boardFromFen(fen);
+  const replies = successorBoards(board);
+  if (replies.length === 0) return isInCheck(board) ? CEILING : 0;
+  let value = CEILING;
+  for (const { move, after } of replies) {
+    const end = askedEnd(board, move, after) ? ending(after) : null;
+    let mover: number;
+    if (end === 'checkmate') mover = FLOOR;
+    else if (end === 'draw') mover = 0;
+    else if (shape === 'checks' && (isInCheck(board) || isInCheck(after))) mover = bestStaticMove(after);
+    else mover = -boardBalance(after);
+    value = Math.min(value, mover);
+  }
+  return Math.max(FLOOR, Math.min(CEILING, value));
+}
+
 /** Positions after every `every`-th legal move of sample positions and random games: what a model judges. */
 function judgedPositions(every: number): string[] {
   const rng = new Random(11);
@@ -197,6 +234,43 @@ describe('twoPlyLine', () => {
     expect(twoPlyLine(boardFromFen('r5k1/5ppp/8/8/8/8/5PPP/6K1 b - - 0 1'), VALUES)).toMatchObject({ balance: FLOOR, difference: null });
     expect(twoPlyLine(boardFromFen('6k1/8/8/8/8/8/8/6K1 b - - 0 1'), VALUES, 'checkmate')).toMatchObject({ balance: CEILING, difference: null });
     expect(twoPlyLine(boardFromFen('6k1/8/8/8/8/8/8/6K1 b - - 0 1'), VALUES, 'draw')).toMatchObject({ balance: 0, difference: null });
+  });
+});
+
+describe('twoPlyLine in the other shapes', () => {
+  it('is the minimax over two plies (plain), and a ply more after a check (checks): unpruned brute forces', () => {
+    const differ = { plain: 0, checks: 0 };
+    let compared = 0;
+    for (const fen of judgedPositions(4)) {
+      const quiescence = twoPlyLine(boardFromFen(fen), VALUES).balance;
+      for (const shape of ['plain', 'checks'] as const) {
+        const line = twoPlyLine(boardFromFen(fen), VALUES, null, undefined, shape);
+        expect(line.balance, `${shape} ${fen}`).toBeCloseTo(bruteForceShape(fen, shape), 9);
+        if (line.difference) {
+          const worth = [...line.difference].reduce((sum, d, k) => sum + d * VALUES[k], 0);
+          expect(worth, `${shape} ${fen}`).toBeCloseTo(line.balance, 9);
+        }
+        if (Math.abs(line.balance - quiescence) > 1e-9) differ[shape]++;
+      }
+      compared++;
+    }
+    expect(compared).toBeGreaterThan(100);
+    // Not vacuous: the shapes judge some moves otherwise than the quiescence line.
+    expect(differ.plain).toBeGreaterThan(10);
+    expect(differ.checks).toBeGreaterThan(10);
+  }, 120_000);
+
+  it('a plain line counts a defended pawn lost, and only the check extension sees a fork by check', () => {
+    // Black's bishop can take e4, which d3 defends: two plies end on the capture; the quiescence sees dxe4.
+    const defended = '6k1/8/2b5/8/4P3/3P4/8/6K1 b - - 0 1';
+    expect(twoPlyLine(boardFromFen(defended), VALUES, null, undefined, 'plain').balance).toBeCloseTo(VALUES[0] - VALUES[2], 9);
+    expect(twoPlyLine(boardFromFen(defended), VALUES).balance).toBeCloseTo(2 * VALUES[0] - VALUES[2], 9);
+    // Nc7+ forks king and rook: after the king moves, two plies still see the rook; a ply more takes it.
+    const fork = 'r3k3/2N4p/8/8/8/8/P7/4K3 b - - 0 1';
+    expect(twoPlyLine(boardFromFen(fork), VALUES, null, undefined, 'plain').balance).toBeCloseTo(VALUES[1] - VALUES[3], 9);
+    const extended = twoPlyLine(boardFromFen(fork), VALUES, null, undefined, 'checks');
+    expect(extended.balance).toBeCloseTo(VALUES[1], 9);
+    expect([...extended.difference!]).toEqual([0, 1, 0, 0, 0]);
   });
 });
 

@@ -12,6 +12,7 @@ import { decisionHistories, type Decision } from './decisions.ts';
 import { officerShare, SQUARE_VALUES, squareValueIndex, TAPERED_SQUARE_VALUES, type LearnedSquares } from '../eval/squareValues.ts';
 import { endByRule, twoPlyLine } from './opponentModel.ts';
 import { Random } from '../util/random.ts';
+import type { LineShape } from '../player/search.ts';
 
 /** One successor's features for conditionalLogit: the nonzero ones, by index. */
 export interface SparseRow {
@@ -213,9 +214,9 @@ export function choiceEvaluation(
   decisions: readonly Decision[],
   values: readonly number[],
   squareRounds: number,
-  { piecesFirst = true, alternatives = Infinity, seed = 1, tapered = false } = {},
+  { piecesFirst = true, alternatives = Infinity, seed = 1, tapered = false, line = 'quiescence' as LineShape } = {},
 ): LearnedEvaluation {
-  return choiceEvaluationFit(decisions, values, squareRounds, { piecesFirst, alternatives, seed, tapered }).evaluation;
+  return choiceEvaluationFit(decisions, values, squareRounds, { piecesFirst, alternatives, seed, tapered, line }).evaluation;
 }
 
 /** A choice evaluation's last round: its logit's fit, and how many successors' lines each feature took part in. */
@@ -229,7 +230,13 @@ function choiceEvaluationFit(
   decisions: readonly Decision[],
   values: readonly number[],
   squareRounds: number,
-  { piecesFirst, alternatives, seed, tapered }: { piecesFirst: boolean; alternatives: number; seed: number; tapered: boolean },
+  {
+    piecesFirst,
+    alternatives,
+    seed,
+    tapered,
+    line = 'quiescence',
+  }: { piecesFirst: boolean; alternatives: number; seed: number; tapered: boolean; line?: LineShape },
 ): { evaluation: LearnedEvaluation; last: ChoiceRound | null } {
   const random = new Random(seed);
   const total = values.reduce((a, b) => a + b, 0);
@@ -237,7 +244,7 @@ function choiceEvaluationFit(
   let last: ChoiceRound | null = null;
   for (let round = piecesFirst ? 0 : 1; round <= squareRounds; round++) {
     const tables = round > 0 ? (tapered ? TAPERED_SQUARE_VALUES : SQUARE_VALUES) : 0;
-    const { rows, chosen, seen } = choiceRows(decisions, evaluation, { tables, alternatives, random });
+    const { rows, chosen, seen } = choiceRows(decisions, evaluation, { tables, alternatives, random, line });
     const dims = LINE_SQUARES + tables;
     const fit = conditionalLogitFit(rows, chosen, dims, ridgePrior(dims, tables > 0 ? SQUARE_RIDGE : 1));
     evaluation = impliedEvaluation(fit.weights, seen, tables, total);
@@ -254,7 +261,7 @@ function choiceEvaluationFit(
 function choiceRows(
   decisions: readonly Decision[],
   evaluation: LearnedEvaluation,
-  { tables, alternatives, random }: { tables: number; alternatives: number; random: Random },
+  { tables, alternatives, random, line = 'quiescence' }: { tables: number; alternatives: number; random: Random; line?: LineShape },
 ): { rows: SparseRow[][]; chosen: number[]; seen: Float64Array } {
   const seen = new Float64Array(LINE_SQUARES + tables);
   const rows: SparseRow[][] = [];
@@ -270,12 +277,12 @@ function choiceRows(
       moves.map((move) => {
         applyMove(board, move, next);
         const end = endByRule(history, next);
-        const line = twoPlyLine(next, evaluation.values, end, evaluation.squareValues);
+        const found = twoPlyLine(next, evaluation.values, end, evaluation.squareValues, line);
         const row = new Map<number, number>();
-        if (line.difference) {
-          line.difference.forEach((d, k) => d !== 0 && row.set(k, d));
-          if (tables > 0) addSquareChanges(board, line.end, board.turn === WHITE, row, tables === TAPERED_SQUARE_VALUES);
-        } else row.set(line.balance > 0 ? 5 : line.balance < 0 ? 6 : 7, 1);
+        if (found.difference) {
+          found.difference.forEach((d, k) => d !== 0 && row.set(k, d));
+          if (tables > 0) addSquareChanges(board, found.end, board.turn === WHITE, row, tables === TAPERED_SQUARE_VALUES);
+        } else row.set(found.balance > 0 ? 5 : found.balance < 0 ? 6 : 7, 1);
         for (const k of row.keys()) seen[k]++;
         return { index: Int32Array.from(row.keys()), value: Float64Array.from(row.values()) };
       }),

@@ -40,7 +40,7 @@ import {
   type SettleScores,
   type ModelInfo, type ModelPosition, type TerminalScores,
 } from './opponentModel.ts';
-import type { ModelSearchMode } from '../player/search.ts';
+import type { LineShape, ModelSearchMode } from '../player/search.ts';
 
 export interface ModelSettings {
   /** Induced patterns per chosen position. */
@@ -82,6 +82,11 @@ export interface ModelSettings {
    * opponent's mobility after it (opponentModel.ts mobilityAfter), as a classical engine's evaluation counts it.
    */
   mobility: boolean;
+  /**
+   * With material "two-ply": the shape of its line (search.ts LINE_SHAPES): "quiescence" for a player whose search
+   * settles captures, "plain" or "checks" for one that stops after two plies (with a check extension).
+   */
+  line: LineShape;
 }
 
 export const DEFAULT_MODEL_SETTINGS: ModelSettings = {
@@ -98,6 +103,7 @@ export const DEFAULT_MODEL_SETTINGS: ModelSettings = {
   material: 'exact',
   squareValues: false,
   mobility: false,
+  line: 'quiescence',
 };
 
 export interface BuildSummary extends ModelInfo {
@@ -473,7 +479,7 @@ function addSettledFeatures(
   cases: FittingCase[],
   decisions: readonly Decision[],
   evaluation: LearnedEvaluation,
-  { twoPly, mobility }: { twoPly: boolean; mobility: boolean },
+  { twoPly, mobility, line }: { twoPly: boolean; mobility: boolean; line: LineShape },
 ): void {
   const { values, squareValues } = evaluation;
   let index = 0;
@@ -490,7 +496,7 @@ function addSettledFeatures(
       applyMove(board, move, next);
       const end = endByRule(history, next);
       if (end === null) losses[s] = settledLoss(next, values);
-      if (twoPly) changes[s] = twoPlyBalance(next, values, end, squareValues);
+      if (twoPly) changes[s] = twoPlyBalance(next, values, end, squareValues, line);
       if (mobility && end === null) [own[s], opponent[s]] = mobilityAfter(next);
     });
     cases[index++].reals = [losses, ...(twoPly ? [changes] : []), ...(mobility ? [own, opponent] : [])];
@@ -573,9 +579,10 @@ function buildModelInto(file: string, request: BuildRequest): BuildSummary {
       // (and the two-ply balance).
       const twoPly = settings.material === 'two-ply';
       const firstValues = settleValues(scores, materialBase, request.decisions);
-      const evaluation = twoPly ? choiceEvaluation(request.decisions, firstValues, settings.squareValues ? SQUARE_ROUNDS : 0) : { values: firstValues };
+      const line = settings.line;
+      const evaluation = twoPly ? choiceEvaluation(request.decisions, firstValues, settings.squareValues ? SQUARE_ROUNDS : 0, { line }) : { values: firstValues };
       const mobility = settings.mobility;
-      addSettledFeatures(cases, request.decisions, evaluation, { twoPly, mobility });
+      addSettledFeatures(cases, request.decisions, evaluation, { twoPly, mobility, line });
       request.onProgress?.(`settled${twoPly ? ' and two-ply' : ''} material in ${((performance.now() - induced) / 1000).toFixed(1)} s; fitting again`);
       // The real-valued features after the patterns', in addSettledFeatures's order.
       const lossFeature = featureCount;
@@ -590,6 +597,7 @@ function buildModelInto(file: string, request: BuildRequest): BuildSummary {
         lossWeight: scores[lossFeature],
         ...(twoPly ? { twoPlyWeight: scores[twoPlyFeature] } : {}),
         ...(mobility ? { mobilityWeights: [scores[ownMobility], scores[opponentMobility]] as [number, number] } : {}),
+        ...(twoPly && line !== 'quiescence' ? { line } : {}),
       };
     }
     const scored = performance.now();

@@ -23,7 +23,7 @@ import type { PositionHistory } from '../chess/history.ts';
 import { gameStatus, generateLegalCaptures, generateLegalMoves, isInsufficientMaterial } from '../chess/movegen.ts';
 import { buildPositionGraph, materialDifference, PositionGraph, PositionGraphPool } from '../graph/positionGraph.ts';
 import { gameEnd } from '../chess/gameEnd.ts';
-import { bestReplyLine, MODEL_SEARCH_MODES, QUIESCENCE, worstCaptureReply, type ModelSearchMode } from '../player/search.ts';
+import { LINE_SHAPES, MODEL_SEARCH_MODES, QUIESCENCE, replyLine, worstCaptureReply, type LineShape, type ModelSearchMode } from '../player/search.ts';
 import { fittedLogOdds } from '../eval/materialFit.ts';
 import { isTapered, SQUARE_VALUES, squareLogOdds, TAPERED_SQUARE_VALUES, type LearnedSquares } from '../eval/squareValues.ts';
 import { badInput } from '../util/errors.ts';
@@ -83,6 +83,11 @@ export interface SettleScores {
    * position by its material and where its pieces stand (learnedLogOdds), as an engine's piece-square tables do.
    */
   squareValues?: number[];
+  /**
+   * With material "two-ply": the shape of its line (search.ts LINE_SHAPES, `morph model --line`); absent, as in
+   * every model built before shapes existed, "quiescence".
+   */
+  line?: LineShape;
 }
 
 /** Scratch for learnedLogOdds (synchronous, never nested). */
@@ -261,18 +266,24 @@ export interface TwoPlyLine {
 }
 
 /**
- * The balance of the side that just moved into `position` after a two-ply search with a quiescence (search.ts
- * bestReplyLine: the opponent's best reply, any move, then the mover's captures, each side free to stop), in
+ * The balance of the side that just moved into `position` after a two-ply search, by default with a quiescence
+ * (search.ts replyLine: the opponent's best reply, any move, then the mover's captures, each side free to stop), in
  * `values` units (log-odds): the material at `values`, plus where the pieces stand with `squareValues`
  * (learnedLogOdds). The balance itself, not its change: between the moves of one position it
  * counts what the move takes, as well as the mover's own threats that no reply parries (a fork gains) and the
  * opponent's mates in one (the logistic's floor). A move that mates (`end`) is the ceiling, one that draws by
  * rule 0: the terminal scores then adjust them, rather than standing for them at every level of material.
  */
-export function twoPlyLine(position: Board, values: ArrayLike<number>, end: EndByRule = null, squareValues?: ArrayLike<number>): TwoPlyLine {
+export function twoPlyLine(
+  position: Board,
+  values: ArrayLike<number>,
+  end: EndByRule = null,
+  squareValues?: ArrayLike<number>,
+  shape: LineShape = 'quiescence',
+): TwoPlyLine {
   if (end !== null) return { balance: end === 'checkmate' ? scoreOfWeight(1) : 0, difference: null, end: position };
   const valueForMover = (after: Board) => weightOfScore(learnedLogOdds(after, values, squareValues));
-  const line = bestReplyLine(position, valueForMover, QUIESCENCE);
+  const line = replyLine(position, valueForMover, shape);
   const balance = scoreOfWeight(line.value);
   // Material values never reach 0 or 1 on the logistic; a line worth exactly .5 may end in a draw or in level material.
   const ended = line.value === 0 || line.value === 1 || (line.value === 0.5 && gameEnd(line.end, 1) !== null);
@@ -283,8 +294,13 @@ export function twoPlyLine(position: Board, values: ArrayLike<number>, end: EndB
   return { balance, difference, end: line.end };
 }
 
-export const twoPlyBalance = (position: Board, values: ArrayLike<number>, end: EndByRule = null, squareValues?: ArrayLike<number>): number =>
-  twoPlyLine(position, values, end, squareValues).balance;
+export const twoPlyBalance = (
+  position: Board,
+  values: ArrayLike<number>,
+  end: EndByRule = null,
+  squareValues?: ArrayLike<number>,
+  shape: LineShape = 'quiescence',
+): number => twoPlyLine(position, values, end, squareValues, shape).balance;
 
 /** The successors of a position: each legal move and what the model sees after it (and, with search "captures", after each capture reply). */
 export function successorsOf(
@@ -293,7 +309,7 @@ export function successorsOf(
   graph = new PositionGraph(),
   features: FeatureSet = 'most-specific',
   search: ModelSearchMode = 'one-ply',
-  settle?: Pick<SettleScores, 'values' | 'twoPlyWeight' | 'squareValues' | 'mobilityWeights'>,
+  settle?: Pick<SettleScores, 'values' | 'twoPlyWeight' | 'squareValues' | 'mobilityWeights' | 'line'>,
 ): Successor[] {
   const board = history.board;
   const next: Board = cloneBoard(board);
@@ -304,7 +320,7 @@ export function successorsOf(
     applyMove(board, move, next);
     const uci = uciMove(move);
     const end = endByRule(history, next);
-    const twoPly = settle?.twoPlyWeight !== undefined ? twoPlyBalance(next, settle.values, end, settle.squareValues) : 0;
+    const twoPly = settle?.twoPlyWeight !== undefined ? twoPlyBalance(next, settle.values, end, settle.squareValues, settle.line) : 0;
     if (end !== null) successors.push({ move: uci, kind: end, patterns: [], loss: 0, twoPly, mobility: null, replies: [], declined: null });
     else {
       successorGraphs.build(described.length, next);
@@ -446,6 +462,9 @@ export class OpponentModel {
       }
       if (choiceSquares && !(Array.isArray(choiceSquares.values) && choiceSquares.values.length === 5 && Array.isArray(choiceSquares.squareValues))) {
         throw badInput(`${path}: its square values have no five piece values beside them`);
+      }
+      if (settle?.line !== undefined && !(LINE_SHAPES as readonly string[]).includes(settle.line)) {
+        throw badInput(`${path}: unknown model line "${settle.line}"`);
       }
       const features = settings?.features ?? 'most-specific';
       return new OpponentModel(store, terminal, features, search ?? (stored as ModelSearchMode), material, choiceSquares);

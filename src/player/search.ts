@@ -319,6 +319,66 @@ export function bestReplyLine(position: Board, valueForMover: (after: Board) => 
 }
 
 /**
+ * The shapes of a model's reply line (opponentModel.ts twoPlyLine), after the searches engines run:
+ * - `quiescence`: the opponent's best reply, then the mover's captures, each side free to stop (bestReplyLine);
+ * - `plain`: the two plies and nothing after, an alpha-beta at depth 2 without a quiescence;
+ * - `checks`: plain, and a ply more, the mover's best move, after either ply gives check (a check extension).
+ */
+export const LINE_SHAPES = ['quiescence', 'plain', 'checks'] as const;
+export type LineShape = (typeof LINE_SHAPES)[number];
+
+const NO_CAPTURES: CaptureLook = Object.freeze({ depth: 0, promotions: false });
+
+/** The reply line of the move that led to `position`, in the given shape; value and end as bestReplyLine's. */
+export function replyLine(position: Board, valueForMover: (after: Board) => number, shape: LineShape): ReplyLine {
+  if (shape === 'quiescence') return bestReplyLine(position, valueForMover, QUIESCENCE);
+  if (shape === 'plain') return bestReplyLine(position, valueForMover, NO_CAPTURES);
+  return checkExtendedLine(position, valueForMover);
+}
+
+/**
+ * Two plies with a check extension: after a move that gives check every reply is answered, and after a reply
+ * that gives check that one is, by the mover's best move, valued where it stands; other replies are valued where
+ * they stand. Checks are the few moves an engine's extension follows, so this stays near a plain line's cost.
+ * Ends of the game are asked as bestReplyLine asks them: of captures and checks only.
+ */
+function checkExtendedLine(position: Board, valueForMover: (after: Board) => number): ReplyLine {
+  const moverChecks = isInCheck(position);
+  const after = cloneBoard(position);
+  let worst = Infinity;
+  let worstEnd: Board = position;
+  for (const reply of generateLegalMoves(position)) {
+    applyMove(position, reply, after);
+    const checks = isInCheck(after);
+    const end = isCapture(position, reply) || checks ? gameEnd(after, 1) : null;
+    if (end === 'checkmate') return { value: 0, end: after };
+    let line: ReplyLine;
+    if (end !== null) line = { value: 0.5, end: after };
+    else if (moverChecks || checks) line = bestStaticAnswer(after, valueForMover);
+    else line = { value: 1 - valueForMover(after), end: after };
+    if (line.value < worst) [worst, worstEnd] = [line.value, line.end === after ? cloneBoard(after) : line.end];
+  }
+  if (worst === Infinity) return { value: isInCheck(position) ? 1 : 0.5, end: position };
+  return { value: worst, end: worstEnd };
+}
+
+/** The best one-ply value for the side to move in `position`, valued where each move stands: mates 1, draws .5. */
+function bestStaticAnswer(position: Board, valueForMover: (after: Board) => number): ReplyLine {
+  const next = cloneBoard(position);
+  let best = -Infinity;
+  let bestEnd: Board = position;
+  for (const move of generateLegalMoves(position)) {
+    applyMove(position, move, next);
+    const end = isCapture(position, move) || isInCheck(next) ? gameEnd(next, 1) : null;
+    const value = end === 'checkmate' ? 1 : end !== null ? 0.5 : valueForMover(next);
+    if (value > best) [best, bestEnd] = [value, cloneBoard(next)];
+    if (best === 1) break;
+  }
+  if (best === -Infinity) return { value: isInCheck(position) ? 0 : 0.5, end: position };
+  return { value: best, end: bestEnd };
+}
+
+/**
  * The shortest mate by checks within `depth` moves (mateByChecks) the side to move in `position` forces: its
  * first move and length, or undefined. Shorter lengths are tried only once the longest finds one.
  */

@@ -15,7 +15,7 @@ import { buildOwnPolicy, OWN_POLICY_GAMES } from '../../model/ownPolicy.ts';
 import { badInput } from '../../util/errors.ts';
 import { freshSeed } from '../../util/random.ts';
 import { parseIntegerOption, parseNumberOption, parseModelSearchOption, parseSeedOption } from '../options.ts';
-import { MODEL_SEARCH_MODES } from '../../player/search.ts';
+import { LINE_SHAPES, MODEL_SEARCH_MODES, type LineShape } from '../../player/search.ts';
 import { action, printLine } from '../run.ts';
 import { PATTERN_LANGUAGES, type PatternLanguage } from '../../learn/config.ts';
 
@@ -40,6 +40,7 @@ interface ModelOptions {
   fitThroughSearch?: boolean;
   squareValues?: boolean;
   mobility?: boolean;
+  line: string;
   freshSquares?: boolean;
   json?: boolean;
   progress: boolean;
@@ -99,6 +100,7 @@ export function registerModelCommand(program: Command): void {
     .option('--square-values', "with --material two-ply: the search's evaluation also learns a value per piece type and square (the default)")
     .option('--no-square-values', 'with --material two-ply: the search weighs material only')
     .option('--mobility', "with --material settled or two-ply: also learn how much the player weighs both sides' mobility after its move")
+    .option('--line <shape>', `with --material two-ply: ${LINE_SHAPES.join(' | ')}: the two-ply line ends in the mover's captures (a quiescence), ends after the two plies, or goes a ply further after a check (for a player that searches two plies without a quiescence)`, 'quiescence')
     .option('--json', 'print the summary as JSON')
     .option('--no-progress', 'no progress lines on stderr')
     .action(
@@ -123,10 +125,12 @@ export function registerModelCommand(program: Command): void {
           fitThroughSearch: opts.fitThroughSearch === true,
           squareValues: opts.squareValues ?? true,
           mobility: opts.mobility === true,
+          line: parseLineShape(opts.line),
         };
         if (settings.mobility && settings.material !== 'settled' && settings.material !== 'two-ply') {
           throw badInput('--mobility needs --material settled or two-ply');
         }
+        if (settings.line !== 'quiescence' && settings.material !== 'two-ply') throw badInput('--line needs --material two-ply');
         const progress = (message: string) => opts.progress && process.stderr.write(`morph: ${message}\n`);
         if (opts.fromDb !== undefined) {
           if (opts.pgn !== undefined || opts.watch !== undefined) throw badInput('give one of --pgn, --watch and --from-db');
@@ -190,6 +194,11 @@ export function registerModelCommand(program: Command): void {
 function parseMaterialMode(text: string): MaterialMode {
   if (!(MATERIAL_MODES as readonly string[]).includes(text)) throw badInput(`--material must be one of ${MATERIAL_MODES.join(', ')}, got "${text}"`);
   return text as MaterialMode;
+}
+
+function parseLineShape(text: string): LineShape {
+  if (!(LINE_SHAPES as readonly string[]).includes(text)) throw badInput(`--line must be one of ${LINE_SHAPES.join(', ')}, got "${text}"`);
+  return text as LineShape;
 }
 
 function parseFeatureSet(text: string): FeatureSet {
