@@ -4,14 +4,15 @@
  * quiescence of a classical search. js-chess-engine at level 2 searches two plies and stops, with no quiescence
  * (one ply more after a check). This asks whether that shape would pay (training/headroom.ts): beside the model's
  * score, the balance of the same two plies at the model's own piece and square values with no captures after the
- * reply, and that balance with a third ply (the mover's best move, any) after a move that checks.
+ * reply, and that balance with a third ply (the mover's best move, any) after a move that checks; and, for players
+ * that search one ply, the balance after the opponent's captures alone (a quiescence after the move).
  *
  *   node bin/run-ts.js training/line-shape-headroom.ts MODEL.db TRAIN.pgn HELD_OUT.pgn PLAYER [TRAIN_DECISIONS]
  */
 import { applyMove, cloneBoard, type Board } from '../src/chess/board.ts';
 import { generateLegalMoves, isInCheck } from '../src/chess/movegen.ts';
 import { learnedLogOdds, OpponentModel, scoreOfWeight, weightOfScore } from '../src/model/opponentModel.ts';
-import { bestReplyLine } from '../src/player/search.ts';
+import { bestReplyLine, QUIESCENCE, worstCaptureReply } from '../src/player/search.ts';
 import { runHeadroom } from './headroom.ts';
 
 const [modelPath] = process.argv.slice(2);
@@ -46,12 +47,18 @@ function checkExtended(after: Board): number {
   return worst === Infinity ? 1 : worst;
 }
 
+/** One ply and the opponent's captures, each side free to stop: the line of a player searching one ply with a quiescence. */
+function settledLine(after: Board): number {
+  const standing = valueForMover(after);
+  return worstCaptureReply(after, standing, valueForMover, QUIESCENCE)?.value ?? standing;
+}
+
 runHeadroom(
   'line-shape-headroom.ts',
   {
-    names: ['two plies, no quiescence', 'the same, a ply more after a check'],
-    features: (_before, after) => [scoreOfWeight(plainLine(after)), scoreOfWeight(checkExtended(after))],
-    fits: [[1], [2]],
+    names: ['two plies, no quiescence', 'the same, a ply more after a check', 'one ply and a quiescence'],
+    features: (_before, after) => [scoreOfWeight(plainLine(after)), scoreOfWeight(checkExtended(after)), scoreOfWeight(settledLine(after))],
+    fits: [[1], [2], [3]],
   },
   process.argv.slice(2),
 );
