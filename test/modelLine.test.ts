@@ -23,10 +23,13 @@ const AB2 = parseAlphaBetaSpec('ab:2');
 let train: Decision[];
 let heldOut: Decision[];
 let games: number;
+const trainPgn = join(dir, 'ab2.train.pgn');
 
 beforeAll(async () => {
   const pgn = (count: number, seed: number) => gamesAgainstRandom(count, seed, (s) => new AlphaBetaPlayer({ ...AB2, seed: s }));
-  const played = playerDecisions(await pgn(14, 1), 'ab:2', 'train');
+  const trainText = await pgn(14, 1);
+  writeFileSync(trainPgn, trainText);
+  const played = playerDecisions(trainText, 'ab:2', 'train');
   train = played.decisions;
   games = played.played;
   heldOut = playerDecisions(await pgn(6, 2), 'ab:2', 'held out').decisions;
@@ -79,9 +82,30 @@ describe('the line of a two-ply model', () => {
     }
   }, 300_000);
 
+  it('--line auto chooses the shape whose line alone names most of the held-out moves, and records it', async () => {
+    const out = join(dir, 'auto.db');
+    const run = await runMorph(['model', '--out', out, '--pgn', trainPgn, '--player', 'ab:2', '--seed', '1', '--line', 'auto', '--shrinkage', '10', '--no-square-values', '--json', '--no-progress']);
+    expect(run.stderr).toBe('');
+    expect(run.code).toBe(0);
+    const summary = JSON.parse(run.stdout);
+    const trials: { line: string; top1: number }[] = summary.lineChoice.trials;
+    expect(trials.map((t) => t.line)).toEqual(['quiescence', 'plain', 'checks']);
+    expect(summary.lineChoice.heldOutDecisions).toBeGreaterThan(20);
+    const best = Math.max(...trials.map((t) => t.top1));
+    expect(trials.find((t) => t.line === summary.settings.line)!.top1).toBe(best);
+    // ab:2 searches two plies with no quiescence: a line that stops there names more of its moves.
+    expect(summary.settings.line).not.toBe('quiescence');
+    const chosen = OpponentModel.open(out);
+    try {
+      expect(chosen.material?.settle?.line).toBe(summary.settings.line);
+    } finally {
+      chosen.close();
+    }
+  }, 300_000);
+
   it('refuses an unknown shape, and a shape without material two-ply: one line, exit 2, no model file', async () => {
     for (const [args, message] of [
-      [['--line', 'deep'], '--line must be one of quiescence, plain, checks, got "deep"'],
+      [['--line', 'deep'], '--line must be one of quiescence, plain, checks, auto, got "deep"'],
       [['--line', 'plain', '--material', 'settled'], '--line needs --material two-ply'],
     ] as const) {
       const out = join(dir, 'refused.db');

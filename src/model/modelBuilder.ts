@@ -16,7 +16,7 @@
  * temporary renamed into place, one writer at a time), so a failure leaves no file behind.
  */
 import { writeFileSync } from 'node:fs';
-import { applyMove, cloneBoard, parseUciMove } from '../chess/board.ts';
+import { applyMove, cloneBoard, parseUciMove, uciMove } from '../chess/board.ts';
 import { generateLegalMoves } from '../chess/movegen.ts';
 import { buildPositionGraph, PositionGraph } from '../graph/positionGraph.ts';
 import { nodeAtSquare } from '../learn/learningGame.ts';
@@ -87,6 +87,11 @@ export interface ModelSettings {
    * settles captures, "plain" or "checks" for one that stops after two plies (with a check extension).
    */
   line: LineShape;
+  /**
+   * With material "two-ply", when not empty (`--line auto`): the shapes to choose `line` among, by how well each
+   * shape's line alone, fitted on four games in five, names the player's moves in the fifth (chooseLine).
+   */
+  lineCandidates: readonly LineShape[];
 }
 
 export const DEFAULT_MODEL_SETTINGS: ModelSettings = {
@@ -104,6 +109,7 @@ export const DEFAULT_MODEL_SETTINGS: ModelSettings = {
   squareValues: false,
   mobility: false,
   line: 'quiescence',
+  lineCandidates: [],
 };
 
 export interface BuildSummary extends ModelInfo {
@@ -116,6 +122,8 @@ export interface BuildSummary extends ModelInfo {
   settings: ModelSettings;
   /** With shrinkage candidates: how each predicted the held-out games' decisions (those with a choice). */
   shrinkageChoice?: ShrinkageChoice;
+  /** With line candidates: each shape's top-1 on the held-out games' decisions, by its line alone. */
+  lineChoice?: LineChoice;
   /** With squareDecisions, when the decisions had results to start from: the square values' sample and fitting time. */
   squares?: { decisions: number; of: number; fits: number; seconds: number };
 }
@@ -375,6 +383,51 @@ export const SHRINKAGE_CANDIDATES: readonly number[] = [0.01, 0.1, 1, 10, 100];
 /** Every VALIDATION_EVERY-th game's decisions judge the candidates (split by game: a game's moves are alike). */
 const VALIDATION_EVERY = 5;
 
+export interface LineChoice {
+  heldOutDecisions: number;
+  trials: { line: LineShape; top1: number }[];
+}
+
+/**
+ * The line shape (search.ts LINE_SHAPES) that predicts the player best: each candidate's evaluation fitted along
+ * its own line on four games in five (choiceEvaluation), then the moves of the fifth ranked by that line's balance
+ * alone (ties at their expectation). The line alone, not the whole model: it carries most of a searcher's choices,
+ * and the patterns' fit is the same for every shape. The first candidate wins a tie.
+ */
+function chooseLine(
+  decisions: readonly Decision[],
+  values: readonly number[],
+  squareRounds: number,
+  candidates: readonly LineShape[],
+): LineChoice & { chosen: LineShape } {
+  const held = decisions.filter((d) => d.game % VALIDATION_EVERY === VALIDATION_EVERY - 1);
+  const fitted = decisions.filter((d) => d.game % VALIDATION_EVERY !== VALIDATION_EVERY - 1);
+  if (held.length === 0 || fitted.length === 0) return { chosen: candidates[0], heldOutDecisions: 0, trials: [] };
+  let heldOutDecisions = 0;
+  const trials = candidates.map((line) => {
+    const evaluation = choiceEvaluation(fitted, values, squareRounds, { line });
+    let hits = 0;
+    heldOutDecisions = 0;
+    for (const [decision, history] of decisionHistories(held)) {
+      const board = history.board;
+      const moves = generateLegalMoves(board);
+      if (moves.length < 2) continue;
+      heldOutDecisions++;
+      const next = cloneBoard(board);
+      const balances = moves.map((move) => {
+        applyMove(board, move, next);
+        return twoPlyBalance(next, evaluation.values, endByRule(history, next), evaluation.squareValues, line);
+      });
+      const best = Math.max(...balances);
+      const tied = moves.filter((_, k) => balances[k] >= best - 1e-9);
+      if (tied.some((m) => uciMove(m) === decision.chosen)) hits += 1 / tied.length;
+    }
+    return { line, top1: heldOutDecisions ? hits / heldOutDecisions : 0 };
+  });
+  const best = trials.reduce((a, b) => (b.top1 > a.top1 ? b : a));
+  return { chosen: best.line, heldOutDecisions, trials };
+}
+
 /** How one candidate pull predicted the decisions held out of its fit. */
 export interface ShrinkageTrial {
   shrinkage: number;
@@ -561,6 +614,7 @@ function buildModelInto(file: string, request: BuildRequest): BuildSummary {
     const { cases, caseGames, forced } = fittingCases(store, request.decisions, fitting, materialBase);
     const featureCount = maxId + FIRST_PATTERN_FEATURE + 1 + (materialBase >= 0 ? 10 : 0);
     let shrinkageChoice: ShrinkageChoice | undefined;
+    let lineChoice: LineChoice | undefined;
     /** Before the last fit, with candidates: the pull chosen by validation becomes the model's. */
     const choosePull = (count: number, reals: readonly number[]) => {
       if (settings.shrinkageCandidates.length === 0) return;
@@ -579,8 +633,16 @@ function buildModelInto(file: string, request: BuildRequest): BuildSummary {
       // (and the two-ply balance).
       const twoPly = settings.material === 'two-ply';
       const firstValues = settleValues(scores, materialBase, request.decisions);
+      const rounds = settings.squareValues ? SQUARE_ROUNDS : 0;
+      if (twoPly && settings.lineCandidates.length > 0) {
+        const choice = chooseLine(request.decisions, firstValues, rounds, settings.lineCandidates);
+        settings.line = choice.chosen;
+        lineChoice = { heldOutDecisions: choice.heldOutDecisions, trials: choice.trials };
+        const tried = choice.trials.map((t) => `${t.line}: ${(100 * t.top1).toFixed(1)}%`).join('; ');
+        request.onProgress?.(`line ${choice.chosen} chosen by held-out top-1 of the line alone (${tried})`);
+      }
       const line = settings.line;
-      const evaluation = twoPly ? choiceEvaluation(request.decisions, firstValues, settings.squareValues ? SQUARE_ROUNDS : 0, { line }) : { values: firstValues };
+      const evaluation = twoPly ? choiceEvaluation(request.decisions, firstValues, rounds, { line }) : { values: firstValues };
       const mobility = settings.mobility;
       addSettledFeatures(cases, request.decisions, evaluation, { twoPly, mobility, line });
       request.onProgress?.(`settled${twoPly ? ' and two-ply' : ''} material in ${((performance.now() - induced) / 1000).toFixed(1)} s; fitting again`);
@@ -656,6 +718,7 @@ function buildModelInto(file: string, request: BuildRequest): BuildSummary {
         ? { squares: { decisions: choiceSquares.decisions, of: choiceSquares.of, fits: choiceSquares.fits ?? 1, seconds: (squared - scored) / 1000 } }
         : {}),
       ...(shrinkageChoice ? { shrinkageChoice } : {}),
+      ...(lineChoice ? { lineChoice } : {}),
     };
   } finally {
     store.close();

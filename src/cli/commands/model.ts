@@ -58,6 +58,12 @@ function summaryText(s: BuildSummary & { squareGames?: number }, out: string): s
             `by top-1 (top-1, log-likelihood: ${s.shrinkageChoice.trials.map((t) => `${t.shrinkage}: ${(100 * t.top1).toFixed(1)}%, ${t.logLikelihood.toFixed(3)}`).join('; ')})`,
         ]
       : []),
+    ...(s.lineChoice
+      ? [
+          `line ${s.settings.line}, chosen on ${s.lineChoice.heldOutDecisions} held-out decisions by the top-1 of the line alone ` +
+            `(${s.lineChoice.trials.map((t) => `${t.line}: ${(100 * t.top1).toFixed(1)}%`).join('; ')})`,
+        ]
+      : []),
     ...(s.squares
       ? [
           `square values for play fitted on ${s.squares.decisions} of ${s.squares.of} decisions` +
@@ -100,7 +106,7 @@ export function registerModelCommand(program: Command): void {
     .option('--square-values', "with --material two-ply: the search's evaluation also learns a value per piece type and square (the default)")
     .option('--no-square-values', 'with --material two-ply: the search weighs material only')
     .option('--mobility', "with --material settled or two-ply: also learn how much the player weighs both sides' mobility after its move")
-    .option('--line <shape>', `with --material two-ply: ${LINE_SHAPES.join(' | ')}: the two-ply line ends in the mover's captures (a quiescence), ends after the two plies, or goes a ply further after a check (for a player that searches two plies without a quiescence)`, 'quiescence')
+    .option('--line <shape>', `with --material two-ply: ${LINE_SHAPES.join(' | ')} | auto: the two-ply line ends in the mover's captures (a quiescence), ends after the two plies, or goes a ply further after a check (for a player that searches two plies without a quiescence); auto chooses by validation on held-out games (about three times the line's fitting)`, 'quiescence')
     .option('--json', 'print the summary as JSON')
     .option('--no-progress', 'no progress lines on stderr')
     .action(
@@ -125,12 +131,12 @@ export function registerModelCommand(program: Command): void {
           fitThroughSearch: opts.fitThroughSearch === true,
           squareValues: opts.squareValues ?? true,
           mobility: opts.mobility === true,
-          line: parseLineShape(opts.line),
+          ...lineSettings(opts.line),
         };
         if (settings.mobility && settings.material !== 'settled' && settings.material !== 'two-ply') {
           throw badInput('--mobility needs --material settled or two-ply');
         }
-        if (settings.line !== 'quiescence' && settings.material !== 'two-ply') throw badInput('--line needs --material two-ply');
+        if (opts.line !== 'quiescence' && settings.material !== 'two-ply') throw badInput('--line needs --material two-ply');
         const progress = (message: string) => opts.progress && process.stderr.write(`morph: ${message}\n`);
         if (opts.fromDb !== undefined) {
           if (opts.pgn !== undefined || opts.watch !== undefined) throw badInput('give one of --pgn, --watch and --from-db');
@@ -196,9 +202,10 @@ function parseMaterialMode(text: string): MaterialMode {
   return text as MaterialMode;
 }
 
-function parseLineShape(text: string): LineShape {
-  if (!(LINE_SHAPES as readonly string[]).includes(text)) throw badInput(`--line must be one of ${LINE_SHAPES.join(', ')}, got "${text}"`);
-  return text as LineShape;
+function lineSettings(text: string): { line: LineShape; lineCandidates: readonly LineShape[] } {
+  if (text === 'auto') return { line: LINE_SHAPES[0], lineCandidates: LINE_SHAPES };
+  if (!(LINE_SHAPES as readonly string[]).includes(text)) throw badInput(`--line must be one of ${LINE_SHAPES.join(', ')}, auto, got "${text}"`);
+  return { line: text as LineShape, lineCandidates: [] };
 }
 
 function parseFeatureSet(text: string): FeatureSet {
