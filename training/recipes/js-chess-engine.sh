@@ -12,7 +12,8 @@
 # Dreamer at depth 2, second-engines.sh's PyChess at depth 2 from 960 games), ranked beside Fairy-Max's.
 # Collections: opponent-games.sh, seed 1, 400 games against the four partners, every 5th held out; js-chess-engine's
 # then resumed to 1,200 games for 240 held-out games. Models: seed 1, from the first 320 training games, with the
-# defaults (the line's shape "quiescence") and with `--line checks` and `--line plain`.
+# defaults (the line's shape "quiescence"), with `--line checks`, `--line plain` and `--line auto`; Fairy-Max's with the
+# defaults, `--line checks` and `--line auto`.
 set -euo pipefail
 cd "$(dirname "$0")/../.."
 OUT=${1:?usage: js-chess-engine.sh OUT_DIR VALUE_DB [OTHER_MODEL...]}
@@ -41,6 +42,10 @@ model "$OUT/fairymax2.db" "$OUT/opp/fairymax2.train.pgn" "$FAIRYMAX"
 model "$OUT/jce2.db" "$OUT/opp/jce2.train320.pgn" "$JCE"
 model "$OUT/jce2-checks.db" "$OUT/opp/jce2.train320.pgn" "$JCE" --line checks
 model "$OUT/jce2-plain.db" "$OUT/opp/jce2.train320.pgn" "$JCE" --line plain
+# The shape chosen by validation (--line auto): its summary's lineChoice gives each shape's held-out top-1.
+model "$OUT/jce2-auto.db" "$OUT/opp/jce2.train320.pgn" "$JCE" --line auto
+model "$OUT/fairymax2-auto.db" "$OUT/opp/fairymax2.train.pgn" "$FAIRYMAX" --line auto
+model "$OUT/fairymax2-checks.db" "$OUT/opp/fairymax2.train.pgn" "$FAIRYMAX" --line checks
 
 rank() { # MODEL NAME [OPTIONS...]: js-chess-engine's 240 held-out games by MODEL, beside OPTIONS' rankers
   local file=$1 name=$2
@@ -51,6 +56,8 @@ rank() { # MODEL NAME [OPTIONS...]: js-chess-engine's 240 held-out games by MODE
 rank "$OUT/jce2-checks.db" checks-default --other-model "$OUT/jce2.db"
 rank "$OUT/jce2-checks.db" checks-plain --other-model "$OUT/jce2-plain.db"
 rank "$OUT/jce2-checks.db" checks-fairymax --other-model "$OUT/fairymax2.db"
+rank "$OUT/jce2-checks.db" checks-fairymax2-checks --other-model "$OUT/fairymax2-checks.db"
+rank "$OUT/jce2-auto.db" auto-checks --other-model "$OUT/jce2-checks.db"
 rank "$OUT/jce2.db" default-fairymax --other-model "$OUT/fairymax2.db"
 for other in "$@"; do
   name=$(basename "${other%.db}")
@@ -58,6 +65,7 @@ for other in "$@"; do
   rank "$OUT/jce2.db" "default-$name" --other-model "$other"
 done
 rank "$OUT/jce2-checks.db" checks-value-db --db "$VALUE_DB"
+rank "$OUT/jce2.db" default-value-db --db "$VALUE_DB"
 # The line's shape on engines that search with a quiescence (training/line-shape-headroom.ts): Fairy-Max here.
 node bin/run-ts.js training/line-shape-headroom.ts "$OUT/fairymax2.db" "$OUT/opp/fairymax2.train.pgn" \
   "$OUT/opp/fairymax2.heldout.pgn" "$FAIRYMAX" > "$OUT/fairymax2-line-headroom.out"
