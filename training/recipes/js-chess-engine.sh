@@ -13,7 +13,8 @@
 # Collections: opponent-games.sh, seed 1, 400 games against the four partners, every 5th held out; js-chess-engine's
 # then resumed to 1,200 games for 240 held-out games. Models: seed 1, from the first 320 training games, with the
 # defaults (the line's shape "quiescence"), with `--line checks`, `--line plain` and `--line auto`; Fairy-Max's with the
-# defaults, `--line checks` and `--line auto`.
+# defaults, `--line checks` and `--line auto`. Last, Stockfish at skill 20 and depth 1 (issue 14's deterministic
+# engine), 400 games, its default model beside one with `--line auto`.
 set -euo pipefail
 cd "$(dirname "$0")/../.."
 OUT=${1:?usage: js-chess-engine.sh OUT_DIR VALUE_DB [OTHER_MODEL...]}
@@ -69,3 +70,10 @@ rank "$OUT/jce2.db" default-value-db --db "$VALUE_DB"
 # The line's shape on engines that search with a quiescence (training/line-shape-headroom.ts): Fairy-Max here.
 node bin/run-ts.js training/line-shape-headroom.ts "$OUT/fairymax2.db" "$OUT/opp/fairymax2.train.pgn" \
   "$OUT/opp/fairymax2.heldout.pgn" "$FAIRYMAX" > "$OUT/fairymax2-line-headroom.out"
+# Issue 14's deterministic engine, Stockfish at skill 20 and depth 1: its default model beside one with --line auto.
+SF20='stockfish:skill=20,depth=1'
+GAMES=400 ONLY=sf20 OUT="$OUT/opp" training/recipes/opponent-games.sh > "$OUT/sf20.out"
+model "$OUT/sf20.db" "$OUT/opp/sf20.train.pgn" "$SF20"
+model "$OUT/sf20-auto.db" "$OUT/opp/sf20.train.pgn" "$SF20" --line auto
+[ -s "$OUT/p-sf20-auto.out" ] || node bin/morph.js predict --model "$OUT/sf20-auto.db" --pgn "$OUT/opp/sf20.heldout.pgn" \
+  --player "$SF20" --other-model "$OUT/sf20.db" > "$OUT/p-sf20-auto.out"
