@@ -17,6 +17,7 @@
 # engine), 400 games, its default model beside one with `--line auto`.
 set -euo pipefail
 cd "$(dirname "$0")/../.."
+source training/recipes/lib.sh
 OUT=${1:?usage: js-chess-engine.sh OUT_DIR VALUE_DB [OTHER_MODEL...]}
 VALUE_DB=${2:?usage: js-chess-engine.sh OUT_DIR VALUE_DB [OTHER_MODEL...]}
 shift 2
@@ -33,20 +34,14 @@ if [ ! -f "$OUT/opp/jce2.train320.pgn" ]; then
 fi
 GAMES=1200 ONLY=jce2 OUT="$OUT/opp" training/recipes/opponent-games.sh > "$OUT/jce2-1200.out"
 
-model() { # FILE PGN PLAYER [OPTIONS...]: a model with seed 1, kept if built
-  local file=$1 pgn=$2 player=$3
-  shift 3
-  [ -f "$file" ] || nice -n 5 node bin/morph.js model --pgn "$pgn" --player "$player" --seed 1 "$@" --out "$file" \
-    --json --no-progress > "${file%.db}.json"
-}
-model "$OUT/fairymax2.db" "$OUT/opp/fairymax2.train.pgn" "$FAIRYMAX"
-model "$OUT/jce2.db" "$OUT/opp/jce2.train320.pgn" "$JCE"
-model "$OUT/jce2-checks.db" "$OUT/opp/jce2.train320.pgn" "$JCE" --line checks
-model "$OUT/jce2-plain.db" "$OUT/opp/jce2.train320.pgn" "$JCE" --line plain
+build_model "$OUT/fairymax2.db" "$OUT/opp/fairymax2.train.pgn" "$FAIRYMAX"
+build_model "$OUT/jce2.db" "$OUT/opp/jce2.train320.pgn" "$JCE"
+build_model "$OUT/jce2-checks.db" "$OUT/opp/jce2.train320.pgn" "$JCE" --line checks
+build_model "$OUT/jce2-plain.db" "$OUT/opp/jce2.train320.pgn" "$JCE" --line plain
 # The shape chosen by validation (--line auto): its summary's lineChoice gives each shape's held-out top-1.
-model "$OUT/jce2-auto.db" "$OUT/opp/jce2.train320.pgn" "$JCE" --line auto
-model "$OUT/fairymax2-auto.db" "$OUT/opp/fairymax2.train.pgn" "$FAIRYMAX" --line auto
-model "$OUT/fairymax2-checks.db" "$OUT/opp/fairymax2.train.pgn" "$FAIRYMAX" --line checks
+build_model "$OUT/jce2-auto.db" "$OUT/opp/jce2.train320.pgn" "$JCE" --line auto
+build_model "$OUT/fairymax2-auto.db" "$OUT/opp/fairymax2.train.pgn" "$FAIRYMAX" --line auto
+build_model "$OUT/fairymax2-checks.db" "$OUT/opp/fairymax2.train.pgn" "$FAIRYMAX" --line checks
 
 rank() { # MODEL NAME [OPTIONS...]: js-chess-engine's 240 held-out games by MODEL, beside OPTIONS' rankers
   local file=$1 name=$2
@@ -73,7 +68,7 @@ node bin/run-ts.js training/line-shape-headroom.ts "$OUT/fairymax2.db" "$OUT/opp
 # Issue 14's deterministic engine, Stockfish at skill 20 and depth 1: its default model beside one with --line auto.
 SF20='stockfish:skill=20,depth=1'
 GAMES=400 ONLY=sf20 OUT="$OUT/opp" training/recipes/opponent-games.sh > "$OUT/sf20.out"
-model "$OUT/sf20.db" "$OUT/opp/sf20.train.pgn" "$SF20"
-model "$OUT/sf20-auto.db" "$OUT/opp/sf20.train.pgn" "$SF20" --line auto
+build_model "$OUT/sf20.db" "$OUT/opp/sf20.train.pgn" "$SF20"
+build_model "$OUT/sf20-auto.db" "$OUT/opp/sf20.train.pgn" "$SF20" --line auto
 [ -s "$OUT/p-sf20-auto.out" ] || node bin/morph.js predict --model "$OUT/sf20-auto.db" --pgn "$OUT/opp/sf20.heldout.pgn" \
   --player "$SF20" --other-model "$OUT/sf20.db" > "$OUT/p-sf20-auto.out"

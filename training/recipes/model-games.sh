@@ -12,6 +12,7 @@
 # so that the first models are rebuilt as they were run.
 set -euo pipefail
 cd "$(dirname "$0")/../.."
+source training/recipes/lib.sh
 OUT=${1:?usage: model-games.sh OUT_DIR}
 mkdir -p "$OUT/opp"
 [ -f "$OUT/t.db" ] || node bin/morph.js train --db "$OUT/t.db" --games 3000 --seed 52 --jobs 1 --progress lines > "$OUT/train.out" 2> "$OUT/train.err"
@@ -26,12 +27,7 @@ HOI='xboard:hoichess:depth=2'
 GNU='gnuchess:depth=2'
 ETH='uci:/usr/games/ethereal-chess:depth=1'
 GLA='uci:/usr/games/glaurung:depth=1'
-model() { # NAME PGN PLAYER [OPTIONS...]
-  local name=$1 pgn=$2 player=$3
-  shift 3
-  [ -f "$OUT/$name.db" ] || nice -n 5 node bin/morph.js model --pgn "$pgn" --player "$player" --seed 1 "$@" \
-    --out "$OUT/$name.db" --json --no-progress > "$OUT/$name.json"
-}
+model() { build_model "$OUT/$1.db" "${@:2}"; } # NAME PGN PLAYER [OPTIONS...]
 predict() { # OUTPUT_NAME PLAYER HELD_OUT MODEL OTHER [DB]
   local db=()
   [ -n "${6:-}" ] && db=(--db "$6")

@@ -16,6 +16,7 @@
 # one that came near; a model of it with pull 1000 beside the default.
 set -euo pipefail
 cd "$(dirname "$0")/../.."
+source training/recipes/lib.sh
 OUT=${1:?usage: second-engines.sh OUT_DIR VALUE_DB OTHER_MODEL}
 VALUE_DB=${2:?usage: second-engines.sh OUT_DIR VALUE_DB OTHER_MODEL}
 OTHER=${3:?usage: second-engines.sh OUT_DIR VALUE_DB OTHER_MODEL}
@@ -33,12 +34,6 @@ spec() {
     *) echo "second-engines: unknown name $1" >&2; exit 2 ;;
   esac
 }
-model() { # FILE PGN PLAYER [OPTIONS...]: a model with seed 1, kept if built
-  local file=$1 pgn=$2 player=$3
-  shift 3
-  [ -f "$file" ] || nice -n 5 node bin/morph.js model --pgn "$pgn" --player "$player" --seed 1 "$@" \
-    --out "$file" --json --no-progress > "${file%.db}.json"
-}
 rank() { # MODEL HELD_OUT PLAYER [OPTIONS...]: morph predict, as text
   local file=$1 pgn=$2 player=$3
   shift 3
@@ -47,7 +42,7 @@ rank() { # MODEL HELD_OUT PLAYER [OPTIONS...]: morph predict, as text
 
 for name in $NAMES; do
   GAMES=400 ONLY=$name OUT="$OUT/opp" training/recipes/opponent-games.sh > "$OUT/$name.out"
-  model "$OUT/$name.db" "$OUT/opp/$name.train.pgn" "$(spec $name)"
+  build_model "$OUT/$name.db" "$OUT/opp/$name.train.pgn" "$(spec $name)"
   [ -s "$OUT/predict-$name.json" ] || rank "$OUT/$name.db" "$OUT/opp/$name.heldout.pgn" "$(spec $name)" \
     --other-model "$OTHER" --json > "$OUT/predict-$name.json"
 done
@@ -56,11 +51,11 @@ PY=$(spec pychess2)
 [ -s "$OUT/predict-pychess2-db.json" ] || rank "$OUT/pychess2.db" "$OUT/opp/pychess2.heldout.pgn" "$PY" \
   --other-model "$OTHER" --db "$VALUE_DB" --json > "$OUT/predict-pychess2-db.json"
 for more in "$@"; do rank "$OUT/pychess2.db" "$OUT/opp/pychess2.heldout.pgn" "$PY" --other-model "$more"; done
-model "$OUT/pychess2-pull1000.db" "$OUT/opp/pychess2.train.pgn" "$PY" --shrinkage 1000
+build_model "$OUT/pychess2-pull1000.db" "$OUT/opp/pychess2.train.pgn" "$PY" --shrinkage 1000
 rank "$OUT/pychess2-pull1000.db" "$OUT/opp/pychess2.heldout.pgn" "$PY" --other-model "$OUT/pychess2.db"
 # The depth-1 players with material "settled" (the captures a move allows, no two-ply line), beside the default.
 for name in dreamer1 pychess1; do
-  model "$OUT/$name-settled.db" "$OUT/opp/$name.train.pgn" "$(spec $name)" --material settled
+  build_model "$OUT/$name-settled.db" "$OUT/opp/$name.train.pgn" "$(spec $name)" --material settled
   rank "$OUT/$name-settled.db" "$OUT/opp/$name.heldout.pgn" "$(spec $name)" --other-model "$OUT/$name.db"
 done
 # PyChess at depth 2 from 960 training games: the collection resumed to 1,200 games in OUT/big (its first 400 are the
@@ -69,7 +64,7 @@ done
 # database.
 [ -f "$OUT/big/pychess2.train.pgn" ] || cp "$OUT/opp/pychess2.train.pgn" "$OUT/opp/pychess2.heldout.pgn" "$OUT/big/"
 GAMES=1200 ONLY=pychess2 OUT="$OUT/big" training/recipes/opponent-games.sh > "$OUT/big/collect.out"
-model "$OUT/pychess2-960.db" "$OUT/big/pychess2.train.pgn" "$PY"
+build_model "$OUT/pychess2-960.db" "$OUT/big/pychess2.train.pgn" "$PY"
 rank "$OUT/pychess2-960.db" "$OUT/big/pychess2.heldout.pgn" "$PY" --other-model "$OUT/pychess2.db"
 for other in "$OTHER" "$@"; do rank "$OUT/pychess2.db" "$OUT/big/pychess2.heldout.pgn" "$PY" --other-model "$other"; done
 rank "$OUT/pychess2-960.db" "$OUT/big/pychess2.heldout.pgn" "$PY" --other-model "$OTHER" --db "$VALUE_DB"

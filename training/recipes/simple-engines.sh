@@ -13,6 +13,7 @@
 # and each other engine's model; the value database beside the first.
 set -euo pipefail
 cd "$(dirname "$0")/../.."
+source training/recipes/lib.sh
 OUT=${1:?usage: simple-engines.sh OUT_DIR}
 NAMES=${NAMES:-dreamer2 sjaakii2 fairysf1}
 mkdir -p "$OUT/opp"
@@ -27,12 +28,7 @@ spec() {
     *) echo "simple-engines: unknown name $1" >&2; exit 2 ;;
   esac
 }
-model() { # NAME PGN PLAYER [OPTIONS...]: a model with seed 1, kept if built
-  local name=$1 pgn=$2 player=$3
-  shift 3
-  [ -f "$OUT/$name.db" ] || nice -n 5 node bin/morph.js model --pgn "$pgn" --player "$player" --seed 1 "$@" \
-    --out "$OUT/$name.db" --json --no-progress > "$OUT/$name.json"
-}
+model() { build_model "$OUT/$1.db" "${@:2}"; } # NAME PGN PLAYER [OPTIONS...]
 for name in $NAMES; do model "$name" "$OUT/opp/$name.train.pgn" "$(spec $name)" & done
 wait
 # The value database ranks 4-5 moves a second, so it ranks each engine's moves once, beside the first other model.
