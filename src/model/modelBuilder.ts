@@ -403,16 +403,15 @@ function chooseLine(
   const held = decisions.filter((d) => d.game % VALIDATION_EVERY === VALIDATION_EVERY - 1);
   const fitted = decisions.filter((d) => d.game % VALIDATION_EVERY !== VALIDATION_EVERY - 1);
   if (held.length === 0 || fitted.length === 0) return { chosen: candidates[0], heldOutDecisions: 0, trials: [] };
-  let heldOutDecisions = 0;
-  const trials = candidates.map((line) => {
+  const judged = candidates.map((line) => {
     const evaluation = choiceEvaluation(fitted, values, squareRounds, { line });
     let hits = 0;
-    heldOutDecisions = 0;
+    let decided = 0;
     for (const [decision, history] of decisionHistories(held)) {
       const board = history.board;
       const moves = generateLegalMoves(board);
       if (moves.length < 2) continue;
-      heldOutDecisions++;
+      decided++;
       const next = cloneBoard(board);
       const balances = moves.map((move) => {
         applyMove(board, move, next);
@@ -422,10 +421,11 @@ function chooseLine(
       const tied = moves.filter((_, k) => balances[k] >= best - 1e-9);
       if (tied.some((m) => uciMove(m) === decision.chosen)) hits += 1 / tied.length;
     }
-    return { line, top1: heldOutDecisions ? hits / heldOutDecisions : 0 };
+    return { trial: { line, top1: decided ? hits / decided : 0 }, decided };
   });
+  const trials = judged.map((j) => j.trial);
   const best = trials.reduce((a, b) => (b.top1 > a.top1 ? b : a));
-  return { chosen: best.line, heldOutDecisions, trials };
+  return { chosen: best.line, heldOutDecisions: judged[0].decided, trials };
 }
 
 /** How one candidate pull predicted the decisions held out of its fit. */
