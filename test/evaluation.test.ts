@@ -75,6 +75,23 @@ describe('shrinking and log-odds', () => {
   });
 });
 
+describe('a position with many matches', () => {
+  // A 100k-pattern database's positions have about 900 most-specific matches; the evaluation reuses arrays grown
+  // to fit, so positions of every size in turn must each get the fold of their own weights alone.
+  it('values 3, 900, 5 and 2,000 weights as the fold in play order computed here, one after the other', () => {
+    const rng = new Random(7);
+    const extremeness = (w: number) => Math.abs(w - 0.5);
+    for (const size of [3, 900, 5, 2000, 300]) {
+      const records = Array.from({ length: size }, () => ({ weight: rng.next(), updates: 1 + rng.int(50) }));
+      const ordered = records.map((r) => r.weight).sort((a, b) => extremeness(b) - extremeness(a) || a - b);
+      const folded = ordered.slice(1).reduce((value, w) => combinePair(value, w), ordered[0]);
+      expect(positionValue(records, { function: 'paper', prior: 0 })).toBe(folded);
+      const shrunk = records.map((r) => shrunkWeight(r.weight, r.updates, 5));
+      expect(positionValue(records, { function: 'logodds', prior: 5 })).toBeCloseTo(logOddsValue(shrunk), 12);
+    }
+  });
+});
+
 describe('TD sweep', () => {
   it('does not evaluate positions at λ = 1, where the evaluation would be weighted by zero', () => {
     let asked = 0;

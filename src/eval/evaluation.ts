@@ -48,22 +48,31 @@ export function effectiveWeight(evidence: Evidence, settings: EvaluationSettings
     : evidence.weight;
 }
 
-const buffer = new Float64Array(256);
-const scratch = new Float64Array(256);
+/**
+ * Reused for every position (evaluation is synchronous), grown as needed: a position of a 100k-pattern database
+ * has about 900 most-specific matches (10k: about 90; training/RESULTS.md, 2026-12-04), and a fresh pair of arrays
+ * for each was garbage to collect.
+ */
+let buffer = new Float64Array(256);
+let scratch = new Float64Array(256);
 
 function effectiveWeights(records: readonly Evidence[], settings: EvaluationSettings): Float64Array {
-  const weights = records.length <= buffer.length ? buffer.subarray(0, records.length) : new Float64Array(records.length);
+  if (records.length > buffer.length) {
+    buffer = new Float64Array(2 * records.length);
+    scratch = new Float64Array(2 * records.length);
+  }
+  const weights = buffer.subarray(0, records.length);
   for (let i = 0; i < records.length; i++) weights[i] = effectiveWeight(records[i], settings);
   return weights;
 }
 
 const usesLogOdds = (settings: EvaluationSettings) => settings.function === 'logodds' || settings.function === 'joint';
 
-/** Play value of a position from its (mature) most-specific matches. Hot path: allocation-free up to 256. */
+/** Play value of a position from its (mature) most-specific matches. Hot path: allocation-free. */
 export function positionValue(records: readonly Evidence[], settings: EvaluationSettings): number {
   const weights = effectiveWeights(records, settings);
   if (usesLogOdds(settings)) return logOddsValue(weights);
-  return playValue(weights, weights.length <= scratch.length ? scratch : undefined);
+  return playValue(weights, scratch);
 }
 
 /**
