@@ -240,10 +240,17 @@ export class FlatHierarchy {
     if (record.trigger) this.staleTriggers.add(record.trigger);
   }
 
-  /** Before the record's trigger changes (the hierarchy moves it to the end of its new trigger's children). */
+  /**
+   * Before the record's trigger changes (the hierarchy moves it to the end of its new trigger's children). Its
+   * entry's place is forgotten until its new trigger's list is written: a record left with no trigger (a root now)
+   * gets no list, and a place kept in its old trigger's list could later point into another record's list that
+   * happens to hold its slot there (the old trigger deleted, its slot and list reused), making a root read as
+   * having parents (test/flatHierarchyEntries.test.ts).
+   */
   setTrigger(record: PatternRecord): void {
     this.triggerMoved[record.slot] = this.flushStamp;
     this.entryStale[record.slot] = this.flushStamp;
+    this.entryIn[record.slot] = 0;
   }
 
   /** After the children the record triggers changed. */
