@@ -9,6 +9,8 @@
  * bench/.cache/trained.db, grown by `node bin/run-ts.js bench/trained.bench.ts --build --hours H` (200 games
  * when the full bench finds none), and, when MORPH_BENCH_TRAINED_100K=PATH names one, a 100k-pattern database
  * grown by training (training/recipes/grow-100k.sh; 10 minutes to an hour of one core, so never grown by the bench).
+ * With it, training's games/hour on it as a share of the rate on a 10k-pattern database grown by training
+ * (bench/.cache/trained-10k.db, grown by the bench when missing: about four minutes), 100 games each.
  *   npm run bench -- --learning   also the learning check: 3000 games from a fresh database (20-30 minutes;
  *                                 --learning-games N for another length)
  */
@@ -18,7 +20,7 @@ import { TRAINED_DB } from './trained.bench.ts';
 import { benchCore, referenceRate } from './core.bench.ts';
 import { benchMovegen } from './movegen.bench.ts';
 import { benchDatabaseLoad } from './database.bench.ts';
-import { benchTraining } from './training.bench.ts';
+import { benchTraining, benchTrainingAtScale, trained10kDatabase } from './training.bench.ts';
 import { benchLearning } from './learning.bench.ts';
 import { type Figure, meetsTarget } from './figures.ts';
 
@@ -71,6 +73,8 @@ if (!quick || existsSync(TRAINED_DB)) {
 if (trained100k) {
   log(`database of 100k patterns grown by training (${trained100k})...`);
   figures.push(...hierarchyFigures(0, 'bench/trained.bench.ts', ['--db', trained100k]));
+  log('training at 100k patterns against 10k (growing bench/.cache/trained-10k.db first if needed)...');
+  figures.push(...(await benchTrainingAtScale(trained100k, trained10kDatabase())));
 }
 for (const size of quick ? [10_000] : [10_000, 100_000]) {
   log(`opponent model of ${size} patterns...`);

@@ -71,6 +71,8 @@ export function checkCompiledIndex(hierarchy: Hierarchy, records = [...hierarchy
     expect(flat.depthOf[record.slot]).toBe(record.depth);
     // Its parents, as the entry in its trigger's list gives them (insertion reads them there).
     const entry = flat.parentEntry(record.slot);
+    // A root has no entry at all, not one read from another pattern's list (test/flatHierarchyEntries.test.ts).
+    if (record.parents.length === 0) expect(entry).toBe(-1);
     const parentSlots = entry < 0 ? [] : [...flat.triggers.pool.subarray(entry + ENTRY_PARENTS + 1, entry + ENTRY_PARENTS + 1 + flat.triggers.pool[entry + ENTRY_PARENTS])];
     expect(parentSlots.sort((a, b) => a - b)).toEqual(record.parents.map((p) => p.slot).sort((a, b) => a - b));
     // For each child it triggers: the child, its depth, its parent count, its other parents and this record.
