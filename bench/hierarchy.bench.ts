@@ -5,9 +5,10 @@
  * bench/.cache; then: load time, resident memory, retrieval time and fraction of the database tested on
  * held-out middlegame positions, and milliseconds per 1-ply move.
  */
+import { execFileSync } from 'node:child_process';
 import { existsSync, mkdirSync, renameSync, rmSync } from 'node:fs';
 import { resolve } from 'node:path';
-import { pathToFileURL } from 'node:url';
+import { fileURLToPath, pathToFileURL } from 'node:url';
 import { applyMove, boardFromFen, cloneBoard, uciMove } from '../src/chess/board.ts';
 import { generateLegalMoves } from '../src/chess/movegen.ts';
 import { GameHistory } from '../src/chess/history.ts';
@@ -24,10 +25,12 @@ import { splitFens } from './positions.ts';
 
 const CACHE = resolve(new URL('.', import.meta.url).pathname, '.cache');
 
+const cachedPath = (size: number) => resolve(CACHE, `hierarchy-${size}.db`);
+
 /** The cached database of `size` patterns, grown on first use. */
 export function hierarchyDatabase(size: number): string {
   mkdirSync(CACHE, { recursive: true });
-  const path = resolve(CACHE, `hierarchy-${size}.db`);
+  const path = cachedPath(size);
   if (existsSync(path)) return path;
   const building = `${path}.building`;
   rmSync(building, { force: true });
@@ -179,7 +182,10 @@ export function benchStoreFile(path: string, label: string, withTargets: boolean
   const at100k = withTargets;
   return [
     { name: `load ${label} patterns`, value: round(loadSeconds, 3), unit: 's', note: `CPU ${round(loadCpuSeconds, 3)} s`, ...(at100k ? { target: '< 3' } : {}) },
-    { name: `resident memory after load, ${label}`, value: Math.round(rss / 1e6), unit: 'MB', note: `+${Math.round((rss - rssBefore) / 1e6)} MB for the database; ${Math.round(rssLoaded / 1e6)} MB right after loading`, ...(at100k ? { target: '< 300' } : {}) },
+    // Judged right after loading, as the figure says; the searches measured below grow the heap with their own
+    // garbage (material-forks and the policy's square values since this target was set), shown apart.
+    { name: `resident memory after load, ${label}`, value: Math.round(rssLoaded / 1e6), unit: 'MB', note: `+${Math.round((rssLoaded - rssBefore) / 1e6)} MB for the database`, ...(at100k ? { target: '< 300' } : {}) },
+    { name: `resident memory after the move benchmarks, ${label}`, value: Math.round(rss / 1e6), unit: 'MB', note: 'this process, after every search below has played its moves' },
     { name: `retrieval per position, ${label} (mean)`, value: round(meanRetrieval, 4), unit: 'ms', note: `p95 ${round(percentile(times, 0.95), 3)} ms; CPU ${round(retrievalCpu, 4)} ms (reviews included); ${reviewNote}`, ...(at100k ? { target: '< 0.3' } : {}) },
     { name: `fraction of database tested, ${label}`, value: round(100 * fractionTested, 2), unit: '%', ...(at100k ? { target: '< 5' } : {}) },
     { name: `1-ply move, ${label} (median)`, value: round(percentile(moveTimes, 0.5), 2), unit: 'ms', note: `CPU mean ${round(moveCpu['one-ply']!, 2)} ms`, ...(at100k ? { target: '< 10' } : {}) },
@@ -248,5 +254,13 @@ function round(value: number, digits: number): number {
 if (import.meta.url === pathToFileURL(process.argv[1] ?? '').href) {
   const sizeIndex = process.argv.indexOf('--size');
   const size = Number(process.argv[sizeIndex + 1] ?? 1000);
-  process.stdout.write(JSON.stringify(benchHierarchy(size)) + '\n');
+  if (process.argv.includes('--grow-only')) hierarchyDatabase(size);
+  else {
+    // A database grown in this process would leave its heap behind in the memory figures: grow it in another.
+    if (!existsSync(cachedPath(size))) {
+      const runTs = fileURLToPath(new URL('../bin/run-ts.js', import.meta.url));
+      execFileSync(process.execPath, [runTs, fileURLToPath(import.meta.url), '--size', String(size), '--grow-only'], { stdio: ['ignore', 'ignore', 'inherit'] });
+    }
+    process.stdout.write(JSON.stringify(benchHierarchy(size)) + '\n');
+  }
 }
