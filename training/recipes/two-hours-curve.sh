@@ -20,11 +20,13 @@
 #
 #   training/recipes/two-hours-curve.sh DIR
 #   CHECKPOINTS="3000 10000" training/recipes/two-hours-curve.sh DIR
+#   FINAL=0 training/recipes/two-hours-curve.sh DIR     only the checkpoints' matches (while the run still trains)
 set -euo pipefail
 cd "$(dirname "$0")/../.."
 DIR=${1:?usage: two-hours-curve.sh DIR}
 CHECKPOINTS=${CHECKPOINTS:-3000}
 SEEDS=${SEEDS:-1 2 3}
+FINAL=${FINAL:-1}
 OUT="$DIR/curve"
 mkdir -p "$OUT"
 match() { # NAME DB OPPONENT SEED
@@ -38,6 +40,7 @@ for games in $CHECKPOINTS; do
   [ -e "$OUT/$name.policy.db" ] || node bin/morph.js model --from-db "$copy" --no-progress > "$OUT/policy-$games.txt"
   for seed in $SEEDS; do match "ab2q-$games-s$seed" "$copy" ab:2,q "$seed"; done
 done
+[ "$FINAL" = 1 ] || exit 0
 for seed in $SEEDS; do match "ab2q-final-s$seed" "$DIR/morph.db" ab:2,q "$seed"; done
 match gnuchess1-final "$DIR/morph.db" gnuchess:depth=1 1
 match gnuchess1-final-s2 "$DIR/morph.db" gnuchess:depth=1 2
