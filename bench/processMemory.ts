@@ -9,7 +9,8 @@ import { existsSync, readFileSync } from 'node:fs';
 import { resolve } from 'node:path';
 import type { SearchMode } from '../src/player/search.ts';
 
-const MORPH_BIN = resolve(new URL('.', import.meta.url).pathname, '..', 'bin', 'morph.js');
+/** The built CLI, as a user runs it. */
+export const MORPH_BIN = resolve(new URL('.', import.meta.url).pathname, '..', 'bin', 'morph.js');
 
 export interface ProcessMemory {
   /** VmRSS once the engine answered `isready` (the database loaded), and after the moves, in MB. */

@@ -37,12 +37,11 @@ import { countPatterns } from '../src/store/patternRows.ts';
 import { Random } from '../src/util/random.ts';
 import { type Figure, percentile } from './figures.ts';
 import { benchStoreFile } from './hierarchy.bench.ts';
-import { morphProcessMemory } from './processMemory.ts';
+import { MORPH_BIN, morphProcessMemory } from './processMemory.ts';
 import { splitFens } from './positions.ts';
 
 const CACHE = resolve(new URL('.', import.meta.url).pathname, '.cache');
 export const TRAINED_DB = resolve(CACHE, 'trained.db');
-const MORPH_BIN = resolve(new URL('.', import.meta.url).pathname, '..', 'bin', 'morph.js');
 
 /** Grows bench/.cache/trained.db by `morph train` (resuming it when present). */
 export function buildTrainedDatabase(args: string[]): void {

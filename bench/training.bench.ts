@@ -7,40 +7,48 @@ import { execFileSync } from 'node:child_process';
 import { copyFileSync, existsSync, mkdirSync, mkdtempSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { dirname, join, resolve } from 'node:path';
-import Database from 'better-sqlite3';
 import { DEFAULT_CONFIG, type ConfigPatch } from '../src/learn/config.ts';
-import { runTraining } from '../src/train/harness.ts';
+import { openMorphDatabase } from '../src/store/database.ts';
+import { countPatterns } from '../src/store/patternRows.ts';
+import { runTraining, type TrainingOptions, type TrainingSummary } from '../src/train/harness.ts';
 import type { Figure } from './figures.ts';
 import { hierarchyDatabase } from './hierarchy.bench.ts';
+import { MORPH_BIN } from './processMemory.ts';
 
-export async function benchTraining(games = 40): Promise<Figure[]> {
+/** `games` of training against the embedded Stockfish on a throwaway copy of `db` (the original is never changed). */
+async function trainOnCopy(db: string, games: number, options: Partial<TrainingOptions> = {}): Promise<TrainingSummary> {
   const dir = mkdtempSync(join(tmpdir(), 'morph-bench-train-'));
   try {
-    const db = join(dir, 'train.db');
-    copyFileSync(hierarchyDatabase(10_000), db);
-    const summary = await runTraining({
-      db,
+    const copy = join(dir, 'train.db');
+    copyFileSync(db, copy);
+    return await runTraining({
+      db: copy,
       games,
       opponent: 'stockfish:skill=0,depth=1',
       seed: 1,
       maxPlies: 300,
       progress: 'none',
       maxFailures: 3,
+      ...options,
     });
-    const total = summary.seconds;
-    const share = (part: number) => `${Math.round((100 * part) / total)}%`;
-    return [
-      {
-        name: 'training games/hour vs stockfish:skill=0,depth=1 (10k patterns)',
-        value: Math.round((summary.games / total) * 3600),
-        unit: 'games/h',
-        target: '>= 3600',
-        note: `time: Morph ${share(summary.time.morph)}, engine ${share(summary.time.opponent)}, learning ${share(summary.time.learning)}`,
-      },
-    ];
   } finally {
     rmSync(dir, { recursive: true, force: true });
   }
+}
+
+export async function benchTraining(games = 40): Promise<Figure[]> {
+  const summary = await trainOnCopy(hierarchyDatabase(10_000), games);
+  const total = summary.seconds;
+  const share = (part: number) => `${Math.round((100 * part) / total)}%`;
+  return [
+    {
+      name: 'training games/hour vs stockfish:skill=0,depth=1 (10k patterns)',
+      value: Math.round((summary.games / total) * 3600),
+      unit: 'games/h',
+      target: '>= 3600',
+      note: `time: Morph ${share(summary.time.morph)}, engine ${share(summary.time.opponent)}, learning ${share(summary.time.learning)}`,
+    },
+  ];
 }
 
 /** The creation rates of a new database, for runs on a database grown at raised ones (grow-100k.sh saves those). */
@@ -53,30 +61,13 @@ const DEFAULT_CREATION_RATES: ConfigPatch = {
 
 /** Training on a copy of `db` as training/recipes/rate-at-scale.sh runs it: games/hour and where the time went. */
 async function trainingRate(db: string, games: number): Promise<{ gamesPerHour: number; patterns: number; note: string }> {
-  const dir = mkdtempSync(join(tmpdir(), 'morph-bench-rate-'));
-  try {
-    const copy = join(dir, 'rate.db');
-    copyFileSync(db, copy);
-    const summary = await runTraining({
-      db: copy,
-      games,
-      opponent: 'stockfish:skill=0,depth=1',
-      seed: 7,
-      maxPlies: 300,
-      progress: 'none',
-      maxFailures: 3,
-      jobs: 1,
-      config: DEFAULT_CREATION_RATES,
-    });
-    const seconds = (s: number) => `${(s / summary.games).toFixed(2)}`;
-    return {
-      gamesPerHour: Math.round((summary.games / summary.seconds) * 3600),
-      patterns: summary.patterns,
-      note: `s a game: Morph ${seconds(summary.time.morph)}, engine ${seconds(summary.time.opponent)}, learning ${seconds(summary.time.learning)}; ${summary.patterns} patterns after`,
-    };
-  } finally {
-    rmSync(dir, { recursive: true, force: true });
-  }
+  const summary = await trainOnCopy(db, games, { seed: 7, jobs: 1, config: DEFAULT_CREATION_RATES });
+  const seconds = (s: number) => `${(s / summary.games).toFixed(2)}`;
+  return {
+    gamesPerHour: Math.round((summary.games / summary.seconds) * 3600),
+    patterns: summary.patterns,
+    note: `s a game: Morph ${seconds(summary.time.morph)}, engine ${seconds(summary.time.opponent)}, learning ${seconds(summary.time.learning)}; ${summary.patterns} patterns after`,
+  };
 }
 
 /**
@@ -102,13 +93,12 @@ export async function benchTrainingAtScale(large: string, small: string, games =
 
 /** The 10k-pattern database benchTrainingAtScale compares with, grown once and cached (about 2,000 games). */
 export const TRAINED_10K_DB = resolve(new URL('.', import.meta.url).pathname, '.cache', 'trained-10k.db');
-const MORPH_BIN = resolve(new URL('.', import.meta.url).pathname, '..', 'bin', 'morph.js');
 
 function patternCount(path: string): number {
   if (!existsSync(path)) return 0;
-  const db = new Database(path, { readonly: true });
+  const db = openMorphDatabase(path, { readonly: true, quickCheck: false });
   try {
-    return db.prepare('SELECT count(*) FROM patterns').pluck().get() as number;
+    return countPatterns(db);
   } finally {
     db.close();
   }
