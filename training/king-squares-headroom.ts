@@ -17,14 +17,13 @@
  *
  *   node bin/run-ts.js training/king-squares-headroom.ts DB POLICY SMALL HELD_OUT [SMALL_DECISIONS LARGE_DECISIONS]
  */
-import { applyMove, cloneBoard, KING, uciMove, WHITE, type Board } from '../src/chess/board.ts';
-import { generateLegalMoves } from '../src/chess/movegen.ts';
+import { applyMove, cloneBoard, KING, WHITE, type Board } from '../src/chess/board.ts';
 import { openDatabaseOfKind } from '../src/store/databaseKind.ts';
 import { getMetaJson } from '../src/store/meta.ts';
 import { openMorphDatabase } from '../src/store/database.ts';
 import { partnerDecisions } from '../src/model/ownPolicy.ts';
-import { decisionHistories, type Decision } from '../src/model/decisions.ts';
-import { addSquareChanges, conditionalLogit, LINE_SQUARES, sampledAlternatives, type SparseRow } from '../src/model/choiceEvaluation.ts';
+import type { Decision } from '../src/model/decisions.ts';
+import { addSquareChanges, conditionalLogit, decisionChoices, LINE_SQUARES, type SparseRow } from '../src/model/choiceEvaluation.ts';
 import { CHOICE_SQUARES_KEY, endByRule, twoPlyLine } from '../src/model/opponentModel.ts';
 import { TAPERED_SQUARE_VALUES, type LearnedSquares } from '../src/eval/squareValues.ts';
 import { Random } from '../src/util/random.ts';
@@ -93,12 +92,8 @@ const toRow = (row: Map<number, number>): SparseRow => ({ index: Int32Array.from
 /** Each decision's moves (all, or the chosen one and alternatives - 1 others), with the features of their lines. */
 function decide(decisions: readonly Decision[], alternatives: number, random: Random): Decided[] {
   const out: Decided[] = [];
-  for (const [decision, history] of decisionHistories(decisions)) {
+  for (const { history, moves, chosen } of decisionChoices(decisions, alternatives, random)) {
     const board = history.board;
-    const legal = generateLegalMoves(board);
-    if (legal.length < 2) continue;
-    const chosenMove = legal.find((m) => uciMove(m) === decision.chosen)!;
-    const moves = legal.length > alternatives ? sampledAlternatives(legal, chosenMove, alternatives, random) : legal;
     const next = cloneBoard(board);
     const moverIsWhite = board.turn === WHITE;
     const base: SparseRow[] = [];
@@ -124,7 +119,7 @@ function decide(decisions: readonly Decision[], alternatives: number, random: Ra
       base.push(toRow(row));
       kings.push(toRow(kingRow));
     }
-    out.push({ base, kings, chosen: moves.indexOf(chosenMove) });
+    out.push({ base, kings, chosen });
   }
   return out;
 }

@@ -4,11 +4,12 @@
  * conditional logit over the legal moves, chosen against the rest, scores the material where the line ends and,
  * with square rounds, each piece type on each square.
  */
-import { applyMove, cloneBoard, parseUciMove, uciMove, WHITE, type Board } from '../chess/board.ts';
+import { applyMove, cloneBoard, parseUciMove, uciMove, WHITE, type Board, type CompactMove } from '../chess/board.ts';
 import { generateLegalMoves } from '../chess/movegen.ts';
 import { fitPieceValues, solvePositiveDefinite, type MaterialEvidence } from '../eval/materialFit.ts';
 import { materialDifference } from '../graph/positionGraph.ts';
 import { decisionHistories, type Decision } from './decisions.ts';
+import type { PositionHistory } from '../chess/history.ts';
 import { officerShare, SQUARE_VALUES, squareValueIndex, TAPERED_SQUARE_VALUES, type LearnedSquares } from '../eval/squareValues.ts';
 import { endByRule, twoPlyLine } from './opponentModel.ts';
 import { Random } from '../util/random.ts';
@@ -164,6 +165,25 @@ export function sampledAlternatives<T>(moves: readonly T[], chosen: T, count: nu
   return moves.filter((m) => kept.has(m));
 }
 
+/**
+ * Each decision with two or more legal moves: its position and the moves a fit compares there (every legal move,
+ * or past `alternatives` the chosen one and an even draw of the rest, sampledAlternatives), the chosen one's index
+ * among them.
+ */
+export function* decisionChoices(
+  decisions: readonly Decision[],
+  alternatives: number,
+  random: Random,
+): Generator<{ history: PositionHistory; moves: CompactMove[]; chosen: number }> {
+  for (const [decision, history] of decisionHistories(decisions)) {
+    const legal = generateLegalMoves(history.board);
+    if (legal.length < 2) continue;
+    const chosenMove = legal.find((m) => uciMove(m) === decision.chosen)!;
+    const moves = legal.length > alternatives ? sampledAlternatives(legal, chosenMove, alternatives, random) : legal;
+    yield { history, moves, chosen: moves.indexOf(chosenMove) };
+  }
+}
+
 /** Line-end features: P N B R Q, then whether the line mates, is mated or draws, then the square values. */
 export const LINE_SQUARES = 8;
 /**
@@ -266,12 +286,8 @@ function choiceRows(
   const seen = new Float64Array(LINE_SQUARES + tables);
   const rows: SparseRow[][] = [];
   const chosen: number[] = [];
-  for (const [decision, history] of decisionHistories(decisions)) {
+  for (const { history, moves, chosen: chosenIndex } of decisionChoices(decisions, alternatives, random)) {
     const board = history.board;
-    const legal = generateLegalMoves(board);
-    if (legal.length < 2) continue;
-    const chosenMove = legal.find((m) => uciMove(m) === decision.chosen)!;
-    const moves = legal.length > alternatives ? sampledAlternatives(legal, chosenMove, alternatives, random) : legal;
     const next = cloneBoard(board);
     rows.push(
       moves.map((move) => {
@@ -287,7 +303,7 @@ function choiceRows(
         return { index: Int32Array.from(row.keys()), value: Float64Array.from(row.values()) };
       }),
     );
-    chosen.push(moves.indexOf(chosenMove));
+    chosen.push(chosenIndex);
   }
   return { rows, chosen, seen };
 }
