@@ -7,24 +7,21 @@
 #   training/recipes/curve-extras.sh DIR          (needs DIR/curve/games-003000.db from two-hours-curve.sh)
 set -euo pipefail
 cd "$(dirname "$0")/../.."
+source training/recipes/lib.sh
 DIR=${1:?usage: curve-extras.sh DIR}
 OUT="$DIR/curve"
-match() { # NAME DB OPPONENT SEED [--no-policy]
-  [ -s "$OUT/$1.json" ] || node bin/morph.js match --white "morph:$2" --black "$3" --games 200 --seed "$4" ${5:-} \
-    --openings openings/balanced-6ply.epd --json --pgn "$OUT/$1.pgn" --no-progress > "$OUT/$1.json"
-}
-match ab1-final "$DIR/morph.db" ab:1 1
-match sf0-final "$DIR/morph.db" stockfish:skill=0,depth=1 1
+suite_match "$OUT" ab1-final "$DIR/morph.db" ab:1 1
+suite_match "$OUT" sf0-final "$DIR/morph.db" stockfish:skill=0,depth=1 1
 [ -s "$OUT/agree-final.json" ] || node bin/morph.js agree --positions test/fixtures/move-scores.jsonl --db "$DIR/morph.db" --json > "$OUT/agree-final.json"
-match gnuchess1-3000-s1 "$OUT/games-003000.db" gnuchess:depth=1 1
-match gnuchess1-3000-s2 "$OUT/games-003000.db" gnuchess:depth=1 2
-match nopolicy-ab2q-1000-s1 "$DIR/morph.checkpoints/games-001000.db" ab:2,q 1 --no-policy
-match nopolicy-ab2q-3000-s1 "$OUT/games-003000.db" ab:2,q 1 --no-policy
-match nopolicy-ab2q-final-s1 "$DIR/morph.db" ab:2,q 1 --no-policy
-match nopolicy-sf0-3000-s1 "$OUT/games-003000.db" stockfish:skill=0,depth=1 1 --no-policy
-match nopolicy-sf0-final-s1 "$DIR/morph.db" stockfish:skill=0,depth=1 1 --no-policy
-diff() { node bin/run-ts.js training/paired-match-diff.ts "$@"; }
-diff "$OUT/gnuchess1-3000-s1.json,$OUT/gnuchess1-3000-s2.json" "$OUT/gnuchess1-final.json,$OUT/gnuchess1-final-s2.json"
-diff "$OUT/nopolicy-ab2q-1000-s1.json" "$OUT/nopolicy-ab2q-3000-s1.json" "$OUT/nopolicy-ab2q-final-s1.json"
-diff "$OUT/nopolicy-ab2q-3000-s1.json" "$OUT/nopolicy-ab2q-final-s1.json"
-diff "$OUT/nopolicy-sf0-3000-s1.json" "$OUT/nopolicy-sf0-final-s1.json"
+suite_match "$OUT" gnuchess1-3000-s1 "$OUT/games-003000.db" gnuchess:depth=1 1
+suite_match "$OUT" gnuchess1-3000-s2 "$OUT/games-003000.db" gnuchess:depth=1 2
+suite_match "$OUT" nopolicy-ab2q-1000-s1 "$DIR/morph.checkpoints/games-001000.db" ab:2,q 1 --no-policy
+suite_match "$OUT" nopolicy-ab2q-3000-s1 "$OUT/games-003000.db" ab:2,q 1 --no-policy
+suite_match "$OUT" nopolicy-ab2q-final-s1 "$DIR/morph.db" ab:2,q 1 --no-policy
+suite_match "$OUT" nopolicy-sf0-3000-s1 "$OUT/games-003000.db" stockfish:skill=0,depth=1 1 --no-policy
+suite_match "$OUT" nopolicy-sf0-final-s1 "$DIR/morph.db" stockfish:skill=0,depth=1 1 --no-policy
+paired() { node bin/run-ts.js training/paired-match-diff.ts "$@"; }
+paired "$OUT/gnuchess1-3000-s1.json,$OUT/gnuchess1-3000-s2.json" "$OUT/gnuchess1-final.json,$OUT/gnuchess1-final-s2.json"
+paired "$OUT/nopolicy-ab2q-1000-s1.json" "$OUT/nopolicy-ab2q-3000-s1.json" "$OUT/nopolicy-ab2q-final-s1.json"
+paired "$OUT/nopolicy-ab2q-3000-s1.json" "$OUT/nopolicy-ab2q-final-s1.json"
+paired "$OUT/nopolicy-sf0-3000-s1.json" "$OUT/nopolicy-sf0-final-s1.json"

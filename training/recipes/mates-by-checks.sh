@@ -15,23 +15,22 @@
 #   training/recipes/mates-by-checks.sh DIR OUT [gnuchess|ab2q]...
 set -euo pipefail
 cd "$(dirname "$0")/../.."
+source training/recipes/lib.sh
 DIR=${1:?usage: mates-by-checks.sh DIR OUT [gnuchess|ab2q]...}
 OUT=${2:?usage: mates-by-checks.sh DIR OUT [gnuchess|ab2q]...}
 shift 2
 mkdir -p "$OUT"
-match() { # NAME OPPONENT SEED
-  [ -s "$OUT/$1.json" ] || node bin/morph.js match --white "morph:$DIR/morph.db" --black "$2" --games 200 --seed "$3" \
-    --openings openings/balanced-6ply.epd --json --pgn "$OUT/$1.pgn" --no-progress > "$OUT/$1.json"
-}
 for which in "${@:-gnuchess}"; do
   case $which in
     gnuchess)
-      match gnuchess1-s1 gnuchess:depth=1 1 & match gnuchess1-s2 gnuchess:depth=1 2 & wait
+      suite_match "$OUT" gnuchess1-s1 "$DIR/morph.db" gnuchess:depth=1 1 &
+      suite_match "$OUT" gnuchess1-s2 "$DIR/morph.db" gnuchess:depth=1 2 & wait
       node bin/run-ts.js training/paired-match-diff.ts "$DIR/curve/gnuchess1-final.json,$DIR/curve/gnuchess1-final-s2.json" \
         "$OUT/gnuchess1-s1.json,$OUT/gnuchess1-s2.json"
       node bin/run-ts.js training/mate-losses.ts "$OUT/gnuchess1-s1.pgn" "$OUT/gnuchess1-s2.pgn" ;;
     ab2q)
-      match ab2q-s1 ab:2,q 1 & match ab2q-s2 ab:2,q 2 & wait
+      suite_match "$OUT" ab2q-s1 "$DIR/morph.db" ab:2,q 1 &
+      suite_match "$OUT" ab2q-s2 "$DIR/morph.db" ab:2,q 2 & wait
       node bin/run-ts.js training/paired-match-diff.ts "$DIR/curve/ab2q-final-s1.json,$DIR/curve/ab2q-final-s2.json" \
         "$OUT/ab2q-s1.json,$OUT/ab2q-s2.json" ;;
     *) echo "unknown: $which (gnuchess or ab2q)" >&2; exit 2 ;;

@@ -23,27 +23,24 @@
 #   FINAL=0 training/recipes/two-hours-curve.sh DIR     only the checkpoints' matches (while the run still trains)
 set -euo pipefail
 cd "$(dirname "$0")/../.."
+source training/recipes/lib.sh
 DIR=${1:?usage: two-hours-curve.sh DIR}
 CHECKPOINTS=${CHECKPOINTS:-3000}
 SEEDS=${SEEDS:-1 2 3}
 FINAL=${FINAL:-1}
 OUT="$DIR/curve"
 mkdir -p "$OUT"
-match() { # NAME DB OPPONENT SEED
-  [ -s "$OUT/$1.json" ] || node bin/morph.js match --white "morph:$2" --black "$3" --games 200 --seed "$4" \
-    --openings openings/balanced-6ply.epd --json --pgn "$OUT/$1.pgn" --no-progress > "$OUT/$1.json"
-}
 for games in $CHECKPOINTS; do
   name=$(printf 'games-%06d' "$games")
   copy="$OUT/$name.db"
   [ -e "$copy" ] || cp "$DIR/morph.checkpoints/$name.db" "$copy"
   [ -e "$OUT/$name.policy.db" ] || node bin/morph.js model --from-db "$copy" --no-progress > "$OUT/policy-$games.txt"
-  for seed in $SEEDS; do match "ab2q-$games-s$seed" "$copy" ab:2,q "$seed"; done
+  for seed in $SEEDS; do suite_match "$OUT" "ab2q-$games-s$seed" "$copy" ab:2,q "$seed"; done
 done
 [ "$FINAL" = 1 ] || exit 0
-for seed in $SEEDS; do match "ab2q-final-s$seed" "$DIR/morph.db" ab:2,q "$seed"; done
-match gnuchess1-final "$DIR/morph.db" gnuchess:depth=1 1
-match gnuchess1-final-s2 "$DIR/morph.db" gnuchess:depth=1 2
+for seed in $SEEDS; do suite_match "$OUT" "ab2q-final-s$seed" "$DIR/morph.db" ab:2,q "$seed"; done
+suite_match "$OUT" gnuchess1-final "$DIR/morph.db" gnuchess:depth=1 1
+suite_match "$OUT" gnuchess1-final-s2 "$DIR/morph.db" gnuchess:depth=1 2
 files() { # PREFIX: that prefix's match files over the seeds, comma-separated
   local list=""
   for seed in $SEEDS; do list="$list${list:+,}$OUT/$1-s$seed.json"; done
