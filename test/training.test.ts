@@ -323,6 +323,62 @@ describe('morph train', () => {
     });
   });
 
+  it('starts each pair of games from the next opening of --openings, the same with game workers', async () => {
+    // Three openings, one of them PGN moves: training starts from the position they reach (chess.js, independently).
+    const suite = tempPath('suite.pgn');
+    const lines = ['1. e4 e5 2. Nf3 *', '1. d4 Nf6 *', '1. c4 c5 2. g3 g6 *'];
+    writeFileSync(suite, lines.map((line) => `[Event "?"]\n\n${line}\n`).join('\n'));
+    const positions = lines.map((line) => {
+      const chess = new Chess();
+      chess.loadPgn(line);
+      return chess.fen();
+    });
+    const [one, two] = [tempPath('openings-1.db'), tempPath('openings-2.db')];
+    const log = tempPath('openings.jsonl');
+    const runs = await Promise.all([
+      train(['--db', one, '--games', '6', '--opponent', 'random', '--seed', '9', '--openings', suite, '--json-log', log, '--progress', 'none']),
+      startMorph(['train', '--jobs', '2', '--db', two, '--games', '6', '--opponent', 'random', '--seed', '9', '--openings', suite, '--progress', 'none']).done,
+    ]);
+    for (const run of runs) expect(run.code, run.stderr).toBe(0);
+    expect(runs[0].stdout).toContain(`from 3 openings of ${suite}`);
+    const starts = [one, two].map((db) =>
+      withDatabase(db, (database) =>
+        expectCompleteGames(database).map((game) => {
+          const tags = Object.fromEntries([...game.pgn!.matchAll(/^\[(\w+) "(.*)"\]$/gm)].map((m) => [m[1], m[2]]));
+          // The game replays from its FEN tag, and the opening named is the one at that position.
+          const chess = new Chess(tags.FEN);
+          chess.loadPgn(game.pgn!);
+          expect(chess.history().length).toBe(game.plies);
+          expect(tags.Opening).toBe(`${suite} #${positions.indexOf(tags.FEN) + 1}`);
+          return tags.FEN;
+        }),
+      ),
+    );
+    // Games 2k-1 and 2k share an opening (Morph white, then black); the three pairs play all three openings.
+    for (const fens of starts) {
+      expect([fens[1], fens[3], fens[5]]).toEqual([fens[0], fens[2], fens[4]]);
+      expect(new Set(fens)).toEqual(new Set(positions));
+    }
+    // Which game plays which opening follows the seed and the game number only, not the number of jobs.
+    expect(starts[1]).toEqual(starts[0]);
+    const logged = readFileSync(log, 'utf8').trim().split('\n').map((line) => JSON.parse(line) as { opening: number });
+    expect(logged.map((entry) => positions[entry.opening - 1])).toEqual(starts[0]);
+  });
+
+  it('refuses an --openings file it cannot read or parse, in one line, writing nothing', async () => {
+    const db = tempPath('bad-openings.db');
+    const bad = tempPath('bad.epd');
+    writeFileSync(bad, 'not a position\n');
+    const [missing, unparsable] = await Promise.all([
+      train(['--db', db, '--games', '1', '--opponent', 'random', '--openings', tempPath('none.epd'), '--progress', 'none']),
+      train(['--db', db, '--games', '1', '--opponent', 'random', '--openings', bad, '--progress', 'none']),
+    ]);
+    expect([missing.code, unparsable.code]).toEqual([2, 2]);
+    expect(missing.stderr).toMatch(/^morph: cannot read openings .*none\.epd: ENOENT\n$/);
+    expect(unparsable.stderr).toBe(`morph: ${bad} line 1: not an EPD position: "not a position"\n`);
+    expect(existsSync(db)).toBe(false);
+  });
+
   it('is reproducible from its seed: same games and same weights', async () => {
     const paths = [tempPath('seed5a.db'), tempPath('seed5b.db'), tempPath('seed6.db')];
     // The third run, with another seed, needs only one game to show that the seed matters.
@@ -547,7 +603,7 @@ describe('the training summary', () => {
   const summary: TrainingSummary = {
     games: 0, wins: 0, draws: 0, losses: 0, failures: 0, stopReason: 'interrupted', patterns: 1200, seconds: 0.5,
     time: { morph: 0, opponent: 0, learning: 0 }, firstGame: 88, lastGame: 87, seed: 42, checkpoints: [], jobs: 1,
-    database: 'data/morph.db', policy: null,
+    database: 'data/morph.db', policy: null, openings: null,
   };
 
   it('says no games were trained rather than "games 88-87"', () => {

@@ -11,8 +11,14 @@
  *
  *   node bin/run-ts.js training/make-openings.ts --openings 300 --plies 6 --depth 12 --max-cp 50 --seed 1 \
  *     --out openings/balanced-6ply.epd
+ *
+ * The training suite (`morph train --openings`) is built the same way from another seed, leaving out the match
+ * suite's positions so that matches never test an opening Morph trained from:
+ *
+ *   node bin/run-ts.js training/make-openings.ts --openings 1000 --plies 6 --depth 12 --max-cp 50 --seed 2 \
+ *     --exclude openings/balanced-6ply.epd --out openings/train-6ply.epd
  */
-import { writeFileSync } from 'node:fs';
+import { readFileSync, writeFileSync } from 'node:fs';
 import { Command } from 'commander';
 import { boardToFen, uciMove } from '../src/chess/board.ts';
 import { START_FEN } from '../src/chess/fen.ts';
@@ -30,6 +36,7 @@ const opts = new Command()
   .option('--max-cp <n>', 'keep openings Stockfish scores within this many centipawns of 0', '50')
   .option('--seed <n>', 'seed for the random moves', '1')
   .option('--max-candidates <n>', 'give up after this many candidates', '5000')
+  .option('--exclude <file>', 'an EPD suite whose positions are not kept (e.g. the match suite)')
   .option('--out <file>', 'output EPD file', 'openings/balanced-6ply.epd')
   .parse()
   .opts();
@@ -53,6 +60,13 @@ await stockfish.start();
 const started = performance.now();
 const lines: string[] = [];
 const seen = new Set<number>();
+// EPD's first four fields are FEN's first four: the excluded suite's positions count as seen.
+if (opts.exclude) {
+  for (const line of readFileSync(opts.exclude, 'utf8').split('\n')) {
+    const fields = line.trim().split(/\s+/);
+    if (fields.length >= 4) seen.add(positionKey(new GameHistory(`${fields.slice(0, 4).join(' ')} 0 1`).board));
+  }
+}
 let candidates = 0;
 while (lines.length < target && candidates < maxCandidates) {
   candidates++;

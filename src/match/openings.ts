@@ -84,6 +84,19 @@ export function parsePgnOpenings(text: string, source = 'PGN'): Opening[] {
   });
 }
 
+/**
+ * Each opening as the position its moves reach, with no moves: how training starts games, so that a game's record
+ * (and what is learned from it) holds only the players' own moves. A PGN opening's moves were checked when read.
+ */
+export function openingPositions(openings: readonly Opening[]): Opening[] {
+  return openings.map((opening) => {
+    if (opening.moves.length === 0) return opening;
+    const chess = new Chess(opening.fen);
+    for (const uci of opening.moves) chess.move({ from: uci.slice(0, 2), to: uci.slice(2, 4), promotion: uci[4] });
+    return { fen: checkFen(chess.fen()), moves: [], index: opening.index };
+  });
+}
+
 /** The suite in the order a match with this seed plays it (a seeded Fisher-Yates shuffle). */
 export function shuffleOpenings(openings: readonly Opening[], seed: number): Opening[] {
   const order = [...openings];

@@ -10,6 +10,7 @@ import { formatOpponentSpec, opponentOfGame, parseOpponentSpec, type OpponentSpe
 import type { GamePlayer } from '../engines/gamePlayer.ts';
 import { NoisyPlayer } from '../engines/noisyPlayer.ts';
 import { playGame, type PlayedGame } from '../game/playGame.ts';
+import type { Opening } from '../match/openings.ts';
 import { evaluationSettings, loadConfig } from '../learn/config.ts';
 import { MorphPlayer } from '../player/morphPlayer.ts';
 import type { PatternStore } from '../store/patternStore.ts';
@@ -21,6 +22,8 @@ export interface GameTask {
   morphColor: 'w' | 'b';
   /** An adaptive handicap's probability for this game (noisy:auto=T), as the learner holds it now. */
   handicap?: number;
+  /** Where the game starts, with --openings: a suite's opening (its position and moves, and its line in the suite). */
+  opening?: Opening;
 }
 
 /** A played game as the learner receives it. */
@@ -113,6 +116,8 @@ export class GameActor {
       played = await playGame({
         white: task.morphColor === 'w' ? morph : opponent,
         black: task.morphColor === 'w' ? opponent : morph,
+        startFen: task.opening?.fen,
+        openingMoves: task.opening?.moves,
         maxPlies: this.options.maxPlies,
         shouldStop,
       });

@@ -37,6 +37,7 @@ import { BUILT_IN_OPPONENTS, GameActor, type FinishedGame, type GameTask } from 
 import { runWorkerPool } from './workerPool.ts';
 import { buildOwnPolicy, OWN_POLICY_GAMES, ownPolicyIsStale, ownPolicyPath } from '../model/ownPolicy.ts';
 import { removeLeftoverTemporaries } from '../store/wholeFile.ts';
+import { shuffleOpenings, type Opening } from '../match/openings.ts';
 
 export interface TrainingOptions {
   db?: string;
@@ -70,6 +71,11 @@ export interface TrainingOptions {
   ownPolicy?: boolean;
   /** New partner games before the policy is rebuilt (default OWN_POLICY_REFRESH). */
   ownPolicyRefresh?: number;
+  /**
+   * Start games from this suite's openings instead of the start position: games 2k-1 and 2k play the suite's k-th
+   * opening in the order the run seed shuffles it (Morph white, then black), as a match does; the suite repeats.
+   */
+  openings?: { source: string; list: readonly Opening[] };
 }
 
 export interface GameLogEntry {
@@ -89,6 +95,8 @@ export interface GameLogEntry {
   temperature: number;
   /** An adaptive handicap's random-move probability in this game. */
   handicap?: number;
+  /** With --openings: the opening's line (EPD) or game (PGN) number in its suite. */
+  opening?: number;
   /** Seconds spent by Morph choosing moves, by the opponent, and learning. */
   time: { morph: number; opponent: number; learning: number };
   /** Games learned in the weights Morph played with (gameNumber - 1 on the live database). */
@@ -114,6 +122,8 @@ export interface TrainingSummary {
   jobs: number;
   /** The database trained. */
   database: string;
+  /** The opening suite games started from (--openings), or null: the start position. */
+  openings: { source: string; count: number } | null;
   /** The own move policy rebuilt after the run, or null when it was not (up to date, too few games, or not asked). */
   policy: { file: string; firstGame: number; lastGame: number; games: number; patterns: number; seconds: number } | null;
 }
@@ -281,7 +291,9 @@ async function playTrainingGames(options: TrainingOptions): Promise<TrainingSumm
       games: 0, wins: 0, draws: 0, losses: 0, failures: 0, stopReason: 'games-done', patterns: store.size, seconds: 0,
       time: { morph: 0, opponent: 0, learning: 0 }, firstGame, lastGame: firstGame - 1, seed: runSeed, checkpoints: [],
       jobs, database: store.path, policy: null,
+      openings: options.openings ? { source: options.openings.source, count: options.openings.list.length } : null,
     };
+    const openingOrder = options.openings ? shuffleOpenings(options.openings.list, runSeed) : null;
     progress = new TrainingProgress(options.progress, { games: options.games, hours: options.hours, opponent: formatOpponentSpec(spec) });
     const started = Date.now();
     const deadline = options.hours ? started + options.hours * 3600_000 : Infinity;
@@ -306,7 +318,11 @@ async function playTrainingGames(options: TrainingOptions): Promise<TrainingSumm
       const seed = gameSeed(runSeed, gameNumber);
       // An adaptive handicap continues from the probability the database recorded after the last game learned.
       const handicap = adaptive ? (getMetaNumber(store.db, HANDICAP_META) ?? adaptive.start) : undefined;
-      return { gameNumber, seed, morphColor: gameNumber % 2 === 1 ? 'w' : 'b', ...(handicap !== undefined ? { handicap } : {}) };
+      const opening = openingOrder ? openingOrder[Math.floor((gameNumber - 1) / 2) % openingOrder.length] : undefined;
+      return {
+        gameNumber, seed, morphColor: gameNumber % 2 === 1 ? 'w' : 'b',
+        ...(handicap !== undefined ? { handicap } : {}), ...(opening ? { opening } : {}),
+      };
     };
 
     /** A discarded game: counted, logged; false once too many in a row failed. */
@@ -337,7 +353,7 @@ async function playTrainingGames(options: TrainingOptions): Promise<TrainingSumm
         white: morphColor === 'w' ? 'Morph' : opponentName,
         black: morphColor === 'w' ? opponentName : 'Morph',
         round: gameNumber,
-        extra: { MorphSeed: String(seed) },
+        extra: { MorphSeed: String(seed), ...(task.opening ? { Opening: `${options.openings!.source} #${task.opening.index}` } : {}) },
       });
       const learnStarted = performance.now();
       let learned!: LearningSummary;
@@ -374,6 +390,7 @@ async function playTrainingGames(options: TrainingOptions): Promise<TrainingSumm
       cumulativeMaterial += finalMaterial;
       const entry: GameLogEntry = {
         game: gameNumber, morphColor, opponent: opponentName, ...(task.handicap !== undefined ? { handicap: task.handicap } : {}),
+        ...(task.opening ? { opening: task.opening.index } : {}),
         result: played.result, score, reason: played.reason,
         plies: played.plies, finalMaterial, patterns: learned.patterns, seconds: finished.seconds,
         seed, created: learned.created, deleted: learned.deleted, temperature: learned.temperature,

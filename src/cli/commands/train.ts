@@ -10,6 +10,7 @@ import { parseIntegerOption, parseNumberOption, parsePositiveNumberOption, parse
 import { SEARCH_MODES } from '../../player/search.ts';
 import type { ConfigPatch, LearningConfig } from '../../learn/config.ts';
 import { OWN_POLICY_GAMES, OWN_POLICY_REFRESH } from '../../model/ownPolicy.ts';
+import { openingPositions, readOpenings } from '../../match/openings.ts';
 
 interface TrainOptions {
   db?: string;
@@ -33,6 +34,7 @@ interface TrainOptions {
   checkpointEvery?: string;
   jobs?: string;
   snapshotEvery?: string;
+  openings?: string;
   lambda?: string;
   targetMaturity?: string;
   learnFrom?: string;
@@ -55,7 +57,8 @@ export function trainingSummaryText(s: TrainingSummary): string {
   const perHour = s.seconds > 0 ? Math.round((s.games / s.seconds) * 3600) : 0;
   const trained = s.games > 0 ? `trained games ${s.firstGame}-${s.lastGame} (${s.games} games, ` : `trained no games (`;
   return [
-    `${trained}${s.stopReason}), seed ${s.seed}`,
+    `${trained}${s.stopReason}), seed ${s.seed}` +
+      (s.openings ? `, from ${s.openings.count} openings of ${s.openings.source}` : ''),
     `W/D/L ${s.wins}/${s.draws}/${s.losses}, score ${score}, ${s.failures} discarded`,
     `patterns ${s.patterns}; ${s.seconds.toFixed(1)} s (${perHour} games/hour, ${s.jobs} job${s.jobs === 1 ? '' : 's'}): ` +
       `Morph ${s.time.morph.toFixed(1)} s, opponent ${s.time.opponent.toFixed(1)} s, learning ${s.time.learning.toFixed(1)} s`,
@@ -76,6 +79,7 @@ export function registerTrainCommand(program: Command): void {
     .option('--seed <n>', 'run seed (default: the database\'s, or a fresh one, recorded)')
     .option('--pgn <file>', 'append every game to this PGN file')
     .option('--json-log <file>', 'append one JSON line per game')
+    .option('--openings <file>', 'start each pair of games (Morph white, then black) from the position of the next opening of this EPD or PGN suite, in an order the run seed shuffles, e.g. openings/train-6ply.epd (default: every game from the start position)')
     .option('--max-plies <n>', 'adjudicate a draw after this many plies', '300')
     .option('--maturity <n>', 'play with patterns of at least this many updates (saved in the database)')
     .option('--lambda <x>', 'TD(lambda) (saved in the database)')
@@ -140,6 +144,7 @@ export function registerTrainCommand(program: Command): void {
         if (opts.specialisationsPerGame !== undefined) {
           config.specialisation = { perGame: parseIntegerOption('--specialisations-per-game', opts.specialisationsPerGame, 0, 1000) };
         }
+        const openings = opts.openings === undefined ? undefined : { source: opts.openings, list: openingPositions(readOpenings(opts.openings)) };
         const summary = await runTraining({
           db: opts.db,
           games: opts.hours !== undefined ? undefined : opts.games ? parseIntegerOption('--games', opts.games, 1) : DEFAULT_GAMES,
@@ -157,6 +162,7 @@ export function registerTrainCommand(program: Command): void {
           jobs: opts.jobs ? parseIntegerOption('--jobs', opts.jobs, 1) : defaultJobs(),
           snapshotEvery: parseSnapshotEvery(opts.snapshotEvery),
           ownPolicy: opts.policy,
+          openings,
         });
         printLine(opts.json ? JSON.stringify(summary) : trainingSummaryText(summary));
       }),
