@@ -10,6 +10,8 @@
 # A segment cut short is resumed with the same command and --hours set to what is left (the seed is the
 # database's; --openings must be given again). Then the curve (resumable; each match is kept once played):
 #   CHECKPOINTS="3000 10000" training/recipes/two-hours-curve.sh DIR
+# (this session ran the 3,000-game checkpoint's and the final's matches; results in training/RESULTS.md, 2026-12-04
+# evening; the paired difference: training/paired-match-diff.ts over the three seeds' JSONs, as two-hours-curve.sh).
 #
 #   training/recipes/train-openings.sh DIR [HOURS]
 set -euo pipefail
