@@ -18,13 +18,14 @@
  *   node bin/run-ts.js training/make-openings.ts --openings 1000 --plies 6 --depth 12 --max-cp 50 --seed 2 \
  *     --exclude openings/balanced-6ply.epd --out openings/train-6ply.epd
  */
-import { readFileSync, writeFileSync } from 'node:fs';
+import { writeFileSync } from 'node:fs';
 import { Command } from 'commander';
 import { boardToFen, uciMove } from '../src/chess/board.ts';
 import { START_FEN } from '../src/chess/fen.ts';
 import { GameHistory } from '../src/chess/history.ts';
 import { positionKey } from '../src/chess/positionKey.ts';
 import { generateLegalMoves } from '../src/chess/movegen.ts';
+import { readOpenings } from '../src/match/openings.ts';
 import { stockfishCommand } from '../src/engines/stockfish.ts';
 import { UciClient } from '../src/engines/uciClient.ts';
 import { Random } from '../src/util/random.ts';
@@ -60,13 +61,8 @@ await stockfish.start();
 const started = performance.now();
 const lines: string[] = [];
 const seen = new Set<number>();
-// EPD's first four fields are FEN's first four: the excluded suite's positions count as seen.
-if (opts.exclude) {
-  for (const line of readFileSync(opts.exclude, 'utf8').split('\n')) {
-    const fields = line.trim().split(/\s+/);
-    if (fields.length >= 4) seen.add(positionKey(new GameHistory(`${fields.slice(0, 4).join(' ')} 0 1`).board));
-  }
-}
+// The excluded suite's positions count as seen (an EPD suite's; a PGN suite's would be its start positions).
+for (const opening of opts.exclude ? readOpenings(opts.exclude) : []) seen.add(positionKey(new GameHistory(opening.fen).board));
 let candidates = 0;
 while (lines.length < target && candidates < maxCandidates) {
   candidates++;

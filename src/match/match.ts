@@ -17,7 +17,7 @@ import type { GamePlayer } from '../engines/gamePlayer.ts';
 import { EngineError } from '../engines/engineProcess.ts';
 import { Contestant, type ContestantOptions } from './contestant.ts';
 import { eloEstimate, likelihoodOfSuperiority, type EloEstimate, type MatchScore } from './elo.ts';
-import { shuffleOpenings, type Opening } from './openings.ts';
+import { openingOfGame, shuffleOpenings, type Opening } from './openings.ts';
 import { outcomeStatistics, pentanomial, type OutcomeStatistics, type Pentanomial } from './outcomes.ts';
 import { sprtState, type SprtSettings, type SprtState } from './sprt.ts';
 
@@ -224,7 +224,7 @@ export async function runMatch(options: MatchOptions): Promise<MatchSummary> {
       await new Promise((resolve) => setImmediate(resolve));
       if (stopping() || nextIndex >= options.games) return;
       const index = nextIndex++;
-      const opening = openings[Math.floor(index / 2) % openings.length];
+      const opening = openingOfGame(openings, index);
       const firstIsWhite = firstPlaysWhite(index);
       for (let attempt = 0; ; attempt++) {
         const players: GamePlayer[] = [];

@@ -97,6 +97,11 @@ export function openingPositions(openings: readonly Opening[]): Opening[] {
   });
 }
 
+/** The opening of the game with 0-based `index` in a suite's playing order: each opening serves two games in a row. */
+export function openingOfGame<T>(order: readonly T[], index: number): T {
+  return order[Math.floor(index / 2) % order.length];
+}
+
 /** The suite in the order a match with this seed plays it (a seeded Fisher-Yates shuffle). */
 export function shuffleOpenings(openings: readonly Opening[], seed: number): Opening[] {
   const order = [...openings];

@@ -37,7 +37,7 @@ import { BUILT_IN_OPPONENTS, GameActor, type FinishedGame, type GameTask } from 
 import { runWorkerPool } from './workerPool.ts';
 import { buildOwnPolicy, OWN_POLICY_GAMES, ownPolicyIsStale, ownPolicyPath } from '../model/ownPolicy.ts';
 import { removeLeftoverTemporaries } from '../store/wholeFile.ts';
-import { shuffleOpenings, type Opening } from '../match/openings.ts';
+import { openingOfGame, shuffleOpenings, type Opening } from '../match/openings.ts';
 
 export interface TrainingOptions {
   db?: string;
@@ -318,7 +318,7 @@ async function playTrainingGames(options: TrainingOptions): Promise<TrainingSumm
       const seed = gameSeed(runSeed, gameNumber);
       // An adaptive handicap continues from the probability the database recorded after the last game learned.
       const handicap = adaptive ? (getMetaNumber(store.db, HANDICAP_META) ?? adaptive.start) : undefined;
-      const opening = openingOrder ? openingOrder[Math.floor((gameNumber - 1) / 2) % openingOrder.length] : undefined;
+      const opening = openingOrder ? openingOfGame(openingOrder, gameNumber - 1) : undefined;
       return {
         gameNumber, seed, morphColor: gameNumber % 2 === 1 ? 'w' : 'b',
         ...(handicap !== undefined ? { handicap } : {}), ...(opening ? { opening } : {}),
