@@ -13,12 +13,13 @@
 # (this session ran the 3,000-game checkpoint's and the final's matches; results in training/RESULTS.md, 2026-12-04
 # evening; the paired difference: training/paired-match-diff.ts over the three seeds' JSONs, as two-hours-curve.sh).
 #
-#   training/recipes/train-openings.sh DIR [HOURS]
+#   training/recipes/train-openings.sh DIR [HOURS]          SEED (default 65) picks the run's seed
 set -euo pipefail
 cd "$(dirname "$0")/../.."
 DIR=${1:?usage: train-openings.sh DIR [HOURS]}
 HOURS=${2:-1}
+SEED=${SEED:-65}
 mkdir -p "$DIR"
-node bin/morph.js train --db "$DIR/morph.db" --hours "$HOURS" --seed 65 --openings openings/train-6ply.epd \
+node bin/morph.js train --db "$DIR/morph.db" --hours "$HOURS" --seed "$SEED" --openings openings/train-6ply.epd \
   --checkpoint-every 1000 --json-log "$DIR/games.jsonl" --progress lines
 CHECKPOINTS=${CHECKPOINTS:-3000 10000} training/recipes/two-hours-curve.sh "$DIR"
