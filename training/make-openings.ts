@@ -25,7 +25,7 @@ import { START_FEN } from '../src/chess/fen.ts';
 import { GameHistory } from '../src/chess/history.ts';
 import { positionKey } from '../src/chess/positionKey.ts';
 import { generateLegalMoves } from '../src/chess/movegen.ts';
-import { readOpenings } from '../src/match/openings.ts';
+import { openingPositions, readOpenings } from '../src/match/openings.ts';
 import { stockfishCommand } from '../src/engines/stockfish.ts';
 import { UciClient } from '../src/engines/uciClient.ts';
 import { Random } from '../src/util/random.ts';
@@ -37,7 +37,7 @@ const opts = new Command()
   .option('--max-cp <n>', 'keep openings Stockfish scores within this many centipawns of 0', '50')
   .option('--seed <n>', 'seed for the random moves', '1')
   .option('--max-candidates <n>', 'give up after this many candidates', '5000')
-  .option('--exclude <file>', 'an EPD suite whose positions are not kept (e.g. the match suite)')
+  .option('--exclude <file>', 'an EPD or PGN suite whose positions (a PGN game: the position its moves reach) are not kept (e.g. the match suite)')
   .option('--out <file>', 'output EPD file', 'openings/balanced-6ply.epd')
   .parse()
   .opts();
@@ -61,8 +61,8 @@ await stockfish.start();
 const started = performance.now();
 const lines: string[] = [];
 const seen = new Set<number>();
-// The excluded suite's positions count as seen (an EPD suite's; a PGN suite's would be its start positions).
-for (const opening of opts.exclude ? readOpenings(opts.exclude) : []) seen.add(positionKey(new GameHistory(opening.fen).board));
+// The excluded suite's positions count as seen (a PGN suite's: the positions its moves reach).
+for (const opening of opts.exclude ? openingPositions(readOpenings(opts.exclude)) : []) seen.add(positionKey(new GameHistory(opening.fen).board));
 let candidates = 0;
 while (lines.length < target && candidates < maxCandidates) {
   candidates++;
