@@ -217,7 +217,7 @@ const seconds = (performance.now() - started) / 1000;
 const summary = {
   games: fitGames.length,
   positions: rows.length,
-  heldOutGames: offset / HELD_OUT_EVERY,
+  heldOutGames: Math.floor(offset / HELD_OUT_EVERY),
   heldOutPositions: heldOut.length,
   ridge,
   lambda,
