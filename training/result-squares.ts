@@ -25,6 +25,7 @@ import { readPgnText, sideDecisions, decisionHistories, type Decision } from '..
 import { materialDifference } from '../src/graph/positionGraph.ts';
 import { officerShare, SQUARE_VALUES, squareValueIndex, TAPERED_SQUARE_VALUES } from '../src/eval/squareValues.ts';
 import { solvePositiveDefinite } from '../src/eval/materialFit.ts';
+import { logistic } from '../src/eval/combine.ts';
 import { isCapture } from '../src/player/search.ts';
 import { openMorphDatabase } from '../src/store/database.ts';
 import { getMetaJson, setMeta } from '../src/store/meta.ts';
@@ -92,8 +93,6 @@ function quietRows(decisions: readonly Decision[]): { fit: Map<number, Row[]>; h
   });
   return { fit, heldOut };
 }
-
-const logistic = (z: number): number => 1 / (1 + Math.exp(-z));
 
 function score(row: Row, w: Float64Array, squares: boolean): number {
   let z = 0;
