@@ -19,11 +19,12 @@
  */
 import { copyFileSync, existsSync } from 'node:fs';
 import { parseArgs } from 'node:util';
-import { applyMove, cloneBoard, parseUciMove, type Board } from '../src/chess/board.ts';
+import { BLACK, boardFromFen, parseUciMove, type Board } from '../src/chess/board.ts';
 import { isInCheck } from '../src/chess/movegen.ts';
 import { readPgnText, sideDecisions, decisionHistories, type Decision } from '../src/model/decisions.ts';
 import { materialDifference } from '../src/graph/positionGraph.ts';
-import { officerShare, SQUARE_VALUES, squareValueIndex, TAPERED_SQUARE_VALUES } from '../src/eval/squareValues.ts';
+import { TAPERED_SQUARE_VALUES } from '../src/eval/squareValues.ts';
+import { addSquareChanges, LINE_SQUARES } from '../src/model/choiceEvaluation.ts';
 import { solvePositiveDefinite } from '../src/eval/materialFit.ts';
 import { logistic } from '../src/eval/combine.ts';
 import { isCapture } from '../src/player/search.ts';
@@ -33,7 +34,9 @@ import type { LearnedSquares } from '../src/eval/squareValues.ts';
 import { CHOICE_SQUARES_KEY } from '../src/model/opponentModel.ts';
 
 const MATERIAL = 5;
-const DIMS = MATERIAL + TAPERED_SQUARE_VALUES;
+/** Material at 0-4, the square values from LINE_SQUARES (5-7 stay unused, held at 0 by the ridge). */
+const DIMS = LINE_SQUARES + TAPERED_SQUARE_VALUES;
+const emptyBoard = boardFromFen('8/8/8/8/8/8/8/8 w - - 0 1');
 const HELD_OUT_EVERY = 10;
 
 interface Row {
@@ -46,51 +49,45 @@ interface Row {
   whiteMoved: boolean;
 }
 
-/** A quiet position's features for the side that just moved: its material difference, then tapered square counts. */
+/**
+ * A quiet position's features for the side that just moved: its material difference, then where its pieces stand,
+ * laid out as the choice fit's rows are (choiceEvaluation.ts: the square values from LINE_SQUARES on), so that the
+ * square features are addSquareChanges' from an empty board.
+ */
 function featureRow(board: Board, result: number, difference: Int8Array): Row {
   const features = new Map<number, number>();
   materialDifference(board, difference);
   for (let k = 0; k < MATERIAL; k++) if (difference[k] !== 0) features.set(k, difference[k]);
-  const share = officerShare(board);
-  const whiteSign = board.turn === 1 ? 1 : -1; // White just moved when Black is to move
-  for (let sq = 0; sq < 64; sq++) {
-    const piece = board.squares[sq];
-    if (piece === 0) continue;
-    const k = squareValueIndex(piece, sq);
-    const sign = piece > 0 ? whiteSign : -whiteSign;
-    const add = (at: number, x: number) => x !== 0 && features.set(at, (features.get(at) ?? 0) + x);
-    add(MATERIAL + k, sign * share);
-    add(MATERIAL + SQUARE_VALUES + k, sign * (1 - share));
-  }
+  const whiteMoved = board.turn === BLACK;
+  addSquareChanges(emptyBoard, board, whiteMoved, features, true);
   const entries = [...features].filter(([, x]) => x !== 0);
-  const whiteMoved = board.turn === 1;
   return { index: Int32Array.from(entries, ([k]) => k), value: Float64Array.from(entries, ([, x]) => x), result, target: result, whiteMoved };
 }
 
-/** Every quiet position after a move of the games, with the mover's score, split into fitting and held-out games. */
+/**
+ * Every quiet position after a move of the games, with the mover's score, split into fitting and held-out games.
+ * Every ply is a decision (both sides'), so the position a decision is taken in is the one the game's previous
+ * move led to, and its chosen move is the game's next move there.
+ */
 function quietRows(decisions: readonly Decision[]): { fit: Map<number, Row[]>; heldOut: Row[] } {
   const fit = new Map<number, Row[]>();
   const heldOut: Row[] = [];
   const difference = new Int8Array(MATERIAL);
-  // A decision's position after its move is quiet when the game's next decision (the opponent's) is not a capture.
-  // decisionHistories reuses one history, so each board is copied as it comes.
-  const list: { d: Decision; board: Board }[] = [];
-  for (const [d, h] of decisionHistories(decisions)) list.push({ d, board: cloneBoard(h.board) });
-  list.forEach(({ d, board }, i) => {
-    if (d.score === undefined) return;
-    const next = list[i + 1];
-    if (next === undefined || next.d.game !== d.game) return; // the game's last move: no continuation to judge by
-    const after = cloneBoard(board);
-    applyMove(board, parseUciMove(d.chosen)!, after);
-    if (isInCheck(after) || isCapture(after, parseUciMove(next.d.chosen)!) || next.d.chosen.length === 5) return;
-    const row = featureRow(after, d.score, difference);
-    if (d.game % HELD_OUT_EVERY === 0) heldOut.push(row);
+  let previous: Decision | undefined;
+  for (const [next, history] of decisionHistories(decisions)) {
+    const mover = previous;
+    previous = next;
+    if (mover === undefined || mover.game !== next.game || mover.score === undefined) continue;
+    const after = history.board;
+    if (isInCheck(after) || isCapture(after, parseUciMove(next.chosen)!) || next.chosen.length === 5) continue;
+    const row = featureRow(after, mover.score, difference);
+    if (mover.game % HELD_OUT_EVERY === 0) heldOut.push(row);
     else {
-      const rows = fit.get(d.game) ?? [];
+      const rows = fit.get(mover.game) ?? [];
       rows.push(row);
-      fit.set(d.game, rows);
+      fit.set(mover.game, rows);
     }
-  });
+  }
   return { fit, heldOut };
 }
 
@@ -182,7 +179,7 @@ const { values: args } = parseArgs({
   },
 });
 if (!args.pgn) {
-  process.stderr.write('usage: result-squares.ts --pgn A.pgn[,B.pgn] [--games N] [--ridge R] [--policy POLICY --out OUT] [--json]\n');
+  process.stderr.write('usage: result-squares.ts --pgn A.pgn[,B.pgn] [--games N] [--ridge R] [--lambda L [--rounds N]] [--policy POLICY --out OUT [--mode replace|add] [--scale S]] [--json]\n');
   process.exit(2);
 }
 if (args.out && existsSync(args.out)) {
@@ -230,7 +227,7 @@ if (args.policy && args.out) {
   const model = openMorphDatabase(args.out, { quickCheck: false });
   // The player reads square values in their own piece values' units (morphPlayer.ts squareUnit); 'add' puts the
   // fitted ones into the policy's units and adds them to its own (from the partner's choices).
-  const fitted = { values: [...full.subarray(0, MATERIAL)], squareValues: [...full.subarray(MATERIAL)].map((v) => v * Number(args.scale)) };
+  const fitted = { values: [...full.subarray(0, MATERIAL)], squareValues: [...full.subarray(LINE_SQUARES)].map((v) => v * Number(args.scale)) };
   const own = getMetaJson<LearnedSquares>(model, CHOICE_SQUARES_KEY);
   const sum = (xs: readonly number[]) => xs.reduce((a, b) => a + b, 0);
   const squares =
