@@ -26,6 +26,7 @@ import { databasePieceValues, evaluateGraph, evaluationOf, materialEvaluation, t
 import type { PieceValues } from '../eval/materialFit.ts';
 import type { LearnedSquares } from '../eval/squareValues.ts';
 import type { EvaluationSettings } from '../eval/evaluation.ts';
+import type { GraphTerms } from '../eval/graphTerms.ts';
 import { evaluationSettings, loadConfig } from '../learn/config.ts';
 import { bareKingMove } from './bareKing.ts';
 import {
@@ -94,7 +95,9 @@ function scaledValue(value: number, scale: ValueScale): number {
 
 /** What a move is chosen by: its (scaled) value, plus the policy's term when there is one; a proven loss comes last. */
 export function choiceScore(r: RankedMove, scale: ValueScale): number {
-  return scaledValue(r.value, scale) + (r.policy ?? 0) - (r.refutation?.source === 'checkmate' ? provenLossPenalty(r.refutation.mateIn) : 0);
+  return (
+    scaledValue(r.value, scale) + (r.graphTerm ?? 0) + (r.policy ?? 0) - (r.refutation?.source === 'checkmate' ? provenLossPenalty(r.refutation.mateIn) : 0)
+  );
 }
 
 /**
@@ -113,6 +116,11 @@ export interface RankedMove {
   refutation?: Refutation;
   /** With a move policy: its weight times the log-probability it gives the move, added to the value when choosing. */
   policy?: number;
+  /**
+   * With graph terms: the learned log-odds the graph patterns of the move's own position add to its value when
+   * choosing (eval/graphTerms.ts).
+   */
+  graphTerm?: number;
   /**
    * The move starts a mate by checks that Morph forces in this many of its own moves (2 or more: a mate at once is
    * source 'checkmate'); its value is then 1 and it is played whatever the policy says (ownMate).
@@ -169,6 +177,11 @@ export interface MorphPlayerOptions {
   opponent?: ReplyPredictor;
   /** How much less than an even result a draw is worth to Morph, in log-odds; default search.ts defaultContempt. */
   contempt?: number;
+  /**
+   * The graph patterns' learned terms (eval/graphTerms.ts), added in log-odds to the value of each move's own
+   * position by the material searches; default none.
+   */
+  graphTerms?: GraphTerms;
 }
 
 /**
@@ -343,7 +356,7 @@ export class MorphPlayer implements GamePlayer {
     // whose own threat may raise it is bounded by the highest value there is.
     this.addPolicy(history, candidates.map((c) => c.ranked));
     const highest = scaledValue(1, this.valueScale);
-    for (const c of candidates) c.bound = c.mayRise ? highest + (c.ranked.policy ?? 0) : this.choiceScore(c.ranked);
+    for (const c of candidates) c.bound = c.mayRise ? highest + (c.ranked.policy ?? 0) + (c.ranked.graphTerm ?? 0) : this.choiceScore(c.ranked);
     candidates.sort((a, b) => b.bound - a.bound);
     let best = -Infinity;
     const valued: RankedMove[] = [];
@@ -405,10 +418,12 @@ export class MorphPlayer implements GamePlayer {
     const board = history.board;
     const next = cloneBoard(board);
     if (valuesByMaterial(this.search)) {
-      return moves.map((move) => {
+      const ranking = moves.map((move) => {
         applyMove(board, move, next);
         return this.judgePosition(history, next, move, keep);
       });
+      this.addGraphTerms(board, moves, ranking);
+      return ranking;
     }
     const ranking: RankedMove[] = new Array(moves.length);
     const ucis = moves.map(uciMove);
@@ -428,6 +443,30 @@ export class MorphPlayer implements GamePlayer {
       ranking[i] = { move: ucis[i], value: evaluation.value, source: 'patterns', ...(keep ? { evaluation } : {}) };
     });
     return ranking;
+  }
+
+  /**
+   * With graph terms: each move's own position (where the patterns value it) retrieved, all together, and the
+   * terms of its matches summed into the move's graphTerm. Only the root's successors: one retrieval a move, not
+   * one for every position the look visits, keeps a move's cost bounded.
+   */
+  private addGraphTerms(board: Board, moves: readonly CompactMove[], ranking: RankedMove[]): void {
+    const terms = this.options.graphTerms;
+    if (terms === undefined || terms.size === 0) return;
+    const next = cloneBoard(board);
+    const valued: number[] = [];
+    moves.forEach((move, i) => {
+      if (ranking[i].source !== 'patterns') return;
+      applyMove(board, move, next);
+      this.successorGraphs.build(valued.length, next);
+      valued.push(i);
+    });
+    if (valued.length === 0) return;
+    const retrievals = this.store.retrieveTogether(this.successorGraphs.first(valued.length));
+    valued.forEach((i, k) => {
+      ranking[i].graphTerm = terms.sum(retrievals[k].matches);
+      this.lastTested += retrievals[k].tested;
+    });
   }
 
   /** The patterns' values of several positions (evaluate's), retrieved together where graph patterns value them. */
@@ -588,7 +627,7 @@ export class MorphPlayer implements GamePlayer {
  * One unit of `squares` in the piece values' units: the ratio of the two sets of piece values' sums (the square
  * values were learned beside their own piece values, in another player's units).
  */
-function squareUnit(pieceValues: PieceValues, squares: LearnedSquares): number {
+export function squareUnit(pieceValues: PieceValues, squares: LearnedSquares): number {
   const sum = (values: ArrayLike<number>) => Array.from(values).slice(0, 5).reduce((a, b) => a + b, 0);
   return sum(pieceValues) / sum(squares.values);
 }
