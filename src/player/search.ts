@@ -406,7 +406,7 @@ export const mateLookDepth = (search: SearchMode): number => (looksAtThreats(sea
 /**
  * How many moves the threat looks follow the opponent's mates by checks. Against gnuchess at depth 1, 111 of
  * Morph's 146 losses (400 games) had a move after which the opponent mated by checks alone within four moves
- * where another move did not allow it: 53 within two, 35 within three, 23 within four (training/mate-losses.ts).
+ * where another move did not allow it: 53 within two, 35 within three, 23 within four (research/mate-losses.ts).
  * Measured against that opponent, paired by opening over 400 games: 3 moves +.052 a game over a mate at once,
  * 4 moves +.015 more (with the longest mate first); the look over every move of a position then takes 4.2 ms on
  * average, 19 ms at the 95th percentile and 346 ms at worst, and a game move's time does not measurably change

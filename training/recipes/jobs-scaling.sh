@@ -1,6 +1,7 @@
 #!/usr/bin/env bash
 # Training games/hour with --jobs 2 against --jobs 1 (issue 13's target: 1.7x), against the default partner and in
 # self-play: the same `morph train` on copies of DB (never the original), seed SEED, no policy rebuild.
+# Takes: four training runs of GAMES (200) and SELF_GAMES games: minutes each on a 10k-pattern database.
 #
 #   training/recipes/jobs-scaling.sh DB [OUT_DIR]
 #

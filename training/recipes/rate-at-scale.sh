@@ -4,6 +4,7 @@
 # default partner, seed SEED, the default creation rates (a database grown by grow-100k.sh saved raised ones),
 # play search SEARCH, no policy rebuild at the end. Prints each run's summary line (games/hour, then Morph's,
 # the opponent's and learning's seconds).
+# Takes: two training runs of GAMES (100) games; minutes each, more on the large database.
 #
 #   training/recipes/rate-at-scale.sh SMALL.db LARGE.db [OUT_DIR]
 #
