@@ -3,7 +3,7 @@
  * one training run's games as `morph train` would rebuild them: a first fit on the first STEP games, then one
  * Laplace update per STEP games after. At each checkpoint (a game count), the checkpoint's own policy is copied to
  * OUT/pNNNNNN-evidence.db with these square values, so that its patterns stay those it played with
- * (training/RESULTS.md, 2026-11-28 afternoon).
+ * (docs/lab/2026-11.md, 2026-11-28 afternoon).
  *
  *   node bin/run-ts.js research/square-evidence-curve.ts DB STEP OUT CHECKPOINTS_DIR GAMES[,GAMES...]
  *

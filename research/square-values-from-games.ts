@@ -1,7 +1,7 @@
 /**
  * A copy of a policy model whose square values for play are fitted afresh on a value database's last N partner
  * games (src/model/choiceEvaluation.ts, fitChoiceSquares): to measure how the square values depend on the games
- * they come from while the policy's patterns stay the same (training/RESULTS.md, 2026-11-28 night).
+ * they come from while the policy's patterns stay the same (docs/lab/2026-11.md, 2026-11-28 night).
  *
  *   node bin/run-ts.js research/square-values-from-games.ts DB POLICY GAMES OUT [MAX_DECISIONS] [ROUNDS] [ALTERNATIVES] [tapered]
  *

@@ -12,7 +12,7 @@
 #   research/recipes/compare-evaluations.sh PAPER.db JOINT.db [OWN.db]     (OUT=tmp/compare MATCH_GAMES=100 SEED=1)
 #   (a second instance with another OPPONENTS and SKIP_QUALITY=1 plays other matches alongside)
 #
-# The training runs behind the results in training/RESULTS.md:
+# The training runs behind the results in docs/lab/:
 #   morph train --db paper.db --games 300 --seed 1
 #   morph train --db joint.db --games 300 --seed 1 --evaluation joint
 #   morph train --db own.db --games 300 --seed 1 --learn-from own

@@ -1,5 +1,5 @@
 #!/usr/bin/env bash
-# The curve carried to 10,000 games (issue 12; training/RESULTS.md, 2026-11-28 day). The database of
+# The curve carried to 10,000 games (issue 12; docs/lab/2026-11.md, 2026-11-28 day). The database of
 # square-values-play's curve (seed 11, 3,000 games, checkpoints every 500) trains 7,000 games more, then the
 # checkpoints 2,000 and 10,000 are measured as curve.sh measures them (own policy with square values; ab:2,q, 200
 # games, seed 1, the balanced suite; move quality), and the checkpoints 500, 1,000, 3,000 and 10,000 play a

@@ -1,5 +1,5 @@
 #!/usr/bin/env bash
-# After two-hours-curve.sh on DIR (issue 12; training/RESULTS.md, 2026-12-04 later): the final on the issue's other
+# After two-hours-curve.sh on DIR (issue 12; docs/lab/2026-12.md, 2026-12-04 later): the final on the issue's other
 # targets, the 3,000-game checkpoint against gnuchess at depth 1 (paired with the final's matches there), and Morph as
 # training plays it (--no-policy) at 1,000 and 3,000 games and the final, against ab:2,q and against the partner.
 # Each step skips what exists. Then the paired differences.

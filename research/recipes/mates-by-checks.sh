@@ -1,5 +1,5 @@
 #!/usr/bin/env bash
-# Mates by checks in the threat looks (issue 12; training/RESULTS.md, 2026-11-28 night, "mates by checks").
+# Mates by checks in the threat looks (issue 12; docs/lab/2026-11.md, 2026-11-28 night, "mates by checks").
 # DIR holds the 2-hour run of 2026-11-28 (research/recipes/two-hours-curve.sh: DIR/morph.db with its policy,
 # and DIR/curve with the matches this compares against, played by the build before the look).
 #

@@ -1,5 +1,5 @@
 #!/usr/bin/env bash
-# Morph playing its own mates by checks (issue 12; training/RESULTS.md, 2026-12-01, "own mates by checks").
+# Morph playing its own mates by checks (issue 12; docs/lab/2026-12.md, 2026-12-01, "own mates by checks").
 # Plays DB (with its policy) against each OPPONENT@SEED, 100 games a seed on the balanced suite, with this
 # checkout's build, writing OUT/NAME-sSEED.json (games included) and keeping finished matches. Run it once at the
 # build before the change (83000dc, from a git worktree) and once at the change, each with its own OUT, then pair

@@ -11,7 +11,7 @@
 # policy; two self-play matches of Morph without its policy, search material-quiescence (1.6 s a game alone,
 # against 11 s with material-forks), from the training openings, seeds 11 and 12, one process each; stopped by hand
 # at 3,089 games (1,524 and 1,565). The session fitted snapshots of the two PGNs taken while they played: the move-quality
-# rows on the first 531 games' fit (ridge .01), the held-out rows at 2,326 and 3,089 games (training/RESULTS.md,
+# rows on the first 531 games' fit (ridge .01), the held-out rows at 2,326 and 3,089 games (docs/lab/,
 # 2026-12-04 late night). This script runs the same steps on whatever the two matches played.
 #
 #   BASE=DB POLICY=POLICY_DB research/recipes/result-squares.sh OUT_DIR [GAMES_EACH]

@@ -1,6 +1,6 @@
 #!/usr/bin/env bash
 # Square values from every game so far instead of the last 1,000, one table or tapered (issue 12, the climbing
-# curve; training/RESULTS.md, 2026-11-28 morning). The 10,000-game checkpoint of the curve database
+# curve; docs/lab/2026-11.md, 2026-11-28 morning). The 10,000-game checkpoint of the curve database
 # (curve-10k.sh) keeps its own policy; its square values are refitted on 150,000 decisions drawn evenly from all
 # its 10,000 games (eight sampled alternatives a decision, two rounds), once as one table and once tapered by the
 # officers' share (src/eval/squareValues.ts). Each plays ab:2,q, 200 games, seeds 1 and 2, the balanced suite,

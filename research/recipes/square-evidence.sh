@@ -1,5 +1,5 @@
 #!/usr/bin/env bash
-# Square values whose evidence accumulates (issue 12, the climbing curve; training/RESULTS.md, 2026-11-28
+# Square values whose evidence accumulates (issue 12, the climbing curve; docs/lab/2026-11.md, 2026-11-28
 # afternoon). The curve database's games (curve-10k.sh) are replayed as `morph train` rebuilds its policy: a first
 # fit on the first 100 games, then one Laplace update per 100 games (src/model/choiceEvaluation.ts,
 # accumulateChoiceSquares). The 1,000-, 3,000- and 10,000-game checkpoints keep their own policy's patterns with

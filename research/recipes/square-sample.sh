@@ -1,5 +1,5 @@
 #!/usr/bin/env bash
-# More decisions for the square values' fit (issue 12; training/RESULTS.md, 2026-11-28 day): the 3,000-game
+# More decisions for the square values' fit (issue 12; docs/lab/2026-11.md, 2026-11-28 day): the 3,000-game
 # checkpoint of the curve database (curve-10k.sh) with its own policy, the square values refitted on 45,000 of its
 # last 1,000 games' decisions instead of 15,000, once with every move's line and once with eight sampled
 # alternatives a decision (src/model/choiceEvaluation.ts, sampledAlternatives); each against ab:2,q, 200 games,

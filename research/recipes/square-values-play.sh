@@ -1,5 +1,5 @@
 #!/usr/bin/env bash
-# Square values for play (issue 12; training/RESULTS.md, 2026-11-28 night): DB's own policy built with square values
+# Square values for play (issue 12; docs/lab/2026-11.md, 2026-11-28 night): DB's own policy built with square values
 # fitted to its partner's choices (the default since then), the same policy without them, and with them refitted on
 # the last 300 games and on every game; each played by DB against ab:2,q, 200 games, seed 1, the balanced suite.
 # Pair any two:  node bin/run-ts.js training/paired-match-diff.ts OUT/ab2q-none.json OUT/ab2q-1000.json

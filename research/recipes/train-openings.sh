@@ -10,11 +10,11 @@
 # A segment cut short is resumed with the same command and --hours set to what is left (the seed is the
 # database's; --openings must be given again). Then the curve (resumable; each match is kept once played):
 #   CHECKPOINTS="3000 10000" research/recipes/two-hours-curve.sh DIR
-# (this session ran the 3,000-game checkpoint's and the final's matches; results in training/RESULTS.md, 2026-12-04
+# (this session ran the 3,000-game checkpoint's and the final's matches; results in docs/lab/2026-12.md, 2026-12-04
 # evening; the paired difference: training/paired-match-diff.ts over the three seeds' JSONs, as two-hours-curve.sh).
 # The second run (2026-12-04 night; build b3c95cf, DIR /work/data/s66/open): SEED=66, the same command with
 # --seed 66, one hour, the 3,000-game checkpoint's policy and matches beside it; then the final's matches. Results
-# in training/RESULTS.md, 2026-12-04 (night).
+# in docs/lab/2026-12.md, 2026-12-04 (night).
 #
 #   research/recipes/train-openings.sh DIR [HOURS]          SEED (default 65) picks the run's seed
 set -euo pipefail

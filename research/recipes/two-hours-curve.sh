@@ -1,7 +1,7 @@
 #!/usr/bin/env bash
 # A 2-hour run from a fresh database with the defaults, and its curve (issues 12 and 13).
 #
-# The run of 2026-11-28 (training/RESULTS.md, 2026-11-28 evening and night; build 8f30a44 and after, `--jobs 2`,
+# The run of 2026-11-28 (docs/lab/2026-11.md, 2026-11-28 evening and night; build 8f30a44 and after, `--jobs 2`,
 # seed 48), in three segments on one database:
 #   node bin/morph.js train --db DIR/morph.db --hours 2 --seed 48 --checkpoint-every 1000 --json-log DIR/games.jsonl
 #     (killed with kill -9 after 32 minutes, 13,196 games)

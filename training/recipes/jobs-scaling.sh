@@ -5,7 +5,7 @@
 #
 #   training/recipes/jobs-scaling.sh DB [OUT_DIR]
 #
-# Measured 2026-11-27 (training/RESULTS.md) on a 10k database trained from fresh with the defaults
+# Measured 2026-11-27 (docs/lab/) on a 10k database trained from fresh with the defaults
 # (`morph train --games 2000 --seed 7 --jobs 1 --no-policy`): GAMES=200 for the partner, 100 and 400 self-play.
 # Again 2026-11-28 (evening), on the same database: GAMES=200 SELF_GAMES=400 with the build before and after that
 # session's changes (the old one from a `git worktree` of c1a9226), and GAMES=1000 SELF_GAMES=1000 after, two runs each.
