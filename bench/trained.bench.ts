@@ -185,7 +185,7 @@ function writeFigures(path: string, label: string, games: number, options: Train
     `median ${round(percentile(times, 0.5), 3)} ms, max ${round(times.at(-1)!, 1)} ms; CPU time p95 ${round(percentile(cpuTimes, 0.95), 3)} ms, median ${round(percentile(cpuTimes, 0.5), 3)} ms; ${generalisations} of ${times.length} generalisations; writing their links and committing, ${round(commitMs, 1)} ms (${round(commitMs / times.length, 3)} ms an insert); ${times.filter((t) => t > 1).length} inserts over 1 ms`;
   // Right after loading, the load's garbage is still being collected and the code is not yet optimised: the
   // first few hundred inserts of a process are slower (p95 1.0-4.8 ms at 100k) than a learner's steady state,
-  // which the target is about (training/RESULTS.md, 2026-11-28 late night).
+  // which the target is about (docs/lab/2026-11.md, 2026-11-28 late night).
   const afterLoading = timedInserts(400, rng);
   // Then `warm` untimed inserts from their own generator (a learner inserts about 14 a game), so the steady
   // state's timed inserts are the same patterns whatever `warm` is.

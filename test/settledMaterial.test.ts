@@ -372,7 +372,7 @@ describe('morph model --material settled and two-ply', () => {
       expect(run.code).toBe(0);
       return JSON.parse(run.stdout).rankers[0].top1.value as number;
     };
-    // Measured on 300 games: 41% -> 50% -> 87% (training/RESULTS.md); these few games show the direction. (Square
+    // Measured on 300 games: 41% -> 50% -> 87% (docs/lab/); these few games show the direction. (Square
     // values, the default with two-ply, add 19 points there; in these short games against a random mover, decided by
     // the material it hangs, they neither help nor hurt measurably: 64% with them, 64-67% without.)
     const [exact, settled, twoPly] = [await top1(built.exact), await top1(built.settled), await top1(built['two-ply'])];

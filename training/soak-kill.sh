@@ -4,6 +4,9 @@
 #
 #   training/soak-kill.sh ROUNDS [--db FILE] [--opponent SPEC] [--max-wait SECONDS] [--seed N]
 #
+# Takes: each round trains at most --max-wait (8 s) before its kill, then checks the database: 50 rounds take
+# minutes, not hours.
+#
 # Defaults: a fresh database under tmp/soak/, the default opponent (the embedded Stockfish), kills between 0.3 s
 # and 8 s after each start, seed 1 for the kill times (bash's $RANDOM). After each kill it checks:
 #   integrity   PRAGMA integrity_check says ok, and the database opens as Morph's;

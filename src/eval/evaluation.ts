@@ -50,7 +50,7 @@ export function effectiveWeight(evidence: Evidence, settings: EvaluationSettings
 
 /**
  * Reused for every position (evaluation is synchronous), grown as needed: a position of a 100k-pattern database
- * has about 900 most-specific matches (10k: about 90; training/RESULTS.md, 2026-12-04), and a fresh pair of arrays
+ * has about 900 most-specific matches (10k: about 90; docs/lab/2026-12.md, 2026-12-04), and a fresh pair of arrays
  * for each was garbage to collect.
  */
 let buffer = new Float64Array(256);

@@ -8,7 +8,7 @@
  * pattern's weight read as the share won of its updates (binomial logistic regression). A rarely seen
  * difference then leans on what every other difference says about its pieces, (n·w + K·p) / (n + K), with p
  * the fitted weight and K the prior's pseudo-counts (the config's materialPrior). Measured in
- * training/RESULTS.md, "the material blend built in" and "the material searches ordered; piece values by maximum
+ * docs/lab/, "the material blend built in" and "the material searches ordered; piece values by maximum
  * likelihood".
  *
  * Why maximum likelihood and not least squares on each weight's log-odds (the first fit): a weight of 0 or 1

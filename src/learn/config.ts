@@ -65,12 +65,12 @@ export interface LearningConfig {
    * alone, in effect (the most updates a material pattern has is in the tens of thousands). Play only; learning
    * is the same.
    * Decided (2026-11-24): 20 against the weights alone, mean +.034 [+.015, +.053] a game over six matches with
-   * material-forks against ab:2,q (training/RESULTS.md, "the material blend built in").
+   * material-forks against ab:2,q (docs/lab/, "the material blend built in").
    * Decided (2026-11-25): 1,000,000, the fitted values alone, for a new database (one that saved 20 keeps it).
    * With the values fitted by maximum likelihood, on the 6,110-game database of 2026-11-24 the fitted values
    * alone scored +.085 and +.045 over the least-squares blend at 20 (two seeds), against +.013 and +.018 for
    * the maximum-likelihood blend at 20, and about what 1/3/3/5/9 alone gave (+.063, +.050); on its 6,000- and
-   * 2,000-game checkpoints +.133 and +.160 over the maximum-likelihood blend at 20 (training/RESULTS.md, "the
+   * 2,000-game checkpoints +.133 and +.160 over the maximum-likelihood blend at 20 (docs/lab/, "the
    * material searches ordered; piece values by maximum likelihood").
    */
   materialPrior: number;
@@ -78,7 +78,7 @@ export interface LearningConfig {
    * The pattern language patterns are created in. "paper": Levinson's (labels, squares, typed edges).
    * "safety": the same, plus "en prise" on pieces the opponent attacks more often than they are defended
    * (labels.ts), and one seed per piece label that says just that. A subgraph cannot say "not defended"
-   * without it; nine in ten of Morph's 1-ply blunders left a piece en prise (training/RESULTS.md).
+   * without it; nine in ten of Morph's 1-ply blunders left a piece en prise (docs/lab/).
    * Decided: default "safety". Measured after 1000 games from fresh (seed 1, the default opponent, same
    * settings otherwise): mean win-chance loss 9.14 against 10.99 (paired difference -1.85 [-3.36, -0.35]),
    * blunder share .098 against .140, and against ab:1 .537 against .430 (paired over 100 opening pairs:
@@ -88,7 +88,7 @@ export interface LearningConfig {
   /**
    * How far the player looks before judging a move (player/search.ts): "one-ply", the paper's player, or
    * "captures", one ply and then the opponent's captures. Play only, in training too; learning is the same.
-   * Decided: default "captures" for a new database. Measured (training/RESULTS.md, 2026-11-23): on the same
+   * Decided: default "captures" for a new database. Measured (docs/lab/2026-11.md, 2026-11-23): on the same
    * databases, mean win-chance loss -2.35 [-3.63, -1.07] (1000 games) and -2.14 [-3.13, -1.14] (3000 games),
    * and against ab:1 +.255 [+.184, +.326] and +.223 [+.153, +.292] points a game, paired by opening; trained
    * with it from fresh, as good as trained one-ply and played with it (-0.28 [-1.46, +0.90]); about 1.3 times
@@ -97,7 +97,7 @@ export interface LearningConfig {
    * and played with it from fresh (1000 games, seed 1) against the same with "captures": +.077 [+.010, +.145]
    * a game against stockfish:skill=0,depth=1 (.213 against .135) and +.022 [-.024, +.069] against ab:2,q,
    * paired; on the same database +.013 [.000, +.025] (ab:2,q, paired), +.024 [-.023, +.071] (the partner) and
-   * mean win-chance loss -0.12 [-0.35, +0.11] (training/RESULTS.md, "a mate-in-one look").
+   * mean win-chance loss -0.12 [-0.35, +0.11] (docs/lab/, "a mate-in-one look").
    */
   search: SearchMode;
   /**
@@ -107,16 +107,16 @@ export interface LearningConfig {
    * +.058, +.040, +.007, +.060 and -.003 a game against ab:2,q (each paired over 100 opening pairs, about
    * +-.05; pooled about +.03 [+.01, +.06]), +.013 [-.062, +.087] against the partner and mean win-chance loss
    * -0.44 [-1.13, +0.24], at half the time a move; trained with it, Morph learned a worse database (-.058
-   * [-.107, -.008]), hence a setting of its own (training/RESULTS.md, "a material quiescence"). A database
+   * [-.107, -.008]), hence a setting of its own (docs/lab/, "a material quiescence"). A database
    * saved before this setting existed plays its `search`. Since 2026-11-24 (late morning) a new database plays
    * "material-threats", which also answers the opponent's quiet double threats: against material-quiescence,
    * paired by opening over 100 pairs each, +.035, +.055 (two seeds), +.030 and +.058 a game against ab:2,q on
-   * three databases (pooled about +.045), and +.138 [+.046, +.229] against the partner (training/RESULTS.md,
+   * three databases (pooled about +.045), and +.138 [+.046, +.229] against the partner (docs/lab/,
    * "double threats"), at about 50 times the time a move (tens of milliseconds). Since 2026-11-24 (afternoon)
    * "material-forks", which also follows Morph's own threats through every reply: against material-threats,
    * +.092, +.015 (two seeds), +.083 and +.055 a game against ab:2,q on three databases (pooled about +.06),
    * and mean win-chance loss 2.98 -> 2.42 on the labelled positions; answering the opponent's single threats
-   * as well, +.015, +.033 and +.052 more (training/RESULTS.md, "own threats"); at about four times
+   * as well, +.015, +.033 and +.052 more (docs/lab/, "own threats"); at about four times
    * material-threats' time a move in games.
    */
   playSearch: SearchMode;

@@ -188,7 +188,7 @@ export function* decisionChoices(
 export const LINE_SQUARES = 8;
 /**
  * Rounds of the square values' fit, each finding the lines again at the last round's evaluation, and its ridge.
- * Measured on ab:2,q's held-out moves ranked by the line alone (training/RESULTS.md, 2026-11-25 evening): 84.5,
+ * Measured on ab:2,q's held-out moves ranked by the line alone (docs/lab/2026-11.md, 2026-11-25 evening): 84.5,
  * 91.1, 92.6 and 92.6% after one to four rounds at .001; a ridge of .01 a point lower, 1 held the values near 0.
  */
 export const SQUARE_ROUNDS = 3;
@@ -391,7 +391,7 @@ export function resultPieceValues(decisions: readonly Decision[]): number[] | nu
  * (squareValues.ts), fitted on at most CHOICE_SQUARE_DECISIONS decisions, an even sample, each with its chosen move
  * and CHOICE_SQUARE_ALTERNATIVES - 1 others drawn evenly (sampledAlternatives), in CHOICE_SQUARE_ROUNDS rounds whose
  * first lines are found at the piece values the games' results give. Each decision costs about 8 ms a round with
- * every move's line. Measured against ab:2,q, 400 games paired by opening (training/RESULTS.md, 2026-11-28
+ * every move's line. Measured against ab:2,q, 400 games paired by opening (docs/lab/2026-11.md, 2026-11-28
  * morning): on a 10,000-game database, 150,000 decisions from all its games, eight alternatives, tapered, +.044
  * [+.000, +.087] a game over the former default (15,000 decisions of the last 1,000 games, every move, one
  * table); the same as one table +.025 [-.020, +.070]. Fitting took 935 s (727 s as one table). A policy's rebuilds

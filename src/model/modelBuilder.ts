@@ -462,9 +462,9 @@ function heldOutFit(cases: readonly FittingCase[], held: readonly number[], scor
  * Chooses the patterns' pull towards indifference by validation: each candidate is fitted on four games in five and
  * judged by how often it names the move chosen in the held-out games (top-1, what a model is for and what its
  * players, the line and the look, use), the log-likelihood breaking ties. How much a player's choices owe to
- * patterns rather than to the material search differs by player (training/RESULTS.md, 2026-11-25), so one fixed
+ * patterns rather than to the material search differs by player (docs/lab/2026-11.md, 2026-11-25), so one fixed
  * pull suits some players only. Judged by the log-likelihood instead (until 2026-12-02), the choice was .1 for
- * Fairy-Max and HoiChess, whose held-out top-1 is 7.9 and 4.5 points higher at 10 (training/RESULTS.md).
+ * Fairy-Max and HoiChess, whose held-out top-1 is 7.9 and 4.5 points higher at 10 (docs/lab/).
  */
 function chooseShrinkage(
   cases: FittingCase[],
@@ -515,7 +515,7 @@ function realScoresAlone(cases: readonly FittingCase[], realFeatures: readonly n
  * database fits its own, eval/materialFit.ts). Otherwise from the first, linear fit: per piece type, half the
  * score of having one more less the score of having one fewer. The second come out compressed (a
  * rook worth about a pawn in a model of ab:2,q), so the quiescence would take a bishop for a pawn as a gain; in
- * prediction the two measured alike (training/RESULTS.md, 2026-11-25 late morning).
+ * prediction the two measured alike (docs/lab/2026-11.md, 2026-11-25 late morning).
  */
 function settleValues(scores: Float64Array, materialBase: number, decisions: readonly Decision[]): number[] {
   const byResult = resultPieceValues(decisions);

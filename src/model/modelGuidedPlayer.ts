@@ -2,7 +2,7 @@
  * Morph with a model of its opponent as IAM used one (the "adversary model as a coach"; the "coach" model mode):
  * for each own move it looks along the replies the model finds likeliest and judges the positions they lead to
  * with its value database. Not the default way to use a model: the worst-reply look (predictedReplies.ts)
- * measured far stronger (training/RESULTS.md).
+ * measured far stronger (docs/lab/).
  *
  * For own move m: a mate scores 1 and a draw by rule .5, as in the 1-ply player. Otherwise the model ranks the
  * opponent's replies (one ply, whatever the model's search, for speed); the `replies` likeliest are kept, with

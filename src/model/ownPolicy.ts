@@ -6,7 +6,7 @@
  * Why a model of the partner: Morph loses most training games to it, and the partner rarely leaves a piece to be
  * taken or allows a fork; its choices, learned like any opponent model, are what Morph's noisy values lack between
  * similar moves. Nothing outside Morph's experience goes in: the moves are the ones played against it. Measured in
- * training/RESULTS.md (2026-11-23, "Morph's own move policy").
+ * docs/lab/ (2026-11-23, "Morph's own move policy").
  *
  * The policy also carries square values fitted to the partner's choices in all the games (choiceEvaluation.ts,
  * accumulateChoiceSquares; OWN_SQUARE_GAMES): what the partner's moves say a piece is worth on each square. The
@@ -33,7 +33,7 @@ export const OWN_POLICY_GAMES = 1000;
 /**
  * Games the policy's square values are fitted on at a build: all the partner games (or those since the last build),
  * or this many spread evenly over them (a bound on the memory and time of a rebuild). The square values gained from
- * more games up to about 3,000 where the policy's patterns did not, and were level after (training/RESULTS.md,
+ * more games up to about 3,000 where the policy's patterns did not, and were level after (docs/lab/,
  * 2026-11-28 morning and afternoon).
  */
 export const OWN_SQUARE_GAMES = 10_000;

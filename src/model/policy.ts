@@ -6,7 +6,7 @@
  * given: the model learned which moves that player chooses, the value database what positions are worth.
  *
  * Why: Morph's values are noisy between similar moves, and the player it loses to rarely leaves a piece to be
- * taken or allows a fork. Measured in training/RESULTS.md.
+ * taken or allows a fork. Measured in docs/lab/.
  */
 import type { GameHistory } from '../chess/history.ts';
 import type { MovePolicy } from '../player/morphPlayer.ts';

@@ -5,7 +5,7 @@
  * on top of the player's captures look and move policy.
  *
  * IAM's "adversary model as a coach" averaged over the likely replies instead (modelGuidedPlayer.ts, kept as
- * the "coach" mode). Measured in training/RESULTS.md: the mean lets quiet replies outweigh the one that takes a
+ * the "coach" mode). Measured in docs/lab/: the mean lets quiet replies outweigh the one that takes a
  * piece, and it scored far worse than the worst-reply look against the opponent it modelled.
  */
 import type { PositionHistory } from '../chess/history.ts';
@@ -16,7 +16,7 @@ import type { OpponentModel } from './opponentModel.ts';
 import { modelPolicy } from './policy.ts';
 import { LINE_CANDIDATES, PredictedLinePlayer } from './predictedLine.ts';
 
-/** How many of the model's likeliest replies are looked at (3: measured in training/RESULTS.md). */
+/** How many of the model's likeliest replies are looked at (3: measured in docs/lab/). */
 export const DEFAULT_REPLIES = 3;
 
 /** How a Morph player uses a model of its opponent. */
@@ -25,7 +25,7 @@ export type ModelMode = (typeof MODEL_MODES)[number];
 /**
  * Line: against ab:2,q, with a model of it from its games against other partners, +.142 [+.096, +.189] a game
  * over the same player without a model (200 games, paired by opening), where the look gave +.010
- * (training/RESULTS.md, 2026-11-29).
+ * (docs/lab/2026-11.md, 2026-11-29).
  */
 export const DEFAULT_MODEL_MODE: ModelMode = 'line';
 

@@ -3,7 +3,7 @@
  *
  * There the learned values have nothing left to say: every move that keeps the material is equally won, so a
  * player choosing among them at random shuffles until the 50-move rule or the ply limit draws the game (14 of
- * 200 games against ab:2,q, training/RESULTS.md). What finishes the game is the rules' own goal, checkmate, so
+ * 200 games against ab:2,q, docs/lab/). What finishes the game is the rules' own goal, checkmate, so
  * the moves that keep the game won are ordered by what the rules say about the position each leads to, nothing
  * learned and no chess lore beyond them:
  *   1. a promotion (the rules' only way to add material);

@@ -71,7 +71,7 @@ const provenLossPenalty = (mateIn = 1): number => PROVEN_LOSS_PENALTY - MATE_LEN
 
 /**
  * What a policy's square values count (MorphPlayerOptions.squareWeight). Measured against ab:2,q, 200 games,
- * paired by opening on one database (training/RESULTS.md, 2026-11-28): .5 scored +.083 a game over none, .25
+ * paired by opening on one database (docs/lab/2026-11.md, 2026-11-28): .5 scored +.083 a game over none, .25
  * +.072, 1 -.025.
  */
 export const SQUARE_WEIGHT = 0.5;
@@ -80,7 +80,7 @@ export const SQUARE_WEIGHT = 0.5;
  * How a move's value enters its score beside the policy's log-probability: as it is, or as its log-odds. With the
  * material searches, log-odds, both terms then in log units: near .5 the policy counts a quarter of what it did on
  * the probability scale, and far from .5 a pawn still counts (.950 to .961 moves the value .01, its log-odds .26).
- * Measured +.14 and +.09 a game against ab:2,q, most of it the first effect (training/RESULTS.md).
+ * Measured +.14 and +.09 a game against ab:2,q, most of it the first effect (docs/lab/).
  */
 export type ValueScale = 'probability' | 'log-odds';
 
@@ -204,7 +204,7 @@ function judgeByRule(history: PositionHistory, next: Board, move: string, drawVa
   if (end !== null) return { move, value: drawValue, source: end };
   // Back to a position already seen: the opponent can repeat it once more and claim the draw, so it counts as
   // one (as engines score a repetition inside their search). Without this, a side far ahead whose moves all
-  // look won (values near 1) shuffles at random and lets the opponent repeat: measured in training/RESULTS.md.
+  // look won (values near 1) shuffles at random and lets the opponent repeat: measured in docs/lab/.
   if (occurrences >= 2) return { move, value: drawValue, source: 'repetition' };
   return undefined;
 }
@@ -298,7 +298,7 @@ export class MorphPlayer implements GamePlayer {
    * moves as the look follows the opponent's (mateLookDepth, search.ts), when it is longer than one move (a mate
    * at once is judged by the rules, and training's search looks no further). Such a move is won by the rules
    * alone, however its position's material reads, so it is played as a move that mates at once is. Without it
-   * Morph saw the opponent's mates by checks and not its own (training/RESULTS.md, 2026-12-01). The line is not
+   * Morph saw the opponent's mates by checks and not its own (docs/lab/2026-12.md, 2026-12-01). The line is not
    * checked for draws by rule along it (mateByChecks), so a mate the defender could cut short by a repetition
    * counts: rare within four checking moves, and the position is then usually won anyway.
    */
@@ -511,7 +511,7 @@ export class MorphPlayer implements GamePlayer {
    * leaves: a mate is 0 for Morph, a draw by rule or a return to a position already seen .5, anything else
    * 1 - the value for the opponent, who just moved, after Morph's own captures when the search looks at captures
    * (the capture look from the other side). Valued statically instead, a reply that takes a piece Morph can take
-   * back counted as a piece lost, and Morph shunned every exchange: measured in training/RESULTS.md.
+   * back counted as a piece lost, and Morph shunned every exchange: measured in docs/lab/.
    */
   private lookAtPredictedReplies(opponent: ReplyPredictor, history: GameHistory, next: Board, ranked: RankedMove): void {
     if (ranked.source !== 'patterns') return;
@@ -564,7 +564,7 @@ export class MorphPlayer implements GamePlayer {
    * worth no more than a draw (drawValue, .5 without contempt): the opponent can repeat it once more and claim
    * one, as judgePosition counts Morph's own return to a seen position. Only the positions after Morph's own moves were checked before, so a
    * side far ahead that moved a piece back let the opponent's reply complete a threefold: 12 and 7 of 200 games
-   * against ab:2,q ended so with Morph three or more ahead (training/RESULTS.md). Only a value above a draw's is
+   * against ab:2,q ended so with Morph three or more ahead (docs/lab/). Only a value above a draw's is
    * lowered: a repetition the opponent allows when Morph is behind is Morph's gain.
    */
   private lookAtRepetitions(history: GameHistory, next: Board, ranked: RankedMove): void {

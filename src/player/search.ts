@@ -16,13 +16,13 @@
  *             position, the move's own included, is valued by its material pattern alone (the learned weight
  *             of its material difference; .5 when the database has none): measured on the 2-hour run's
  *             database, the graph patterns' values added nothing to play beside the material patterns'
- *             (training/RESULTS.md, 2026-11-24), and one material lookup instead of a retrieval makes a deep
+ *             (docs/lab/2026-11.md, 2026-11-24), and one material lookup instead of a retrieval makes a deep
  *             look cheap. The graph patterns still choose through the move policy.
  * - material-threats: material-quiescence, and then the opponent's quiet replies that threaten two things at
  *             once: those that check, and those after which the opponent, were Morph to pass, could take two
  *             different pieces each at a profit (settled as above). Each such reply is answered by Morph's best
  *             move, followed by the opponent's captures; a move is worth no more than the worst of them. This is
- *             the fork and the double attack, which a look at captures alone cannot see (training/RESULTS.md,
+ *             the fork and the double attack, which a look at captures alone cannot see (docs/lab/,
  *             "threat knowledge": a quiet reply is where a third of material-quiescence's losses first show).
  * - material-forks: material-threats, and Morph's own threats. A move after which Morph, were the opponent to
  *             pass, could take something at a profit (or that checks) is followed by every reply: it is worth
@@ -31,7 +31,7 @@
  *             pin or a trapped piece is worth what it wins, which no look at the opponent's moves alone can see.
  *             The opponent's quiet replies that threaten a single piece are answered too (fewestThreatened).
  *
- * Why captures: nine in ten of the one-ply player's blunders left a piece to be taken (training/RESULTS.md).
+ * Why captures: nine in ten of the one-ply player's blunders left a piece to be taken (docs/lab/).
  * The one-ply player sees the position before the capture, where material is still level and only patterns
  * such as "queen en prise" hint at the loss. After the capture its material patterns see the loss itself.
  * A capture is a rule of the game, not chess knowledge: the values are still all learned.
@@ -68,7 +68,7 @@ export interface CaptureLook {
 const ONE_CAPTURE: CaptureLook = Object.freeze({ depth: 1, promotions: false });
 /**
  * The material searches follow promotions too: a pawn one step from promoting is a threat as real as a piece
- * left to be taken, and a capture look blind to it let passed pawns run (training/RESULTS.md, 2026-11-25).
+ * left to be taken, and a capture look blind to it let passed pawns run (docs/lab/2026-11.md, 2026-11-25).
  */
 export const QUIESCENCE: CaptureLook = Object.freeze({ depth: QUIESCENCE_DEPTH, promotions: true });
 
@@ -76,7 +76,7 @@ export const QUIESCENCE: CaptureLook = Object.freeze({ depth: QUIESCENCE_DEPTH, 
 export const captureLook = (search: SearchMode): CaptureLook => (valuesByMaterial(search) ? QUIESCENCE : ONE_CAPTURE);
 
 /**
- * The move policy's default weight (src/model/policy.ts) for a player looking this far (training/RESULTS.md).
+ * The move policy's default weight (src/model/policy.ts) for a player looking this far (docs/lab/).
  * With the looks that value positions by all their patterns, .1: measured best on the scored positions, and
  * level with .05-1 in games.
  * With the material searches (material-quiescence, material-threats, material-forks), whose values are settled
@@ -93,7 +93,7 @@ export function defaultPolicyWeight(search: SearchMode): number {
  * worth 1 / (1 + e^c)): contempt, as engines call it. With the material searches .1 (a draw .475), so that at
  * level material Morph plays on rather than repeat: against ab:2,q about two thirds of its draws were repetitions,
  * many of them at level material in the middlegame, and it wins more of the games it plays on than it loses
- * (training/RESULTS.md, 2026-11-25, "contempt"). Else 0: training's search is left as it was. Against a stronger
+ * (docs/lab/2026-11.md, 2026-11-25, "contempt"). Else 0: training's search is left as it was. Against a stronger
  * opponent a draw is worth more than Morph's expected result; against gnuchess:depth=1 (.335 without contempt)
  * it measured no cost (+.030 [-.037, +.097]), and `--contempt 0` is there for such opponents.
  */
@@ -113,7 +113,7 @@ export const looksAtOwnThreats = (search: SearchMode): boolean => search === 'ma
 /**
  * How many of Morph's pieces an opponent's quiet reply must threaten (a check aside) for the threat look to answer
  * it: two with material-threats, the double threats; one with material-forks, which also answers a single threat
- * that no move parries (a pin, a trapped piece), as it follows its own (training/RESULTS.md, "own threats").
+ * that no move parries (a pin, a trapped piece), as it follows its own (docs/lab/, "own threats").
  */
 export const fewestThreatened = (search: SearchMode): number => (looksAtOwnThreats(search) ? 1 : 2);
 export type SearchMode = (typeof SEARCH_MODES)[number];
@@ -406,11 +406,11 @@ export const mateLookDepth = (search: SearchMode): number => (looksAtThreats(sea
 /**
  * How many moves the threat looks follow the opponent's mates by checks. Against gnuchess at depth 1, 111 of
  * Morph's 146 losses (400 games) had a move after which the opponent mated by checks alone within four moves
- * where another move did not allow it: 53 within two, 35 within three, 23 within four (training/mate-losses.ts).
+ * where another move did not allow it: 53 within two, 35 within three, 23 within four (research/mate-losses.ts).
  * Measured against that opponent, paired by opening over 400 games: 3 moves +.052 a game over a mate at once,
  * 4 moves +.015 more (with the longest mate first); the look over every move of a position then takes 4.2 ms on
  * average, 19 ms at the 95th percentile and 346 ms at worst, and a game move's time does not measurably change
- * (training/RESULTS.md, 2026-11-28, "mates by checks").
+ * (docs/lab/2026-11.md, 2026-11-28, "mates by checks").
  */
 export const MATE_LOOK_DEPTH = 4;
 

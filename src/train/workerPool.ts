@@ -4,7 +4,7 @@
  * the ones before it). With `playHere`, this process is one of the N players too: it plays a game of its own on
  * the live weights, learns what has finished while no game of its own is under way, and forks N - 1 workers. N
  * processes then share N cores; a learner beside N workers made N + 1, and on 2 cores the workers' self-play
- * moves took about a fifth longer than alone (training/RESULTS.md). A game whose worker reports a failure, or
+ * moves took about a fifth longer than alone (docs/lab/). A game whose worker reports a failure, or
  * whose worker dies (a crash, kill -9), is discarded and handed out again under the same number and seed; a dead
  * worker is replaced.
  */

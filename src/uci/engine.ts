@@ -3,7 +3,7 @@
  * callback, so it can be tested without a process (the `morph uci` command wires it to stdin/stdout).
  *
  * Morph looks one ply and then at captures and threats (at worst about a second a move on the databases
- * measured: training/RESULTS.md, "the material searches ordered"), so `go` answers without a clock, whatever the
+ * measured: docs/lab/, "the material searches ordered"), so `go` answers without a clock, whatever the
  * time control; `go infinite` and `go ponder`
  * hold the answer until `stop` (or `ponderhit`), as the protocol requires. Unknown commands are ignored, a bad
  * or impossible `position` is reported with `info string` and leaves no position (the next `go` answers

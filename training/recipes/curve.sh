@@ -5,6 +5,9 @@
 # goes into the trained database's table checkpoint_results, which `morph report` shows. Each checkpoint is
 # measured as Morph plays by default: with its own move policy (built here from its last 1000 games when it has
 # none; POLICY=none measures without one).
+# Takes: the training (3,000 games: about 3.5 minutes of games on 2 cores, 2026-12-05), then per checkpoint a
+# policy build (about 10 minutes) and three matches (the default player: about 20 minutes of CPU per 100 games,
+# docs/lab/2026-12.md, 2026-12-01): hours for six checkpoints.
 #
 #   GAMES=3000 EVERY=500 training/recipes/curve.sh tmp/curve.db [train options, e.g. --evaluation joint]
 #   SKIP_TRAIN=1 training/recipes/curve.sh tmp/curve.db      (measure the checkpoints not measured yet)

@@ -1,10 +1,11 @@
 #!/usr/bin/env bash
 # Training games/hour with --jobs 2 against --jobs 1 (issue 13's target: 1.7x), against the default partner and in
 # self-play: the same `morph train` on copies of DB (never the original), seed SEED, no policy rebuild.
+# Takes: four training runs of GAMES (200) and SELF_GAMES games: minutes each on a 10k-pattern database.
 #
 #   training/recipes/jobs-scaling.sh DB [OUT_DIR]
 #
-# Measured 2026-11-27 (training/RESULTS.md) on a 10k database trained from fresh with the defaults
+# Measured 2026-11-27 (docs/lab/) on a 10k database trained from fresh with the defaults
 # (`morph train --games 2000 --seed 7 --jobs 1 --no-policy`): GAMES=200 for the partner, 100 and 400 self-play.
 # Again 2026-11-28 (evening), on the same database: GAMES=200 SELF_GAMES=400 with the build before and after that
 # session's changes (the old one from a `git worktree` of c1a9226), and GAMES=1000 SELF_GAMES=1000 after, two runs each.

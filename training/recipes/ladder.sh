@@ -5,6 +5,8 @@
 # deterministic opponent meets distinct games. The table reports W/D/L, the Elo interval from the pair
 # (pentanomial) variance, LOS, draw ratio, Ptnml and distinct games. Results go to OUT/*.json, OUT/*.pgn and a
 # summary table to OUT/ladder.md.
+# Takes: six matches of GAMES games (the default player: about 20 minutes of CPU per 100 games, docs/lab/2026-12.md,
+# 2026-12-01) and move agreement on 400 positions (minutes): a few hours on 2 cores with the defaults.
 #
 #   training/recipes/ladder.sh data/morph.db            (GAMES=200 OUT=ladder JOBS=2 SEED=1 by default)
 #   COMPARE=other.db training/recipes/ladder.sh data/morph.db

@@ -3,6 +3,7 @@
 # PGN files (every 5th game held out): OUT/NAME.train.pgn and OUT/NAME.heldout.pgn (a collection cut short goes on
 # from its first missing game when run again). Each opponent plays its
 # partners in turn, colours alternating, from varied random openings (seeded).
+# Takes: GAMES games for each engine installed; how long depends on which engines are installed and their depth.
 #
 #   training/recipes/opponent-games.sh            (GAMES=400 OUT=tmp/opponents SEED=1 by default)
 #   ONLY=sf20 training/recipes/opponent-games.sh  (one collection)

@@ -4,6 +4,8 @@
 # (training/paired-match-diff.ts) and how the second one's games ended (training/game-ends.ts). Each commit runs
 # from a temporary git worktree, so the checkout is left alone. Extra arguments go to both matches (for example
 # --policy-weight 0.0075 or --no-policy).
+# Takes: two 200-game matches of the default player (about 20 minutes of CPU per 100 games, docs/lab/2026-12.md,
+# 2026-12-01): over an hour on 2 cores.
 #
 #   training/recipes/paired-commits.sh DB OUT_PREFIX MATCH_SEED BASE_COMMIT NEW_COMMIT [MATCH_ARGS...]
 # writes OUT_PREFIX-base-sSEED.json and OUT_PREFIX-new-sSEED.json.

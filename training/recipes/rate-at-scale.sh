@@ -4,10 +4,11 @@
 # default partner, seed SEED, the default creation rates (a database grown by grow-100k.sh saved raised ones),
 # play search SEARCH, no policy rebuild at the end. Prints each run's summary line (games/hour, then Morph's,
 # the opponent's and learning's seconds).
+# Takes: two training runs of GAMES (100) games; minutes each, more on the large database.
 #
 #   training/recipes/rate-at-scale.sh SMALL.db LARGE.db [OUT_DIR]
 #
-# Measured 2026-11-24 (training/RESULTS.md): SMALL the 2-hour run's checkpoint at 2,000 games (10,723
+# Measured 2026-11-24 (docs/lab/): SMALL the 2-hour run's checkpoint at 2,000 games (10,723
 # patterns), LARGE the trained 100k (grow-100k.sh); GAMES=100 SEED=7, SEARCH material-quiescence and
 # captures-mates; JOBS=1 (this recipe's default) and 2 (`morph train`'s own default here: one per core).
 # Stockfish at skill 0 randomises from the clock, so repeated runs play different games.

@@ -118,13 +118,13 @@ export function registerModelCommand(program: Command): void {
         const settings = {
           patternsPerDecision: parseIntegerOption('--patterns-per-decision', opts.patternsPerDecision ?? '2', 0, 50),
           passes: parseIntegerOption('--passes', opts.passes ?? '4', 1, 100),
-          // Measured (training/RESULTS.md, 2026-11-25): the pull that predicts best differs by player (ab:2,q 1,
+          // Measured (docs/lab/2026-11.md, 2026-11-25): the pull that predicts best differs by player (ab:2,q 1,
           // Toga II .1), so a model of a player's games chooses it by validation. Morph's own policy keeps the pull
           // it was measured with in play.
           ...shrinkageSettings(opts.shrinkage ?? (opts.fromDb !== undefined ? '0.01' : 'auto')),
           features: parseFeatureSet(opts.features),
           language: opts.language as PatternLanguage,
-          // Measured best (training/RESULTS.md, 2026-11-25 afternoon): a model of a player's choices predicts best
+          // Measured best (docs/lab/2026-11.md, 2026-11-25 afternoon): a model of a player's choices predicts best
           // two-ply and one ply; Morph's own policy plays best exact with the captures look.
           search: parseModelSearchOption(opts.search ?? (opts.fromDb !== undefined ? 'captures' : 'one-ply'))!,
           material: parseMaterialMode(opts.material ?? (opts.fromDb !== undefined ? 'exact' : 'two-ply')),
