@@ -8,8 +8,8 @@
  *   - other.
  * For comparison it also gives how often the ranker's other (non-blunder) chosen moves leave a piece en prise.
  *
- *   node bin/run-ts.js research/blunder-kinds.ts --positions test/fixtures/move-scores.jsonl --db FILE [--search MODE]
- *   node bin/run-ts.js research/blunder-kinds.ts --positions test/fixtures/move-scores.jsonl --ranker SPEC
+ *   node bin/run-ts.js research/blunder-kinds.ts --positions positions/move-scores.jsonl --db FILE [--search MODE]
+ *   node bin/run-ts.js research/blunder-kinds.ts --positions positions/move-scores.jsonl --ranker SPEC
  */
 import { Command } from 'commander';
 import { applyMove, boardFromFen, cloneBoard, uciMove, WHITE, type Board, type CompactMove } from '../src/chess/board.ts';

@@ -4,7 +4,7 @@
  * patterns, piece values and its policy's square values, then measures move quality on scored positions, paired:
  * the database as it plays, against the same with the learned terms.
  *
- *   node bin/run-ts.js research/graph-terms-replay.ts --db DB --positions test/fixtures/move-scores.jsonl \
+ *   node bin/run-ts.js research/graph-terms-replay.ts --db DB --positions positions/move-scores.jsonl \
  *     [--games N] [--rate R] [--lambda L] [--annealing K] [--epochs E] [--no-policy]
  */
 import { Command } from 'commander';
@@ -22,6 +22,7 @@ import { parseLabelledPositions } from '../src/agree/positions.ts';
 import { meanWithInterval, positionQuality } from '../src/agree/metrics.ts';
 import { GameHistory } from '../src/chess/history.ts';
 import type { Board } from '../src/chess/board.ts';
+import { Random } from '../src/util/random.ts';
 
 const program = new Command()
   .requiredOption('--db <file>')
@@ -32,6 +33,8 @@ const program = new Command()
   .option('--annealing <k>', 'annealing k', Number, DEFAULT_TERM_LEARNING.annealing)
   .option('--epochs <n>', 'passes over the games', Number, 1)
   .option('--no-policy', 'play and learn without the policy (and its square values)')
+  .option('--shuffle', 'control: give the learned terms to other patterns, at random (seed 1)')
+  .option('--both', "learn from the opponent's positions too (its result the complement)")
   .parse();
 const opts = program.opts();
 
@@ -53,14 +56,27 @@ for (let epoch = 0; epoch < opts.epochs; epoch++) {
   let errors = 0;
   games.forEach(({ pgn, color }, g) => {
     const game = gameFromPgn(pgn, color);
-    const positions = learnedPositions(game);
-    const retrievals = store.retrieveTogether(positions.map((p) => p.graph));
-    errors += learnGraphTerms(terms, positions.map((p, t) => ({ board: p.board, matches: retrievals[t].matches })), game.result, valueForMover, settings);
+    const sides = opts.both ? [game, { ...game, learner: color === 'w' ? 'b' : 'w', result: 1 - game.result } as const] : [game];
+    for (const side of sides) {
+      const positions = learnedPositions(side);
+      const retrievals = store.retrieveTogether(positions.map((p) => p.graph));
+      errors += learnGraphTerms(terms, positions.map((p, t) => ({ board: p.board, matches: retrievals[t].matches })), side.result, valueForMover, settings);
+    }
     if ((g + 1) % 500 === 0) {
       console.error(`epoch ${epoch + 1} game ${g + 1}: mean |error| ${(errors / 500).toFixed(4)}, terms ${terms.size}, ${((performance.now() - started) / 1000).toFixed(0)} s`);
       errors = 0;
     }
   });
+}
+if (opts.shuffle) {
+  const entries = [...terms.entries()].map(([id, t]) => [id, t.term, t.updates] as const);
+  const random = new Random(1);
+  const values = entries.map(([, term, updates]) => [term, updates] as const);
+  for (let i = values.length - 1; i > 0; i--) {
+    const j = random.int(i + 1);
+    [values[i], values[j]] = [values[j], values[i]];
+  }
+  entries.forEach(([id], i) => terms.set(id, values[i][0], values[i][1]));
 }
 const magnitudes = [...terms.entries()].map(([, t]) => Math.abs(t.term)).sort((a, b) => a - b);
 console.error(`terms ${terms.size}, median |term| ${magnitudes[magnitudes.length >> 1]?.toFixed(3)}, max ${magnitudes.at(-1)?.toFixed(3)}`);
@@ -80,7 +96,7 @@ const summary = (q: ReturnType<typeof qualities>) => meanWithInterval(q.map((x) 
 const diff = meanWithInterval(learned.map((q, i) => q.meanLoss - base[i].meanLoss));
 const blunderDiff = meanWithInterval(learned.map((q, i) => q.blunder - base[i].blunder));
 console.log(JSON.stringify({
-  db: opts.db, games: games.length, settings, epochs: opts.epochs, policy: !!policy,
+  db: opts.db, games: games.length, both: !!opts.both, shuffle: !!opts.shuffle, settings, epochs: opts.epochs, policy: !!policy,
   base: f(summary(base).mean), learned: f(summary(learned).mean),
   difference: f(diff.mean), interval: diff.interval.map(f),
   blunderDifference: blunderDiff.mean.toFixed(3), blunderInterval: blunderDiff.interval.map((x) => x.toFixed(3)),

@@ -2,7 +2,7 @@
  * The positions where the first player of a `morph match --json` had to choose (issue 12; measurement only), one
  * FEN a line, every Nth of them, skipping positions with a single legal move. Labelled by
  * training/label-move-scores.ts, they give a move-quality yardstick on the positions Morph's own games reach,
- * where the engine-game fixture (test/fixtures/move-scores.jsonl) is gentler: docs/lab/, "Morph's own
+ * where the engine-game fixture (positions/move-scores.jsonl) is gentler: docs/lab/, "Morph's own
  * positions". Diagnosis only: strength claims still come from matches and from positions of games Morph did not
  * play.
  *

@@ -159,7 +159,7 @@ describe('morph agree', () => {
   });
 });
 
-const SCORED = fileURLToPath(new URL('./fixtures/move-scores.jsonl', import.meta.url));
+const SCORED = fileURLToPath(new URL('../positions/move-scores.jsonl', import.meta.url));
 const scoredRows = () =>
   readFileSync(SCORED, 'utf8')
     .split('\n')

@@ -3,7 +3,7 @@
  * loss and blunder share, and its difference from the FIRST ranker with a 95% interval computed over the
  * per-position differences (pairing removes most of the positions' own variance, so small differences show).
  *
- *   node bin/run-ts.js training/compare-rankers.ts --positions test/fixtures/move-scores.jsonl \
+ *   node bin/run-ts.js training/compare-rankers.ts --positions positions/move-scores.jsonl \
  *     'db=tmp/a.db' 'db=tmp/a.db;evaluation=shrunk' 'db=tmp/a.db;maturity=25' 'db=tmp/b.db' 'ranker=ab:2,q'
  */
 import { Command } from 'commander';

@@ -8,7 +8,7 @@
  * training/make-agreement-set.ts, which come from games between engines, not Morph's.
  *
  *   nice -n 10 node bin/run-ts.js training/label-move-scores.ts --in test/fixtures/agreement.jsonl \
- *     --depth 8 --out test/fixtures/move-scores.jsonl     (the fixture: 400 positions, 24 min on a busy 2-core machine)
+ *     --depth 8 --out positions/move-scores.jsonl     (the fixture: 400 positions, 24 min on a busy 2-core machine)
  */
 import { spawn } from 'node:child_process';
 import { createInterface } from 'node:readline';
@@ -23,7 +23,7 @@ import { mateToCentipawns } from '../src/agree/winChance.ts';
 
 const program = new Command()
   .requiredOption('--in <file>', 'positions to label (JSON lines or EPD)')
-  .option('--out <file>', 'output file (JSON lines)', 'test/fixtures/move-scores.jsonl')
+  .option('--out <file>', 'output file (JSON lines)', 'positions/move-scores.jsonl')
   .option('--depth <n>', 'search depth', '8')
   .option('--limit <n>', 'label at most this many positions', '100000')
   .parse();

@@ -6,7 +6,7 @@
 #   OWN    trained with --learn-from own (optional)
 # PAPER is also played with maturity 5 and 25, and with the shrunk and logodds functions (play-time variants:
 # under λ = 1 the TD targets do not depend on the evaluation function, so the learned weights are the same;
-# only the training games would differ). Each configuration: move quality on test/fixtures/move-scores.jsonl
+# only the training games would differ). Each configuration: move quality on positions/move-scores.jsonl
 # (paired differences against PAPER) and MATCH_GAMES games against each of OPPONENTS with `morph match`.
 #
 #   research/recipes/compare-evaluations.sh PAPER.db JOINT.db [OWN.db]     (OUT=tmp/compare MATCH_GAMES=100 SEED=1)
@@ -25,7 +25,7 @@ OUT=${OUT:-tmp/compare}
 MATCH_GAMES=${MATCH_GAMES:-100}
 SEED=${SEED:-1}
 OPPONENTS=${OPPONENTS:-ab:1;greedy}
-POSITIONS=${POSITIONS:-test/fixtures/move-scores.jsonl}
+POSITIONS=${POSITIONS:-positions/move-scores.jsonl}
 OPENING_ARGS=()
 if [ -n "${OPENINGS:-}" ]; then OPENING_ARGS=(--openings "$OPENINGS"); fi
 mkdir -p "$OUT"

@@ -12,7 +12,7 @@ DIR=${1:?usage: curve-extras.sh DIR}
 OUT="$DIR/curve"
 suite_match "$OUT" ab1-final "$DIR/morph.db" ab:1 1
 suite_match "$OUT" sf0-final "$DIR/morph.db" stockfish:skill=0,depth=1 1
-[ -s "$OUT/agree-final.json" ] || node bin/morph.js agree --positions test/fixtures/move-scores.jsonl --db "$DIR/morph.db" --json > "$OUT/agree-final.json"
+[ -s "$OUT/agree-final.json" ] || node bin/morph.js agree --positions positions/move-scores.jsonl --db "$DIR/morph.db" --json > "$OUT/agree-final.json"
 suite_match "$OUT" gnuchess1-3000-s1 "$OUT/games-003000.db" gnuchess:depth=1 1
 suite_match "$OUT" gnuchess1-3000-s2 "$OUT/games-003000.db" gnuchess:depth=1 2
 suite_match "$OUT" nopolicy-ab2q-1000-s1 "$DIR/morph.checkpoints/games-001000.db" ab:2,q 1 --no-policy

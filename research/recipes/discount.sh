@@ -18,7 +18,7 @@ GAMES=${GAMES:-1000}
 SEED=${SEED:-1}
 DISCOUNTS=${DISCOUNTS:-1 0.97}
 MATCH_GAMES=${MATCH_GAMES:-200}
-POSITIONS=test/fixtures/move-scores.jsonl
+POSITIONS=positions/move-scores.jsonl
 mkdir -p "$OUT"
 
 read -ra discounts <<< "$DISCOUNTS"

@@ -2,7 +2,7 @@
 # The pattern languages side by side (issue 12 part 4): the paper's language against the safety language
 # (en-prise pieces marked), trained from fresh with the same seed, opponent and number of games, then every
 # checkpoint measured by training/recipes/curve.sh (matches against OPPONENTS and move quality on
-# test/fixtures/move-scores.jsonl), plus a paired move-quality comparison of the final databases.
+# positions/move-scores.jsonl), plus a paired move-quality comparison of the final databases.
 #
 #   research/recipes/languages.sh tmp/languages        (GAMES=1000 EVERY=250 SEED=1 OPPONENTS='ab:1' MATCH_GAMES=200)
 #   EXTRA='--evaluation shrunk' research/recipes/languages.sh tmp/languages-shrunk
@@ -27,6 +27,6 @@ for language in paper safety; do
   SKIP_TRAIN=1 training/recipes/curve.sh "$OUT/$language.db"
 done
 
-nice -n 10 node bin/run-ts.js training/compare-rankers.ts --positions test/fixtures/move-scores.jsonl \
+nice -n 10 node bin/run-ts.js training/compare-rankers.ts --positions positions/move-scores.jsonl \
   "db=$OUT/paper.db" "db=$OUT/safety.db" "ranker=ab:1" "ranker=ab:2" > "$OUT/quality.jsonl"
 echo "paired move quality: $OUT/quality.jsonl"

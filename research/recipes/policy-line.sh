@@ -10,7 +10,7 @@
 # from research/recipes/model-line.sh. Matches: GAMES games a seed on the balanced suite, all at once.
 # Move quality with the line was measured with the experiment's build, policy-line.patch beside this file (it
 # applies to 1a4b606): it adds --no-policy-line and the compare-rankers field ';line=off', and then
-#   node bin/run-ts.js training/compare-rankers.ts --positions test/fixtures/move-scores.jsonl \
+#   node bin/run-ts.js training/compare-rankers.ts --positions positions/move-scores.jsonl \
 #     "db=DIR/t.db;line=off" "db=DIR/t.db"
 set -euo pipefail
 cd "$(dirname "$0")/../.."

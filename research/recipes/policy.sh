@@ -19,7 +19,7 @@ WEIGHT=${WEIGHT:-0.1}
 MODEL_SEARCH=${MODEL_SEARCH:-captures}
 SF=${SF:-/usr/games/stockfish}
 TOGA=${TOGA:-/usr/games/toga2}
-POSITIONS=test/fixtures/move-scores.jsonl
+POSITIONS=positions/move-scores.jsonl
 mkdir -p "$OUT"
 
 # 1. Engine games and the model of the stronger players.

@@ -38,6 +38,6 @@ for mode in replace add; do
   [ -f "$OUT/result-$mode.policy.db" ] || node bin/run-ts.js research/result-squares.ts --pgn "$GAMES_PGN" --ridge 0.01 \
     --policy "$OUT/base.policy.db" --out "$OUT/result-$mode.policy.db" --mode "$mode"
 done
-node bin/run-ts.js training/compare-rankers.ts --positions test/fixtures/move-scores.jsonl \
+node bin/run-ts.js training/compare-rankers.ts --positions positions/move-scores.jsonl \
   "db=$OUT/base.db;policy=$OUT/base.policy.db" "db=$OUT/base.db;policy=$OUT/result-replace.policy.db" \
   "db=$OUT/base.db;policy=$OUT/result-add.policy.db"

@@ -15,7 +15,7 @@ GAMES=${GAMES:-1000}
 SEED=${SEED:-1}
 MATCH_GAMES=${MATCH_GAMES:-200}
 OPPONENTS=${OPPONENTS:-ab:1;ab:2,q;stockfish:skill=0,depth=1}
-POSITIONS=test/fixtures/move-scores.jsonl
+POSITIONS=positions/move-scores.jsonl
 mkdir -p "$OUT"
 
 match() { # match DB SEARCH OPPONENT -> OUT/NAME-SEARCH-OPPONENT.json

@@ -20,7 +20,7 @@ SEED=${SEED:-1}
 ENGINE_PAIRS=${ENGINE_PAIRS:-4}
 SF=${SF:-/usr/games/stockfish}
 TOGA=${TOGA:-/usr/games/toga2}
-POSITIONS=test/fixtures/move-scores.jsonl
+POSITIONS=positions/move-scores.jsonl
 mkdir -p "$OUT"
 
 measure() { # measure DB NAME -> OUT/NAME.quality.jsonl, OUT/NAME-OPPONENT.json

@@ -7,7 +7,7 @@
 # leaves out the term for Morph's own side) and a switch:
 #   MORPH_SQUARE_VALUES=FILE.json   the material searches add the fitted square values to the fitted piece values
 #   MORPH_SQUARE_SCALE=S            ... times S
-# Then move quality on the 400 engine positions (test/fixtures/move-scores.jsonl) of the 6,110-game database with
+# Then move quality on the 400 engine positions (positions/move-scores.jsonl) of the 6,110-game database with
 # its exact policy and material-forks, without and with the square values.
 #
 #   T1=DB POLICY=POLICY_DB research/recipes/square-fit.sh OUT_DIR
@@ -23,7 +23,7 @@ fit() { node "$WT/bin/run-ts.js" "$WT/training/fit-square-values.ts" --db "$T1" 
 fit --learner no --out "$OUT/squares.json" > "$OUT/squares.txt"
 fit --learner no --ridge 0.01 --out "$OUT/squares-r01.json" > "$OUT/squares-r01.txt"
 fit --out "$OUT/squares-learner.json" > "$OUT/squares-learner.txt"
-agree() { node "$WT/bin/morph.js" agree --positions test/fixtures/move-scores.jsonl --db "$T1" --policy "$POLICY" \
+agree() { node "$WT/bin/morph.js" agree --positions positions/move-scores.jsonl --db "$T1" --policy "$POLICY" \
   --search material-forks --material-prior 1000000 --json; }
 agree > "$OUT/agree-base.json"
 MORPH_SQUARE_VALUES="$OUT/squares.json" agree > "$OUT/agree-squares.json"

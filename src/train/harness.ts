@@ -35,7 +35,9 @@ import { Random, freshSeed } from '../util/random.ts';
 import { TrainingProgress, type ProgressMode } from './progress.ts';
 import { BUILT_IN_OPPONENTS, GameActor, type FinishedGame, type GameTask } from './gameActor.ts';
 import { runWorkerPool } from './workerPool.ts';
-import { buildOwnPolicy, OWN_POLICY_GAMES, ownPolicyIsStale, ownPolicyPath } from '../model/ownPolicy.ts';
+import { buildOwnPolicy, OWN_POLICY_GAMES, ownPolicyIsStale, ownPolicyPath, policyModelFor } from '../model/ownPolicy.ts';
+import { judgeCheckpoint, readScoredPositions, SCORED_POSITIONS } from './checkpointJudge.ts';
+import { recordCheckpointResult } from './checkpointResults.ts';
 import { removeLeftoverTemporaries } from '../store/wholeFile.ts';
 import { openingOfGame, shuffleOpenings, type Opening } from '../match/openings.ts';
 
@@ -57,6 +59,11 @@ export interface TrainingOptions {
   engineTimeoutMs?: number;
   /** Keep a consistent copy of the database after every game number divisible by this (checkpointPath). */
   checkpointEvery?: number;
+  /**
+   * With checkpointEvery: the scored positions each checkpoint is judged on as it plays (checkpointJudge.ts), its
+   * move quality recorded in checkpoint_results; false: not judged. Default SCORED_POSITIONS.
+   */
+  judgePositions?: string | false;
   /**
    * Games played at once (default 1; `morph train` defaults to defaultJobs()): one in this process on the live
    * database, the others by jobs - 1 game workers on snapshots.
@@ -248,6 +255,9 @@ async function playTrainingGames(options: TrainingOptions): Promise<TrainingSumm
   };
   process.on('SIGINT', onSignal);
   process.on('SIGTERM', onSignal);
+  // The positions checkpoints are judged on, read (and refused if bad) before anything is written.
+  const judgeFile = options.checkpointEvery ? (options.judgePositions ?? SCORED_POSITIONS) : false;
+  const judged = judgeFile === false ? undefined : { file: judgeFile, positions: readScoredPositions(judgeFile) };
   let openedStore: PatternStore | null = null;
   let progress: TrainingProgress | null = null;
   let runId: number | null = null;
@@ -403,6 +413,14 @@ async function playTrainingGames(options: TrainingOptions): Promise<TrainingSumm
         await store.db.backup(path);
         summary.checkpoints.push(path);
         progress!.log(`checkpoint after game ${gameNumber}: ${path}`);
+        if (judged !== undefined) {
+          const result = judgeCheckpoint(path, gameNumber, judged.positions, judged.file, policyModelFor(store.path, undefined) ?? false);
+          recordCheckpointResult(store.db, result);
+          progress!.log(
+            `checkpoint after game ${gameNumber} judged on ${result.samples} scored positions: mean win-chance loss ` +
+              `${result.meanLoss!.toFixed(2)} [${result.lossLow!.toFixed(2)}, ${result.lossHigh!.toFixed(2)}], blunders ${result.blunder!.toFixed(3)}`,
+          );
+        }
       }
       if (options.pgn) appendToLog(options.pgn, pgn + '\n\n');
       if (options.jsonLog) appendToLog(options.jsonLog, JSON.stringify(entry) + '\n');

@@ -1,7 +1,7 @@
 #!/usr/bin/env bash
 # The learning curve (issue 12): train a database with checkpoints, then measure every checkpoint on the ladder
 # (ab:1, ab:2,q, stockfish:skill=0,depth=1; MATCH_GAMES games each with `morph match`: opening pairs, colours
-# reversed, the same seed for every checkpoint) and on move quality (test/fixtures/move-scores.jsonl). Each result
+# reversed, the same seed for every checkpoint) and on move quality (positions/move-scores.jsonl). Each result
 # goes into the trained database's table checkpoint_results, which `morph report` shows. Each checkpoint is
 # measured as Morph plays by default: with its own move policy (built here from its last 1000 games when it has
 # none; POLICY=none measures without one).
@@ -25,7 +25,7 @@ EVERY=${EVERY:-500}
 MATCH_GAMES=${MATCH_GAMES:-200}
 SEED=${SEED:-1}
 OPPONENTS=${OPPONENTS:-ab:1;ab:2,q;stockfish:skill=0,depth=1}
-POSITIONS=${POSITIONS:-test/fixtures/move-scores.jsonl}
+POSITIONS=${POSITIONS:-positions/move-scores.jsonl}
 OPENING_ARGS=()
 if [ -n "${OPENINGS:-}" ]; then OPENING_ARGS=(--openings "$OPENINGS"); fi
 DIR="${DB%.db}.checkpoints"

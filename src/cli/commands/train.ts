@@ -32,6 +32,8 @@ interface TrainOptions {
   prior?: string;
   materialPrior?: string;
   checkpointEvery?: string;
+  /** --judge FILE, or false from --no-judge. */
+  judge?: string | false;
   jobs?: string;
   snapshotEvery?: string;
   openings?: string;
@@ -99,7 +101,9 @@ export function registerTrainCommand(program: Command): void {
     .option('--regressions-per-game <n>', 'patterns proposed by goal regression per game (saved; default 2)')
     .option('--generalisations-per-game <n>', 'patterns proposed by generalisation per game (saved; default 2)')
     .option('--specialisations-per-game <n>', 'patterns proposed by specialisation per game (saved; default 2)')
-    .option('--checkpoint-every <n>', 'keep a copy of the database every N games beside it, in NAME.checkpoints/ for NAME.db (SQLite backup)')
+    .option('--checkpoint-every <n>', 'keep a copy of the database every N games beside it, in NAME.checkpoints/ for NAME.db (SQLite backup), and judge it as it plays on scored positions (about a minute; `morph report` draws the curve)')
+    .option('--judge <file>', 'with --checkpoint-every: the scored positions (JSON lines with every move scored) each checkpoint is judged on (default: the 400 shipped in positions/move-scores.jsonl)')
+    .option('--no-judge', 'with --checkpoint-every: keep the copies without judging them')
     .option('--jobs <n>', `games played at once: one in this process on the live weights, the others by workers on snapshots of them (default: the cores, here ${defaultJobs()})`)
     .option('--snapshot-every <n>', `with --jobs > 1, games a worker plays before loading fresh weights, or auto: once its games took ${AUTO_RELOAD_FACTOR} times as long as loading them (default ${DEFAULT_SNAPSHOT_EVERY})`)
     .option('--progress <mode>', 'auto | bar | lines | none', 'auto')
@@ -159,6 +163,7 @@ export function registerTrainCommand(program: Command): void {
           maxFailures: parseIntegerOption('--max-failures', opts.maxFailures, 1),
           engineTimeoutMs: opts.engineTimeout ? parseIntegerOption('--engine-timeout', opts.engineTimeout, 1) : undefined,
           checkpointEvery: opts.checkpointEvery ? parseIntegerOption('--checkpoint-every', opts.checkpointEvery, 1) : undefined,
+          judgePositions: opts.judge === false ? false : opts.judge,
           jobs: opts.jobs ? parseIntegerOption('--jobs', opts.jobs, 1) : defaultJobs(),
           snapshotEvery: parseSnapshotEvery(opts.snapshotEvery),
           ownPolicy: opts.policy,
