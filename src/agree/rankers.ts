@@ -77,6 +77,8 @@ export interface MorphRankerOverrides {
   /** A model file used as the move policy (src/model/policy.ts); default the database's own if built; false: none. */
   policy?: string | false;
   policyWeight?: number;
+  /** False: without what the graph patterns add (MorphPlayerOptions.graphPatterns). */
+  graphPatterns?: boolean;
 }
 
 /**
@@ -96,6 +98,7 @@ export function morphRanker(dbPath: string, overrides: MorphRankerOverrides = {}
     },
     search: overrides.search ?? config.playSearch,
     policy: model !== undefined ? modelPolicy(model, overrides.policyWeight) : undefined,
+    graphPatterns: overrides.graphPatterns,
   };
   const shown = Object.entries({ ...overrides, policy: model?.store.path }).filter(([, value]) => value !== undefined).map(([key, value]) => `${key}=${value}`);
   const player = new MorphPlayer(

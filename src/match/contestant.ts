@@ -42,6 +42,8 @@ export interface ContestantOptions {
   policyWeight?: number;
   /** A Morph contestant's contempt (MorphPlayerOptions.contempt; default: defaultContempt of its search). */
   contempt?: number;
+  /** False: a Morph contestant plays without what its graph patterns add (MorphPlayerOptions.graphPatterns). */
+  graphPatterns?: boolean;
 }
 
 const EXTERNAL_KINDS: ReadonlySet<OpponentSpec['kind']> = new Set(['stockfish', 'uci', 'xboard', 'gnuchess']);
@@ -70,6 +72,9 @@ export class Contestant {
     if (typeof options.policyModel === 'string' && this.spec.kind !== 'morph') {
       throw badInput(`a policy needs a Morph player (morph:FILE), not ${formatOpponentSpec(this.spec)}`);
     }
+    if (options.graphPatterns === false && this.spec.kind !== 'morph') {
+      throw badInput(`--no-graph-patterns needs a Morph player (morph:FILE), not ${formatOpponentSpec(this.spec)}`);
+    }
     const coached = isCoached(options.opponentModel !== undefined, options.modelMode);
     if (typeof options.policyModel === 'string' && coached) {
       throw badInput('a Morph player coached by an opponent model plays without a policy');
@@ -85,7 +90,8 @@ export class Contestant {
     this.name =
       formatOpponentSpec(this.spec) +
       (options.opponentModel !== undefined ? `+model:${options.opponentModel}@${options.modelMode ?? DEFAULT_MODEL_MODE}` : '') +
-      (this.policyPath !== undefined ? `+policy:${this.policyPath}@${this.policyWeight}` : '');
+      (this.policyPath !== undefined ? `+policy:${this.policyPath}@${this.policyWeight}` : '') +
+      (options.graphPatterns === false ? '-graph-patterns' : '');
   }
 
   get isExternal(): boolean {
@@ -136,7 +142,9 @@ export class Contestant {
         const models = { opponent: this.model, policy: this.policyModel, policyWeight: this.policyWeight, mode: this.options.modelMode };
         const name = this.model !== null || this.policyModel !== null ? this.name : context.name;
         const evaluation = evaluationWithMaterialPrior(this.store.db, this.options.materialPrior);
-        const options = { maturity, seed: context.seed, search: this.options.search, evaluation, contempt: this.options.contempt };
+        const options = {
+          maturity, seed: context.seed, search: this.options.search, evaluation, contempt: this.options.contempt, graphPatterns: this.options.graphPatterns,
+        };
         return morphPlayerWithModels(this.store, options, models, name);
       },
       alphaBetaFactory: (ab, context) => new AlphaBetaPlayer(parseAlphaBetaSpec(ab.body, context.seed)),

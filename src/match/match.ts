@@ -43,6 +43,8 @@ export interface MatchOptions extends ContestantOptions {
   secondModel?: string;
   /** Move policies of Morph players (default: each database's own, if built; false: none). */
   firstPolicy?: string | false;
+  /** False: the first player (a Morph player) plays without what its graph patterns add (the ablation). */
+  firstGraphPatterns?: boolean;
   secondPolicy?: string | false;
   /** Stop as soon as the SPRT accepts a hypothesis. */
   sprt?: SprtSettings;
@@ -159,7 +161,9 @@ export async function runMatch(options: MatchOptions): Promise<MatchSummary> {
   const concurrency = Math.max(1, Math.min(options.concurrency ?? 1, options.games));
   const openings = shuffleOpenings(options.openings, options.seed);
   const workers = Array.from({ length: concurrency }, () => [
-    new Contestant(options.first, { ...options, opponentModel: options.firstModel, policyModel: options.firstPolicy }),
+    new Contestant(options.first, {
+      ...options, opponentModel: options.firstModel, policyModel: options.firstPolicy, graphPatterns: options.firstGraphPatterns,
+    }),
     new Contestant(options.second, { ...options, opponentModel: options.secondModel, policyModel: options.secondPolicy }),
   ] as const);
   const [firstName, secondName] = [workers[0][0].name, workers[0][1].name];

@@ -182,6 +182,12 @@ export interface MorphPlayerOptions {
    * position by the material searches; default none.
    */
   graphTerms?: GraphTerms;
+  /**
+   * False: the database played without anything its graph patterns add (the ablation `--no-graph-patterns`): no
+   * graph terms and no policy term (the policy ranks moves by its graph patterns); material, and the policy's
+   * square values, stay. Default true.
+   */
+  graphPatterns?: boolean;
 }
 
 /**
@@ -388,7 +394,7 @@ export class MorphPlayer implements GamePlayer {
   /** With a policy: each move's weighted log-probability (a mate is played whatever the policy thinks). */
   private addPolicy(history: GameHistory, ranking: RankedMove[]): void {
     const policy = this.options.policy;
-    if (policy === undefined) return;
+    if (policy === undefined || this.options.graphPatterns === false) return;
     const logProbabilities = policy.logProbabilities(history);
     for (const ranked of ranking) {
       if (ranked.source === 'checkmate') continue;
@@ -452,7 +458,7 @@ export class MorphPlayer implements GamePlayer {
    */
   private addGraphTerms(board: Board, moves: readonly CompactMove[], ranking: RankedMove[]): void {
     const terms = this.options.graphTerms;
-    if (terms === undefined || terms.size === 0) return;
+    if (terms === undefined || terms.size === 0 || this.options.graphPatterns === false) return;
     const next = cloneBoard(board);
     const valued: number[] = [];
     moves.forEach((move, i) => {

@@ -25,6 +25,8 @@ interface AgreeOptions {
   materialPrior?: string;
   search?: string;
   policy?: string | false;
+  /** False from --no-graph-patterns. */
+  graphPatterns?: boolean;
   policyWeight?: string;
   json?: boolean;
 }
@@ -71,6 +73,7 @@ export function registerAgreeCommand(program: Command): void {
     .option('--search <mode>', `with --db: ${SEARCH_MODES.join(' | ')} (default: the database's)`)
     .option('--policy <file>', "with --db: a model of a strong player (morph model) as the move policy (default: the database's own, DB.policy.db, if built)")
     .option('--no-policy', 'with --db: no move policy')
+    .option('--no-graph-patterns', 'with --db: without what the graph patterns add (their terms and the policy\'s term): material and square values only')
     .option('--policy-weight <x>', POLICY_WEIGHT_HELP)
     .option('--json', 'JSON output, one object per ranker a line: {"positions":N,"top1":…,"quality":{…}, …}')
     .action(
@@ -98,6 +101,7 @@ export function registerAgreeCommand(program: Command): void {
           ...(opts.db
             ? [() => morphRanker(opts.db!, {
                 maturity, evaluation: opts.evaluation as EvaluationFunction | undefined, prior, materialPrior, search, policy: opts.policy, policyWeight,
+                graphPatterns: opts.graphPatterns === false ? false : undefined,
               })]
             : []),
           ...specs.map((spec) => () => createRanker(spec)),

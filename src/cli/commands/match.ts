@@ -41,6 +41,8 @@ interface MatchCommandOptions {
   blackPolicy?: string;
   policy: boolean;
   policyWeight?: string;
+  /** False from --no-graph-patterns. */
+  graphPatterns?: boolean;
   contempt?: string;
 }
 
@@ -169,6 +171,7 @@ export function registerMatchCommand(program: Command): void {
     .option('--policy-weight <x>', POLICY_WEIGHT_HELP)
     .option('--contempt <c>', CONTEMPT_HELP)
     .option('--no-policy', "Morph players: no move policy (by default each plays with its database's own, DB.policy.db, if built)")
+    .option('--no-graph-patterns', 'the Morph player --white only: without what its graph patterns add (their terms and the policy\'s term), to see what they are worth against the same database with them')
     .option('--no-progress', 'no progress lines on stderr')
     .action(
       action(async (opts: MatchCommandOptions) => {
@@ -221,6 +224,7 @@ export function registerMatchCommand(program: Command): void {
             modelMode: parseModelModeOption(opts.modelMode),
             firstPolicy: opts.whitePolicy ?? (opts.policy ? undefined : false),
             secondPolicy: opts.blackPolicy ?? (opts.policy ? undefined : false),
+            firstGraphPatterns: opts.graphPatterns === false ? false : undefined,
             policyWeight: parsePolicyWeightOption(opts.policyWeight),
             contempt: parseContemptOption(opts.contempt),
             maturity: opts.maturity !== undefined ? parseIntegerOption('--maturity', opts.maturity, 0) : undefined,

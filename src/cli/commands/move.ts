@@ -28,6 +28,8 @@ interface MoveOptions {
   search?: string;
   seed: string;
   policy?: string | false;
+  /** False from --no-graph-patterns. */
+  graphPatterns?: boolean;
   policyWeight?: string;
   materialPrior?: string;
   contempt?: string;
@@ -127,6 +129,7 @@ export function registerMoveCommand(program: Command): void {
     .option('--seed <n>', 'seed for the random tie-break', '1')
     .option('--policy <file>', "a model of a strong player (morph model) as Morph's move policy (default: the database's own, DB.policy.db, if built)")
     .option('--no-policy', 'rank without a move policy')
+    .option('--no-graph-patterns', 'rank without what the graph patterns add (their terms and the policy\'s term): material and square values only')
     .option('--policy-weight <x>', POLICY_WEIGHT_HELP)
     .option('--material-prior <k>', MATERIAL_PRIOR_HELP)
     .option('--contempt <c>', CONTEMPT_HELP)
@@ -153,7 +156,7 @@ export function registerMoveCommand(program: Command): void {
         }
         const policy = policyModel !== null ? modelPolicy(policyModel, policyWeight) : undefined;
         const evaluation = evaluationWithMaterialPrior(store.db, materialPrior);
-        const options = { maturity: playingMaturity(store, maturity), seed, search, policy, evaluation, contempt };
+        const options = { maturity: playingMaturity(store, maturity), seed, search, policy, evaluation, contempt, graphPatterns: opts.graphPatterns !== false };
         if (fresh && !opts.json) process.stderr.write('morph: no database yet (train first); every move values 0.5\n');
         const player = new MorphPlayer(store, options);
         const show = (report: MoveReport) => printLine(opts.json ? JSON.stringify(report) : reportText(report));
