@@ -31,20 +31,22 @@ program
   .showHelpAfterError('(run with --help for usage)')
   .exitOverride();
 
-registerGraphCommand(program);
-registerMoveCommand(program);
+// Registered in the order --help lists them: the order a new user needs them (train, then play against what it
+// learned, use it in a GUI, look inside, report, measure), then the rest.
 registerTrainCommand(program);
-registerLearnCommand(program);
 registerPlayCommand(program);
 registerUciCommand(program);
 registerInspectCommand(program);
 registerReportCommand(program);
-registerExportCommand(program);
 registerMatchCommand(program);
-registerAgreeCommand(program);
+registerMoveCommand(program);
+registerLearnCommand(program);
 registerGamesCommand(program);
+registerExportCommand(program);
+registerAgreeCommand(program);
 registerModelCommand(program);
 registerPredictCommand(program);
+registerGraphCommand(program);
 
 try {
   await program.parseAsync(process.argv);
