@@ -9,6 +9,8 @@
  * bench/.cache/trained.db, grown by `node bin/run-ts.js bench/trained.bench.ts --build --hours H` (200 games
  * when the full bench finds none), and, when MORPH_BENCH_TRAINED_100K=PATH names one, a 100k-pattern database
  * grown by training (training/recipes/grow-100k.sh; 10 minutes to an hour of one core, so never grown by the bench).
+ * On the trained database, also `morph uci`'s start-up as a GUI meets it (bench/uciStartup.bench.ts: median time to
+ * uciok, readyok and the first move, and the processor time to uciok).
  * With it, training's games/hour on it as a share of the rate on a 10k-pattern database grown by training
  * (bench/.cache/trained-10k.db, grown by the bench when missing: about four minutes), 100 games each.
  *   npm run bench -- --learning   also the learning check: 3000 games from a fresh database (20-30 minutes;
@@ -22,6 +24,7 @@ import { benchMovegen } from './movegen.bench.ts';
 import { benchDatabaseLoad } from './database.bench.ts';
 import { benchTraining, benchTrainingAtScale, trained10kDatabase } from './training.bench.ts';
 import { benchLearning } from './learning.bench.ts';
+import { benchUciStartup } from './uciStartup.bench.ts';
 import { type Figure, meetsTarget } from './figures.ts';
 
 const quick = process.argv.includes('--quick');
@@ -69,6 +72,10 @@ for (const size of quick ? [1000, 10_000] : [1000, 10_000, 100_000]) {
 if (!quick || existsSync(TRAINED_DB)) {
   log('database grown by training...');
   figures.push(...hierarchyFigures(0, 'bench/trained.bench.ts'));
+}
+if (existsSync(TRAINED_DB)) {
+  log('morph uci start-up on the database grown by training...');
+  figures.push(...(await benchUciStartup(TRAINED_DB)));
 }
 if (trained100k) {
   log(`database of 100k patterns grown by training (${trained100k})...`);

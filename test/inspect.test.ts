@@ -121,8 +121,40 @@ describe('morph inspect material', () => {
       });
       store.close();
       const text = morph(['inspect', 'material', '--db', path]).stdout;
-      expect(text).toContain('Learned piece values (the weights fitted as a sum of one value per piece, in log-odds): P 0.30, N 0.90, B 1.00, R 1.50, Q 2.70;');
-      expect(text).toContain('in pawns: P 1.0, N 3.0, B 3.3, R 5.0, Q 9.0 (traditionally P 1, N 3, B 3, R 5, Q 9).');
+      // The answer leads: the piece values are the first two lines.
+      const [first, second] = text.split('\n');
+      expect(first).toBe('Learned piece values (the weights fitted as a sum of one value per piece, in log-odds): P 0.30, N 0.90, B 1.00, R 1.50, Q 2.70;');
+      expect(second).toBe('in pawns: P 1.0, N 3.0, B 3.3, R 5.0, Q 9.0 (traditionally P 1, N 3, B 3, R 5, Q 9).');
+    } finally {
+      rmSync(dir, { recursive: true, force: true });
+    }
+  });
+
+  it('shows the ten most updated rows after the piece values, every row with --all, and every row as JSON', () => {
+    const dir = mkdtempSync(join(tmpdir(), 'morph-material-rows-'));
+    try {
+      const path = join(dir, 'rows.db');
+      const store = PatternStore.open(path);
+      // 14 differences, pattern i updated 100 + i times: the most updated are the last ones inserted.
+      const diffs = [-3, -2, -1, 1, 2, 3, 4].flatMap((pawns) => [[pawns, 0, 0, 0, 0], [pawns, 1, 0, 0, 0]]);
+      store.transaction(() => diffs.forEach((diff, i) => store.insert(materialPattern(diff), 'material', 0, { weight: 0.5, updates: 100 + i })));
+      store.close();
+      const rowsOf = (text: string) => text.split('\n').filter((line) => /^ +[-+]?\d+ +[-+]?\d+ +[-+]?\d+ +[-+]?\d+ +[-+]?\d+ +\d\.\d{3} /.test(line));
+      const text = morph(['inspect', 'material', '--db', path]).stdout;
+      expect(text.split('\n')[0]).toMatch(/^Learned piece values/);
+      const shown = rowsOf(text);
+      expect(shown).toHaveLength(10);
+      expect(shown.map((line) => Number(line.trim().split(/ +/)[6]))).toEqual([113, 112, 111, 110, 109, 108, 107, 106, 105, 104]);
+      expect(text).toContain('(4 more: --all shows every one)');
+      const all = morph(['inspect', 'material', '--db', path, '--all']).stdout;
+      expect(rowsOf(all)).toHaveLength(14);
+      expect(all).not.toContain('more: --all');
+      expect(rowsOf(morph(['inspect', 'material', '--db', path, '--limit', '3']).stdout)).toHaveLength(3);
+      expect(json<unknown[]>(['inspect', 'material', '--db', path, '--json'])).toHaveLength(14);
+      expect(json<unknown[]>(['inspect', 'material', '--db', path, '--json', '--limit', '2'])).toHaveLength(2);
+      const both = morph(['inspect', 'material', '--db', path, '--all', '--limit', '3']);
+      expect(both.status).toBe(2);
+      expect(both.stderr).toBe('morph: give --all or --limit, not both\n');
     } finally {
       rmSync(dir, { recursive: true, force: true });
     }
@@ -197,7 +229,30 @@ describe('morph inspect patterns', () => {
 
     const bad = morph(['inspect', 'patterns', '--db', sample.path, '--sort', 'colour']);
     expect(bad.status).toBe(2);
-    expect(bad.stderr).toBe('morph: --sort must be one of weight, updates, uses, extremeness, age, got "colour"\n');
+    expect(bad.stderr).toBe('morph: --sort must be one of importance, weight, updates, uses, extremeness, age, got "colour"\n');
+  });
+
+  it('leads with the patterns that matter most: updates times the log-odds of the weight, seeds at .500 last', () => {
+    type Ranked = Row & { importance: number; description: string };
+    const listed = json<Ranked[]>(['inspect', 'patterns', '--db', sample.path, '--limit', '0', '--json']);
+    const all = withSnapshot(sample.path, ({ db }) => listPatterns(db, { sort: 'updates' })).rows;
+    expect(listed).toHaveLength(all.length);
+    // Computed here from each row's own weight and updates, weights beyond .01 and .99 counted as those.
+    const expected = (row: Row) => {
+      const w = Math.min(Math.max(row.weight, 0.01), 0.99);
+      return row.updates * Math.abs(Math.log(w / (1 - w)));
+    };
+    for (const row of listed) expect(row.importance).toBeCloseTo(expected(row), 9);
+    for (let i = 1; i < listed.length; i++) expect(listed[i - 1].importance).toBeGreaterThanOrEqual(listed[i].importance);
+    // Table 1's heavily updated knight advantage (.91, 679 updates) outranks the most updated pattern, the even one (.455).
+    const knight = listed.findIndex((r) => r.kind === 'material' && r.weight === 0.91);
+    const even = listed.findIndex((r) => r.kind === 'material' && r.weight === 0.455);
+    expect(knight).toBeLessThan(even);
+    const firstAtEven = listed.findIndex((r) => r.weight === 0.5);
+    if (firstAtEven >= 0) expect(listed.slice(firstAtEven).every((r) => r.weight === 0.5 || r.updates === 0)).toBe(true);
+    const text = morph(['inspect', 'patterns', '--db', sample.path, '--limit', '3']).stdout;
+    expect(text.split('\n')[0]).toBe(`${listed.length} patterns, showing 3, by importance: updates x |log-odds of the weight| (evidence times effect; 0 at .500).`);
+    expect(text).toMatch(/ id +kind +size +weight +updates +importance +variance /);
   });
 });
 

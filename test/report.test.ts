@@ -171,15 +171,15 @@ describe('morph report', () => {
     expect(html).not.toMatch(/<script|<link|<img|\ssrc=|@import|url\(http/i);
     expect(html.match(/<tr data-pattern-id=/g)).toHaveLength(TABLE_1.length);
     const ids = report.charts.map((c) => c.id);
+    // One chart per idea: a single score chart (no Elo twin, no by-hours twin).
     expect(ids).toEqual([
-      'chart-curve-elo', 'chart-curve-blunder',
-      'chart-score', 'chart-rolling-score', 'chart-rolling-elo', 'chart-rolling-score-hours', 'chart-rolling-elo-hours',
-      'chart-material', 'chart-patterns', 'chart-growth-origin', 'chart-growth-size',
+      'chart-curve-elo', 'chart-curve-blunder', 'chart-score', 'chart-material', 'chart-patterns', 'chart-growth-origin', 'chart-growth-size',
     ]);
+    expect(new Set(report.charts.map((c) => c.title)).size).toBe(ids.length);
     const points = (id: string) => report.charts.find((c) => c.id === id)!.points;
-    expect(points('chart-score')).toEqual([report.games, report.games]);
-    // One series per opponent, one point per game against it.
-    expect(points('chart-rolling-elo')).toEqual([SAMPLE_GAMES + 6, 6]);
+    // The score: one series per opponent, one point per game against it.
+    expect(points('chart-score')).toEqual([SAMPLE_GAMES + 6, 6]);
+    expect(points('chart-material')).toEqual([report.games, report.games]);
   });
 
   it('draws the strongest and weakest patterns one per idea, as a brute-force search finds them', () => {
@@ -314,8 +314,8 @@ describe('morph report', () => {
         expect(chart.vertices).toEqual(expected);
         expect(chart.declared).toBe(expected.join(','));
         expect(chart.width).toBeGreaterThan(0.95 * column);
-        // The rolling charts shade a 95% band for each opponent.
-        if (chart.id.startsWith('chart-rolling')) expect(chart.bands).toBe(expected.length);
+        // The score chart shades a 95% band for each opponent.
+        if (chart.id === 'chart-score') expect(chart.bands).toBe(expected.length);
       }
       const boards = await page.$$eval('figure.pattern', (figures) =>
         figures.map((figure) => ({
@@ -374,7 +374,7 @@ describe('morph report', () => {
       expect(page1.height).toBeGreaterThan(2000);
       expect(page1.nonWhite).toBeGreaterThan(0.05);
       expect(page1.matching).toBeGreaterThan(32 * 100); // the 32 dark squares of a board at least
-      const scoreChart = await pixels(chartShot, [0x1f, 0x77, 0xb4]); // the moving-average line's blue
+      const scoreChart = await pixels(chartShot, [0x1f, 0x77, 0xb4]); // the first opponent's line, blue
       expect(scoreChart.matching).toBeGreaterThan(200);
       expect(problems).toEqual([]);
     } finally {

@@ -12,7 +12,12 @@ import { UciClient } from '../src/engines/uciClient.ts';
 import { materialPattern } from '../src/pattern/pattern.ts';
 import { PatternStore } from '../src/store/patternStore.ts';
 import { DEFAULT_CONFIG, saveConfig } from '../src/learn/config.ts';
-import { UciEngine, valueToCentipawns, valueToWdl, type UciEngineConfig } from '../src/uci/engine.ts';
+import { MAX_MULTIPV, UciEngine, valueToCentipawns, valueToWdl, type UciEngineConfig } from '../src/uci/engine.ts';
+import { MorphPlayer, type MovePolicy } from '../src/player/morphPlayer.ts';
+import { generateLegalMoves } from '../src/chess/movegen.ts';
+import { uciMove } from '../src/chess/board.ts';
+import { fixturePositions } from './helpers/patternSamples.ts';
+import { GameHistory } from '../src/chess/history.ts';
 
 const MORPH_BIN = fileURLToPath(new URL('../bin/morph.js', import.meta.url));
 const tempDir = mkdtempSync(join(tmpdir(), 'morph-uci-engine-'));
@@ -340,6 +345,11 @@ describe('UciEngine (the protocol state machine)', () => {
     expect(scoreOf('a8b8')).toBe('score mate -2');
     expect(scoreOf('a8a7')).toBe('score mate -1');
     expect(scoreOf('g7h6')).toMatch(/^score cp /); // taking the knight allows neither
+    // In the order GUIs read them: the moves not proved lost, then the longer mates against Morph, then mates in 1.
+    const shown = lines.slice(0, -1).map((line) => / score (\S+ -?\d+) /.exec(line)![1]);
+    const kinds = shown.map((score) => (score.startsWith('cp') ? 'cp' : score));
+    expect(kinds).toEqual([...kinds].sort((a, b) => ['cp', 'mate -2', 'mate -1'].indexOf(a) - ['cp', 'mate -2', 'mate -1'].indexOf(b)));
+    expect(new Set(kinds)).toEqual(new Set(['cp', 'mate -2', 'mate -1']));
   });
 
   it('prints the MultiPV best moves, best first, with WDL when UCI_ShowWDL is on', () => {
@@ -370,6 +380,76 @@ describe('UciEngine (the protocol state machine)', () => {
     expect(answer).toBe('bestmove d8h4');
     expect(send('setoption name MultiPV value 0')[0]).toMatch(/^info string option MultiPV needs a whole number from 1/);
     expect(send('setoption name UCI_ShowWDL value maybe')[0]).toMatch(/^info string option UCI_ShowWDL is true or false/);
+  });
+
+  it('orders the MultiPV lines by the score they show, the move played first, on many positions with a policy', () => {
+    // Material patterns that value some differences (with the fitted piece values, the default prior), and a
+    // policy whose preferences have nothing to do with them, so that ranking by value plus policy and showing the
+    // value alone would disagree on most positions.
+    const store = PatternStore.open(':memory:');
+    for (const [material, weight] of [[[0, 0, 0, 0, 0], 0.5], [[1, 0, 0, 0, 0], 0.7], [[-1, 0, 0, 0, 0], 0.3], [[0, 1, 0, 0, 0], 0.85], [[0, 0, 0, 0, -1], 0.05]] as const) {
+      store.insert(materialPattern([...material]), 'seed', 0, { weight, updates: 50 });
+    }
+    const policy: MovePolicy = {
+      name: 'scrambled',
+      logProbabilities: (history) => {
+        const moves = generateLegalMoves(history.board).map(uciMove);
+        const logits = moves.map((move) => (([...move].reduce((hash, c) => (hash * 31 + c.charCodeAt(0)) % 1009, 7) % 97) / 97) * 6);
+        const total = Math.log(logits.reduce((sum, logit) => sum + Math.exp(logit), 0));
+        return new Map(moves.map((move, i) => [move, logits[i] - total]));
+      },
+    };
+    /** A GUI's order of scores: mates for Morph (shorter first), centipawns, mates against it (longer first). */
+    const order = (score: string) => {
+      const [, kind, n] = /^(cp|mate) (-?\d+)/.exec(score)!;
+      const number = Number(n);
+      if (kind === 'cp') return number;
+      return number > 0 ? 1e6 - number : -1e6 - number;
+    };
+    const positions = fixturePositions().slice(0, 30);
+    // Both value scales: log-odds with the material searches, probability with the others (the mate look's
+    // scores, in order, are the next test's).
+    const searches = ['material-quiescence', 'captures', 'one-ply'] as const;
+    let checked = 0;
+    let reordered = 0;
+    for (const search of searches) {
+      for (const withPolicy of [true, false]) {
+        let player: MorphPlayer | undefined;
+        const { send } = engineUnderTest({
+          store,
+          search,
+          createPlayer: (values, options, name) => (player = new MorphPlayer(values, { ...options, policy: withPolicy ? policy : undefined }, name)),
+        });
+        send(`setoption name MultiPV value ${MAX_MULTIPV}`);
+        for (const fen of positions) {
+          checked++;
+          send(`position fen ${fen}`);
+          const output = send('go');
+          const best = output.pop()!;
+          const lines = output.map((line) => /^info depth 1 seldepth 1 multipv (\d+) score (.*) nodes \d+ pv (\S+)$/.exec(line)!);
+          const context = `${search}${withPolicy ? ' with policy' : ''}: ${fen}`;
+          expect(lines.map((line) => line[3]).sort(), context).toEqual(legalMoves(fen).sort());
+          expect(lines.map((line) => Number(line[1])), context).toEqual(lines.map((_, i) => i + 1));
+          expect(best, context).toBe(`bestmove ${lines[0][3]}`);
+          const scores = lines.map((line) => order(line[2]));
+          for (let k = 1; k < scores.length; k++) expect(scores[k], `${context}, line ${k + 1}`).toBeLessThanOrEqual(scores[k - 1]);
+          if (new Set(scores).size > 1) reordered++;
+          if (search === 'material-quiescence' && withPolicy) {
+            // The score shown is the one Morph chose by: the value's log-odds plus the policy's term, in centipawns.
+            const ranking = player!.rankMoves(new GameHistory(fen));
+            for (const line of lines) {
+              const ranked = ranking.find((r) => r.move === line[3])!;
+              if (ranked.source === 'checkmate' || ranked.refutation?.source === 'checkmate') continue;
+              const logOdds = Math.log(ranked.value / (1 - ranked.value)) + ranked.policy!;
+              const expected = Math.max(-2000, Math.min(2000, Math.round((logOdds * 400) / Math.LN10)));
+              expect(line[2], `${context}: ${line[3]}`).toBe(`cp ${expected}`);
+            }
+          }
+        }
+      }
+    }
+    // The check has something to check: most positions show different scores for different moves.
+    expect(reordered).toBeGreaterThan(checked / 2);
   });
 
   it('switches database on setoption, and keeps the old one when the new one cannot be opened', () => {

@@ -9,8 +9,20 @@ import { badInput, MorphError } from '../util/errors.ts';
 import { traditionalValue, type MaterialDiff } from './material.ts';
 import { MATERIAL_PIECES } from '../pattern/pattern.ts';
 
-export const PATTERN_SORT_KEYS = ['weight', 'updates', 'uses', 'extremeness', 'age'] as const;
+export const PATTERN_SORT_KEYS = ['importance', 'weight', 'updates', 'uses', 'extremeness', 'age'] as const;
 export type PatternSortKey = (typeof PATTERN_SORT_KEYS)[number];
+
+/**
+ * What the listing leads with: the patterns that matter most, by evidence times effect: updates times the
+ * weight's distance from even in log-odds, |ln(w / (1 - w))|. A seed no game has moved from .5 counts 0 however
+ * often it was updated, and a rarely updated extreme weight counts little.
+ */
+export const IMPORTANCE_NOTE = 'importance: updates x |log-odds of the weight| (evidence times effect; 0 at .500)';
+
+/** Weights beyond .01 and .99 count as .01 and .99: an extreme weight on little evidence must not lead the list. */
+const WEIGHT_EDGE = 0.01;
+const CLAMPED_WEIGHT = `max(min(weight, ${1 - WEIGHT_EDGE}), ${WEIGHT_EDGE})`;
+const IMPORTANCE_SQL = `updates * abs(ln(${CLAMPED_WEIGHT} / (1 - ${CLAMPED_WEIGHT})))`;
 
 export interface PatternQuery {
   sort: PatternSortKey;
@@ -37,6 +49,8 @@ export interface PatternSummaryRow {
   age: number;
   /** |weight - .5|: how strongly the pattern predicts either result. */
   extremeness: number;
+  /** updates x |log-odds of the weight|: evidence times effect (IMPORTANCE_NOTE). */
+  importance: number;
   origin: string;
   createdGame: number;
   lastUsedGame: number | null;
@@ -54,6 +68,7 @@ interface StatsRow {
   uses: number;
   age: number;
   extremeness: number;
+  importance: number;
   origin: string;
   created_game: number;
   last_used_game: number | null;
@@ -61,10 +76,12 @@ interface StatsRow {
 }
 
 const STATS_COLUMNS =
-  'id, kind, size, weight, updates, variance, uses, age, abs(weight - 0.5) AS extremeness, origin, created_game, last_used_game, body';
+  `id, kind, size, weight, updates, variance, uses, age, abs(weight - 0.5) AS extremeness, ${IMPORTANCE_SQL} AS importance, ` +
+  'origin, created_game, last_used_game, body';
 
 // Column expressions for --sort; never user text in the SQL.
 const ORDER_BY: Record<PatternSortKey, string> = {
+  importance: IMPORTANCE_SQL,
   weight: 'weight',
   updates: 'updates',
   uses: 'uses',
@@ -91,6 +108,7 @@ function summaryRow(row: StatsRow): PatternSummaryRow {
     uses: row.uses,
     age: row.age,
     extremeness: row.extremeness,
+    importance: row.importance,
     origin: row.origin,
     createdGame: row.created_game,
     lastUsedGame: row.last_used_game,
@@ -138,14 +156,15 @@ export const NORMAL_FORM_NOTE =
 
 export function patternListText(rows: readonly PatternSummaryRow[], total: number, sort: PatternSortKey): string {
   const lines = [
-    `${total} pattern${total === 1 ? '' : 's'}${rows.length < total ? `, showing ${rows.length}` : ''}, by ${sort}.`,
+    `${total} pattern${total === 1 ? '' : 's'}${rows.length < total ? `, showing ${rows.length}` : ''}, by ${sort === 'importance' ? IMPORTANCE_NOTE : sort}.`,
     NORMAL_FORM_NOTE,
-    '     id  kind      size  weight  updates  variance    uses    age  origin          pattern',
+    '     id  kind      size  weight  updates  importance  variance    uses    age  origin          pattern',
   ];
   for (const r of rows) {
     lines.push(
       `${String(r.id).padStart(7)}  ${r.kind.padEnd(8)}  ${String(r.size).padStart(4)}  ${r.weight.toFixed(3)}  ${String(r.updates).padStart(7)}` +
-        `  ${r.variance.toFixed(2).padStart(8)}  ${String(r.uses).padStart(6)}  ${String(r.age).padStart(5)}  ${r.origin.padEnd(14)}  ${r.description}`,
+        `  ${r.importance.toFixed(1).padStart(10)}  ${r.variance.toFixed(2).padStart(8)}  ${String(r.uses).padStart(6)}  ${String(r.age).padStart(5)}` +
+        `  ${r.origin.padEnd(14)}  ${r.description}`,
     );
   }
   return lines.join('\n');
@@ -232,7 +251,7 @@ export function patternDetailText(detail: PatternDetail, drawing: string): strin
   const lines = [
     `Pattern ${d.id}: ${d.kind === 'graph' ? `graph, ${d.size} node${d.size === 1 ? '' : 's'}` : 'material'}, created by ${d.origin} in game ${d.createdGame}`,
     `  weight ${d.weight.toFixed(4)}  updates ${d.updates}  variance ${d.variance.toFixed(3)}  uses ${d.uses}  age ${d.age}` +
-      `  extremeness ${d.extremeness.toFixed(3)}  last used in game ${d.lastUsedGame ?? '-'}`,
+      `  extremeness ${d.extremeness.toFixed(3)}  importance ${d.importance.toFixed(1)}  last used in game ${d.lastUsedGame ?? '-'}`,
   ];
   if (d.material) lines.push(`  traditional value ${d.material.value > 0 ? '+' : ''}${d.material.value} pawns`);
   lines.push(`  ${d.description}`, '', drawing, '');

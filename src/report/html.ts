@@ -127,8 +127,7 @@ export function reportHtml(data: ReportData, charts: RenderedChart[], options: {
   else {
     out.push(
       '<p class="note">Score and Elo over each opponent\'s last games (a trailing window, shorter at the start), with ' +
-        '95% intervals, by game number and by training hours (the summed time of the games, so pauses between runs do ' +
-        'not count).</p>',
+        '95% intervals; the score over training is the first chart of the <a href="#learning">learning curve</a>.</p>',
     );
     const rows = data.rolling.map((o) => {
       const last = o.points.at(-1)!;
@@ -139,12 +138,19 @@ export function reportHtml(data: ReportData, charts: RenderedChart[], options: {
       ];
     });
     out.push(table(['opponent', 'games', 'window', 'score now [95%]', 'Elo now [95%]'], rows, ' class="opponent"'));
-    for (const id of ['chart-rolling-score', 'chart-rolling-elo', 'chart-rolling-score-hours', 'chart-rolling-elo-hours']) out.push(chart(id));
   }
   out.push('</section>');
 
   out.push('<section id="learning">', '<h2>Learning curve</h2>');
   if (!g.recorded) out.push('<p class="note">No games recorded yet.</p>');
+  else {
+    out.push(
+      '<p class="note">One chart per idea. The score against each opponent over its last games, with its 95% interval, ' +
+        'by game: score rather than Elo (the same information, bounded, and its interval stays readable near 0 and 1; ' +
+        'the table above gives Elo now), and by game rather than by training hours (the unit Morph learns in, and the ' +
+        'axis of the other charts; games per hour are in the runs table). Then the material Morph ends its games with.</p>',
+    );
+  }
   out.push(chart('chart-score'), chart('chart-material'));
   out.push('</section>');
 
@@ -162,7 +168,9 @@ export function reportHtml(data: ReportData, charts: RenderedChart[], options: {
   }
   out.push('</section>');
 
-  // LEARNING-CURVE CHECKPOINTS: what training/recipes/curve.sh measured (train/checkpointResults.ts).
+  // LEARNING-CURVE CHECKPOINTS: what training/recipes/curve.sh measured (train/checkpointResults.ts). THE YARDSTICK
+  // OVER TRAINING (issue 72): the checkpoint move-quality curve (the scored positions' move quality after each
+  // stretch of training) belongs in this section, its chart beside chart-curve-blunder (reportCharts.ts).
   out.push('<section id="checkpoints">', '<h2>Learning-curve checkpoints</h2>');
   out.push(chart('chart-curve-elo'), chart('chart-curve-blunder'));
   if (!data.curve.length) {

@@ -11,17 +11,15 @@ const byGame = (points: SeriesPoint[]): ChartPoint[] => points.map((p) => ({ x: 
 export function chartsFor(data: ReportData): LineChart[] {
   const series = data.series;
   const window = `moving average (${series.window} games)`;
-  const rolling = (value: 'score' | 'elo', x: 'game' | 'hours'): ChartSeries[] =>
-    data.rolling.map((opponent, i) => ({
-      name: `vs ${opponent.opponent} (last ${opponent.window} games)`,
-      color: PALETTE[i % PALETTE.length],
-      points: opponent.points.map((p) => ({
-        x: x === 'game' ? p.game : p.hours,
-        y: value === 'score' ? p.score : p.elo,
-        low: value === 'score' ? p.scoreLow : p.eloLow,
-        high: value === 'score' ? p.scoreHigh : p.eloHigh,
-      })),
-    }));
+  // One score chart: against each opponent over its last games, by game number. Score rather than Elo: the same
+  // information (Elo is a function of the score), but bounded, and its interval stays on the chart where Elo's runs
+  // off near 0 or 1 (the table beside it gives Elo now). By game rather than by hours: the unit training learns in
+  // and the x axis of every other chart here (games per hour are in the runs table).
+  const scoreByOpponent: ChartSeries[] = data.rolling.map((opponent, i) => ({
+    name: `vs ${opponent.opponent} (last ${opponent.window} games)`,
+    color: PALETTE[i % PALETTE.length],
+    points: opponent.points.map((p) => ({ x: p.game, y: p.score, low: p.scoreLow, high: p.scoreHigh })),
+  }));
   const growth = (list: typeof data.growth.byOrigin): ChartSeries[] =>
     list.map((s, i) => ({ name: s.name, color: PALETTE[i % PALETTE.length], points: byGame(s.points) }));
   const band = 'shaded: 95% interval';
@@ -42,6 +40,7 @@ export function chartsFor(data: ReportData): LineChart[] {
         points: matches.filter((r) => r.against === opponent).map((r) => ({ x: r.trainedGames, y: r.elo!, low: r.eloLow, high: r.eloHigh })),
       })),
     },
+    // The yardstick over training (issue 72): the checkpoint move-quality curve goes here, beside this one.
     {
       id: 'chart-curve-blunder',
       title: `Learning curve at checkpoints: share of blunders (>= 30 win-chance points lost) on labelled positions (${band})`,
@@ -56,49 +55,12 @@ export function chartsFor(data: ReportData): LineChart[] {
     },
     {
       id: 'chart-score',
-      title: "Learning curve: Morph's score per game (1 win, .5 draw, 0 loss), all opponents",
+      title: `Learning curve: Morph's score against each opponent over its last games (1 win, .5 draw, 0 loss; ${band})`,
       xTitle: 'game',
       yTitle: 'score',
       yDomain: [0, 1],
       rule: 0.5,
-      series: [
-        { name: window, color: '#1f77b4', points: byGame(series.scoreMoving) },
-        { name: 'cumulative average', color: '#d62728', points: byGame(series.scoreCumulative), dashed: true },
-      ],
-    },
-    {
-      id: 'chart-rolling-score',
-      title: `Score against each opponent over its last games (${band})`,
-      xTitle: 'game',
-      yTitle: 'score',
-      yDomain: [0, 1],
-      rule: 0.5,
-      series: rolling('score', 'game'),
-    },
-    {
-      id: 'chart-rolling-elo',
-      title: `Elo difference (Morph minus opponent) over the opponent's last games (${band})`,
-      xTitle: 'game',
-      yTitle: 'Elo',
-      rule: 0,
-      series: rolling('elo', 'game'),
-    },
-    {
-      id: 'chart-rolling-score-hours',
-      title: `Score against each opponent over training time (${band})`,
-      xTitle: 'training hours (summed game time)',
-      yTitle: 'score',
-      yDomain: [0, 1],
-      rule: 0.5,
-      series: rolling('score', 'hours'),
-    },
-    {
-      id: 'chart-rolling-elo-hours',
-      title: `Elo difference over training time (${band})`,
-      xTitle: 'training hours (summed game time)',
-      yTitle: 'Elo',
-      rule: 0,
-      series: rolling('elo', 'hours'),
+      series: scoreByOpponent,
     },
     {
       id: 'chart-material',

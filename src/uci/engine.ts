@@ -17,7 +17,10 @@
  * never reads as a mate. A move that mates is `score mate 1`. With UCI_ShowWDL the same E is split into win,
  * draw and loss per mille as two independent half-games would split it: W = E², D = 2E(1 − E), L = (1 − E)²
  * (so W + D/2 = E exactly; an even position is 250/500/250); a draw by rule (stalemate, repetition, ...) is
- * 0/1000/0. MultiPV N prints the N best moves of the ranking Morph computes anyway. Contempt is in the same
+ * 0/1000/0. With a move policy, the score shown is the one Morph chose by: the value with the policy's term
+ * added (in log-odds with the material searches, where cp is then that sum in centipawns; to the value itself
+ * with the others), so the line played has the best score shown (shownValue). MultiPV N prints the move played,
+ * then the N - 1 best of the others Morph ranked anyway, ordered by the score they show. Contempt is in the same
  * centipawns: c centipawns make a draw worth 1 / (1 + 10^(c/400)) to Morph (MorphPlayerOptions.contempt).
  */
 import packageJson from '../../package.json' with { type: 'json' };
@@ -107,21 +110,40 @@ export function valueToWdl(value: number): [number, number, number] {
   return [win, 1000 - win - loss, loss];
 }
 
-/** The `score ...` part of an info line for a ranked move (with ` wdl W D L` when asked for). */
-export function scoreText(move: RankedMove, showWdl = false): string {
-  // A move that mates, at once or by checks in n of Morph's moves (MorphPlayer.ownMate).
-  const mateIn = move.source === 'checkmate' ? 1 : move.mateIn;
-  if (mateIn !== undefined) return showWdl ? `score mate ${mateIn} wdl 1000 0 0` : `score mate ${mateIn}`;
-  // A move the mate look proved lost: the opponent mates with its n-th move, 2n plies on, which UCI writes as
-  // mate -n (Stockfish's count: moves are the plies to mate halved).
-  if (move.refutation?.source === 'checkmate') {
-    const mateIn = -(move.refutation.mateIn ?? 1);
-    return showWdl ? `score mate ${mateIn} wdl 0 0 1000` : `score mate ${mateIn}`;
-  }
-  const score = `score cp ${valueToCentipawns(move.value)}`;
+/**
+ * The mate a ranked move shows, in Morph's moves: positive when Morph mates (at once, or by checks in n of its
+ * moves, MorphPlayer.ownMate), negative when the mate look proved the move lost (the opponent mates with its n-th
+ * move, 2n plies on, which UCI writes as mate -n: Stockfish's count, the plies to mate halved); else undefined.
+ */
+function shownMate(move: RankedMove): number | undefined {
+  if (move.source === 'checkmate') return 1;
+  if (move.mateIn !== undefined) return move.mateIn;
+  if (move.refutation?.source === 'checkmate') return -(move.refutation.mateIn ?? 1);
+  return undefined;
+}
+
+/**
+ * The `score ...` part of an info line for a ranked move (with ` wdl W D L` when asked for): its mate, else the
+ * expected outcome `value` (default the move's own value) in centipawns.
+ */
+export function scoreText(move: RankedMove, showWdl = false, value = move.value): string {
+  const mate = shownMate(move);
+  if (mate !== undefined) return showWdl ? `score mate ${mate} wdl ${mate > 0 ? '1000 0 0' : '0 0 1000'}` : `score mate ${mate}`;
+  const score = `score cp ${valueToCentipawns(value)}`;
   if (!showWdl) return score;
-  const wdl = move.source === 'patterns' ? valueToWdl(move.value) : [0, 1000, 0]; // a draw by rule is certain
+  const wdl = move.source === 'patterns' ? valueToWdl(value) : [0, 1000, 0]; // a draw by rule is certain
   return `${score} wdl ${wdl.join(' ')}`;
+}
+
+/**
+ * A number that orders info lines as GUIs read their scores: any mate Morph gives above every centipawn score
+ * (a shorter one higher), any mate Morph suffers below (a longer one higher), centipawns in between.
+ */
+function scoreOrder(move: RankedMove, value = move.value): number {
+  const MATE_BASE = 1_000_000;
+  const mate = shownMate(move);
+  if (mate === undefined) return valueToCentipawns(value);
+  return mate > 0 ? MATE_BASE - mate : -MATE_BASE - mate;
 }
 
 export class UciEngine {
@@ -401,13 +423,27 @@ export class UciEngine {
       this.config.write(`info depth 0 score ${status === 'checkmate' ? 'mate 0' : 'cp 0'}${wdl}`);
       return 'bestmove 0000';
     }
-    const chosen = this.player.choose(this.history);
-    // The move played leads (a tie-break may pick another of equal value than the ranking's first).
-    const lines = [chosen, ...chosen.ranking.filter((ranked) => ranked.move !== chosen.move)].slice(0, this.multiPv);
+    const player = this.player;
+    const chosen = player.choose(this.history);
+    // Against a bare king the rules' move is played whatever the values say: the position is won (as
+    // MorphPlayer.bestRanked values it).
+    const shown = (ranked: RankedMove) =>
+      chosen.chosenBy === 'bare-king' && ranked.move === chosen.move ? 1 : shownValue(player, ranked);
+    // The move played leads (GUIs take line 1's score as the played move's), and it has the best score shown
+    // wherever Morph chose it by that score (a tie-break may pick another of equal score than the ranking's
+    // first); only a model's line (predictedLine.ts) chooses among the few moves it followed, so a move it did not
+    // follow may show more. The others follow by the score they show, which a ranking need not be in (the
+    // followed moves come first there). The sort is stable: equal scores keep the ranking's order.
+    const others = chosen.ranking
+      .filter((ranked) => ranked.move !== chosen.move)
+      .map((ranked) => ({ ranked, value: shown(ranked) }))
+      .sort((a, b) => scoreOrder(b.ranked, b.value) - scoreOrder(a.ranked, a.value));
+    const lines = [{ ranked: chosen as RankedMove, value: shown(chosen) }, ...others].slice(0, this.multiPv);
     const nodes = chosen.ranking.length;
     for (let k = 0; k < lines.length; k++) {
+      const { ranked, value } = lines[k];
       this.config.write(
-        `info depth 1 seldepth 1 multipv ${k + 1} ${scoreText(lines[k], this.showWdl)} nodes ${nodes} pv ${lines[k].move}`,
+        `info depth 1 seldepth 1 multipv ${k + 1} ${scoreText(ranked, this.showWdl, value)} nodes ${nodes} pv ${ranked.move}`,
       );
     }
     return `bestmove ${chosen.move}`;
@@ -433,6 +469,18 @@ export class UciEngine {
   private info(text: string): void {
     this.config.write(`info string ${oneLineMessage(text)}`);
   }
+}
+
+/**
+ * The expected outcome a move's info line shows: the score Morph chose it by (MorphPlayer.choiceScore), as an
+ * outcome. Without a policy that is the move's value. With one, the value plus the policy's term: on the
+ * log-odds scale the outcome whose log-odds the sum is (so the centipawns are the sum's), on the probability
+ * scale the sum itself, within [0, 1]. Either way a higher choice score never shows a lower score.
+ */
+export function shownValue(player: MorphPlayer, move: RankedMove): number {
+  if (move.policy === undefined) return move.value;
+  const score = player.choiceScore({ ...move, refutation: undefined }); // a proven loss shows as a mate, not by this
+  return player.valueScale === 'log-odds' ? 1 / (1 + Math.exp(-score)) : Math.min(1, Math.max(0, score));
 }
 
 function oneLine(error: unknown): string {

@@ -9,7 +9,7 @@ import { readSquareTables, squareTablesText } from '../../inspect/squares.ts';
 import { readSummary, summaryText } from '../../inspect/summary.ts';
 import { materialRowJson, materialTableText, pieceValuesText, readMaterialTable, tablePieceValues } from '../../inspect/material.ts';
 import {
-  PATTERN_SORT_KEYS, listPatterns, parsePatternId, patternDetailJson, patternDetailText, patternListText, readPatternDetail,
+  IMPORTANCE_NOTE, PATTERN_SORT_KEYS, listPatterns, parsePatternId, patternDetailJson, patternDetailText, patternListText, readPatternDetail,
   type PatternSortKey,
 } from '../../inspect/patterns.ts';
 import { patternDiagramText } from '../../inspect/patternText.ts';
@@ -18,6 +18,9 @@ import { databaseKind } from '../../store/databaseKind.ts';
 import { badInput } from '../../util/errors.ts';
 import { action, printLine } from '../run.ts';
 import { parseIntegerOption } from '../options.ts';
+
+/** The material rows `inspect material` shows unless asked for more: the piece values above sum up the rest. */
+const MATERIAL_ROWS_SHOWN = 10;
 
 interface CommonOptions {
   db?: string;
@@ -67,16 +70,22 @@ export function registerInspectCommand(program: Command): void {
 
   inspect
     .command('material')
-    .description("the material patterns as the paper's Table 1, with the traditional value beside each, and the piece values fitted to them")
-    .option('--limit <n>', 'show at most this many rows (most updated first)')
+    .description(
+      `the piece values fitted to the material patterns, then the most updated of them as the paper's Table 1 (${MATERIAL_ROWS_SHOWN}; --all for every one), with the traditional value beside each`,
+    )
+    .option('--all', 'show every material pattern')
+    .option('--limit <n>', `show at most this many rows, most updated first (default ${MATERIAL_ROWS_SHOWN}; with --json every row)`)
     .action(
-      action((local: { limit?: string }, command: Command) => {
+      action((local: { all?: boolean; limit?: string }, command: Command) => {
         const opts = common(command);
+        if (local.all && local.limit !== undefined) throw badInput('give --all or --limit, not both');
         const limit = local.limit === undefined ? undefined : parseIntegerOption('--limit', local.limit, 1);
         const table = withSnapshot(opts.db, ({ db }) => readMaterialTable(db));
-        const shown = limit === undefined ? table : table.slice(0, limit);
-        if (opts.json) printLine(JSON.stringify(shown.map(materialRowJson)));
-        else printLine(`${materialTableText(shown, table.length)}\n${pieceValuesText(tablePieceValues(table))}`);
+        // JSON is for scripts: every row unless --limit says otherwise, as it always was.
+        if (opts.json) return printLine(JSON.stringify((limit === undefined ? table : table.slice(0, limit)).map(materialRowJson)));
+        const shown = local.all ? table : table.slice(0, limit ?? MATERIAL_ROWS_SHOWN);
+        const more = shown.length < table.length ? `\n(${table.length - shown.length} more: --all shows every one)` : '';
+        printLine(`${pieceValuesText(tablePieceValues(table))}\n\n${materialTableText(shown, table.length)}${more}`);
       }),
     );
 
@@ -96,8 +105,8 @@ export function registerInspectCommand(program: Command): void {
 
   inspect
     .command('patterns')
-    .description('list patterns with their statistics, sorted and filtered')
-    .option('--sort <key>', `${PATTERN_SORT_KEYS.join(' | ')} (largest first)`, 'updates')
+    .description('list patterns with their statistics, sorted and filtered: by default the ones that matter most (evidence times effect)')
+    .option('--sort <key>', `${PATTERN_SORT_KEYS.join(' | ')} (largest first; ${IMPORTANCE_NOTE})`, 'importance')
     .option('--ascending', 'smallest first')
     .option('--kind <kind>', 'graph | material')
     .option('--size <n>', 'only graph patterns of this many nodes')
