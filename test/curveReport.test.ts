@@ -41,5 +41,8 @@ describe('learning curve in the report', () => {
     expect(elo.series[0].points).toEqual([{ x: 300, y: -400, low: -450, high: -350 }, { x: 1000, y: -200, low: -250, high: -150 }]);
     const blunder = charts.find((c) => c.id === 'chart-curve-blunder')!;
     expect(blunder.series[0].points).toEqual([{ x: 300, y: 0.15, low: 0.12, high: 0.19 }]);
+    const quality = charts.find((c) => c.id === 'chart-curve-quality')!;
+    expect(quality.series.map((s) => s.name)).toEqual(['move-scores']);
+    expect(quality.series[0].points).toEqual([{ x: 300, y: 12, low: 10, high: 14 }]);
   });
 });

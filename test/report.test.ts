@@ -173,7 +173,7 @@ describe('morph report', () => {
     const ids = report.charts.map((c) => c.id);
     // One chart per idea: a single score chart (no Elo twin, no by-hours twin).
     expect(ids).toEqual([
-      'chart-curve-elo', 'chart-curve-blunder', 'chart-score', 'chart-material', 'chart-patterns', 'chart-growth-origin', 'chart-growth-size',
+      'chart-curve-elo', 'chart-curve-quality', 'chart-curve-blunder', 'chart-score', 'chart-material', 'chart-patterns', 'chart-growth-origin', 'chart-growth-size',
     ]);
     expect(new Set(report.charts.map((c) => c.title)).size).toBe(ids.length);
     const points = (id: string) => report.charts.find((c) => c.id === id)!.points;
@@ -228,6 +228,7 @@ describe('morph report', () => {
     // One opponent, two checkpoints; one move-quality measurement.
     expect(chart('chart-curve-elo').points).toEqual([2]);
     expect(chart('chart-curve-blunder').points).toEqual([1]);
+    expect(chart('chart-curve-quality').points).toEqual([1]);
     const rows = [...html.matchAll(/<tr class="checkpoint">([\s\S]*?)<\/tr>/g)].map((m) => m[1].replace(/<[^>]+>/g, ' ').replace(/\s+/g, ' ').trim());
     expect(rows).toHaveLength(CURVE.length);
     // Ordered by games trained: the 100-game match, the 100-game move quality, then the 200-game match.

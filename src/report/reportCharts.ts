@@ -40,7 +40,20 @@ export function chartsFor(data: ReportData): LineChart[] {
         points: matches.filter((r) => r.against === opponent).map((r) => ({ x: r.trainedGames, y: r.elo!, low: r.eloLow, high: r.eloHigh })),
       })),
     },
-    // The yardstick over training (issue 72): the checkpoint move-quality curve goes here, beside this one.
+    // The yardstick over training (issues 69 and 72): what each checkpoint is worth as it plays, on positions from
+    // engine games, beside the training games' score (which stays low against a stronger partner however much is learned).
+    {
+      id: 'chart-curve-quality',
+      title: `Learning curve at checkpoints: mean win-chance loss of Morph's moves on scored positions from engine games (lower is better; ${band})`,
+      xTitle: 'games of training (log scale)',
+      yTitle: 'mean loss (win-chance points)',
+      xLog: true,
+      series: [...new Set(quality.map((r) => r.against))].map((against, i) => ({
+        name: against,
+        color: PALETTE[i % PALETTE.length],
+        points: quality.filter((r) => r.against === against && r.meanLoss !== undefined).map((r) => ({ x: r.trainedGames, y: r.meanLoss!, low: r.lossLow, high: r.lossHigh })),
+      })),
+    },
     {
       id: 'chart-curve-blunder',
       title: `Learning curve at checkpoints: share of blunders (>= 30 win-chance points lost) on labelled positions (${band})`,
