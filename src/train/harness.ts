@@ -35,6 +35,7 @@ import { Random, freshSeed } from '../util/random.ts';
 import { TrainingProgress, type ProgressMode } from './progress.ts';
 import { BUILT_IN_OPPONENTS, GameActor, type FinishedGame, type GameTask } from './gameActor.ts';
 import { runWorkerPool } from './workerPool.ts';
+import { checkRunInput } from './preflight.ts';
 import { buildOwnPolicy, OWN_POLICY_GAMES, ownPolicyIsStale, ownPolicyPath } from '../model/ownPolicy.ts';
 import { removeLeftoverTemporaries } from '../store/wholeFile.ts';
 import { openingOfGame, shuffleOpenings, type Opening } from '../match/openings.ts';
@@ -252,6 +253,7 @@ async function playTrainingGames(options: TrainingOptions): Promise<TrainingSumm
   let progress: TrainingProgress | null = null;
   let runId: number | null = null;
   try {
+    await checkRunInput(options, spec);
     // An opponent that lives for the whole run (an engine process, a morph: database; each such member of a mix) is
     // started once before the training database is touched, so a bad engine path, engine option or database is
     // refused with nothing written. A morph: opponent is made again with the run's seed; game workers (--jobs N)
