@@ -141,6 +141,14 @@ export function defaultJobs(): number {
 }
 
 /**
+ * The most games a run plays at once: two per core. More workers than cores only share them (each game worker is
+ * a Node process with its own copy of the weights), and a thousand of them exhaust the machine's processes.
+ */
+export function maxJobs(): number {
+  return 2 * defaultJobs();
+}
+
+/**
  * Where the checkpoint after `gameNumber` games of database `dbPath` goes: a folder beside it named after it,
  * e.g. data/morph.db -> data/morph.checkpoints/games-001000.db (zero-padded, so names sort by games).
  */
@@ -286,7 +294,8 @@ async function playTrainingGames(options: TrainingOptions): Promise<TrainingSumm
     });
     seedIfNew(store, config);
     const firstGame = gamesPlayed(store) + 1;
-    const jobs = options.jobs ?? 1;
+    // Never more players than games: a worker started for no game costs a process and a load of the weights.
+    const jobs = Math.min(options.jobs ?? 1, options.games ?? Infinity);
     // The canonical spec (defaults filled in), as the games record it, so the run can be replayed exactly.
     runId = startRun(store.db, { opponent: formatOpponentSpec(spec), seed: runSeed, config, firstGame });
     const summary: TrainingSummary = {

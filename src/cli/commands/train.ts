@@ -1,7 +1,7 @@
 /** `morph train`: an unattended training run against a sparring opponent (src/train/harness.ts). */
 import { MATERIAL_FIT_ALONE } from '../../eval/materialFit.ts';
 import type { Command } from 'commander';
-import { DEFAULT_SNAPSHOT_EVERY, defaultJobs, runTraining, type TrainingSummary } from '../../train/harness.ts';
+import { DEFAULT_SNAPSHOT_EVERY, defaultJobs, maxJobs, runTraining, type TrainingSummary } from '../../train/harness.ts';
 import { AUTO_RELOAD_FACTOR, runTrainWorker } from '../../train/trainWorker.ts';
 import type { ProgressMode } from '../../train/progress.ts';
 import { badInput } from '../../util/errors.ts';
@@ -100,7 +100,7 @@ export function registerTrainCommand(program: Command): void {
     .option('--generalisations-per-game <n>', 'patterns proposed by generalisation per game (saved; default 2)')
     .option('--specialisations-per-game <n>', 'patterns proposed by specialisation per game (saved; default 2)')
     .option('--checkpoint-every <n>', 'keep a copy of the database every N games beside it, in NAME.checkpoints/ for NAME.db (SQLite backup)')
-    .option('--jobs <n>', `games played at once: one in this process on the live weights, the others by workers on snapshots of them (default: the cores, here ${defaultJobs()})`)
+    .option('--jobs <n>', `games played at once: one in this process on the live weights, the others by workers on snapshots of them; at most twice the cores (here ${maxJobs()}) and never more than --games (default: the cores, here ${defaultJobs()})`)
     .option('--snapshot-every <n>', `with --jobs > 1, games a worker plays before loading fresh weights, or auto: once its games took ${AUTO_RELOAD_FACTOR} times as long as loading them (default ${DEFAULT_SNAPSHOT_EVERY})`)
     .option('--progress <mode>', 'auto | bar | lines | none', 'auto')
     .option('--max-failures <n>', 'stop after this many discarded games in a row', '5')
@@ -159,7 +159,7 @@ export function registerTrainCommand(program: Command): void {
           maxFailures: parseIntegerOption('--max-failures', opts.maxFailures, 1),
           engineTimeoutMs: opts.engineTimeout ? parseIntegerOption('--engine-timeout', opts.engineTimeout, 1) : undefined,
           checkpointEvery: opts.checkpointEvery ? parseIntegerOption('--checkpoint-every', opts.checkpointEvery, 1) : undefined,
-          jobs: opts.jobs ? parseIntegerOption('--jobs', opts.jobs, 1) : defaultJobs(),
+          jobs: opts.jobs !== undefined ? parseJobs(opts.jobs) : defaultJobs(),
           snapshotEvery: parseSnapshotEvery(opts.snapshotEvery),
           ownPolicy: opts.policy,
           openings,
@@ -169,6 +169,15 @@ export function registerTrainCommand(program: Command): void {
     );
   // The game workers of `morph train --jobs N` (src/train/trainWorker.ts); started by the learner, not by users.
   program.command('train-worker', { hidden: true }).action(() => runTrainWorker());
+}
+
+/** --jobs: from 1 to twice the cores (maxJobs); more than --games is fine, the run then plays all its games at once. */
+function parseJobs(text: string): number {
+  const jobs = Number(text);
+  if (!/^\s*\d+\s*$/.test(text) || jobs < 1 || jobs > maxJobs()) {
+    throw badInput(`--jobs needs a whole number from 1 to ${maxJobs()} (twice the cores), got "${text}"`);
+  }
+  return jobs;
 }
 
 /** --snapshot-every: auto (the default) or a whole number of games. */
