@@ -45,7 +45,11 @@ export type FromWorker =
 
 export async function runTrainWorker(): Promise<void> {
   if (!process.send) throw new Error('train-worker runs only as a child of `morph train --jobs N`');
-  const send = (message: FromWorker) => process.send!(message);
+  // Once the learner is gone (killed, even by kill -9) the channel is closed: what is left to say is dropped, and a
+  // failed send is not an 'error' event, which would end this process with a stack trace.
+  const send = (message: FromWorker) => {
+    if (process.connected) process.send!(message, undefined, undefined, () => undefined);
+  };
   let setup: WorkerSetup | null = null;
   let actor: GameActor | null = null;
   let snapshot: { store: PatternStore; gamesLearned: number } | null = null;
@@ -63,10 +67,12 @@ export async function runTrainWorker(): Promise<void> {
     interrupted = true;
   });
   const finish = async () => {
+    if (stopping) return;
     stopping = true;
     await actor?.close();
     snapshot?.store.close();
-    process.disconnect?.();
+    // Disconnecting a channel that is already closed (the learner died, or closed it first) emits an 'error'.
+    if (process.connected) process.disconnect();
     process.exit(0);
   };
   process.on('disconnect', () => void finish());
