@@ -72,7 +72,7 @@ export async function runTrainWorker(): Promise<void> {
     await actor?.close();
     snapshot?.store.close();
     // Disconnecting a channel that is already closed (the learner died, or closed it first) emits an 'error'.
-    if (process.connected) process.disconnect();
+    if (process.connected) process.disconnect!();
     process.exit(0);
   };
   process.on('disconnect', () => void finish());
