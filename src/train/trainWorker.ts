@@ -39,7 +39,8 @@ export type ToWorker = { type: 'setup'; setup: WorkerSetup } | { type: 'play'; t
 export type FromWorker =
   | { type: 'ready' }
   | { type: 'played'; game: FinishedGame }
-  | { type: 'failed'; gameNumber: number; message: string }
+  /** kind: the EngineError's, when an engine failed. */
+  | { type: 'failed'; gameNumber: number; message: string; kind?: string }
   /** A problem no retry can fix (a bad engine option): the run ends with this one-line error. */
   | { type: 'fatal'; message: string; exitCode: number };
 
@@ -108,7 +109,10 @@ export async function runTrainWorker(): Promise<void> {
         snapshot?.store.close();
         snapshot = null;
       }
-      send({ type: 'failed', gameNumber: task.gameNumber, message: (error as Error).message.split('\n')[0] });
+      send({
+        type: 'failed', gameNumber: task.gameNumber, message: (error as Error).message.split('\n')[0],
+        ...(error instanceof EngineError ? { kind: error.kind } : {}),
+      });
     } finally {
       busy = false;
     }
