@@ -1,5 +1,5 @@
 /**
- * The exit codes of `morph`, decided here in the CLI alone (README, "Commands"): 0 done; 1 an internal error;
+ * The exit codes of `morph`, decided here in the CLI alone (README, "Commands"): 0 done; 1 any other failure;
  * 2 bad input (util/errors.ts's BAD_INPUT: an option, a file, a position, an engine that cannot be set up);
  * 3 a training run stopped after --max-failures failed games in a row (engine faults); 128 + the signal's number
  * for a run stopped by SIGINT (130) or SIGTERM (143), as shells report a command a signal ended.
