@@ -272,7 +272,7 @@ describe('morph train', () => {
     expect(stopped, 'the run should stop within 10 s of SIGINT').not.toBeNull();
     const finished = stopped!;
     expect(finished.stderr).toBe(''); // in particular, no "game N discarded"
-    expect(finished.code).toBe(0);
+    expect(finished.code).toBe(130); // as shells report a command ended by SIGINT
     expect(finished.stdout).toMatch(/^trained games 1-(\d+) \(\1 games, interrupted\), seed \d+\nW\/D\/L /);
     withDatabase(db, (database) => {
       expect(integrity(database)).toBe('ok');
@@ -442,14 +442,19 @@ describe.concurrent('morph train against engines that fail', () => {
       expect(rows.every((game) => game.opponent === run.opponent)).toBe(true);
     });
 
-    // Always fails: --max-failures 2 ends the run with exit code 1 and one line of error, no stack trace.
-    expect(always.code).toBe(1);
+    // Always fails: --max-failures 2 ends the run with exit code 3 and one line of error naming the options, no
+    // stack trace; the second try waited the backoff (1 s by default).
+    expect(always.code).toBe(3);
     const lines = always.stderr.trimEnd().split('\n');
     expect(lines).toHaveLength(4);
     expect(lines[0]).toMatch(message);
+    expect(lines[0]).toMatch(/ \(next game in 1\.0 s\)$/);
     expect(lines[1]).toMatch(/^\[train\] game 1 discarded: /);
     expect(lines[2]).toMatch(/^\[train\] stopping: 2 games in a row failed \(last: /);
-    expect(lines[3]).toBe('morph: training stopped after 2 failed games in a row; see the log above');
+    expect(lines[3]).toMatch(
+      /^morph: training stopped after 2 failed games in a row \(see the log above\); --max-failures N allows more failed games in a row/,
+    );
+    if (mode === 'hang') expect(lines[3]).toMatch(/; --engine-timeout MS gives a slow engine longer per move$/);
     expect(always.stdout).toBe('');
     withDatabase(alwaysDb, (database) => {
       expect(games(database)).toHaveLength(0);
@@ -523,7 +528,7 @@ describe('morph train refuses what it cannot do, and stops when told', () => {
       `morph: ${db} is being written by another process (morph train or learn): one writer at a time\n`,
     );
     expect(second.stdout).toBe('');
-    expect(firstDone.code).toBe(0);
+    expect(firstDone.code).toBe(143);
     withDatabase(db, (database) => {
       expect(integrity(database)).toBe('ok');
       const rows = expectCompleteGames(database);
@@ -546,8 +551,8 @@ describe('morph train refuses what it cannot do, and stops when told', () => {
     process.kill(run.child.pid!, 'SIGTERM');
     const finished = await run.done;
     expect(finished.stderr).toBe('');
-    expect(finished.code).toBe(0);
-    expect(JSON.parse(finished.stdout)).toMatchObject({ games: 0, failures: 0, stopReason: 'interrupted' });
+    expect(finished.code).toBe(143);
+    expect(JSON.parse(finished.stdout)).toMatchObject({ games: 0, failures: 0, stopReason: 'interrupted', signal: 'SIGTERM' });
     expect(() => process.kill(enginePid, 0)).toThrow(/ESRCH/);
     withDatabase(db, (database) => {
       expect(games(database)).toHaveLength(0);

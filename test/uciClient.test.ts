@@ -1,4 +1,4 @@
-import { mkdtempSync, rmSync } from 'node:fs';
+import { existsSync, mkdtempSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { fileURLToPath } from 'node:url';
@@ -164,6 +164,57 @@ describe('UciClient with misbehaving engines', () => {
     expect(client.isRunning).toBe(false);
     // Further use fails at once rather than waiting again.
     expect((await engineFailure(() => client.bestMove('startpos', [], { depth: 1 }))).error.kind).toBe('crashed');
+  });
+
+  // A hung engine is told from a slow one by its CPU time (Linux's /proc): an engine that owes an answer and neither
+  // talks nor computes is given up on after the hang timeout, however long the wait's own limit.
+  describe.skipIf(!existsSync('/proc/self/stat'))('hung, slow and growing limits', () => {
+    const engine = (mode: string, config: Partial<UciClientConfig>, slowMs?: number) =>
+      track(
+        new UciClient({
+          command: process.execPath,
+          args: [FAKE_ENGINE, mode, ...(slowMs !== undefined ? ['--slow', String(slowMs)] : [])],
+          label: `fake-${mode}`,
+          ...config,
+        }),
+      );
+
+    it('gives up on an engine that never answers go after the hang timeout, not the search limit', async () => {
+      const client = engine('hang', { searchTimeoutMs: 60_000, hangTimeoutMs: 500 });
+      await client.start();
+      const { error, ms } = await engineFailure(() => client.bestMove('startpos', [], { depth: 1 }));
+      expect(error.kind).toBe('hung');
+      expect(error.message).toBe('engine "fake-hang" sent no bestmove and used no CPU for 0.5 s (hung)');
+      expect(ms).toBeGreaterThanOrEqual(490);
+      expect(ms).toBeLessThan(30_000); // far below the 60 s limit
+      expect(client.isRunning).toBe(false);
+    });
+
+    it('gives up on an engine that never sends uciok after the hang timeout', async () => {
+      const client = engine('noStart', { handshakeTimeoutMs: 60_000, hangTimeoutMs: 500 });
+      const { error, ms } = await engineFailure(() => client.start());
+      expect(error.kind).toBe('hung');
+      expect(error.message).toMatch(/sent no uciok and used no CPU for 0\.5 s \(hung\)$/);
+      expect(ms).toBeLessThan(30_000);
+    });
+
+    it('waits for an engine that computes, well past the hang timeout', async () => {
+      const client = engine('slowGo', { searchTimeoutMs: 60_000, hangTimeoutMs: 300 }, 1_500);
+      await client.start();
+      const started = Date.now();
+      expect(await client.bestMove('startpos', [], { depth: 1 })).toMatch(/^[a-h][1-8][a-h][1-8]$/);
+      expect(Date.now() - started).toBeGreaterThanOrEqual(1_500);
+    });
+
+    it('gives an engine that was slow to start twice the limit at the next start', async () => {
+      // 2 s of work before uciok: over a 1.5 s limit, within the 3 s of the next start.
+      const client = engine('slowStart', { handshakeTimeoutMs: 1_500, hangTimeoutMs: 300 }, 2_000);
+      const { error } = await engineFailure(() => client.start());
+      expect(error.kind).toBe('timeout');
+      expect(error.message).toMatch(/sent no uciok within 1500 ms$/);
+      await client.start();
+      expect(client.isRunning).toBe(true);
+    });
   });
 
   it('derives the search timeout from movetime when none is configured', async () => {

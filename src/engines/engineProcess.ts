@@ -4,7 +4,11 @@
  *
  * External engines are the least trustworthy part of a long training run: they crash, hang, print nonsense or
  * play illegal moves. So every wait here has a timeout, a dead process fails the pending wait at once, and
- * every failure is an EngineError (kind 'crashed' | 'timeout' | 'protocol') with a one-line message. After any
+ * every failure is an EngineError (kind 'crashed' | 'timeout' | 'hung' | 'protocol') with a one-line message. Faults
+ * are told apart: a dead engine fails the wait at once; one that owes an answer but sends nothing and uses no CPU
+ * for hangTimeoutMs is hung and given up on then (processActivity.ts, Linux), long before the wait's limit; one
+ * still computing at the limit is slow ('timeout'), and its client waits twice as long for the next process, up to
+ * MAX_PATIENCE times the limit. After any
  * EngineError the process has been killed. No 'error' event or rejected promise is ever left unhandled, so a
  * misbehaving engine cannot take the Node process down with it.
  */
@@ -15,8 +19,10 @@ import { applyMove, boardToFen, uciMove, type Board } from '../chess/board.ts';
 import { START_FEN, parseFen } from '../chess/fen.ts';
 import { findLegalMove, generateLegalMoves } from '../chess/movegen.ts';
 import { MorphError, quoteInput } from '../util/errors.ts';
+import { processTreeActivity } from './processActivity.ts';
 
-export type EngineErrorKind = 'crashed' | 'timeout' | 'protocol';
+/** crashed: the process died; timeout: still at work at the limit (slow); hung: silent and idle; protocol: nonsense. */
+export type EngineErrorKind = 'crashed' | 'timeout' | 'hung' | 'protocol';
 
 export class EngineError extends MorphError {
   constructor(
@@ -44,9 +50,21 @@ export interface EngineLaunch {
   cwd?: string;
   /** How long close() waits after `quit` before killing the process. Default 1 s. */
   quitGraceMs?: number;
+  /**
+   * An engine that owes an answer and neither sends a line nor uses CPU for this long is hung: it is killed then,
+   * whatever the wait's own limit. Default DEFAULT_HANG_TIMEOUT_MS; needs Linux's /proc (elsewhere only the limit).
+   */
+  hangTimeoutMs?: number;
 }
 
 const DEFAULT_QUIT_GRACE_MS = 1_000;
+/**
+ * A UCI or xboard engine that is working either talks (info lines) or uses the CPU; five seconds of neither, while
+ * a reply is owed, is far beyond a busy machine's pauses (a starved process still gets some CPU every second).
+ */
+export const DEFAULT_HANG_TIMEOUT_MS = 5_000;
+/** A slow engine's limits double after each timeout, up to this many times the configured ones. */
+export const MAX_PATIENCE = 8;
 
 /**
  * What a protocol's client shares: one process at a time, started with the protocol's handshake, closed with
@@ -54,6 +72,8 @@ const DEFAULT_QUIT_GRACE_MS = 1_000;
  */
 export abstract class EngineClient<Limits> {
   private process: EngineProcess | null = null;
+  /** What the configured limits are multiplied by: doubled after each timeout of a slow (not hung) engine. */
+  private patience = 1;
   /** The legal moves of the position searched, to catch illegal engine moves. */
   protected readonly positions = new PositionTracker();
   readonly label: string;
@@ -72,7 +92,10 @@ export abstract class EngineClient<Limits> {
     if (this.process?.isAlive) throw new Error(`engine "${this.label}" is already started`);
     // A process that failed has been killed already; it only needs forgetting.
     this.process?.kill();
-    const engine = new EngineProcess(this.launch.command, this.launch.args ?? [], this.label, this.launch.cwd);
+    const engine = new EngineProcess(this.launch.command, this.launch.args ?? [], this.label, this.launch.cwd, {
+      hangTimeoutMs: this.launch.hangTimeoutMs ?? DEFAULT_HANG_TIMEOUT_MS,
+      onSlow: () => (this.patience = Math.min(MAX_PATIENCE, this.patience * 2)),
+    });
     this.process = engine;
     try {
       await this.handshake(engine);
@@ -103,6 +126,11 @@ export abstract class EngineClient<Limits> {
   async restart(): Promise<void> {
     await this.close();
     await this.start();
+  }
+
+  /** A wait's limit for this engine: the configured one, longer once the engine has shown itself slow. */
+  protected limit(ms: number): number {
+    return ms * this.patience;
   }
 
   protected runningProcess(): EngineProcess {
@@ -167,6 +195,15 @@ interface Waiter {
   resolve: () => void;
   reject: (error: Error) => void;
   timer: NodeJS.Timeout;
+  /** Checks the engine for signs of life while it owes the answer (hang detection). */
+  watch?: NodeJS.Timeout;
+}
+
+export interface ProcessWatch {
+  /** See EngineLaunch.hangTimeoutMs; undefined: no hang detection. */
+  hangTimeoutMs?: number;
+  /** Called when a wait ran out its limit with the engine still at work: it is slow. */
+  onSlow?: () => void;
 }
 
 /**
@@ -179,6 +216,8 @@ export class EngineProcess {
   /** Why the process can no longer be used, once it cannot. */
   private goneReason: string | null = null;
   private readonly stderrTail: string[] = [];
+  /** Lines the engine has sent, a sign of life for hang detection. */
+  private linesSeen = 0;
   /** Resolves once the process has ended (or never started). Never rejects. */
   readonly ended: Promise<void>;
 
@@ -187,6 +226,7 @@ export class EngineProcess {
     args: string[],
     private readonly label: string,
     cwd: string | undefined,
+    private readonly watch: ProcessWatch = {},
   ) {
     let markEnded!: () => void;
     this.ended = new Promise((resolve) => (markEnded = resolve));
@@ -210,7 +250,10 @@ export class EngineProcess {
     this.child.stderr!.on('error', () => {});
     const lines = new LineSplitter(MAX_LINE_LENGTH);
     this.child.stdout!.on('data', (chunk: Buffer) => {
-      if (!lines.push(chunk, (line) => this.onLine(line.trim()))) this.overflow();
+      if (!lines.push(chunk, (line) => {
+        this.linesSeen++;
+        this.onLine(line.trim());
+      })) this.overflow();
     });
     this.child.stderr!.setEncoding('utf8');
     this.child.stderr!.on('data', (chunk: string) => {
@@ -253,13 +296,40 @@ export class EngineProcess {
           resolve();
           return;
         }
+        this.watch.onSlow?.();
         this.failWait(new EngineError('timeout', `engine "${this.label}" sent no ${what} within ${timeoutMs} ms`));
         this.kill();
       }, timeoutMs);
-      this.waiter = { what, onLine, resolve, reject, timer };
+      this.waiter = { what, onLine, resolve, reject, timer, watch: timeoutEnds ? undefined : this.watchForHang(what) };
     });
     if (command !== null) this.send(command);
     return waiting;
+  }
+
+  /**
+   * While `what` is owed: every quarter of the hang timeout (at most every second), has the engine sent a line or
+   * used CPU (itself or a child: a wrapper script's engine) since the last look? Neither for the hang timeout: hung.
+   */
+  private watchForHang(what: string): NodeJS.Timeout | undefined {
+    const hangMs = this.watch.hangTimeoutMs;
+    const pid = this.child.pid;
+    if (hangMs === undefined || pid === undefined) return undefined;
+    let activity = processTreeActivity(pid);
+    if (activity === null) return undefined; // no /proc: the wait's limit alone
+    let lines = this.linesSeen;
+    let lastSign = Date.now();
+    return setInterval(() => {
+      const now = processTreeActivity(pid);
+      if (now !== activity || this.linesSeen !== lines) {
+        activity = now;
+        lines = this.linesSeen;
+        lastSign = Date.now();
+      } else if (Date.now() - lastSign >= hangMs) {
+        const seconds = (hangMs / 1000).toFixed(hangMs % 1000 === 0 ? 0 : 1);
+        this.failWait(new EngineError('hung', `engine "${this.label}" sent no ${what} and used no CPU for ${seconds} s (hung)`));
+        this.kill();
+      }
+    }, Math.max(50, Math.min(1_000, hangMs / 4)));
   }
 
   kill(): void {
@@ -301,6 +371,7 @@ export class EngineProcess {
     }
     if (done) {
       clearTimeout(waiter.timer);
+      clearInterval(waiter.watch);
       this.waiter = null;
       waiter.resolve();
     }
@@ -330,6 +401,7 @@ export class EngineProcess {
     if (!waiter) return;
     this.waiter = null;
     clearTimeout(waiter.timer);
+    clearInterval(waiter.watch);
     waiter.reject(error);
   }
 

@@ -5,7 +5,7 @@
 import { accessSync, constants, statSync } from 'node:fs';
 import { delimiter, join } from 'node:path';
 import { badInput } from '../util/errors.ts';
-import type { UciClientConfig } from './uciClient.ts';
+import type { EngineTimeouts } from './uciClient.ts';
 import { UciEnginePlayer } from './uciEnginePlayer.ts';
 
 /** Debian installs games in /usr/games, which is often missing from PATH. */
@@ -36,7 +36,7 @@ export function gnuchessPath(): string | null {
 export function createGnuchessPlayer(
   name: string,
   depth: number,
-  timeouts: Pick<UciClientConfig, 'handshakeTimeoutMs' | 'searchTimeoutMs'> = {},
+  timeouts: EngineTimeouts = {},
 ): UciEnginePlayer {
   const command = gnuchessPath();
   if (command === null) throw badInput('gnuchess is not installed: run `apt-get install -y gnuchess`');

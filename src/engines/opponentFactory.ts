@@ -9,7 +9,7 @@ import type { GamePlayer } from './gamePlayer.ts';
 import { GreedyPlayer, RandomPlayer } from './simplePlayers.ts';
 import { NoisyPlayer } from './noisyPlayer.ts';
 import { createStockfishPlayer } from './stockfish.ts';
-import type { UciClientConfig } from './uciClient.ts';
+import type { EngineTimeouts } from './uciClient.ts';
 import { UciEnginePlayer, XboardEnginePlayer } from './uciEnginePlayer.ts';
 
 export type MorphSpec = Extract<OpponentSpec, { kind: 'morph' }>;
@@ -27,7 +27,7 @@ export interface CreateOpponentOptions {
   morphFactory?: (spec: MorphSpec, context: OpponentContext) => GamePlayer | Promise<GamePlayer>;
   alphaBetaFactory?: (spec: AlphaBetaSpec, context: OpponentContext) => GamePlayer | Promise<GamePlayer>;
   /** Overrides the UCI client's default timeouts for external engines. */
-  engineTimeouts?: Pick<UciClientConfig, 'handshakeTimeoutMs' | 'searchTimeoutMs'>;
+  engineTimeouts?: EngineTimeouts;
 }
 
 export async function createOpponent(spec: OpponentSpec, options: CreateOpponentOptions): Promise<GamePlayer> {

@@ -8,7 +8,7 @@ import { createRequire } from 'node:module';
 import { dirname, join } from 'node:path';
 import { MorphError } from '../util/errors.ts';
 import { engineSettings } from './opponentSpec.ts';
-import type { UciClientConfig } from './uciClient.ts';
+import type { EngineTimeouts, UciClientConfig } from './uciClient.ts';
 import { UciEnginePlayer } from './uciEnginePlayer.ts';
 
 const STOCKFISH_SCRIPT = 'bin/stockfish-19-lite-single.js';
@@ -39,7 +39,7 @@ export function stockfishCommand(): Pick<UciClientConfig, 'command' | 'args'> {
 export function createStockfishPlayer(
   name: string,
   options: Readonly<Record<string, string>>,
-  timeouts: Pick<UciClientConfig, 'handshakeTimeoutMs' | 'searchTimeoutMs'> = {},
+  timeouts: EngineTimeouts = {},
 ): UciEnginePlayer {
   const { go, setoptions } = engineSettings(options);
   const { skill, ...rest } = setoptions;

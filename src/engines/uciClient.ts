@@ -20,6 +20,9 @@ export interface GoParams {
 
 export type UciOptionValue = string | number | boolean;
 
+/** The limits a caller may set on an external engine's waits (uciClient.ts, engineProcess.ts). */
+export type EngineTimeouts = Pick<UciClientConfig, 'handshakeTimeoutMs' | 'searchTimeoutMs' | 'hangTimeoutMs'>;
+
 export interface UciClientConfig extends EngineLaunch {
   /** Sent as `setoption name X value Y` after the handshake. Names must be options the engine advertises. */
   options?: Record<string, UciOptionValue>;
@@ -63,7 +66,7 @@ export class UciClient extends EngineClient<GoParams> {
   }
 
   protected async handshake(engine: EngineProcess): Promise<void> {
-    const timeout = this.config.handshakeTimeoutMs ?? DEFAULT_HANDSHAKE_TIMEOUT_MS;
+    const timeout = this.limit(this.config.handshakeTimeoutMs ?? DEFAULT_HANDSHAKE_TIMEOUT_MS);
     let engineId = '';
     const optionNames: string[] = [];
     await engine.request('uci', 'uciok', timeout, (line) => {
@@ -111,7 +114,7 @@ export class UciClient extends EngineClient<GoParams> {
       this._lastInfo = info;
       let best: string | null = null;
       engine.send(formatPosition(startFen, moves));
-      await engine.request(goCommand, 'bestmove', this.searchTimeout(go), (line) => {
+      await engine.request(goCommand, 'bestmove', this.limit(this.searchTimeout(go)), (line) => {
         if (line.startsWith('info ')) {
           if (info.length < INFO_LINES_KEPT) info.push(line);
           return false;
@@ -140,7 +143,7 @@ export class UciClient extends EngineClient<GoParams> {
   }
 
   private async isReady(): Promise<void> {
-    const timeout = this.config.handshakeTimeoutMs ?? DEFAULT_HANDSHAKE_TIMEOUT_MS;
+    const timeout = this.limit(this.config.handshakeTimeoutMs ?? DEFAULT_HANDSHAKE_TIMEOUT_MS);
     await this.runningProcess().request('isready', 'readyok', timeout, (line) => line === 'readyok');
   }
 

@@ -99,7 +99,7 @@ export class XboardClient extends EngineClient<XboardLimits> {
     // Up to featureWaitMs for the whole handshake; an engine that has begun it gets the handshake limit to end it.
     await engine.request('protover 2', 'feature done=1', this.config.featureWaitMs ?? DEFAULT_FEATURE_WAIT_MS, onLine, true);
     if (seenFeature && !done) {
-      await engine.request(null, 'feature done=1', this.config.handshakeTimeoutMs ?? DEFAULT_HANDSHAKE_TIMEOUT_MS, onLine);
+      await engine.request(null, 'feature done=1', this.limit(this.config.handshakeTimeoutMs ?? DEFAULT_HANDSHAKE_TIMEOUT_MS), onLine);
     }
     this.features = features;
     // No thinking output, no pondering: only the move is wanted, and nothing while the other side thinks.
@@ -143,7 +143,7 @@ export class XboardClient extends EngineClient<XboardLimits> {
       if (limits.clock !== undefined) for (const line of clockLines(limits.clock)) engine.send(line);
       await this.sync(engine, fen);
       let best = '';
-      await engine.request('go', 'move', this.searchTimeout(limits), (line) => {
+      await engine.request('go', 'move', this.limit(this.searchTimeout(limits)), (line) => {
         complainedAbout(line, this.label, fen);
         if (/^resign\b/i.test(line) || /\bresigns\b/i.test(line)) {
           throw new EngineError('protocol', `engine "${this.label}" resigned in ${fen}`);
@@ -172,7 +172,7 @@ export class XboardClient extends EngineClient<XboardLimits> {
   private async sync(engine: EngineProcess, fen = ''): Promise<void> {
     if (!this.features.ping) return;
     const id = ++this.pings;
-    await engine.request(`ping ${id}`, `pong ${id}`, this.config.handshakeTimeoutMs ?? DEFAULT_HANDSHAKE_TIMEOUT_MS, (line) => {
+    await engine.request(`ping ${id}`, `pong ${id}`, this.limit(this.config.handshakeTimeoutMs ?? DEFAULT_HANDSHAKE_TIMEOUT_MS), (line) => {
       complainedAbout(line, this.label, fen);
       return line === `pong ${id}`;
     });

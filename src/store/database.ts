@@ -10,7 +10,7 @@
  * patternPositions.ts. The pattern hierarchy itself lives in memory (hierarchy.ts, patternStore.ts).
  */
 import Database from 'better-sqlite3';
-import { accessSync, closeSync, constants, existsSync, openSync, readFileSync, readSync, statSync } from 'node:fs';
+import { accessSync, closeSync, constants, existsSync, openSync, readFileSync, readSync, rmSync, statSync } from 'node:fs';
 import { dirname } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { applyPendingMigrations, SCHEMA_VERSION, schemaAt } from './migrations.ts';
@@ -262,6 +262,7 @@ function whyNotWritable(path: string): string | undefined {
 /** A read-only connection that has confirmed the file is a healthy Morph database this build can read. */
 function openValidated(path: string, quickCheck: boolean): { db: MorphDatabase; userVersion: number } {
   let db: MorphDatabase | undefined;
+  const sideFilesBefore = existingSideFiles(path);
   try {
     db = openReadOnly(path);
     const userVersion = pragmaNumber(db, 'user_version');
@@ -280,7 +281,34 @@ function openValidated(path: string, quickCheck: boolean): { db: MorphDatabase; 
     return { db, userVersion };
   } catch (error) {
     db?.close();
+    removeSideFilesCreated(path, sideFilesBefore);
     throw toMorphError(path, error);
+  }
+}
+
+/** SQLite's side files of a database in WAL mode: the log and its index. */
+const WAL_SIDE_FILES = ['-wal', '-shm'];
+
+/** The WAL side files beside `path` now, to compare with after an open that may create them. */
+export function existingSideFiles(path: string): Set<string> {
+  return new Set(WAL_SIDE_FILES.map((suffix) => path + suffix).filter((file) => existsSync(file)));
+}
+
+/**
+ * A read-only connection to a file in WAL mode creates DB-wal and DB-shm beside it, and a read-only close leaves
+ * them. A refused file (damaged, not Morph's) is to be left exactly as it was, so the side files this open made are
+ * removed again; those that were there before are someone else's and stay. The log is removed only while empty
+ * (a reader never writes to it).
+ */
+export function removeSideFilesCreated(path: string, before: Set<string>): void {
+  for (const file of WAL_SIDE_FILES.map((suffix) => path + suffix)) {
+    if (before.has(file)) continue;
+    try {
+      if (file.endsWith('-wal') && statSync(file).size > 0) continue;
+      rmSync(file);
+    } catch {
+      // not created after all, or not ours to remove
+    }
   }
 }
 

@@ -7,7 +7,9 @@
  */
 import Database from 'better-sqlite3';
 import { existsSync } from 'node:fs';
-import { closeMorphDatabase, openMorphDatabase, type MorphDatabase, type OpenOptions } from './database.ts';
+import {
+  closeMorphDatabase, existingSideFiles, openMorphDatabase, removeSideFilesCreated, type MorphDatabase, type OpenOptions,
+} from './database.ts';
 import { getMeta, setMeta } from './meta.ts';
 import { badInput } from '../util/errors.ts';
 
@@ -71,10 +73,15 @@ function checkFileKindBeforeOpening(path: string, expected: DatabaseKind): void 
   if (path === ':memory:' || !existsSync(path)) return;
   let probe: Database.Database | undefined;
   let recorded: DatabaseKind | undefined;
+  const sideFilesBefore = existingSideFiles(path);
   try {
     probe = new Database(path, { readonly: true, fileMustExist: true });
     recorded = databaseKind(probe);
   } catch {
+    // A damaged file is left as it was (the open then refuses it): without the side files this probe made.
+    probe?.close();
+    probe = undefined;
+    removeSideFilesCreated(path, sideFilesBefore);
     return;
   } finally {
     probe?.close();

@@ -8,6 +8,8 @@ import { setImmediate as eventLoopTurn } from 'node:timers/promises';
 import { createPlayer } from '../engines/playerFromSpec.ts';
 import { formatOpponentSpec, opponentOfGame, parseOpponentSpec, type OpponentSpec } from '../engines/opponentSpec.ts';
 import type { GamePlayer } from '../engines/gamePlayer.ts';
+import { EngineError } from '../engines/engineProcess.ts';
+import type { EngineTimeouts } from '../engines/uciClient.ts';
 import { NoisyPlayer } from '../engines/noisyPlayer.ts';
 import { playGame, type PlayedGame } from '../game/playGame.ts';
 import type { Opening } from '../match/openings.ts';
@@ -42,7 +44,7 @@ export interface FinishedGame {
 export interface ActorOptions {
   opponent: string;
   maxPlies: number;
-  engineTimeouts?: { searchTimeoutMs: number; handshakeTimeoutMs: number };
+  engineTimeouts?: EngineTimeouts;
 }
 
 /** Opponents made afresh for every game (in-process, cheap); the others live for the whole run. */
@@ -122,7 +124,9 @@ export class GameActor {
         shouldStop,
       });
     } catch (error) {
-      await this.dropOpponent(key);
+      // A failed engine restarts itself at the next game (uciEnginePlayer.ts) and keeps what it learned of the
+      // engine's pace (a slow one is given longer); anything else is made afresh.
+      if (!(error instanceof EngineError)) await this.dropOpponent(key);
       throw error;
     }
     if (!played) return null;

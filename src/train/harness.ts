@@ -16,6 +16,8 @@ import {
   ADAPTIVE_START_PROBABILITY, formatOpponentSpec, opponentMembers, parseOpponentSpec, type OpponentSpec,
 } from '../engines/opponentSpec.ts';
 import { EngineError } from '../engines/engineProcess.ts';
+import type { EngineTimeouts } from '../engines/uciClient.ts';
+import { setTimeout as sleep } from 'node:timers/promises';
 import { createPlayer } from '../engines/playerFromSpec.ts';
 import type { GamePlayer } from '../engines/gamePlayer.ts';
 import { gamePgn } from '../game/playGame.ts';
@@ -35,6 +37,7 @@ import { Random, freshSeed } from '../util/random.ts';
 import { TrainingProgress, type ProgressMode } from './progress.ts';
 import { BUILT_IN_OPPONENTS, GameActor, type FinishedGame, type GameTask } from './gameActor.ts';
 import { runWorkerPool } from './workerPool.ts';
+import { checkRunInput } from './preflight.ts';
 import { buildOwnPolicy, OWN_POLICY_GAMES, ownPolicyIsStale, ownPolicyPath, policyModelFor } from '../model/ownPolicy.ts';
 import { judgeCheckpoint, readScoredPositions, SCORED_POSITIONS } from './checkpointJudge.ts';
 import { recordCheckpointResult } from './checkpointResults.ts';
@@ -57,6 +60,13 @@ export interface TrainingOptions {
   maxFailures: number;
   /** Per-move engine timeout in milliseconds. */
   engineTimeoutMs?: number;
+  /** How long an engine that owes an answer may stay silent and idle before it is taken for hung (engineProcess.ts). */
+  engineHangMs?: number;
+  /**
+   * The wait before the game after a failed one, doubled for each failure in a row up to MAX_RETRY_BACKOFF_MS
+   * (default DEFAULT_RETRY_BACKOFF_MS; 0: none), so a run rides out an engine's bad minute instead of stopping.
+   */
+  retryBackoffMs?: number;
   /** Keep a consistent copy of the database after every game number divisible by this (checkpointPath). */
   checkpointEvery?: number;
   /**
@@ -131,8 +141,39 @@ export interface TrainingSummary {
   database: string;
   /** The opening suite games started from (--openings), or null: the start position. */
   openings: { source: string; count: number } | null;
+  /** The signal that interrupted the run, if one did. */
+  signal?: StopSignal;
   /** The own move policy rebuilt after the run, or null when it was not (up to date, too few games, or not asked). */
   policy: { file: string; firstGame: number; lastGame: number; games: number; patterns: number; seconds: number } | null;
+}
+
+export type StopSignal = 'SIGINT' | 'SIGTERM';
+
+/** A run stopped by SIGINT or SIGTERM before its first game: nothing was written. */
+export class StoppedBeforeFirstGame extends MorphError {
+  constructor(readonly signal: StopSignal) {
+    super('training stopped before its first game; nothing was written');
+  }
+}
+
+/** A run given up after --max-failures failed games in a row (engine faults, mostly); the games before are saved. */
+export class StoppedByFailures extends MorphError {}
+
+export const DEFAULT_RETRY_BACKOFF_MS = 1_000;
+/** The longest wait between failed games: a run with a high --max-failures retries at least once a minute. */
+export const MAX_RETRY_BACKOFF_MS = 60_000;
+
+/** The wait after the `failuresInARow`-th failed game in a row. */
+export function retryBackoffMs(base: number, failuresInARow: number): number {
+  return Math.min(MAX_RETRY_BACKOFF_MS, base * 2 ** Math.max(0, failuresInARow - 1));
+}
+
+/** What to change when a run stops on failures, by the kind of the last one (EngineError.kind). */
+function failureHint(kind: string | undefined): string {
+  const more = '--max-failures N allows more failed games in a row';
+  if (kind === 'timeout') return `${more}; --engine-timeout MS gives a slow engine longer per move`;
+  if (kind === 'hung') return `${more}; --engine-hang MS waits longer for an engine that is silent and idle`;
+  return more;
 }
 
 /**
@@ -144,6 +185,14 @@ export const DEFAULT_SNAPSHOT_EVERY = 'auto';
 /** The cores this process may use: one game worker each (the learner's share is small; see docs/scaling.md). */
 export function defaultJobs(): number {
   return Math.max(1, availableParallelism());
+}
+
+/**
+ * The most games a run plays at once: two per core. More workers than cores only share them (each game worker is
+ * a Node process with its own copy of the weights), and a thousand of them exhaust the machine's processes.
+ */
+export function maxJobs(): number {
+  return 2 * defaultJobs();
 }
 
 /**
@@ -230,13 +279,17 @@ function removeWriteAheadLog(path: string): void {
 async function playTrainingGames(options: TrainingOptions): Promise<TrainingSummary> {
   const spec = parseOpponentSpec(options.opponent);
   if (options.hours !== undefined && !(options.hours > 0)) throw badInput(`--hours must be more than 0`);
-  const timeouts = options.engineTimeoutMs
-    ? {
-        searchTimeoutMs: options.engineTimeoutMs,
-        handshakeTimeoutMs: Math.max(options.engineTimeoutMs, HANDSHAKE_TIMEOUT_FLOOR_MS),
-      }
-    : undefined;
+  const timeouts: EngineTimeouts = {
+    ...(options.engineTimeoutMs
+      ? {
+          searchTimeoutMs: options.engineTimeoutMs,
+          handshakeTimeoutMs: Math.max(options.engineTimeoutMs, HANDSHAKE_TIMEOUT_FLOOR_MS),
+        }
+      : {}),
+    ...(options.engineHangMs ? { hangTimeoutMs: options.engineHangMs } : {}),
+  };
   let stopRequested = false;
+  let stopSignal: StopSignal = 'SIGINT';
   /** Opponents started by the check below, by canonical spec text, until the actor takes them over. */
   const startedOpponents = new Map<string, GamePlayer>();
   const closeStarted = async (name: string) => {
@@ -248,7 +301,8 @@ async function playTrainingGames(options: TrainingOptions): Promise<TrainingSumm
   let actor: GameActor | null = null;
   // A stop ends the opponent at once: a search in progress fails (the game is discarded) instead of running on
   // to the engine timeout, so Ctrl-C or SIGTERM stops the run within a second even while the engine hangs.
-  const onSignal = () => {
+  const onSignal = (signal: StopSignal) => {
+    if (!stopRequested) stopSignal = signal;
     stopRequested = true;
     closeAllStarted().catch(() => {});
     actor?.restartOpponents().catch(() => {});
@@ -262,12 +316,13 @@ async function playTrainingGames(options: TrainingOptions): Promise<TrainingSumm
   let progress: TrainingProgress | null = null;
   let runId: number | null = null;
   try {
+    await checkRunInput(options, spec);
     // An opponent that lives for the whole run (an engine process, a morph: database; each such member of a mix) is
     // started once before the training database is touched, so a bad engine path, engine option or database is
     // refused with nothing written. A morph: opponent is made again with the run's seed; game workers (--jobs N)
     // start their own. An engine that merely fails to start in time (a busy machine) is not bad input: it is
-    // dropped here and retried by the game loop, which discards the game and counts the failure as it does for
-    // any engine fault.
+    // kept, restarts itself for the first game (given longer if it was slow), and the game loop counts a failure
+    // as it does for any engine fault.
     for (const member of opponentMembers(spec)) {
       const name = formatOpponentSpec(member);
       if (BUILT_IN_OPPONENTS.has(member.kind) || startedOpponents.has(name)) continue;
@@ -276,14 +331,13 @@ async function playTrainingGames(options: TrainingOptions): Promise<TrainingSumm
       try {
         await opponent.newGame();
       } catch (error) {
-        if (stopRequested) throw new MorphError('training stopped before its first game; nothing was written');
+        if (stopRequested) throw new StoppedBeforeFirstGame(stopSignal);
         if (!(error instanceof EngineError)) throw error;
-        await closeStarted(name);
-        continue;
+        continue; // the engine restarts itself for the first game, with what it learned of its pace
       }
       if (usesMorphDatabase(member)) await closeStarted(name);
     }
-    if (stopRequested) throw new MorphError('training stopped before its first game; nothing was written');
+    if (stopRequested) throw new StoppedBeforeFirstGame(stopSignal);
     const store = openStoreForWriting(options.db);
     openedStore = store;
     const config = mergeConfig(loadConfig(store.db), options.config ?? {});
@@ -294,7 +348,8 @@ async function playTrainingGames(options: TrainingOptions): Promise<TrainingSumm
     });
     seedIfNew(store, config);
     const firstGame = gamesPlayed(store) + 1;
-    const jobs = options.jobs ?? 1;
+    // Never more players than games: a worker started for no game costs a process and a load of the weights.
+    const jobs = Math.min(options.jobs ?? 1, options.games ?? Infinity);
     // The canonical spec (defaults filled in), as the games record it, so the run can be replayed exactly.
     runId = startRun(store.db, { opponent: formatOpponentSpec(spec), seed: runSeed, config, firstGame });
     const summary: TrainingSummary = {
@@ -308,6 +363,10 @@ async function playTrainingGames(options: TrainingOptions): Promise<TrainingSumm
     const started = Date.now();
     const deadline = options.hours ? started + options.hours * 3600_000 : Infinity;
     let consecutiveFailures = 0;
+    let lastFailureKind: string | undefined;
+    /** No game starts before this time (a backoff after a failed game). */
+    let resumeAt = 0;
+    const backoffBase = options.retryBackoffMs ?? DEFAULT_RETRY_BACKOFF_MS;
     let cumulativeMaterial = 0;
     const adaptive = adaptiveHandicap(spec);
     const currentRunId = runId;
@@ -336,15 +395,20 @@ async function playTrainingGames(options: TrainingOptions): Promise<TrainingSumm
     };
 
     /** A discarded game: counted, logged; false once too many in a row failed. */
-    const failed = (gameNumber: number | null, message: string): boolean => {
+    const failed = (gameNumber: number | null, message: string, kind?: string): boolean => {
       summary.failures++;
       consecutiveFailures++;
-      progress!.log(gameNumber === null ? message : `game ${gameNumber} discarded: ${message}`);
+      lastFailureKind = kind;
+      const line = gameNumber === null ? message : `game ${gameNumber} discarded: ${message}`;
       if (consecutiveFailures >= options.maxFailures) {
+        progress!.log(line);
         summary.stopReason = 'too-many-failures';
         progress!.log(`stopping: ${consecutiveFailures} games in a row failed (last: ${message})`);
         return false;
       }
+      const wait = retryBackoffMs(backoffBase, consecutiveFailures);
+      resumeAt = Date.now() + wait;
+      progress!.log(wait > 0 ? `${line} (next game in ${(wait / 1000).toFixed(1)} s)` : line);
       return true;
     };
 
@@ -443,6 +507,7 @@ async function playTrainingGames(options: TrainingOptions): Promise<TrainingSumm
         apply: applyGame,
         failed,
         interrupted: () => stopRequested,
+        resumeAt: () => resumeAt,
         playHere: (task, gamesLearned, shouldStop) => actorHere.play(store, gamesLearned, task, shouldStop),
       });
       if (stopRequested && summary.stopReason !== 'too-many-failures') summary.stopReason = 'interrupted';
@@ -464,8 +529,9 @@ async function playTrainingGames(options: TrainingOptions): Promise<TrainingSumm
             summary.stopReason = 'interrupted';
             break;
           }
-          if (!failed(task.gameNumber, error.message)) break;
+          if (!failed(task.gameNumber, error.message, error.kind)) break;
           retry = task; // the same game again, with a fresh engine
+          while (Date.now() < resumeAt && !stopRequested) await sleep(Math.min(100, resumeAt - Date.now()));
           continue;
         }
         if (!finished) {
@@ -478,8 +544,11 @@ async function playTrainingGames(options: TrainingOptions): Promise<TrainingSumm
     summary.seconds = (Date.now() - started) / 1000;
     finishRun(store.db, runId, { stopReason: summary.stopReason, games: summary.games });
     runId = null;
+    if (stopRequested) summary.signal = stopSignal;
     if (summary.stopReason === 'too-many-failures') {
-      throw new MorphError(`training stopped after ${options.maxFailures} failed games in a row; see the log above`);
+      throw new StoppedByFailures(
+        `training stopped after ${options.maxFailures} failed games in a row (see the log above); ${failureHint(lastFailureKind)}`,
+      );
     }
     return summary;
   } catch (error) {

@@ -39,13 +39,18 @@ export type ToWorker = { type: 'setup'; setup: WorkerSetup } | { type: 'play'; t
 export type FromWorker =
   | { type: 'ready' }
   | { type: 'played'; game: FinishedGame }
-  | { type: 'failed'; gameNumber: number; message: string }
+  /** kind: the EngineError's, when an engine failed. */
+  | { type: 'failed'; gameNumber: number; message: string; kind?: string }
   /** A problem no retry can fix (a bad engine option): the run ends with this one-line error. */
   | { type: 'fatal'; message: string; exitCode: number };
 
 export async function runTrainWorker(): Promise<void> {
   if (!process.send) throw new Error('train-worker runs only as a child of `morph train --jobs N`');
-  const send = (message: FromWorker) => process.send!(message);
+  // Once the learner is gone (killed, even by kill -9) the channel is closed: what is left to say is dropped, and a
+  // failed send is not an 'error' event, which would end this process with a stack trace.
+  const send = (message: FromWorker) => {
+    if (process.connected) process.send!(message, undefined, undefined, () => undefined);
+  };
   let setup: WorkerSetup | null = null;
   let actor: GameActor | null = null;
   let snapshot: { store: PatternStore; gamesLearned: number } | null = null;
@@ -63,10 +68,12 @@ export async function runTrainWorker(): Promise<void> {
     interrupted = true;
   });
   const finish = async () => {
+    if (stopping) return;
     stopping = true;
     await actor?.close();
     snapshot?.store.close();
-    process.disconnect?.();
+    // Disconnecting a channel that is already closed (the learner died, or closed it first) emits an 'error'.
+    if (process.connected) process.disconnect!();
     process.exit(0);
   };
   process.on('disconnect', () => void finish());
@@ -102,7 +109,10 @@ export async function runTrainWorker(): Promise<void> {
         snapshot?.store.close();
         snapshot = null;
       }
-      send({ type: 'failed', gameNumber: task.gameNumber, message: (error as Error).message.split('\n')[0] });
+      send({
+        type: 'failed', gameNumber: task.gameNumber, message: (error as Error).message.split('\n')[0],
+        ...(error instanceof EngineError ? { kind: error.kind } : {}),
+      });
     } finally {
       busy = false;
     }

@@ -33,8 +33,13 @@ export interface PoolOptions {
   nextTask: () => GameTask | null;
   /** Applies a finished game; called strictly in game-number order, one at a time. */
   apply: (game: FinishedGame) => Promise<void>;
-  /** A discarded game (null: a worker died between games); returns false when the run should give up. */
-  failed: (gameNumber: number | null, message: string) => boolean;
+  /**
+   * A discarded game (null: a worker died between games), with its engine fault's kind if it was one; returns
+   * false when the run should give up.
+   */
+  failed: (gameNumber: number | null, message: string, kind?: string) => boolean;
+  /** No game is handed out before this time (ms since the epoch): the run's backoff after a failed game. */
+  resumeAt?: () => number;
   /** True once the run is interrupted: games in flight are dropped. */
   interrupted: () => boolean;
   /**
@@ -68,12 +73,12 @@ export async function runWorkerPool(options: PoolOptions): Promise<boolean> {
   let playingHere: Promise<void> | null = null;
   const children = options.playHere ? options.jobs - 1 : options.jobs;
 
-  const discard = (task: GameTask, message: string) => {
+  const discard = (task: GameTask, message: string, kind?: string) => {
     retry.push(task);
     retry.sort((a, b) => a.gameNumber - b.gameNumber);
     // The run is ending anyway (Ctrl-C in a terminal also ends the workers' engines: that is the stop, not a failure).
     if (gaveUp || stopping || fatal || options.interrupted()) return;
-    if (!options.failed(task.gameNumber, message)) gaveUp = true;
+    if (!options.failed(task.gameNumber, message, kind)) gaveUp = true;
   };
 
   const spawn = () => {
@@ -88,7 +93,7 @@ export async function runWorkerPool(options: PoolOptions): Promise<boolean> {
       } else if (message.type === 'failed' && worker.task) {
         const task = worker.task;
         worker.task = null;
-        discard(task, message.message);
+        discard(task, message.message, message.kind);
       } else if (message.type === 'fatal') {
         fatal ??= new MorphError(message.message, message.exitCode);
       }
@@ -116,7 +121,7 @@ export async function runWorkerPool(options: PoolOptions): Promise<boolean> {
           else retry.unshift(task); // stopped early: the run is ending
         },
         (error: unknown) => {
-          if (error instanceof EngineError) discard(task, error.message);
+          if (error instanceof EngineError) discard(task, error.message, error.kind);
           else broken ??= error;
         },
       )
@@ -136,19 +141,21 @@ export async function runWorkerPool(options: PoolOptions): Promise<boolean> {
         await options.apply(game);
       }
       if (options.interrupted() || gaveUp || fatal || broken) break;
+      const resting = Date.now() < (options.resumeAt?.() ?? 0);
       for (const worker of workers) {
+        if (resting) break;
         if (!worker.ready || worker.task || worker.exited) continue;
         const task = retry.shift() ?? options.nextTask();
         if (!task) break;
         worker.task = task;
         send(worker, { type: 'play', task });
       }
-      if (options.playHere && !playingHere) {
+      if (options.playHere && !playingHere && !resting) {
         const task = retry.shift() ?? options.nextTask();
         if (task) startHere(task);
       }
       const inFlight = playingHere !== null || [...workers].some((worker) => worker.task);
-      if (!inFlight && retry.length === 0 && finished.size === 0) {
+      if (!inFlight && retry.length === 0 && finished.size === 0 && !resting) {
         // Nothing in hand: done unless a new game would still start.
         const task = options.nextTask();
         if (!task) break;

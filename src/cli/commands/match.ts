@@ -4,6 +4,7 @@
  */
 import type { Command } from 'commander';
 import { appendFileSync, writeFileSync } from 'node:fs';
+import { checkAppendable } from '../../util/outputFile.ts';
 import { relative } from 'node:path';
 import { runMatch, type MatchSummary, type MatchTally } from '../../match/match.ts';
 import { DEFAULT_OPENINGS, readOpenings } from '../../match/openings.ts';
@@ -188,13 +189,9 @@ export function registerMatchCommand(program: Command): void {
         const openings = readOpenings(openingsFile);
         const openingsSource = opts.openings ?? relative(process.cwd(), DEFAULT_OPENINGS);
         const pgnGames: string[] = [];
-        if (opts.pgn) {
-          try {
-            writeFileSync(opts.pgn, '');
-          } catch (error) {
-            throw badInput(`cannot write ${opts.pgn}: ${(error as NodeJS.ErrnoException).code ?? (error as Error).message}`);
-          }
-        }
+        // Checked now, written from the first game on: a match refused before its first game leaves the file as it was.
+        if (opts.pgn) checkAppendable(opts.pgn);
+        let pgnStarted = false;
         // Progress every tenth of the match (every game for short ones), and at least every half minute.
         const progressEvery = sprt ? 10 : Math.max(1, Math.ceil(games / 10));
         const started = performance.now();
@@ -233,7 +230,11 @@ export function registerMatchCommand(program: Command): void {
             engineTimeouts: timeout ? { searchTimeoutMs: timeout } : undefined,
             shouldStop: () => interrupted,
             onGame: (_game, pgn, tally) => {
-              if (opts.pgn) appendFileSync(opts.pgn, pgn + '\n\n');
+              if (opts.pgn) {
+                // The first game replaces what the file held before; the others follow it.
+                (pgnStarted ? appendFileSync : writeFileSync)(opts.pgn, pgn + '\n\n');
+                pgnStarted = true;
+              }
               else pgnGames.push(pgn);
               const now = performance.now();
               const due = tally.games % progressEvery === 0 || now - lastProgress > 30_000 || tally.games === games;

@@ -5,6 +5,7 @@
  */
 import type { Command } from 'commander';
 import { writeFileSync } from 'node:fs';
+import { checkAppendable } from '../../util/outputFile.ts';
 import { formatOpponentSpec, parseOpponentSpec } from '../../engines/opponentSpec.ts';
 import { playerDecisions, readPgnText } from '../../model/decisions.ts';
 import { DEFAULT_OPENING_PLIES, playCollection } from '../../model/gameCollection.ts';
@@ -173,7 +174,7 @@ export function registerModelCommand(program: Command): void {
           const partners = opts.partner.split(';').map((s) => s.trim()).filter(Boolean);
           for (const partner of partners) parseOpponentSpec(partner);
           const games = parseIntegerOption('--games', opts.games, 1);
-          if (opts.savePgn) checkWritable(opts.savePgn);
+          if (opts.savePgn) checkAppendable(opts.savePgn);
           const pgns = await playCollection({
             player: opts.watch,
             partners,
@@ -213,10 +214,3 @@ function parseFeatureSet(text: string): FeatureSet {
   return text;
 }
 
-function checkWritable(path: string): void {
-  try {
-    writeFileSync(path, '', { flag: 'a' });
-  } catch (error) {
-    throw badInput(`cannot write ${path}: ${(error as NodeJS.ErrnoException).code ?? (error as Error).message}`);
-  }
-}

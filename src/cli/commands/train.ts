@@ -1,11 +1,16 @@
 /** `morph train`: an unattended training run against a sparring opponent (src/train/harness.ts). */
 import { MATERIAL_FIT_ALONE } from '../../eval/materialFit.ts';
 import type { Command } from 'commander';
-import { DEFAULT_SNAPSHOT_EVERY, defaultJobs, runTraining, type TrainingSummary } from '../../train/harness.ts';
+import {
+  DEFAULT_RETRY_BACKOFF_MS, DEFAULT_SNAPSHOT_EVERY, MAX_RETRY_BACKOFF_MS, StoppedBeforeFirstGame, StoppedByFailures, defaultJobs,
+  maxJobs, runTraining, type TrainingSummary,
+} from '../../train/harness.ts';
+import { DEFAULT_HANG_TIMEOUT_MS } from '../../engines/engineProcess.ts';
+import { EXIT_FAILURES, signalExitCode } from '../exitCodes.ts';
 import { AUTO_RELOAD_FACTOR, runTrainWorker } from '../../train/trainWorker.ts';
 import type { ProgressMode } from '../../train/progress.ts';
 import { badInput } from '../../util/errors.ts';
-import { action, printLine } from '../run.ts';
+import { action, printLine, reportError } from '../run.ts';
 import { parseIntegerOption, parseNumberOption, parsePositiveNumberOption, parseSearchOption, parseSeedOption } from '../options.ts';
 import { SEARCH_MODES } from '../../player/search.ts';
 import type { ConfigPatch, LearningConfig } from '../../learn/config.ts';
@@ -24,6 +29,8 @@ interface TrainOptions {
   progress: string;
   maxFailures: string;
   engineTimeout?: string;
+  engineHang?: string;
+  retryBackoff?: string;
   maturity?: string;
   evaluation?: string;
   language?: string;
@@ -104,11 +111,13 @@ export function registerTrainCommand(program: Command): void {
     .option('--checkpoint-every <n>', 'keep a copy of the database every N games beside it, in NAME.checkpoints/ for NAME.db (SQLite backup), and judge it as it plays on scored positions (about a minute; `morph report` draws the curve)')
     .option('--judge <file>', 'with --checkpoint-every: the scored positions (JSON lines with every move scored) each checkpoint is judged on (default: the 400 shipped in positions/move-scores.jsonl)')
     .option('--no-judge', 'with --checkpoint-every: keep the copies without judging them')
-    .option('--jobs <n>', `games played at once: one in this process on the live weights, the others by workers on snapshots of them (default: the cores, here ${defaultJobs()})`)
+    .option('--jobs <n>', `games played at once: one in this process on the live weights, the others by workers on snapshots of them; at most twice the cores (here ${maxJobs()}) and never more than --games (default: the cores, here ${defaultJobs()})`)
     .option('--snapshot-every <n>', `with --jobs > 1, games a worker plays before loading fresh weights, or auto: once its games took ${AUTO_RELOAD_FACTOR} times as long as loading them (default ${DEFAULT_SNAPSHOT_EVERY})`)
     .option('--progress <mode>', 'auto | bar | lines | none', 'auto')
-    .option('--max-failures <n>', 'stop after this many discarded games in a row', '5')
-    .option('--engine-timeout <ms>', 'per-move timeout for external engines')
+    .option('--max-failures <n>', 'stop after this many discarded games in a row (exit code 3)', '5')
+    .option('--engine-timeout <ms>', 'per-move timeout for external engines (doubled, up to 8 times, for an engine that keeps running out of it while still computing)')
+    .option('--engine-hang <ms>', `give up on an external engine that owes an answer but sends nothing and uses no CPU for this long (Linux; default ${DEFAULT_HANG_TIMEOUT_MS})`)
+    .option('--retry-backoff <ms>', `wait before the game after a failed one, doubled for each failure in a row up to ${MAX_RETRY_BACKOFF_MS / 1000} s; 0 for none (default ${DEFAULT_RETRY_BACKOFF_MS})`)
     .option('--no-policy', `do not rebuild the database's own move policy (DB.policy.db) after the run; by default it is rebuilt from the last ${OWN_POLICY_GAMES} games once ${OWN_POLICY_REFRESH} new ones are recorded`)
     .option('--json', 'print the run summary as JSON')
     .action(
@@ -149,7 +158,7 @@ export function registerTrainCommand(program: Command): void {
           config.specialisation = { perGame: parseIntegerOption('--specialisations-per-game', opts.specialisationsPerGame, 0, 1000) };
         }
         const openings = opts.openings === undefined ? undefined : { source: opts.openings, list: openingPositions(readOpenings(opts.openings)) };
-        const summary = await runTraining({
+        const training = runTraining({
           db: opts.db,
           games: opts.hours !== undefined ? undefined : opts.games ? parseIntegerOption('--games', opts.games, 1) : DEFAULT_GAMES,
           hours: opts.hours !== undefined ? parsePositiveNumberOption('--hours', opts.hours) : undefined,
@@ -162,18 +171,39 @@ export function registerTrainCommand(program: Command): void {
           progress: opts.json ? 'none' : (opts.progress as ProgressMode),
           maxFailures: parseIntegerOption('--max-failures', opts.maxFailures, 1),
           engineTimeoutMs: opts.engineTimeout ? parseIntegerOption('--engine-timeout', opts.engineTimeout, 1) : undefined,
+          engineHangMs: opts.engineHang !== undefined ? parseIntegerOption('--engine-hang', opts.engineHang, 1) : undefined,
+          retryBackoffMs: opts.retryBackoff !== undefined ? parseIntegerOption('--retry-backoff', opts.retryBackoff, 0, MAX_RETRY_BACKOFF_MS) : undefined,
           checkpointEvery: opts.checkpointEvery ? parseIntegerOption('--checkpoint-every', opts.checkpointEvery, 1) : undefined,
           judgePositions: opts.judge === false ? false : opts.judge,
-          jobs: opts.jobs ? parseIntegerOption('--jobs', opts.jobs, 1) : defaultJobs(),
+          jobs: opts.jobs !== undefined ? parseJobs(opts.jobs) : defaultJobs(),
           snapshotEvery: parseSnapshotEvery(opts.snapshotEvery),
           ownPolicy: opts.policy,
           openings,
         });
+        let summary: TrainingSummary;
+        try {
+          summary = await training;
+        } catch (error) {
+          if (!(error instanceof StoppedBeforeFirstGame || error instanceof StoppedByFailures)) throw error;
+          reportError(error); // its line; the exit code is the stop's
+          process.exitCode = error instanceof StoppedBeforeFirstGame ? signalExitCode(error.signal) : EXIT_FAILURES;
+          return;
+        }
         printLine(opts.json ? JSON.stringify(summary) : trainingSummaryText(summary));
+        if (summary.signal) process.exitCode = signalExitCode(summary.signal);
       }),
     );
   // The game workers of `morph train --jobs N` (src/train/trainWorker.ts); started by the learner, not by users.
   program.command('train-worker', { hidden: true }).action(() => runTrainWorker());
+}
+
+/** --jobs: from 1 to twice the cores (maxJobs); more than --games is fine, the run then plays all its games at once. */
+function parseJobs(text: string): number {
+  const jobs = Number(text);
+  if (!/^\s*\d+\s*$/.test(text) || jobs < 1 || jobs > maxJobs()) {
+    throw badInput(`--jobs needs a whole number from 1 to ${maxJobs()} (twice the cores), got "${text}"`);
+  }
+  return jobs;
 }
 
 /** --snapshot-every: auto (the default) or a whole number of games. */

@@ -1,0 +1,226 @@
+/**
+ * Issue 73's edges of `morph train`, each as the user meets it: a refusal (a bad --jobs, output path, opponent,
+ * setting or database) leaves every file byte for byte as it was; game workers end quietly when their trainer is
+ * killed; an engine that never answers is given up on long before its per-move limit, while a slow one is waited
+ * for; a run stopped by engine faults exits 3 and names the options that change it.
+ */
+import { fork, execFileSync } from 'node:child_process';
+import { createHash } from 'node:crypto';
+import { once } from 'node:events';
+import { chmodSync, copyFileSync, mkdirSync, mkdtempSync, readdirSync, readFileSync, statSync, writeFileSync } from 'node:fs';
+import { availableParallelism, tmpdir } from 'node:os';
+import { join } from 'node:path';
+import { setTimeout as sleep } from 'node:timers/promises';
+import { fileURLToPath } from 'node:url';
+import { describe, expect, it } from 'vitest';
+import { killedAfterAll, MORPH_BIN, runMorph, startMorph } from './helpers/cli.ts';
+import { recordedGames } from './helpers/recordedGames.ts';
+
+const FAKE_ENGINE = fileURLToPath(new URL('./fixtures/fake-engine.mjs', import.meta.url));
+const tempDir = mkdtempSync(join(tmpdir(), 'morph-reliability-'));
+const tracked = killedAfterAll(tempDir);
+let folders = 0;
+
+/** A fresh folder in the test's temporary one. */
+function freshFolder(name: string): string {
+  const dir = join(tempDir, `${folders++}-${name}`);
+  mkdirSync(dir);
+  return dir;
+}
+
+/** Every file in `dir` (recursively) with the SHA-256 of its bytes: what a refusal must leave unchanged. */
+function filesOf(dir: string): Record<string, string> {
+  const files: Record<string, string> = {};
+  for (const entry of readdirSync(dir, { recursive: true, withFileTypes: true })) {
+    if (!entry.isFile()) continue;
+    const path = join(entry.parentPath, entry.name);
+    files[path.slice(dir.length + 1)] = createHash('sha256').update(readFileSync(path)).digest('hex');
+  }
+  return files;
+}
+
+/** An executable running the fake UCI engine in `mode` (`uci:PATH` starts engines without arguments). */
+function fakeEngine(dir: string, mode: string, extra: string[] = []): string {
+  const path = join(dir, `${mode}.sh`);
+  const words = [process.execPath, FAKE_ENGINE, mode, ...extra].map((word) => `'${word}'`).join(' ');
+  writeFileSync(path, `#!/bin/sh\nexec ${words}\n`);
+  chmodSync(path, 0o755);
+  return path;
+}
+
+/** A database that has trained one game against random and was closed cleanly (one file, no WAL). */
+let trainedOnce: Promise<string> | null = null;
+function trainedDatabase(): Promise<string> {
+  trainedOnce ??= (async () => {
+    const db = join(freshFolder('trained'), 'base.db');
+    const run = await runMorph(['train', '--db', db, '--games', '1', '--jobs', '1', '--opponent', 'random', '--max-plies', '20', '--progress', 'none', '--no-policy']);
+    expect(run.code, run.stderr).toBe(0);
+    return db;
+  })();
+  return trainedOnce;
+}
+
+/** A copy of the trained database alone in a fresh folder. */
+async function folderWithDatabase(name: string): Promise<{ dir: string; db: string }> {
+  const dir = freshFolder(name);
+  const db = join(dir, 'morph.db');
+  copyFileSync(await trainedDatabase(), db);
+  return { dir, db };
+}
+
+/** Runs `morph ARGS` and checks it was refused in one line with exit 2, with every file of `dir` as it was. */
+async function expectRefusedUntouched(dir: string, args: string[], message: RegExp): Promise<void> {
+  const before = filesOf(dir);
+  const run = await runMorph(args);
+  expect(run.code, run.stderr).toBe(2);
+  expect(run.stderr).toMatch(new RegExp(`^morph: ${message.source}\n$`));
+  expect(run.stdout).toBe('');
+  expect(filesOf(dir)).toEqual(before);
+}
+
+describe('morph train refuses bad input before it touches any file', () => {
+  const train = ['train', '--opponent', 'random', '--games', '2', '--progress', 'none', '--no-policy'];
+
+  it.each(['0', '-1', '1.5', 'two', '100000', String(2 * availableParallelism() + 1)])(
+    'refuses --jobs %s in one line',
+    async (jobs) => {
+      const { dir, db } = await folderWithDatabase('jobs');
+      await expectRefusedUntouched(
+        dir,
+        [...train, '--db', db, '--jobs', jobs],
+        new RegExp(`--jobs needs a whole number from 1 to ${2 * availableParallelism()} \\(twice the cores\\), got "${jobs.replace('.', '\\.')}"`),
+      );
+    },
+  );
+
+  it('starts no more players than games', async () => {
+    const { db } = await folderWithDatabase('jobs-games');
+    const run = await runMorph([...train, '--db', db, '--games', '1', '--jobs', String(2 * availableParallelism()), '--max-plies', '20', '--json']);
+    expect(run.code, run.stderr).toBe(0);
+    expect(JSON.parse(run.stdout)).toMatchObject({ games: 1, jobs: 1 });
+  });
+
+  it.each([
+    ['--pgn', 'a folder that does not exist', (dir: string) => join(dir, 'missing', 'x.pgn'), /cannot write .*x\.pgn: no directory .*missing/],
+    ['--json-log', 'a folder that does not exist', (dir: string) => join(dir, 'missing', 'x.jsonl'), /cannot write .*x\.jsonl: no directory .*missing/],
+    ['--pgn', 'a directory', (dir: string) => dir, /cannot write .*: it is a directory/],
+    ['--json-log', 'a directory', (dir: string) => dir, /cannot write .*: it is a directory/],
+  ])('refuses %s naming %s before the first game is written', async (option, _what, pathIn, message) => {
+    const { dir, db } = await folderWithDatabase('output');
+    await expectRefusedUntouched(dir, [...train, '--db', db, '--jobs', '1', option, pathIn(dir)], message);
+  });
+
+  it.each([
+    ['ab:1000000', /bad alpha-beta spec "1000000": depth must be 1\.\.8, got 1000000/],
+    ['mix:random;ab:9', /bad alpha-beta spec "9": depth must be 1\.\.8, got 9/],
+    ['noisy:0.5:ab:99', /bad alpha-beta spec "99": depth must be 1\.\.8, got 99/],
+  ])('refuses the opponent %s without a run row', async (opponent, message) => {
+    const { dir, db } = await folderWithDatabase('opponent');
+    await expectRefusedUntouched(dir, ['train', '--db', db, '--games', '1', '--opponent', opponent, '--progress', 'none'], message);
+  });
+
+  it('refuses a bad learning setting without creating the database', async () => {
+    const dir = freshFolder('setting');
+    await expectRefusedUntouched(
+      dir,
+      [...train, '--db', join(dir, 'new.db'), '--evaluation', 'bogus'],
+      /config evaluation must be one of paper, shrunk, logodds, joint, got bogus/,
+    );
+    expect(readdirSync(dir)).toEqual([]);
+  });
+
+  it.each([['inspect'], ['train', '--games', '1', '--opponent', 'random', '--progress', 'none']])(
+    'refuses a truncated database (morph %s) without side files beside it',
+    async (...command) => {
+      const dir = freshFolder('truncated');
+      const truncated = join(dir, 'trunc.db');
+      const whole = readFileSync(await trainedDatabase());
+      expect(whole.length).toBeGreaterThan(60_000);
+      writeFileSync(truncated, whole.subarray(0, 50_000)); // a header that says WAL mode, pages missing
+      await expectRefusedUntouched(dir, [...command, '--db', truncated], /.*trunc\.db is corrupt: .*/);
+      expect(readdirSync(dir)).toEqual(['trunc.db']);
+    },
+  );
+});
+
+describe('game workers of a killed trainer', () => {
+  it('end quietly when their channel to the trainer closes', async () => {
+    const { db } = await folderWithDatabase('worker');
+    const worker = fork(MORPH_BIN, ['train-worker'], { stdio: ['ignore', 'pipe', 'pipe', 'ipc'] });
+    let output = '';
+    worker.stdout!.on('data', (chunk) => (output += chunk));
+    worker.stderr!.on('data', (chunk) => (output += chunk));
+    // 'exit' and the ends of its output: a forked child's 'close' may not come once its channel was disconnected.
+    const exited = Promise.all([
+      new Promise<number | null>((resolve) => worker.on('exit', (code) => resolve(code))),
+      once(worker.stdout!, 'end'),
+      once(worker.stderr!, 'end'),
+    ]).then(([code]) => code);
+    worker.on('message', (message: { type: string }) => {
+      if (message.type === 'ready') worker.disconnect(); // what the trainer's death does to the channel
+    });
+    worker.send({ type: 'setup', setup: { db, opponent: 'random', maxPlies: 40, reloadEvery: 'auto' } });
+    expect(await exited).toBe(0);
+    expect(output).toBe('');
+  });
+
+  // Kept to a few trials here; the report of issue 73 gives 20 run by hand.
+  it('print no error after kill -9 of the trainer (3 trials)', async () => {
+    for (let trial = 0; trial < 3; trial++) {
+      const { db } = await folderWithDatabase(`kill-${trial}`);
+      const run = tracked(startMorph(['train', '--db', db, '--games', '1000', '--jobs', '2', '--opponent', 'random', '--progress', 'none', '--no-policy']));
+      // Once a game is recorded the worker is playing; then a little later each trial, so kills land mid-game.
+      const deadline = Date.now() + 60_000;
+      while (recordedGames(db) < 2 && Date.now() < deadline) await sleep(100);
+      await sleep(300 * trial);
+      const workers = execFileSync('ps', ['-o', 'pid=,args=', '--ppid', String(run.child.pid)], { encoding: 'utf8' })
+        .split('\n')
+        .filter((line) => line.includes('train-worker'));
+      expect(workers.length, `trial ${trial}: a game worker should be running`).toBe(1);
+      run.child.kill('SIGKILL');
+      // The output pipes close once the workers, which share them, have ended too.
+      const finished = await run.done;
+      expect(finished.signal).toBe('SIGKILL');
+      expect(finished.stderr, `trial ${trial}`).toBe('');
+      expect(finished.stdout).toBe('');
+    }
+  }, 120_000);
+});
+
+describe.skipIf(!statSync('/proc/self/stat', { throwIfNoEntry: false }))('morph train against engines that hang or are slow', () => {
+  it('ends a run whose engine never answers go long before the per-move limit, exit 3, naming --engine-hang', async () => {
+    const dir = freshFolder('hang');
+    const engine = fakeEngine(dir, 'hang');
+    const started = Date.now();
+    const run = await runMorph([
+      'train', '--db', join(dir, 'hang.db'), '--games', '2', '--jobs', '1', '--opponent', `uci:${engine}`,
+      '--engine-timeout', '60000', '--engine-hang', '500', '--retry-backoff', '100', '--max-failures', '2', '--progress', 'none',
+    ]);
+    // With the per-move limit alone, two failed games take 120 s.
+    expect(Date.now() - started).toBeLessThan(60_000);
+    expect(run.code).toBe(3);
+    const lines = run.stderr.trimEnd().split('\n');
+    expect(lines[0]).toMatch(/^\[train\] game 1 discarded: engine "uci:.*hang\.sh:depth=1" sent no bestmove and used no CPU for 0\.5 s \(hung\) \(next game in 0\.1 s\)$/);
+    expect(lines.at(-1)).toMatch(
+      /^morph: training stopped after 2 failed games in a row \(see the log above\); --max-failures N allows more failed games in a row; --engine-hang MS waits longer for an engine that is silent and idle$/,
+    );
+    expect(run.stdout).toBe('');
+  }, 60_000);
+
+  it('waits for an engine that computes past the hang timeout, and gives one over its move limit longer next time', async () => {
+    const dir = freshFolder('slow');
+    const engine = fakeEngine(dir, 'slowGo', ['--slow', '1200']);
+    const common = ['--games', '1', '--jobs', '1', '--opponent', `uci:${engine}`, '--max-plies', '4', '--engine-hang', '300', '--retry-backoff', '0', '--progress', 'none', '--no-policy', '--json'];
+    const [patient, growing] = await Promise.all([
+      runMorph(['train', '--db', join(dir, 'patient.db'), ...common]),
+      // 1.2 s a move against a 1 s limit: the first game is lost to it, the second try has 2 s a move.
+      runMorph(['train', '--db', join(dir, 'growing.db'), ...common, '--engine-timeout', '1000']),
+    ]);
+    expect(patient.stderr).toBe('');
+    expect(patient.code).toBe(0);
+    expect(JSON.parse(patient.stdout)).toMatchObject({ games: 1, failures: 0 });
+    expect(growing.code, growing.stderr).toBe(0);
+    expect(growing.stderr).toMatch(/^\[train\] game 1 discarded: engine "uci:.*" sent no bestmove within 1000 ms\n$/);
+    expect(JSON.parse(growing.stdout)).toMatchObject({ games: 1, failures: 1 });
+  }, 60_000);
+});
