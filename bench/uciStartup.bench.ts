@@ -82,6 +82,7 @@ export async function benchUciStartup(database: string, runs = 9): Promise<Figur
     { name: 'morph uci: processor time to uciok', value: median((t) => t.uciokCpuMs), unit: 'ms', note },
     { name: 'morph uci: start to readyok', value: median((t) => t.readyokMs), unit: 'ms', note },
     { name: 'morph uci: start to the first bestmove (go movetime 500)', value: median((t) => t.firstMoveMs), unit: 'ms', note },
+    { name: 'morph uci: the first go (readyok to bestmove)', value: median((t) => t.firstMoveMs - t.readyokMs), unit: 'ms', note },
   ];
 }
 

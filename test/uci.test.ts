@@ -153,21 +153,27 @@ describe('UciEngine (the protocol state machine)', () => {
     expect(send('setoption name Contempt value -801')).toEqual(['info string option Contempt needs a whole number from -800 to 800, got "-801"']);
   });
 
-  it('opens its database at isready, not at uci, and plays on from an empty one when that fails', () => {
+  it('opens its database and builds its player (with any models) at isready, not at uci, and plays on from an empty one when that fails', () => {
     let opened = 0;
+    let built = 0;
     const { send } = engineUnderTest({
       store: () => {
         opened++;
         return storeWithEqualMaterialPattern(0.8);
       },
+      createPlayer: (store, options, name) => {
+        built++;
+        return new MorphPlayer(store, options, name);
+      },
     });
     expect(send('uci').at(-1)).toBe('uciok');
-    expect(opened).toBe(0);
+    expect([opened, built]).toEqual([0, 0]);
     expect(send('isready')).toEqual(['readyok']);
     expect(send('isready')).toEqual(['readyok']);
-    expect(opened).toBe(1);
+    expect([opened, built]).toEqual([1, 1]);
     send('position startpos');
     expect(send('go')[0]).toMatch(/ score cp 241 /);
+    expect(built).toBe(1); // the first go found its player ready
 
     const broken = engineUnderTest({
       store: () => {

@@ -232,7 +232,9 @@ export class UciEngine {
       case 'uci':
         return this.identify();
       case 'isready':
-        void this.store; // the slow part of starting, where the protocol expects it
+        // The slow part of starting, where the protocol expects it: the database, and the player with its models (a
+        // move policy is a database of its own), so that the first `go` answers as fast as the next ones.
+        void this.player;
         return this.config.write('readyok');
       case 'setoption':
         return this.setOption(line);
