@@ -35,7 +35,11 @@ describe('checkpoints judged during training', () => {
     const rows = readCheckpointResults(store);
     store.close();
     expect(rows.map((r) => [r.trainedGames, r.measure, r.samples])).toEqual([[1, 'quality', 8], [2, 'quality', 8]]);
-    for (const row of rows) expect(existsSync(row.checkpoint)).toBe(true);
+    for (const row of rows) {
+      expect(existsSync(row.checkpoint)).toBe(true);
+      // A judged checkpoint is left frozen: no -wal or -shm beside it.
+      expect(existsSync(`${row.checkpoint}-wal`) || existsSync(`${row.checkpoint}-shm`)).toBe(false);
+    }
     {
       const row = rows[1];
       const agree = await runMorph(['agree', '--db', row.checkpoint, '--positions', positions, '--no-policy', '--json']);

@@ -172,7 +172,7 @@ export function reportHtml(data: ReportData, charts: RenderedChart[], options: {
   // OVER TRAINING (issue 72): the checkpoint move-quality curve (the scored positions' move quality after each
   // stretch of training) belongs in this section, its chart beside chart-curve-blunder (reportCharts.ts).
   out.push('<section id="checkpoints">', '<h2>Learning-curve checkpoints</h2>');
-  out.push(chart('chart-curve-elo'), chart('chart-curve-blunder'));
+  out.push(chart('chart-curve-elo'), chart('chart-curve-quality'), chart('chart-curve-blunder'));
   if (!data.curve.length) {
     out.push(
       '<p class="note">No checkpoints measured for this database. <code>morph train --checkpoint-every N</code> keeps copies, ' +

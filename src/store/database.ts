@@ -397,6 +397,20 @@ function oneLine(text: string): string {
  * Turns an error from opening or using the database at `path` into a one-line MorphError. Errors that are not
  * SQLite's (programming errors) are returned unchanged, so they keep their stack.
  */
+/**
+ * Turns a copy (a checkpoint taken by SQLite's backup, which keeps the source's WAL mode) into a frozen file in
+ * rollback-journal mode, so reading or judging it later leaves no -wal and -shm files beside it. A writer that
+ * opens it later switches it back to WAL.
+ */
+export function freezeCopy(path: string): void {
+  const copy = new Database(path, { fileMustExist: true });
+  try {
+    copy.pragma('journal_mode = DELETE');
+  } finally {
+    copy.close();
+  }
+}
+
 export function toMorphError(path: string, error: unknown): unknown {
   if (error instanceof MorphError || !(error instanceof Database.SqliteError)) return error;
   const message = oneLine(error.message);

@@ -31,7 +31,7 @@ import { getMetaNumber, setMeta } from '../store/meta.ts';
 import { morphScore, recordGame } from '../store/games.ts';
 import { openStoreForWriting } from '../store/location.ts';
 import { MorphError, badInput, fileProblem } from '../util/errors.ts';
-import { closeMorphDatabase, openMorphDatabase, toMorphError } from '../store/database.ts';
+import { closeMorphDatabase, freezeCopy, openMorphDatabase, toMorphError } from '../store/database.ts';
 import type { PatternStore } from '../store/patternStore.ts';
 import { Random, freshSeed } from '../util/random.ts';
 import { TrainingProgress, type ProgressMode } from './progress.ts';
@@ -475,6 +475,7 @@ async function playTrainingGames(options: TrainingOptions): Promise<TrainingSumm
         const path = checkpointPath(store.path, gameNumber);
         mkdirSync(dirname(path), { recursive: true });
         await store.db.backup(path);
+        freezeCopy(path);
         summary.checkpoints.push(path);
         progress!.log(`checkpoint after game ${gameNumber}: ${path}`);
         if (judged !== undefined) {
