@@ -30,6 +30,11 @@ function correlation(a: readonly number[], b: readonly number[]): number {
 
 let decisions: Decision[];
 
+/** The fit on every move, one round from textbook piece values: computed once, for the two tests that read it. */
+let everyMoveFit: number[] | undefined;
+const fitOnEveryMove = (): number[] =>
+  (everyMoveFit ??= choiceEvaluation(decisions, PIECE_VALUE.slice(1, 6), 1, { piecesFirst: false }).squareValues!);
+
 /**
  * Tapered fits on every move (776 features, a dense Newton step each iteration): 78-148 s each on 2 cores shared
  * with other work (measured 2026-12-01), so their limit leaves room for a loaded machine; a hang still fails.
@@ -44,7 +49,7 @@ beforeAll(async () => {
 describe('square values from choices', () => {
   it("recover ab:2,q's own knight table: centre over rim, correlated with its evaluation's (.72 measured)", () => {
     // One round from textbook piece values: the lines are found as ab:2,q finds its own.
-    const { squareValues } = choiceEvaluation(decisions, PIECE_VALUE.slice(1, 6), 1, { piecesFirst: false });
+    const squareValues = fitOnEveryMove();
     const truth = alphaBetaSquareValues();
     const knightSquares = ['c3', 'f3', 'd4', 'e4', 'd5', 'e5', 'c6', 'f6', 'a3', 'h3', 'a6', 'h6', 'b1', 'g1'].map(parseSquare);
     const pick = (values: readonly number[], type: number) => knightSquares.map((sq) => values[squareValueIndex(type, sq)]);
@@ -91,7 +96,7 @@ describe('square values from choices', () => {
     // On these 410 decisions: correlation .52 with the fit on every move, and .25 with ab:2,q's own table (every
     // move: .55). A sampled alternative's index mixed up with the chosen one leaves no correlation at all.
     const { squareValues } = choiceEvaluation(decisions, PIECE_VALUE.slice(1, 6), 1, { piecesFirst: false, alternatives: 8, seed: 3 });
-    const full = choiceEvaluation(decisions, PIECE_VALUE.slice(1, 6), 1, { piecesFirst: false }).squareValues!;
+    const full = fitOnEveryMove();
     const knights = (values: readonly number[]) => values.slice(squareValueIndex(2, 0), squareValueIndex(2, 0) + 64);
     expect(correlation(knights(squareValues!), knights(full))).toBeGreaterThan(0.4);
     expect(correlation(knights(squareValues!), knights(alphaBetaSquareValues()))).toBeGreaterThan(0.15);

@@ -169,7 +169,7 @@ describe('morph model and morph predict', () => {
   it('builds a model by watching a player, and saves the watched games', async () => {
     const out = join(dir, 'watched.db');
     const pgn = join(dir, 'watched.pgn');
-    const run = await morph('model', '--out', out, '--watch', 'greedy', '--partner', 'random', '--games', '2', '--seed', '4', '--save-pgn', pgn, '--json', '--no-progress');
+    const run = await morph('model', '--out', out, '--watch', 'greedy', '--partner', 'random', '--games', '2', '--seed', '4', '--save-pgn', pgn, '--material', 'exact', '--json', '--no-progress');
     expect(run.status).toBe(0);
     const summary = JSON.parse(run.stdout);
     expect(summary.games).toBe(2);
@@ -325,7 +325,8 @@ describe('search captures', () => {
       }
     };
     const through = join(dir, 'greedy.through.db');
-    const run = await morph('model', '--out', through, '--pgn', train, '--player', 'greedy', '--seed', '3', '--search', 'captures', '--fit-through-search', '--json', '--no-progress');
+    // Exact material as the one-ply build's, so that fitting through the look is the only difference.
+    const run = await morph('model', '--out', through, '--pgn', train, '--player', 'greedy', '--seed', '3', '--search', 'captures', '--fit-through-search', '--material', 'exact', '--json', '--no-progress');
     expect(run.status).toBe(0);
     expect(JSON.parse(run.stdout).settings.fitThroughSearch).toBe(true);
     expect(weights(capturesModel)).toEqual(weights(onePlyModel));
@@ -366,7 +367,8 @@ describe('search captures', () => {
 describe('--shrinkage auto', () => {
   it('chooses the pull with the best top-1 on every fifth game, held out of its fits (counted by chess.js)', async () => {
     const out = join(dir, 'greedy.auto.db');
-    const run = await morph('model', '--out', out, '--pgn', train, '--player', 'greedy', '--seed', '3', '--shrinkage', 'auto', '--json', '--no-progress');
+    // Exact material: the choice of pull does not depend on it, and the default's two-ply square fit is 4x the time.
+    const run = await morph('model', '--out', out, '--pgn', train, '--player', 'greedy', '--seed', '3', '--shrinkage', 'auto', '--material', 'exact', '--json', '--no-progress');
     expect(run.stderr).toBe('');
     expect(run.status).toBe(0);
     const summary = JSON.parse(run.stdout) as BuildSummary;

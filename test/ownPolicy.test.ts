@@ -123,16 +123,17 @@ describe("Morph's own move policy", () => {
       model.close();
     }
     expect(plain.every((p) => p.policy === undefined)).toBe(true);
-    const match = await runMorph(['match', '--white', `morph:${db}`, '--black', 'random', '--games', '2', '--seed', '1', '--json', '--no-progress']);
+    // The matches check which player plays (its spec), not how: eight plies a game show it.
+    const match = await runMorph(['match', '--white', `morph:${db}`, '--black', 'random', '--games', '2', '--max-plies', '8', '--seed', '1', '--json', '--no-progress']);
     expect(match.code).toBe(0);
     expect(JSON.parse(match.stdout).first).toBe(`morph:${db}+policy:${ownPolicyPath(db)}@${weight}`);
-    const looking = await runMorph(['match', '--white', `morph:${db}`, '--black', 'random', '--games', '2', '--seed', '1', '--json', '--no-progress', '--search', 'captures-mates']);
+    const looking = await runMorph(['match', '--white', `morph:${db}`, '--black', 'random', '--games', '2', '--max-plies', '8', '--seed', '1', '--json', '--no-progress', '--search', 'captures-mates']);
     expect(JSON.parse(looking.stdout).first).toBe(`morph:${db}+policy:${ownPolicyPath(db)}@0.1`);
     const lookingMove = await runMorph(['move', '--db', db, '--fen', fen, '--json', '--search', 'captures-mates']);
     for (const r of JSON.parse(lookingMove.stdout).ranking as { move: string; policy: number }[]) {
       expect(r.policy).toBeCloseTo(0.1 * logp.get(r.move)!, 3);
     }
-    const plainMatch = await runMorph(['match', '--white', `morph:${db}`, '--black', 'random', '--games', '2', '--seed', '1', '--json', '--no-progress', '--no-policy']);
+    const plainMatch = await runMorph(['match', '--white', `morph:${db}`, '--black', 'random', '--games', '2', '--max-plies', '8', '--seed', '1', '--json', '--no-progress', '--no-policy']);
     expect(JSON.parse(plainMatch.stdout).first).toBe(`morph:${db}`);
   }, 120_000);
 
@@ -265,7 +266,7 @@ describe("Morph's own move policy", () => {
     const match = await runMorph(['match', '--white', `morph:${other}`, '--black', 'random', '--games', '2', '--no-progress']);
     expect(match.code).toBe(2);
     expect(match.stderr.trim().split('\n')).toHaveLength(1);
-    expect((await runMorph(['match', '--white', `morph:${other}`, '--black', 'random', '--games', '2', '--no-progress', '--no-policy'])).code).toBe(0);
+    expect((await runMorph(['match', '--white', `morph:${other}`, '--black', 'random', '--games', '2', '--max-plies', '8', '--no-progress', '--no-policy'])).code).toBe(0);
     const uci = spawn(process.execPath, [MORPH_BIN, 'uci', '--db', other]);
     let stdout = '';
     let stderr = '';
