@@ -23,6 +23,7 @@ import { QUIESCENCE_DEPTH } from '../src/player/search.ts';
 import { Random } from '../src/util/random.ts';
 import { fixturePositions } from './helpers/patternSamples.ts';
 import { runMorph } from './helpers/cli.ts';
+import { verboseMoves } from './helpers/chessMoves.ts';
 import { gamesAgainstRandom } from './helpers/playedGames.ts';
 import { alphaBetaSquareValues } from './helpers/alphaBetaSquares.ts';
 
@@ -53,7 +54,7 @@ function bruteForce(fen: string, depth: number, budget: { nodes: number }): numb
   const stand = balance(fen);
   if (depth === 0) return stand;
   let value = stand;
-  for (const m of new Chess(fen).moves({ verbose: true })) {
+  for (const m of verboseMoves(new Chess(fen))) {
     if (!(m.isCapture() || m.isEnPassant() || m.isPromotion())) continue;
     if (--budget.nodes < 0) return null;
     const after = new Chess(m.after);
@@ -197,7 +198,7 @@ function judgedPositions(every: number): string[] {
       if (ply % 10 === 9) bases.push(chess.fen());
     }
   }
-  return bases.flatMap((fen) => new Chess(fen).moves({ verbose: true }).filter((_, i) => i % every === 0).map((m) => m.after));
+  return bases.flatMap((fen) => verboseMoves(new Chess(fen)).filter((_, i) => i % every === 0).map((m) => m.after));
 }
 
 describe('twoPlyLine', () => {
@@ -338,9 +339,12 @@ describe('morph model --material settled and two-ply', () => {
 
   it("scores each move as the linear model does plus the learned weight times its settled loss, and predicts a searcher better (two-ply better still)", async () => {
     const built: Record<string, string> = {};
+    // Each with the pull --shrinkage auto chooses for it on these games (the same model, without the five trial
+    // fits; the choice is opponentModel.test.ts's "--shrinkage auto").
+    const pulls: Record<string, string> = { exact: '0.1', settled: '0.1', 'two-ply': '1' };
     for (const material of ['exact', 'settled', 'two-ply']) {
       built[material] = join(dir, `ab.${material}.db`);
-      const run = await runMorph(['model', '--out', built[material], '--pgn', train, '--player', player, '--seed', '1', '--material', material, '--search', 'one-ply', '--json', '--no-progress']);
+      const run = await runMorph(['model', '--out', built[material], '--pgn', train, '--player', player, '--seed', '1', '--material', material, '--search', 'one-ply', '--shrinkage', pulls[material], '--json', '--no-progress']);
       expect(run.stderr).toBe('');
       expect(run.code).toBe(0);
       expect(JSON.parse(run.stdout).settings).toMatchObject({ material, squareValues: true });
