@@ -236,20 +236,26 @@ describe('search captures', () => {
   let defaultModel: string;
 
   beforeAll(async () => {
+    // The pull .1, as --shrinkage auto chooses on these games (without its five trial fits; the choice is tested below).
     capturesModel = join(dir, 'greedy.captures.db');
-    const run = await morph('model', '--out', capturesModel, '--pgn', train, '--player', 'greedy', '--seed', '3', '--search', 'captures', '--material', 'exact', '--json', '--no-progress');
+    const run = await morph('model', '--out', capturesModel, '--pgn', train, '--player', 'greedy', '--seed', '3', '--search', 'captures', '--material', 'exact', '--shrinkage', '0.1', '--json', '--no-progress');
     expect(run.stderr).toBe('');
     expect(run.status).toBe(0);
     expect(JSON.parse(run.stdout).settings.search).toBe('captures');
     onePlyModel = join(dir, 'greedy.one-ply.db');
-    const plain = await morph('model', '--out', onePlyModel, '--pgn', train, '--player', 'greedy', '--seed', '3', '--search', 'one-ply', '--material', 'exact', '--no-progress');
+    const plain = await morph('model', '--out', onePlyModel, '--pgn', train, '--player', 'greedy', '--seed', '3', '--search', 'one-ply', '--material', 'exact', '--shrinkage', '0.1', '--no-progress');
     expect(plain.status).toBe(0);
+    // The defaults (material two-ply with its square fit, shrinkage auto) on the first five games: what is recorded
+    // does not depend on how many, and five keep a held-out game for the choice of pull (16 games: 13 s, five: 5 s).
+    const fiveGames = join(dir, 'greedy.five.pgn');
+    writeFileSync(fiveGames, readFileSync(train, 'utf8').split(/\n\n(?=\[Event)/).slice(0, 5).join('\n\n') + '\n');
     defaultModel = join(dir, 'greedy.default.db');
-    const byDefault = await morph('model', '--out', defaultModel, '--pgn', train, '--player', 'greedy', '--seed', '3', '--json', '--no-progress');
+    const byDefault = await morph('model', '--out', defaultModel, '--pgn', fiveGames, '--player', 'greedy', '--seed', '3', '--json', '--no-progress');
     expect(byDefault.status).toBe(0);
     const defaults = JSON.parse(byDefault.stdout).settings;
     expect(defaults).toMatchObject({ search: 'one-ply', material: 'two-ply', squareValues: true, shrinkageCandidates: [...SHRINKAGE_CANDIDATES] });
     expect(SHRINKAGE_CANDIDATES).toContain(defaults.shrinkage);
+    expect(JSON.parse(byDefault.stdout).shrinkageChoice.heldOutDecisions).toBeGreaterThan(0);
   }, 120_000);
 
   it('is recorded in the model and used when it is opened; a player\'s model looks one ply by default, older models one ply', () => {
@@ -325,8 +331,8 @@ describe('search captures', () => {
       }
     };
     const through = join(dir, 'greedy.through.db');
-    // Exact material as the one-ply build's, so that fitting through the look is the only difference.
-    const run = await morph('model', '--out', through, '--pgn', train, '--player', 'greedy', '--seed', '3', '--search', 'captures', '--fit-through-search', '--material', 'exact', '--json', '--no-progress');
+    // Exact material and the pull of the one-ply build, so that fitting through the look is the only difference.
+    const run = await morph('model', '--out', through, '--pgn', train, '--player', 'greedy', '--seed', '3', '--search', 'captures', '--fit-through-search', '--material', 'exact', '--shrinkage', '0.1', '--json', '--no-progress');
     expect(run.status).toBe(0);
     expect(JSON.parse(run.stdout).settings.fitThroughSearch).toBe(true);
     expect(weights(capturesModel)).toEqual(weights(onePlyModel));
