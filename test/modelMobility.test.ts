@@ -15,6 +15,7 @@ import { decisionHistories, playerDecisions, type Decision } from '../src/model/
 import { OpponentModel } from '../src/model/opponentModel.ts';
 import { Random } from '../src/util/random.ts';
 import { gamesAgainstRandom } from './helpers/playedGames.ts';
+import { verboseMoves } from './helpers/chessMoves.ts';
 
 /** Legal moves of the side not to move in `fen`, as if it were to move (no en-passant square). */
 function movesOfOtherSide(fen: string): number {
@@ -36,13 +37,10 @@ class MobilityPlayer implements GamePlayer {
   async newGame(): Promise<void> {}
   async close(): Promise<void> {}
   async chooseMove(position: GamePosition): Promise<string> {
-    const chess = new Chess(position.fen);
     let best: string[] = [];
     let bestScore = -Infinity;
-    for (const move of chess.moves({ verbose: true })) {
-      chess.move(move);
-      const score = movesOfOtherSide(chess.fen()) - chess.moves().length;
-      chess.undo();
+    for (const move of verboseMoves(new Chess(position.fen))) {
+      const score = movesOfOtherSide(move.after) - new Chess(move.after).moves().length;
       const uci = move.from + move.to + (move.promotion ?? '');
       if (score > bestScore) [best, bestScore] = [[uci], score];
       else if (score === bestScore) best.push(uci);
