@@ -24,6 +24,12 @@ export default defineConfig({
           // `morph` (a two-ply model build: 35 s against 13 s, 2026-12-05).
           execArgv: ['--import', 'tsx/esm'],
           experimental: { viteModuleRunner: false, nodeLoader: false },
+          // One process per worker for all its files, not one per file: a fork with tsx and the sources took
+          // about 0.8 s of a worker's time per file (the 51 files that each take under 10 s: 102 s -> 62 s wall,
+          // 193 s -> 112 s of processor time, 2026-12-05). The files share only modules, whose state is scratch
+          // buffers and caches of pure functions; a test that spies on something restores it (vi.restoreAllMocks,
+          // mockRestore), and signal handlers are removed by whoever adds them (runTraining).
+          isolate: false,
         },
       },
       { extends: true, test: { name: 'mocking', include: MOCKING } },
