@@ -14,7 +14,7 @@ import { action, printLine, reportError } from '../run.ts';
 import { parseIntegerOption, parseNumberOption, parsePositiveNumberOption, parseSearchOption, parseSeedOption } from '../options.ts';
 import { SEARCH_MODES } from '../../player/search.ts';
 import type { ConfigPatch, LearningConfig } from '../../learn/config.ts';
-import { OWN_POLICY_GAMES, OWN_POLICY_REFRESH } from '../../model/ownPolicy.ts';
+import { OWN_SQUARE_EVERY } from '../../model/ownPolicy.ts';
 import { openingPositions, readOpenings } from '../../match/openings.ts';
 
 interface TrainOptions {
@@ -72,7 +72,8 @@ export function trainingSummaryText(s: TrainingSummary): string {
     `patterns ${s.patterns}; ${s.seconds.toFixed(1)} s (${perHour} games/hour, ${s.jobs} job${s.jobs === 1 ? '' : 's'}): ` +
       `Morph ${s.time.morph.toFixed(1)} s, opponent ${s.time.opponent.toFixed(1)} s, learning ${s.time.learning.toFixed(1)} s`,
     ...(s.policy !== null
-      ? [`move policy ${s.policy.file} rebuilt from games ${s.policy.firstGame}-${s.policy.lastGame}: ${s.policy.patterns} patterns, ${s.policy.seconds.toFixed(1)} s`]
+      ? [`move policy ${s.policy.file}: learned ${s.policy.games} games as they were played${s.policy.rebuilt ? ' (built whole first)' : ''}, ` +
+          `up to game ${s.policy.lastGame}, ${s.policy.patterns} patterns, ${s.policy.squareFits} square-value refits, ${s.policy.seconds.toFixed(1)} s`]
       : []),
   ].join('\n');
 }
@@ -118,7 +119,7 @@ export function registerTrainCommand(program: Command): void {
     .option('--engine-timeout <ms>', 'per-move timeout for external engines (doubled, up to 8 times, for an engine that keeps running out of it while still computing)')
     .option('--engine-hang <ms>', `give up on an external engine that owes an answer but sends nothing and uses no CPU for this long (Linux; default ${DEFAULT_HANG_TIMEOUT_MS})`)
     .option('--retry-backoff <ms>', `wait before the game after a failed one, doubled for each failure in a row up to ${MAX_RETRY_BACKOFF_MS / 1000} s; 0 for none (default ${DEFAULT_RETRY_BACKOFF_MS})`)
-    .option('--no-policy', `do not rebuild the database's own move policy (DB.policy.db) after the run; by default it is rebuilt from the last ${OWN_POLICY_GAMES} games once ${OWN_POLICY_REFRESH} new ones are recorded`)
+    .option('--no-policy', `do not keep the database's own move policy (DB.policy.db) current; by default it learns each partner game as soon as it is played, and its square values are refitted every ${OWN_SQUARE_EVERY} games and at the end`)
     .option('--json', 'print the run summary as JSON')
     .action(
       action(async (opts: TrainOptions) => {
