@@ -124,15 +124,17 @@ export function registerMoveCommand(program: Command): void {
     .option('--json', 'JSON output: {"best":…, "ranking":[{"move","san","value"},…]}')
     .option('--explain', 'show the patterns behind the chosen move and how they combined')
     .option('--move <uci>', 'with --explain: explain this move instead of the chosen one')
-    .option('--maturity <n>', "ignore patterns with fewer updates than this (default: the database's)")
-    .option('--search <mode>', `${SEARCH_MODES.join(' | ')}: how far Morph looks (default: the database's)`)
     .option('--seed <n>', 'seed for the random tie-break', '1')
-    .option('--policy <file>', "a model of a strong player (morph model) as Morph's move policy (default: the database's own, DB.policy.db, if built)")
-    .option('--no-policy', 'rank without a move policy')
-    .option('--no-graph-patterns', 'rank without what the graph patterns add (their terms and the policy\'s term): material and square values only')
-    .option('--policy-weight <x>', POLICY_WEIGHT_HELP)
+    .optionsGroup('Search and evaluation:')
+    .option('--search <mode>', `${SEARCH_MODES.join(' | ')}: how far Morph looks (default: the database's)`)
+    .option('--maturity <n>', "ignore patterns with fewer updates than this (default: the database's)")
     .option('--material-prior <k>', MATERIAL_PRIOR_HELP)
     .option('--contempt <c>', CONTEMPT_HELP)
+    .option('--no-graph-patterns', 'rank without what the graph patterns add (their terms and the policy\'s term): material and square values only')
+    .optionsGroup('Move policy:')
+    .option('--policy <file>', "a model of a strong player (morph model) as Morph's move policy (default: the database's own, DB.policy.db, if built)")
+    .option('--no-policy', 'rank without a move policy')
+    .option('--policy-weight <x>', POLICY_WEIGHT_HELP)
     .action(
       action((opts: MoveOptions) => {
         if (!opts.fen === !opts.input) throw badInput('give exactly one of --fen FEN or --input FILE');
