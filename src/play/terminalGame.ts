@@ -10,7 +10,7 @@ import { START_FEN } from '../chess/fen.ts';
 import { GameHistory } from '../chess/history.ts';
 import type { GameEnd } from '../chess/gameEnd.ts';
 import type { MorphPlayer } from '../player/morphPlayer.ts';
-import { explainMove, explanationText } from '../player/explain.ts';
+import { explainChoice, explanationText } from '../player/explain.ts';
 
 export type Side = 'white' | 'black';
 export type GameResult = '1-0' | '0-1' | '1/2-1/2' | '*';
@@ -53,7 +53,7 @@ const HELP = [
   '  board       show the board again',
   '  moves       list your legal moves',
   '  hint        the moves Morph likes best for you, with their values',
-  '  explain [M] why Morph values its last move (or move M, yours to play) as it does: the patterns behind it',
+  '  explain [M] why Morph ranks its last move (or move M, yours to play) where it does: every term of its score',
   '  undo        take back your last move (and Morph\'s reply)',
   '  resign      give up the game',
   '  pgn         print the game as PGN',
@@ -270,11 +270,9 @@ export class TerminalGame {
       target = last.move.lan;
     }
     const history = new GameHistory(this.startFen, moves);
-    const ranked = this.config.player.rankMoves(history, true).find((r) => r.move === target)!;
-    const before = new Chess(this.startFen);
-    for (const move of this.played.slice(0, moves.length)) before.move(move.san);
-    const san = this.sanByUci(before.fen()).get(target) ?? target;
-    this.write(explanationText(explainMove(ranked, san, this.config.player.options.maturity, this.config.player.evaluation)));
+    const player = this.config.player;
+    const ranked = player.rankMoves(history, true).find((r) => r.move === target)!;
+    this.write(explanationText(explainChoice(player, history, ranked)));
   }
 
   private sanByUci(fen: string): Map<string, string> {

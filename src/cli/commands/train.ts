@@ -16,6 +16,9 @@ import { SEARCH_MODES } from '../../player/search.ts';
 import type { ConfigPatch, LearningConfig } from '../../learn/config.ts';
 import { OWN_SQUARE_EVERY } from '../../model/ownPolicy.ts';
 import { openingPositions, readOpenings } from '../../match/openings.ts';
+import { defaultDatabasePath } from '../../store/location.ts';
+import { readScoredPositions, SCORED_POSITIONS } from '../../train/checkpointJudge.ts';
+import { learnedText, measureMoveQuality, readLearned, yardstick, yardstickSample, YARDSTICK_POSITIONS, type Learned } from '../../train/learned.ts';
 
 interface TrainOptions {
   db?: string;
@@ -56,6 +59,7 @@ interface TrainOptions {
   generalisationsPerGame?: string;
   specialisationsPerGame?: string;
   policy: boolean;
+  yardstick?: boolean;
   json?: boolean;
 }
 
@@ -115,7 +119,8 @@ export function registerTrainCommand(program: Command): void {
     .option('--snapshot-every <n>', `with --jobs > 1, games a worker plays before loading fresh weights, or auto: once its games took ${AUTO_RELOAD_FACTOR} times as long as loading them (default ${DEFAULT_SNAPSHOT_EVERY})`)
     .optionsGroup('Output and monitoring:')
     .option('--progress <mode>', 'auto | bar | lines | none', 'auto')
-    .option('--json', 'print the run summary as JSON')
+    .option('--json', 'print the run summary as JSON (what it learned under "learned")')
+    .option('--yardstick', `end with Morph's move quality on ${YARDSTICK_POSITIONS} of the scored positions (--judge's, default positions/move-scores.jsonl), beside the same measure at the run's start (seconds more)`)
     .option('--pgn <file>', 'append every game to this PGN file')
     .option('--json-log <file>', 'append one JSON line per game')
     .option('--checkpoint-every <n>', 'keep a copy of the database every N games beside it, in NAME.checkpoints/ for NAME.db (SQLite backup), and judge it as it plays on scored positions (about a minute; `morph report` draws the curve)')
@@ -165,6 +170,12 @@ export function registerTrainCommand(program: Command): void {
           config.specialisation = { perGame: parseIntegerOption('--specialisations-per-game', opts.specialisationsPerGame, 0, 1000) };
         }
         const openings = opts.openings === undefined ? undefined : { source: opts.openings, list: openingPositions(readOpenings(opts.openings)) };
+        // The yardstick's first measure: the database as the run finds it (a bad positions file is refused first).
+        const yardstickFile = typeof opts.judge === 'string' ? opts.judge : SCORED_POSITIONS;
+        const sample = opts.yardstick ? yardstickSample(readScoredPositions(yardstickFile)) : undefined;
+        const yardstickStarted = performance.now();
+        const start = sample && measureMoveQuality(opts.db ?? defaultDatabasePath(), sample, config);
+        const startSeconds = (performance.now() - yardstickStarted) / 1000;
         const training = runTraining({
           db: opts.db,
           games: opts.hours !== undefined ? undefined : opts.games ? parseIntegerOption('--games', opts.games, 1) : DEFAULT_GAMES,
@@ -196,7 +207,14 @@ export function registerTrainCommand(program: Command): void {
           process.exitCode = error instanceof StoppedBeforeFirstGame ? signalExitCode(error.signal) : EXIT_FAILURES;
           return;
         }
-        printLine(opts.json ? JSON.stringify(summary) : trainingSummaryText(summary));
+        // An interrupted run ends at once: the user asked it to.
+        const measured = performance.now();
+        const now = sample && !summary.signal ? measureMoveQuality(summary.database, sample) : undefined;
+        const nowSeconds = (performance.now() - measured) / 1000;
+        // Read last: it leaves the database as one file (readLearned).
+        const learned: Learned = readLearned(summary.database);
+        if (sample && start && now) learned.yardstick = yardstick(yardstickFile, sample, start, now, startSeconds + nowSeconds);
+        printLine(opts.json ? JSON.stringify({ ...summary, learned }) : [trainingSummaryText(summary), ...learnedText(learned)].join('\n'));
         if (summary.signal) process.exitCode = signalExitCode(summary.signal);
       }),
     );
