@@ -88,7 +88,7 @@ export function registerTrainCommand(program: Command): void {
     .description('train against a sparring opponent; learns after every game; resumes where the last run stopped')
     .option('--db <file>', 'pattern database (default: data/morph.db in the checkout, or $MORPH_DB)')
     .option('--games <n>', `games to play (default ${DEFAULT_GAMES} unless --hours is given)`)
-    .option('--hours <h>', 'train for this many hours instead (the move policy rebuilt after the run is not counted: minutes more)')
+    .option('--hours <h>', 'train for this many hours instead')
     .option('--opponent <spec>', 'stockfish[:skill=N,depth=N,…] | uci:PATH[:opt=v,…] | gnuchess[:depth=N] | morph:FILE | random | greedy | ab:D[,q][,t=T] | noisy:P:SPEC | self (self-play) | mix:SPEC;SPEC;… (game n plays member (n-1) mod k) | ladder:SPEC@N;…;SPEC (the first plays games 1-N, the next up to its bound, the last every game after)', 'stockfish')
     .option('--jobs <n>', `games played at once: one in this process on the live weights, the others by workers on snapshots of them; at most twice the cores (here ${maxJobs()}) and never more than --games (default: the cores, here ${defaultJobs()})`)
     .option('--seed <n>', 'run seed (default: the database\'s, or a fresh one, recorded)')
