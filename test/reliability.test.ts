@@ -4,16 +4,16 @@
  * killed; an engine that never answers is given up on long before its per-move limit, while a slow one is waited
  * for; a run stopped by engine faults exits 3 and names the options that change it.
  */
-import { fork, execFileSync } from 'node:child_process';
+import { fork, execFileSync, spawnSync } from 'node:child_process';
 import { createHash } from 'node:crypto';
 import { once } from 'node:events';
-import { chmodSync, copyFileSync, mkdirSync, mkdtempSync, readdirSync, readFileSync, statSync, writeFileSync } from 'node:fs';
+import { chmodSync, copyFileSync, mkdirSync, mkdtempSync, readdirSync, readFileSync, statSync, symlinkSync, writeFileSync } from 'node:fs';
 import { availableParallelism, tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { setTimeout as sleep } from 'node:timers/promises';
 import { fileURLToPath } from 'node:url';
 import { describe, expect, it } from 'vitest';
-import { killedAfterAll, MORPH_BIN, runMorph, startMorph } from './helpers/cli.ts';
+import { killedAfterAll, MORPH_BIN, runMorph, startMorph, type CommandResult } from './helpers/cli.ts';
 import { recordedGames } from './helpers/recordedGames.ts';
 
 const FAKE_ENGINE = fileURLToPath(new URL('./fixtures/fake-engine.mjs', import.meta.url));
@@ -69,13 +69,39 @@ async function folderWithDatabase(name: string): Promise<{ dir: string; db: stri
 }
 
 /** Runs `morph ARGS` and checks it was refused in one line with exit 2, with every file of `dir` as it was. */
-async function expectRefusedUntouched(dir: string, args: string[], message: RegExp): Promise<void> {
+async function expectRefusedUntouched(dir: string, args: string[], message: RegExp, run_ = runMorph): Promise<void> {
   const before = filesOf(dir);
-  const run = await runMorph(args);
+  const run = await run_(args);
   expect(run.code, run.stderr).toBe(2);
   expect(run.stderr).toMatch(new RegExp(`^morph: ${message.source}\n$`));
   expect(run.stdout).toBe('');
   expect(filesOf(dir)).toEqual(before);
+}
+
+const isRoot = process.getuid?.() === 0;
+/** Root ignores permissions: a folder is made read-only for it by a read-only bind mount in a private namespace. */
+const canMakeReadOnly = !isRoot || spawnSync('unshare', ['-m', 'true']).status === 0;
+
+/** Runs `morph ARGS` with `folder` read-only (chmod for a user, a read-only bind mount for root). */
+function runMorphWithReadOnly(folder: string): (args: string[]) => Promise<CommandResult> {
+  return async (args) => {
+    if (!isRoot) {
+      chmodSync(folder, 0o555);
+      try {
+        return await runMorph(args);
+      } finally {
+        chmodSync(folder, 0o755);
+      }
+    }
+    const quote = (word: string) => `'${word.replace(/'/g, `'\\''`)}'`;
+    const script = [
+      `mount --bind ${quote(folder)} ${quote(folder)} && mount -o remount,ro,bind ${quote(folder)} || exit 99`,
+      `exec ${[process.execPath, MORPH_BIN, ...args].map(quote).join(' ')}`,
+    ].join('\n');
+    const run = spawnSync('unshare', ['-m', 'sh', '-c', script], { encoding: 'utf8', timeout: 60_000 });
+    expect(run.status, run.stderr).not.toBe(99);
+    return { code: run.status, stdout: run.stdout, stderr: run.stderr };
+  };
 }
 
 describe('morph train refuses bad input before it touches any file', () => {
@@ -117,6 +143,50 @@ describe('morph train refuses bad input before it touches any file', () => {
   ])('refuses the opponent %s without a run row', async (opponent, message) => {
     const { dir, db } = await folderWithDatabase('opponent');
     await expectRefusedUntouched(dir, ['train', '--db', db, '--games', '1', '--opponent', opponent, '--progress', 'none'], message);
+  });
+
+  describe('--checkpoint-every with a checkpoint folder that cannot be written', () => {
+    const checkpointing = [...train, '--jobs', '1', '--max-plies', '20', '--checkpoint-every', '1', '--no-judge'];
+
+    it('refuses a file where the folder goes before the first game is written', async () => {
+      const { dir, db } = await folderWithDatabase('checkpoint-file');
+      writeFileSync(join(dir, 'morph.checkpoints'), 'a file in the way');
+      await expectRefusedUntouched(
+        dir,
+        [...checkpointing, '--db', db],
+        /cannot write checkpoints \(--checkpoint-every\) in .*morph\.checkpoints: .*morph\.checkpoints is not a directory/,
+      );
+    });
+
+    it('refuses a symbolic link to nothing where the folder goes', async () => {
+      const { dir, db } = await folderWithDatabase('checkpoint-link');
+      symlinkSync(join(dir, 'gone'), join(dir, 'morph.checkpoints'));
+      await expectRefusedUntouched(
+        dir,
+        [...checkpointing, '--db', db],
+        /cannot write checkpoints \(--checkpoint-every\) in .*morph\.checkpoints: .*morph\.checkpoints is a symbolic link to nothing/,
+      );
+      expect(readdirSync(dir).sort()).toEqual(['morph.checkpoints', 'morph.db']);
+    });
+
+    it.skipIf(!canMakeReadOnly)('refuses a read-only folder before the first game is written', async () => {
+      const { dir, db } = await folderWithDatabase('checkpoint-read-only');
+      const folder = join(dir, 'morph.checkpoints');
+      mkdirSync(folder);
+      await expectRefusedUntouched(
+        dir,
+        [...checkpointing, '--db', db],
+        /cannot write checkpoints \(--checkpoint-every\) in .*morph\.checkpoints: directory .*morph\.checkpoints: (the file system is read-only|permission denied)/,
+        runMorphWithReadOnly(folder),
+      );
+    });
+
+    it('creates a missing folder and keeps the checkpoints there', async () => {
+      const { dir, db } = await folderWithDatabase('checkpoint-created');
+      const run = await runMorph([...checkpointing, '--db', db, '--games', '1']);
+      expect(run.code, run.stderr).toBe(0);
+      expect(readdirSync(join(dir, 'morph.checkpoints'))).toEqual(['games-000002.db']);
+    });
   });
 
   it('refuses a bad learning setting without creating the database', async () => {
