@@ -257,6 +257,32 @@ describe('game workers of a killed trainer', () => {
   }, 120_000);
 });
 
+describe('what a kill -9 of the trainer leaves beside the database', () => {
+  it("only SQLite's log of saved games and the empty lock file; the next run resumes and leaves one file and the lock", async () => {
+    const { dir, db } = await folderWithDatabase('killed-files');
+    const run = tracked(startMorph(['train', '--db', db, '--games', '1000', '--jobs', '1', '--opponent', 'random', '--progress', 'none', '--no-policy']));
+    const deadline = Date.now() + 60_000;
+    while (recordedGames(db) < 3 && Date.now() < deadline) await sleep(50);
+    run.child.kill('SIGKILL');
+    expect((await run.done).signal).toBe('SIGKILL');
+    // The log (-wal, its index -shm) holds committed games, for the next open to take up; the lock is the OS's, gone
+    // with the process. No journal of the lock file (an older build left morph.db-lock-journal).
+    expect(readdirSync(dir).sort()).toEqual(['morph.db', 'morph.db-lock', 'morph.db-shm', 'morph.db-wal']);
+    expect(statSync(join(dir, 'morph.db-lock')).size).toBe(0);
+    const saved = recordedGames(db);
+    expect(saved).toBeGreaterThanOrEqual(3);
+
+    // What an older build's kill left too: the lock's journal, which the next lock removes (its lock file is empty).
+    writeFileSync(join(dir, 'morph.db-lock-journal'), Buffer.alloc(512));
+    const next = await runMorph(['train', '--db', db, '--games', '1', '--jobs', '1', '--opponent', 'random', '--max-plies', '20', '--progress', 'none', '--no-policy', '--json']);
+    expect(next.code, next.stderr).toBe(0);
+    expect(JSON.parse(next.stdout)).toMatchObject({ games: 1, firstGame: saved + 1 });
+    expect(readdirSync(dir).sort()).toEqual(['morph.db', 'morph.db-lock']);
+    expect(statSync(join(dir, 'morph.db-lock')).size).toBe(0);
+    expect(recordedGames(db)).toBe(saved + 1);
+  }, 90_000);
+});
+
 describe.skipIf(!statSync('/proc/self/stat', { throwIfNoEntry: false }))('morph train against engines that hang or are slow', () => {
   it('ends a run whose engine never answers go long before the per-move limit, exit 3, naming --engine-hang', async () => {
     const dir = freshFolder('hang');
