@@ -15,6 +15,8 @@ import { fileURLToPath } from 'node:url';
 import { describe, expect, it } from 'vitest';
 import { killedAfterAll, MORPH_BIN, runMorph, startMorph, type CommandResult } from './helpers/cli.ts';
 import { recordedGames } from './helpers/recordedGames.ts';
+import { closeMorphDatabase, openMorphDatabase } from '../src/store/database.ts';
+import { getMeta, setMeta } from '../src/store/meta.ts';
 
 const FAKE_ENGINE = fileURLToPath(new URL('./fixtures/fake-engine.mjs', import.meta.url));
 const tempDir = mkdtempSync(join(tmpdir(), 'morph-reliability-'));
@@ -255,6 +257,75 @@ describe('game workers of a killed trainer', () => {
       expect(finished.stdout).toBe('');
     }
   }, 120_000);
+});
+
+describe('read commands leave the directory as they found it', () => {
+  it.each([
+    ['inspect'],
+    ['games'],
+    ['move', '--fen', 'rnbqkbnr/pppppppp/8/8/4P3/8/PPPP1PPP/RNBQKBNR b KQkq - 0 1'],
+    ['export', '--format', 'graphml'],
+  ])('morph %s on a database in WAL mode that nothing has open: no -wal or -shm left', async (...command) => {
+    const { dir, db } = await folderWithDatabase('reader');
+    expect(readFileSync(db).subarray(18, 20)).toEqual(Buffer.from([2, 2])); // the header says WAL mode
+    const before = filesOf(dir);
+    const run = await runMorph([...command, '--db', db]);
+    expect(run.code, run.stderr).toBe(0);
+    expect(run.stdout).not.toBe('');
+    expect(filesOf(dir)).toEqual(before);
+  });
+
+  it("leaves a killed writer's log as it was (the games in it are read)", async () => {
+    const { dir, db } = await folderWithDatabase('reader-after-kill');
+    const run = tracked(startMorph(['train', '--db', db, '--games', '1000', '--jobs', '1', '--opponent', 'random', '--progress', 'none', '--no-policy']));
+    const deadline = Date.now() + 60_000;
+    while (recordedGames(db) < 3 && Date.now() < deadline) await sleep(50);
+    run.child.kill('SIGKILL');
+    await run.done;
+    const { 'morph.db-shm': _index, ...before } = filesOf(dir); // the index is rebuilt by whoever reads first
+    const inspected = await runMorph(['inspect', '--db', db, '--json']);
+    expect(inspected.code, inspected.stderr).toBe(0);
+    expect(JSON.parse(inspected.stdout).games.played).toBe(recordedGames(db));
+    const { 'morph.db-shm': _after, ...after } = filesOf(dir);
+    expect(after).toEqual(before);
+    expect(readdirSync(dir).sort()).toEqual(['morph.db', 'morph.db-lock', 'morph.db-shm', 'morph.db-wal']);
+  }, 90_000);
+
+  it("never removes the log of a writer that is still open, and the last to close removes it", async () => {
+    const { dir, db } = await folderWithDatabase('reader-beside-writer');
+    const sideFiles = () => readdirSync(dir).filter((name) => /-(wal|shm)$/.test(name)).sort();
+    // The reader first: it made the side files; a writer then commits into the log and keeps it open.
+    const reader = openMorphDatabase(db, { readonly: true });
+    expect(getMeta(reader, 'games_played')).toBe('1');
+    expect(() => reader.exec(`DELETE FROM games`)).toThrow(/readonly/);
+    const writer = openMorphDatabase(db);
+    setMeta(writer, 'reliability', 'one');
+    closeMorphDatabase(reader);
+    expect(sideFiles()).toEqual(['morph.db-shm', 'morph.db-wal']);
+    expect(statSync(`${db}-wal`).size).toBeGreaterThan(0);
+    setMeta(writer, 'reliability', 'two'); // the writer carries on with the log and its index in place
+    // A second reader meanwhile, closed before the writer: it leaves them too.
+    const second = openMorphDatabase(db, { readonly: true });
+    expect(getMeta(second, 'reliability')).toBe('two');
+    closeMorphDatabase(second);
+    expect(sideFiles()).toEqual(['morph.db-shm', 'morph.db-wal']);
+    closeMorphDatabase(writer);
+    expect(sideFiles()).toEqual([]);
+
+    // The writer closing first leaves its committed change in the log; the reader, last, folds it in and removes it.
+    const lastReader = openMorphDatabase(db, { readonly: true });
+    const lastWriter = openMorphDatabase(db);
+    setMeta(lastWriter, 'reliability', 'three');
+    closeMorphDatabase(lastWriter);
+    expect(statSync(`${db}-wal`).size).toBeGreaterThan(0);
+    expect(getMeta(lastReader, 'reliability')).toBe('three');
+    closeMorphDatabase(lastReader);
+    expect(sideFiles()).toEqual([]);
+    const check = openMorphDatabase(db, { readonly: true });
+    expect([check.pragma('integrity_check', { simple: true }), getMeta(check, 'reliability')]).toEqual(['ok', 'three']);
+    closeMorphDatabase(check);
+    expect(sideFiles()).toEqual([]);
+  });
 });
 
 describe('what a kill -9 of the trainer leaves beside the database', () => {
