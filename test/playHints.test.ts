@@ -84,15 +84,21 @@ describe('play: hint and explain', () => {
     expect(send('explain Kb9')).toMatch(/neither a move nor a command|Illegal move/);
   });
 
-  it('explain shows a material weight blended with the fitted piece values, and a difference the database lacks', () => {
+  it('explain shows a material weight blended with the fitted piece values: the two terms of its log-odds', () => {
     const { send, queenUp } = session(20);
     const explained = send('explain Qxd5');
-    expect(explained).toContain(`#${queenUp} material w=0.950 updates=50`);
     const [, worth] = /is worth ([\d.]+)/.exec(explained)!;
-    const [, fitted, prior, blended] = /fitted to all material patterns, ([\d.]+) for this difference, as (\d+) updates: ([\d.]+)/.exec(explained)!;
+    const [, material] = /\n {4}material +([-+][\d.]+) {2}material Q\+1 by the fitted piece values Q [\d.]+\n/.exec(explained)!;
+    const [, own, fitted, prior] = new RegExp(
+      `\\n {4}material-pattern +([-+][\\d.]+) {2}#${queenUp} material w=0\\.950 updates=50, blended with the fitted weight ([\\d.]+) as (\\d+) updates`,
+    ).exec(explained)!;
+    const sigma = (x: number) => 1 / (1 + Math.exp(-x));
     expect(prior).toBe('20');
-    expect(Number(blended)).toBeCloseTo((50 * 0.95 + 20 * Number(fitted)) / 70, 4);
-    expect(Number(worth)).toBe(Number(blended)); // nothing in the look changes a queen up with no piece left to Black
+    // The fitted weight is the piece values' log-odds; the pattern's own weight, blended in, adds the rest.
+    expect(sigma(Number(material))).toBeCloseTo(Number(fitted), 3); // both shown to four places
+    const blended = (50 * 0.95 + 20 * Number(fitted)) / 70;
+    expect(sigma(Number(material) + Number(own))).toBeCloseTo(blended, 4);
+    expect(Number(worth)).toBeCloseTo(blended, 4); // nothing in the look changes a queen up with no piece left to Black
   });
 
   it('explain values a difference the database lacks by the fitted piece values alone', () => {
@@ -102,7 +108,7 @@ describe('play: hint and explain', () => {
     const player = new MorphPlayer(store, { maturity: 0, seed: 3 });
     const game = new TerminalGame({ player, humanColor: 'white', startFen: LOOSE_KNIGHT, write: (text) => output.push(text), saveFile: () => {} });
     game.start();
-    game.handleLine('explain Ke2');
+    game.handleLine('explain Kf2');
     // A queen against a knight, never seen. The fit knows only the queen: 50 updates won .95 of the time, and the
     // ridge's one pseudo-update at 0. The maximum-likelihood value solves 50·(.95 - σ(c)) = c: found by bisection.
     const sigma = (x: number) => 1 / (1 + Math.exp(-x));
@@ -114,7 +120,11 @@ describe('play: hint and explain', () => {
       else high = mid;
     }
     const queenValue = low;
-    const [, value] = /the piece values fitted to the others give ([\d.]+)/.exec(output.join('\n'))!;
+    const explained = output.join('\n');
+    // The knight, never seen, is worth 0; no pattern of the difference adds a term of its own.
+    const [, material] = /line: Kf2, valued where it stands.*\n {4}material +([-+][\d.]+) {2}material N-1 Q\+1 by the fitted piece values N 0\.000, Q [\d.]+$/.exec(explained)!;
+    expect(Number(material)).toBeCloseTo(queenValue, 4);
+    const [, value] = /is worth ([\d.]+)/.exec(explained)!;
     expect(Number(value)).toBeCloseTo(sigma(queenValue), 4);
   });
 });

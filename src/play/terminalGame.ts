@@ -14,7 +14,7 @@ import { bareKingMove } from '../player/bareKing.ts';
 import { looksAtMates } from '../player/search.ts';
 import { uciMove } from '../chess/board.ts';
 import { Random } from '../util/random.ts';
-import { explainMove, explanationText } from '../player/explain.ts';
+import { explainChoice, explanationText } from '../player/explain.ts';
 
 export type Side = 'white' | 'black';
 export type GameResult = '1-0' | '0-1' | '1/2-1/2' | '*';
@@ -57,7 +57,7 @@ const HELP = [
   '  board       show the board again',
   '  moves       list your legal moves',
   '  hint        what Morph would play in your place, with its values (moves it values alike are equals)',
-  '  explain [M] why Morph values its last move (or move M, yours to play) as it does: the patterns behind it',
+  '  explain [M] why Morph ranks its last move (or move M, yours to play) where it does: every term of its score',
   '  undo        take back your last move (and Morph\'s reply)',
   '  resign      give up the game',
   '  pgn         print the game as PGN',
@@ -268,7 +268,8 @@ export class TerminalGame {
       return this.write(`${this.morphName} would play ${san(move)}: against a bare king it mates by the rules' order, not by its values.`);
     }
     // A forced mate by checks comes first and is played whatever ties it (MorphPlayer.ownMate).
-    const tied = ranking[0].mateIn === undefined ? ranking.filter((r) => sameScore(r, ranking[0])) : [ranking[0]];
+    const best = player.choiceScore(ranking[0]);
+    const tied = ranking[0].mateIn === undefined ? ranking.filter((r) => player.choiceScore(r) >= best - TIE_TOLERANCE) : [ranking[0]];
     if (tied.length > 1) {
       const listed = tied.slice(0, TIES_LISTED).map(san).join(', ') + (tied.length > TIES_LISTED ? ` and ${tied.length - TIES_LISTED} more` : '');
       const next = ranking[tied.length];
@@ -300,11 +301,9 @@ export class TerminalGame {
       target = last.move.lan;
     }
     const history = new GameHistory(this.startFen, moves);
-    const ranked = this.config.player.rankMoves(history, true).find((r) => r.move === target)!;
-    const before = new Chess(this.startFen);
-    for (const move of this.played.slice(0, moves.length)) before.move(move.san);
-    const san = this.sanByUci(before.fen()).get(target) ?? target;
-    this.write(explanationText(explainMove(ranked, san, this.config.player.options.maturity, this.config.player.evaluation)));
+    const player = this.config.player;
+    const ranked = player.rankMoves(history, true).find((r) => r.move === target)!;
+    this.write(explanationText(explainChoice(player, history, ranked)));
   }
 
   private sanByUci(fen: string): Map<string, string> {
@@ -438,13 +437,6 @@ function ruleNote(r: RankedMove, each = ''): string {
 
 /** Tied moves a hint names before it counts the rest. */
 const TIES_LISTED = 6;
-
-/** Moves Morph scores alike (its choice score is its value with the policy and graph terms added). */
-function sameScore(a: RankedMove, b: RankedMove): boolean {
-  return [a.value - b.value, (a.policy ?? 0) - (b.policy ?? 0), (a.graphTerm ?? 0) - (b.graphTerm ?? 0)].every(
-    (difference) => Math.abs(difference) <= TIE_TOLERANCE,
-  );
-}
 
 function pgnDate(date: Date): string {
   const pad = (n: number) => String(n).padStart(2, '0');
