@@ -29,7 +29,7 @@ import { adaptedProbability } from '../engines/noisyPlayer.ts';
 import { finishRun, startRun } from '../store/runs.ts';
 import { getMetaNumber, setMeta } from '../store/meta.ts';
 import { morphScore, recordGame } from '../store/games.ts';
-import { openStoreForWriting } from '../store/location.ts';
+import { defaultDatabasePath, openStoreForWriting } from '../store/location.ts';
 import { MorphError, badInput, fileProblem } from '../util/errors.ts';
 import { closeMorphDatabase, freezeCopy, openMorphDatabase, toMorphError } from '../store/database.ts';
 import type { PatternStore } from '../store/patternStore.ts';
@@ -198,8 +198,12 @@ export function maxJobs(): number {
  * e.g. data/morph.db -> data/morph.checkpoints/games-001000.db (zero-padded, so names sort by games).
  */
 export function checkpointPath(dbPath: string, gameNumber: number): string {
-  const dir = join(dirname(dbPath), `${basename(dbPath).replace(/\.db$/, '')}.checkpoints`);
-  return join(dir, `games-${String(gameNumber).padStart(6, '0')}.db`);
+  return join(checkpointFolder(dbPath), `games-${String(gameNumber).padStart(6, '0')}.db`);
+}
+
+/** The folder of a database's checkpoints (checkpointPath). */
+export function checkpointFolder(dbPath: string): string {
+  return join(dirname(dbPath), `${basename(dbPath).replace(/\.db$/, '')}.checkpoints`);
 }
 
 /** Meta key of an adaptive handicap's current probability (noisy:auto=T), so a resumed run continues it. */
@@ -295,7 +299,10 @@ async function playTrainingGames(options: TrainingOptions): Promise<TrainingSumm
   let progress: TrainingProgress | null = null;
   let runId: number | null = null;
   try {
-    await checkRunInput(options, spec);
+    await checkRunInput(
+      { ...options, checkpointFolder: options.checkpointEvery ? checkpointFolder(options.db ?? defaultDatabasePath()) : undefined },
+      spec,
+    );
     // An opponent that lives for the whole run (an engine process, a morph: database; each such member of a mix) is
     // started once before the training database is touched, so a bad engine path, engine option or database is
     // refused with nothing written. A morph: opponent is made again with the run's seed; game workers (--jobs N)
