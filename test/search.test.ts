@@ -26,6 +26,7 @@ import { Random } from '../src/util/random.ts';
 import { fixturePositions } from './helpers/patternSamples.ts';
 import { buildSampleDatabase } from './helpers/sampleDatabase.ts';
 import { runMorph } from './helpers/cli.ts';
+import { verboseMoves } from './helpers/chessMoves.ts';
 import { runTraining } from '../src/train/harness.ts';
 import { scoreText } from '../src/uci/engine.ts';
 
@@ -35,9 +36,14 @@ const ONE_CAPTURE = { depth: 1, promotions: false };
 
 /**
  * Every 25th fixture position, the positions of a few seeded random games, and two where en passant is legal.
- * (chess.js's verbose move lists are slow, so the sample is kept small.)
+ * (chess.js's verbose move lists are slow, so the sample is kept small.) Played once, for every test that reads it.
  */
-function samplePositions(): string[] {
+let samples: string[] | undefined;
+function samplePositions(): readonly string[] {
+  return (samples ??= playedSamplePositions());
+}
+
+function playedSamplePositions(): string[] {
   const fens = fixturePositions().filter((_, i) => i % 25 === 0);
   fens.push('rnbqkbnr/ppp1p1pp/8/3pPp2/8/8/PPPP1PPP/RNBQKBNR w KQkq f6 0 3', '4k3/8/8/8/3pP3/8/8/4K3 b - e3 0 1');
   const rng = new Random(7);
@@ -59,7 +65,7 @@ describe('isCapture', () => {
     let moves = 0;
     for (const fen of samplePositions()) {
       const board = boardFromFen(fen);
-      const expected = new Map(new Chess(fen).moves({ verbose: true }).map((m) => [uciOf(m), m.isCapture() || m.isEnPassant()]));
+      const expected = new Map(verboseMoves(new Chess(fen)).map((m) => [uciOf(m), m.isCapture() || m.isEnPassant()]));
       for (const move of generateLegalMoves(board)) {
         const capture = isCapture(board, move);
         expect(capture, `${fen} ${uciMove(move)}`).toBe(expected.get(uciMove(move)));
@@ -93,7 +99,7 @@ describe('worstCaptureReply', () => {
       for (const standPat of [0.2, 0.5, 0.9]) {
         let expected = standPat;
         const best: string[] = [];
-        for (const m of new Chess(fen).moves({ verbose: true })) {
+        for (const m of verboseMoves(new Chess(fen))) {
           if (!(m.isCapture() || m.isEnPassant())) continue;
           const after = new Chess(m.after);
           const value = after.isCheckmate() ? 0 : after.isStalemate() || after.isInsufficientMaterial() ? 0.5 : 1 - valuation(boardFromFen(m.after));
@@ -158,7 +164,7 @@ describe('worstCaptureReply', () => {
     const bruteForce = (fen: string, standPat: number, depth: number): number => {
       if (depth === 0) return standPat;
       let value = standPat;
-      for (const m of new Chess(fen).moves({ verbose: true })) {
+      for (const m of verboseMoves(new Chess(fen))) {
         if (!(m.isCapture() || m.isEnPassant() || m.isPromotion())) continue;
         const after = new Chess(m.after);
         const reply = after.isCheckmate() ? 0 : after.isDraw() ? 0.5 : 1 - bruteForce(m.after, valuation(boardFromFen(m.after)), depth - 1);
@@ -230,7 +236,7 @@ describe('worstThreatReply', () => {
   /** What the side that just moved into `fen` is left after the other side's best capture (or none). */
   const settled = (fen: string) => {
     let value = valuation(boardFromFen(fen));
-    for (const m of new Chess(fen).moves({ verbose: true })) if (m.isCapture() || m.isEnPassant()) value = Math.min(value, afterCapture(m.after));
+    for (const m of verboseMoves(new Chess(fen))) if (m.isCapture() || m.isEnPassant()) value = Math.min(value, afterCapture(m.after));
     return value;
   };
   /** Squares of the side to move's pieces the other side takes at a profit if the side to move passes. */
@@ -239,7 +245,7 @@ describe('worstThreatReply', () => {
     const passed = [fields[0], fields[1] === 'w' ? 'b' : 'w', fields[2], '-', fields[4], fields[5]].join(' ');
     const standPat = valuation(boardFromFen(passed));
     const squares = new Set<string>();
-    for (const m of new Chess(passed, { skipValidation: true }).moves({ verbose: true })) {
+    for (const m of verboseMoves(new Chess(passed, { skipValidation: true }))) {
       if ((m.isCapture() || m.isEnPassant()) && afterCapture(m.after) < standPat - 1e-9) squares.add(m.to);
     }
     return squares.size;
@@ -248,7 +254,7 @@ describe('worstThreatReply', () => {
   /** The best the side to move in `fen` can do: each of its moves followed by the other side's best capture. */
   const bestAnswerValue = (fen: string) => {
     let best = 0;
-    for (const answer of new Chess(fen).moves({ verbose: true })) {
+    for (const answer of verboseMoves(new Chess(fen))) {
       const after = new Chess(answer.after);
       best = Math.max(best, after.isCheckmate() ? 1 : after.isDraw() ? 0.5 : settled(answer.after));
     }
@@ -263,7 +269,7 @@ describe('worstThreatReply', () => {
       const board = boardFromFen(fen);
       // Each quiet reply that checks or threatens: how many pieces it threatens, and the mover's best answer.
       const threats: { threatened: number; answer: number }[] = [];
-      for (const reply of new Chess(fen).moves({ verbose: true })) {
+      for (const reply of verboseMoves(new Chess(fen))) {
         if (reply.isCapture() || reply.isEnPassant()) continue;
         const position = new Chess(reply.after);
         if (position.isGameOver()) continue;
@@ -304,7 +310,7 @@ describe('worstThreatReply', () => {
       const position = new Chess(fen);
       if (!position.inCheck() && threatenedSquares(fen) === 0) return undefined;
       let least = Infinity;
-      for (const reply of position.moves({ verbose: true })) {
+      for (const reply of verboseMoves(position)) {
         const after = new Chess(reply.after);
         if (reply.isCapture() || reply.isEnPassant()) least = Math.min(least, afterCapture(reply.after));
         else if (after.isCheckmate()) return 0;
@@ -318,7 +324,7 @@ describe('worstThreatReply', () => {
     let gains = 0;
     // Four of every 40th sample position: the others' brute force, with every reply's threats, takes minutes.
     for (const fen of samplePositions().filter((_, i) => i % 40 === 5).filter((_, i) => [0, 1, 2, 7].includes(i))) {
-      for (const move of new Chess(fen).moves({ verbose: true })) {
+      for (const move of verboseMoves(new Chess(fen))) {
         if (new Chess(move.after).isGameOver()) continue;
         const position = boardFromFen(move.after);
         const least = leastReply(move.after);
@@ -353,10 +359,10 @@ describe('matingReply', () => {
     for (const fen of [...threats, ...samplePositions().filter((_, i) => i % 12 === 0)]) {
       const position = new Chess(fen);
       if (position.isGameOver()) continue;
-      for (const move of position.moves({ verbose: true })) {
+      for (const move of verboseMoves(position)) {
         const after = new Chess(move.after);
         // chess.js marks a mating move with '#' in its SAN.
-        const mates = after.moves({ verbose: true }).filter((reply) => reply.san.endsWith('#')).map(uciOf);
+        const mates = verboseMoves(after).filter((reply) => reply.san.endsWith('#')).map(uciOf);
         const found = matingReply(boardFromFen(move.after));
         moves++;
         if (mates.length === 0) expect(found, `${move.after}`).toBeUndefined();
@@ -374,19 +380,18 @@ describe('matingReply', () => {
 /** chess.js's own answer: a mate the side to move forces within `depth` moves, each a check (the first moves of such lines). */
 function matesByChecksPerChessJs(fen: string, depth: number): string[] {
   const forces = (position: Chess, depth: number): boolean =>
-    position.moves({ verbose: true }).some((attack) => {
+    verboseMoves(position).some((attack) => {
       const after = new Chess(attack.after);
       if (!after.isCheck()) return false;
       if (after.isCheckmate()) return true;
-      return depth > 1 && after.moves({ verbose: true }).every((defence) => forces(new Chess(defence.after), depth - 1));
+      return depth > 1 && verboseMoves(after).every((defence) => forces(new Chess(defence.after), depth - 1));
     });
-  return new Chess(fen)
-    .moves({ verbose: true })
+  return verboseMoves(new Chess(fen))
     .filter((attack) => {
       const after = new Chess(attack.after);
       if (!after.isCheck()) return false;
       if (after.isCheckmate()) return true;
-      return depth > 1 && after.moves({ verbose: true }).every((defence) => forces(new Chess(defence.after), depth - 1));
+      return depth > 1 && verboseMoves(after).every((defence) => forces(new Chess(defence.after), depth - 1));
     })
     .map(uciOf);
 }
@@ -466,7 +471,7 @@ describe('the player playing its own mates by checks (the threat looks)', () => 
     after.move({ from: move.slice(0, 2), to: move.slice(2, 4), promotion: move[4] });
     if (after.isCheckmate()) return true;
     if (moves === 1 || after.isGameOver()) return false;
-    return after.moves({ verbose: true }).every((defence) => matesAgainstEveryDefence(player, defence.after, moves - 1));
+    return verboseMoves(after).every((defence) => matesAgainstEveryDefence(player, defence.after, moves - 1));
   }
 
   it('plays the mate through against every defence with material-forks, first and fastest whatever its values say', () => {
@@ -501,7 +506,7 @@ describe('the player searching captures and mates', () => {
   const allowsMate = (move: string) => {
     const chess = new Chess(fen);
     chess.move({ from: move.slice(0, 2), to: move.slice(2, 4) });
-    return chess.moves({ verbose: true }).some((reply) => new Chess(reply.after).isCheckmate());
+    return verboseMoves(chess).some((reply) => new Chess(reply.after).isCheckmate());
   };
   /** A policy that prefers the moves allowing a mate by a wide margin. */
   const foolishPolicy: MovePolicy = {
@@ -565,7 +570,7 @@ describe('the player searching captures', () => {
           }
           const replies = new Chess(fen);
           replies.move({ from: ranked.move.slice(0, 2), to: ranked.move.slice(2, 4), promotion: ranked.move[4] });
-          const captureReplies = new Set(replies.moves({ verbose: true }).filter((m) => m.isCapture() || m.isEnPassant()).map(uciOf));
+          const captureReplies = new Set(verboseMoves(replies).filter((m) => m.isCapture() || m.isEnPassant()).map(uciOf));
           let expected = first.value;
           for (const reply of onePly.rankMoves(new GameHistory(fen, [ranked.move]))) {
             if (captureReplies.has(reply.move)) expected = Math.min(expected, 1 - reply.value);
