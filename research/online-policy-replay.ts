@@ -12,7 +12,7 @@ import { existsSync, rmSync } from 'node:fs';
 import { Command } from 'commander';
 import { openMorphDatabase } from '../src/store/database.ts';
 import { getMeta, getMetaJson, getMetaNumber, setMeta } from '../src/store/meta.ts';
-import { sideDecisions } from '../src/model/decisions.ts';
+import { gameDecisions, partnerGamesAfter } from '../src/model/ownPolicy.ts';
 import { buildModel } from '../src/model/modelBuilder.ts';
 import { PolicyLearner } from '../src/model/policyLearner.ts';
 import { CHOICE_SQUARES_KEY } from '../src/model/opponentModel.ts';
@@ -35,31 +35,26 @@ const opts = new Command()
 const db = openMorphDatabase(opts.db, { readonly: true, quickCheck: false });
 const created = getMeta(db, 'created_at') ?? '';
 const seed = getMetaNumber(db, 'seed') ?? 1;
-const rows = db
-  .prepare(`SELECT id, pgn, morph_color AS morphColor, opponent FROM games WHERE pgn IS NOT NULL AND morph_color IS NOT NULL AND opponent IS NOT NULL AND opponent <> 'self' ORDER BY id LIMIT ?`)
-  .all(Number(opts.games)) as { id: number; pgn: string; morphColor: 'w' | 'b'; opponent: string }[];
-db.close();
-
-const decisionsOf = (row: (typeof rows)[number]) =>
-  sideDecisions(row.pgn.trim() + '\n', `game ${row.id}`, () => [row.morphColor === 'w' ? 'b' : 'w']).decisions;
+const games = partnerGamesAfter(db, 0).slice(0, Number(opts.games));
+const partner = db.prepare('SELECT opponent FROM games WHERE id = ?').pluck().get(games[0]) as string;
+const decisionsOf = (id: number) => gameDecisions(db, opts.db, id);
 
 if (!opts.measureOnly) {
   for (const suffix of ['', '-wal', '-shm']) if (existsSync(opts.out + suffix)) rmSync(opts.out + suffix);
-  const first = rows[0];
   buildModel({
-    out: opts.out, replace: true, player: first.opponent, source: `${opts.db}, online`, games: 1,
-    decisions: decisionsOf(first), seed, lastGame: first.id, databaseCreated: created,
+    out: opts.out, replace: true, player: partner, source: `${opts.db}, online`, games: 1,
+    decisions: decisionsOf(games[0]), seed, lastGame: games[0], databaseCreated: created,
   });
   const learner = PolicyLearner.open(opts.out)!;
   const started = performance.now();
   let windowStart = performance.now();
   let loss = 0;
   let decisions = 0;
-  for (let i = 1; i < rows.length; i++) {
-    const lesson = learner.learn(decisionsOf(rows[i]), rows[i].id);
+  for (let i = 1; i < games.length; i++) {
+    const lesson = learner.learn(decisionsOf(games[i]), games[i]);
     loss -= lesson.logLikelihood * lesson.decisions;
     decisions += lesson.decisions;
-    if ((i + 1) % 250 === 0 || i === rows.length - 1) {
+    if ((i + 1) % 250 === 0 || i === games.length - 1) {
       const now = performance.now();
       console.log(JSON.stringify({
         games: i + 1, logLoss: +(loss / decisions).toFixed(3), msPerGame: +((now - windowStart) / 250).toFixed(1),
@@ -83,6 +78,8 @@ if (!opts.measureOnly) {
   })();
   online.close();
 }
+
+db.close();
 
 const positions = parseLabelledPositions(readInputLines(opts.positions)).positions.filter((p) => p.scores);
 const losses = (policy: string | false) => {

@@ -62,6 +62,15 @@ export function openPolicyModel(dbPath: string, given: string | false | undefine
   return path === undefined ? null : OpponentModel.open(path);
 }
 
+/** The recorded games against a partner: self-play is left out (there the partner is Morph itself). */
+const PARTNER_GAMES = `FROM games WHERE pgn IS NOT NULL AND morph_color IS NOT NULL AND opponent IS NOT NULL AND opponent <> 'self'`;
+
+/** The partner's decisions (the side Morph was not) in recorded games, in their order. */
+function partnerSides(rows: readonly { pgn: string; morphColor: 'w' | 'b' }[], source: string): Decision[] {
+  const text = rows.map((r) => r.pgn.trim()).join('\n\n') + '\n';
+  return sideDecisions(text, source, (_headers, index) => [rows[index].morphColor === 'w' ? 'b' : 'w']).decisions;
+}
+
 export interface PartnerGames {
   decisions: Decision[];
   /** Games used, and the first and last game number among them (0 when none). */
@@ -83,16 +92,14 @@ export function partnerDecisions(
   lastGames = OWN_POLICY_GAMES,
   { evenly = false, after = 0 } = {},
 ): PartnerGames {
-  const partnerGames = `FROM games WHERE id > ? AND pgn IS NOT NULL AND morph_color IS NOT NULL AND opponent IS NOT NULL AND opponent <> 'self'`;
-  let ids = db.prepare(`SELECT id ${partnerGames} ORDER BY id`).pluck().all(after) as number[];
+  let ids = db.prepare(`SELECT id ${PARTNER_GAMES} AND id > ? ORDER BY id`).pluck().all(after) as number[];
   if (ids.length > lastGames) {
     ids = evenly ? Array.from({ length: lastGames }, (_, k) => ids[Math.floor((k * ids.length) / lastGames)]) : ids.slice(-lastGames);
   }
   const byId = db.prepare(`SELECT id, pgn, morph_color AS morphColor, opponent FROM games WHERE id = ?`);
   const rows = ids.map((id) => byId.get(id) as { id: number; pgn: string; morphColor: 'w' | 'b'; opponent: string });
   if (rows.length === 0) return { decisions: [], games: 0, firstGame: 0, lastGame: 0, partners: [] };
-  const text = rows.map((r) => r.pgn.trim()).join('\n\n') + '\n';
-  const { decisions } = sideDecisions(text, `${dbPath}'s games`, (_headers, index) => [rows[index].morphColor === 'w' ? 'b' : 'w']);
+  const decisions = partnerSides(rows, `${dbPath}'s games`);
   return {
     decisions,
     games: rows.length,
@@ -325,18 +332,17 @@ export class OwnPolicyKeeper {
   }
 }
 
-const PARTNER_GAMES = `FROM games WHERE pgn IS NOT NULL AND morph_color IS NOT NULL AND opponent IS NOT NULL AND opponent <> 'self'`;
-
 function lastPartnerGame(db: MorphDatabase): number {
   return db.prepare(`SELECT COALESCE(MAX(id), 0) ${PARTNER_GAMES}`).pluck().get() as number;
 }
 
-function partnerGamesAfter(db: MorphDatabase, after: number, upTo: number): number[] {
+/** The partner games recorded after game `after`, up to `upTo`, in order. */
+export function partnerGamesAfter(db: MorphDatabase, after: number, upTo = Number.MAX_SAFE_INTEGER): number[] {
   return db.prepare(`SELECT id ${PARTNER_GAMES} AND id > ? AND id <= ? ORDER BY id`).pluck().all(after, upTo) as number[];
 }
 
 /** The partner's decisions in recorded game `id`. */
-function gameDecisions(db: MorphDatabase, dbPath: string, id: number): Decision[] {
+export function gameDecisions(db: MorphDatabase, dbPath: string, id: number): Decision[] {
   const row = db.prepare(`SELECT pgn, morph_color AS morphColor FROM games WHERE id = ?`).get(id) as { pgn: string; morphColor: 'w' | 'b' };
-  return sideDecisions(row.pgn.trim() + '\n', `${dbPath}'s game ${id}`, () => [row.morphColor === 'w' ? 'b' : 'w']).decisions;
+  return partnerSides([row], `${dbPath}'s game ${id}`);
 }

@@ -9,7 +9,7 @@
  * `variance` column holds AdaGrad's sum of squared steps (the per-pattern annealing statistic, as `variance` is
  * the value database's); the two terminal features keep theirs in meta.
  */
-import { getMetaJson, getMetaNumber, setMeta } from '../store/meta.ts';
+import { getMeta, getMetaJson, getMetaNumber, setMeta } from '../store/meta.ts';
 import { PatternStore } from '../store/patternStore.ts';
 import type { PatternRecord } from '../store/patternRecord.ts';
 import { Random } from '../util/random.ts';
@@ -44,6 +44,11 @@ export function learnsOnline(settings: ModelSettings): boolean {
 
 export class PolicyLearner {
   private readonly materialById = new Map<number, PatternRecord>();
+  /**
+   * The last value-database game whose decisions the square values have absorbed: recorded by absorbSquares; for a
+   * policy built whole with square values, its last game; 0 when it has none. Kept here, not read every game.
+   */
+  private squaresUpTo: number;
 
   private constructor(
     private readonly store: PatternStore,
@@ -52,6 +57,8 @@ export class PolicyLearner {
     private info: ModelInfo,
   ) {
     for (const record of store.hierarchy.material.values()) this.materialById.set(record.id, record);
+    const hasSquares = getMeta(store.db, CHOICE_SQUARES_KEY) !== undefined;
+    this.squaresUpTo = getMetaNumber(store.db, SQUARES_LAST_GAME_KEY) ?? (hasSquares ? (info.lastGame ?? 0) : 0);
   }
 
   /**
@@ -149,7 +156,7 @@ export class PolicyLearner {
 
   /** The last game of the value database the square values have absorbed (0: none yet). */
   get squaresLastGame(): number {
-    return getMetaNumber(this.store.db, SQUARES_LAST_GAME_KEY) ?? (readSquareEvidence(this.store.db) ? this.lastGame : 0);
+    return this.squaresUpTo;
   }
 
   /**
@@ -165,6 +172,7 @@ export class PolicyLearner {
       }
       setMeta(this.store.db, SQUARES_LAST_GAME_KEY, upToGame);
     });
+    this.squaresUpTo = upToGame;
   }
 
   close(): void {

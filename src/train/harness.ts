@@ -31,7 +31,7 @@ import { getMetaNumber, setMeta } from '../store/meta.ts';
 import { morphScore, recordGame } from '../store/games.ts';
 import { defaultDatabasePath, openStoreForWriting } from '../store/location.ts';
 import { MorphError, badInput, fileProblem } from '../util/errors.ts';
-import { closeMorphDatabase, freezeCopy, openMorphDatabase, toMorphError } from '../store/database.ts';
+import { freezeCopy, toMorphError } from '../store/database.ts';
 import type { PatternStore } from '../store/patternStore.ts';
 import { Random, freshSeed } from '../util/random.ts';
 import { TrainingProgress, type ProgressMode } from './progress.ts';
@@ -240,22 +240,7 @@ export async function runTraining(options: TrainingOptions): Promise<TrainingSum
   const summary = await playTrainingGames(options);
   // A policy build killed mid-write (kill -9) leaves its temporary beside the policy; a model can be large.
   removeLeftoverTemporaries(ownPolicyPath(summary.database));
-  const finished = summary.stopReason === 'games-done' || summary.stopReason === 'time-limit';
-  if (options.ownPolicy && finished) removeWriteAheadLog(summary.database);
   return summary;
-}
-
-/**
- * The policy step reads the database read-only, and SQLite leaves the write-ahead log and its index (DB-wal,
- * DB-shm) behind when the last connection to close is read-only. A writer's close removes them, so the database
- * is left as one file, as a run without the policy step leaves it. Only tidiness: the games are saved already.
- */
-function removeWriteAheadLog(path: string): void {
-  try {
-    closeMorphDatabase(openMorphDatabase(path, { quickCheck: false, create: false }));
-  } catch {
-    // Another process may hold the database; SQLite then keeps the files, which is harmless.
-  }
 }
 
 async function playTrainingGames(options: TrainingOptions): Promise<TrainingSummary> {
