@@ -2,6 +2,7 @@ import { spawnSync } from 'node:child_process';
 import { existsSync, mkdtempSync, readFileSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
+import Database from 'better-sqlite3';
 import { Chess } from 'chess.js';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { openMorphDatabase } from '../src/store/database.ts';
@@ -120,7 +121,8 @@ describe('morph games', () => {
 
   it('writes to stdout, and reports a damaged stored game in one line while writing the others', () => {
     const damaged = join(tempDir, 'damaged.db');
-    const copy = openMorphDatabase(dbPath, { readonly: true });
+    // A plain read-only connection: Morph's readers refuse every write (query_only), VACUUM INTO included.
+    const copy = new Database(dbPath, { readonly: true, fileMustExist: true });
     copy.exec(`VACUUM INTO '${damaged}'`);
     copy.close();
     const db = openMorphDatabase(damaged);

@@ -12,6 +12,7 @@ import Database from 'better-sqlite3';
 import { runTraining } from '../src/train/harness.ts';
 import { buildOwnPolicy, ownPolicyPath, partnerDecisions } from '../src/model/ownPolicy.ts';
 import { OpponentModel } from '../src/model/opponentModel.ts';
+import { PolicyLearner } from '../src/model/policyLearner.ts';
 import { storedConfig } from '../src/learn/config.ts';
 import { GameHistory } from '../src/chess/history.ts';
 import { openMorphDatabase } from '../src/store/database.ts';
@@ -20,10 +21,10 @@ import { MORPH_BIN, runMorph } from './helpers/cli.ts';
 import { endedProcessId, runningProcess } from './helpers/processes.ts';
 import { recordPlayedRun } from './helpers/playedGames.ts';
 
-const train = (db: string, games: number) =>
+const train = (db: string, games: number, ownPolicy = true) =>
   runTraining({
     db, games, opponent: 'greedy', seed: 5, maxPlies: 40, progress: 'none', maxFailures: 3, jobs: 1,
-    config: { search: 'one-ply' }, ownPolicy: true, ownPolicyRefresh: 3,
+    config: { search: 'one-ply' }, ownPolicy,
   });
 
 /** The partner's moves in the recorded games, read by chess.js: per game, the UCI moves of the side Morph was not. */
@@ -51,6 +52,26 @@ const modelInfo = (path: string) => {
   }
 };
 
+/** Each fitted pattern's weight in a policy, by id. */
+const patternWeights = (path: string) => {
+  const db = new Database(path, { readonly: true });
+  try {
+    return new Map((db.prepare('SELECT id, weight FROM pattern_learning WHERE updates > 0').all() as { id: number; weight: number }[]).map((r) => [r.id, r.weight]));
+  } finally {
+    db.close();
+  }
+};
+
+/** The moves of a decision's position as the model at `path` ranks them at one ply. */
+const model1Ply = (path: string, d: { startFen: string; before: string[] }) => {
+  const model = OpponentModel.open(path);
+  try {
+    return model.rank(new GameHistory(d.startFen, d.before), 'one-ply');
+  } finally {
+    model.close();
+  }
+};
+
 let dir: string;
 let db: string;
 
@@ -62,14 +83,15 @@ beforeAll(async () => {
 afterAll(() => rmSync(dir, { recursive: true, force: true }));
 
 describe("Morph's own move policy", () => {
-  it("is built after training from exactly the partner's moves (checked with chess.js), beside the database", async () => {
+  it("is learned during training from exactly the partner's moves (checked with chess.js), beside the database", async () => {
     const summary = await train(db, 4);
     expect(summary.games).toBe(4);
     // The policy step reads the database read-only; the run still leaves it as one file.
     expect([existsSync(`${db}-wal`), existsSync(`${db}-shm`)]).toEqual([false, false]);
     const file = join(dir, 'morph.policy.db');
     expect(ownPolicyPath(db)).toBe(file);
-    expect(summary.policy).toMatchObject({ file, firstGame: 1, lastGame: 4, games: 4 });
+    // Built whole from the first game, then each later game learned as it was played.
+    expect(summary.policy).toMatchObject({ file, rebuilt: true, lastGame: 4, games: 3 });
     const expected = partnerMovesByChessJs(db);
     const opened = openMorphDatabase(db, { readonly: true });
     try {
@@ -87,18 +109,59 @@ describe("Morph's own move policy", () => {
     expect(info).toMatchObject({ player: 'greedy', games: 4, decisions: expected.length, lastGame: 4, seed: 5 });
   }, 120_000);
 
-  it('is rebuilt only once enough new games are recorded', async () => {
+  it('learns every later game as it is played, and catches up games a run did not teach it', async () => {
     const file = ownPolicyPath(db);
-    const before = statSync(file).mtimeMs;
-    const one = await train(db, 2);
-    expect(one.policy).toBeNull();
+    const weightsBefore = patternWeights(file);
+    const two = await train(db, 2);
+    expect(two.policy).toMatchObject({ rebuilt: false, games: 2, lastGame: 6 });
     expect([existsSync(`${db}-wal`), existsSync(`${db}-shm`)]).toEqual([false, false]);
-    expect(statSync(file).mtimeMs).toBe(before);
-    expect(modelInfo(file).info.lastGame).toBe(4);
-    const more = await train(db, 1);
-    expect(more.policy).toMatchObject({ firstGame: 1, lastGame: 7, games: 7 });
-    expect(modelInfo(file).info.lastGame).toBe(7);
+    // The games moved the weights of patterns the policy already had, and added patterns.
+    const weightsAfter = patternWeights(file);
+    expect([...weightsBefore].filter(([id, w]) => weightsAfter.get(id) !== w).length).toBeGreaterThan(0);
+    expect(weightsAfter.size).toBeGreaterThan(weightsBefore.size);
+    // A run without the policy (or killed between a game and its lesson) leaves games the next run catches up.
+    await train(db, 1, false);
+    expect(modelInfo(file).info.lastGame).toBe(6);
+    const next = await train(db, 1);
+    expect(next.policy).toMatchObject({ rebuilt: false, games: 2, lastGame: 8 });
+    expect(modelInfo(file).info).toMatchObject({ games: 8, decisions: partnerMovesByChessJs(db).length, lastGame: 8 });
   }, 120_000);
+
+  it('makes the moves it learns from likelier, as the opponent model ranks them', () => {
+    const copy = join(dir, 'learning.policy.db');
+    copyFileSync(ownPolicyPath(db), copy);
+    const opened = openMorphDatabase(db, { readonly: true });
+    const decisions = partnerDecisions(opened, db, 1).decisions;
+    opened.close();
+    // The mean log-probability of the partner's moves in the last game, at one ply (the look the fit uses).
+    const meanLogProbability = () => {
+      const model = OpponentModel.open(copy);
+      try {
+        // Forced moves (one legal move) teach nothing and the learner leaves them out.
+        const logs = decisions.flatMap((d) => {
+          const ranked = model.rank(new GameHistory(d.startFen, d.before), 'one-ply');
+          return ranked.length < 2 ? [] : [Math.log(ranked.find((m) => m.move === d.chosen)!.probability)];
+        });
+        return logs.reduce((a, b) => a + b, 0) / logs.length;
+      } finally {
+        model.close();
+      }
+    };
+    const before = meanLogProbability();
+    // The learner sees a decision as the model ranks it: its log-likelihood before its step is the model's.
+    const first = decisions.find((d) => model1Ply(copy, d).length > 1)!;
+    const firstLog = Math.log(model1Ply(copy, first).find((m) => m.move === first.chosen)!.probability);
+    const alone = join(dir, 'alone.policy.db');
+    copyFileSync(copy, alone);
+    const single = PolicyLearner.open(alone)!;
+    expect(single.learn([first], single.lastGame + 1).logLikelihood).toBeCloseTo(firstLog, 9);
+    single.close();
+    const learner = PolicyLearner.open(copy)!;
+    const lesson = learner.learn(decisions, learner.lastGame + 1);
+    learner.close();
+    expect(lesson.decisions).toBeGreaterThan(0);
+    expect(meanLogProbability()).toBeGreaterThan(before);
+  });
 
   it('is what Morph plays with over that database (weight x log p, from the model itself), unless --no-policy', async () => {
     // The documented defaults: .03 with the new database's play search, material-forks; .1 with the others.
@@ -142,7 +205,7 @@ describe("Morph's own move policy", () => {
     expect(built.stderr).toBe('');
     expect(built.code).toBe(0);
     // Morph's own policy keeps exact material and the captures look, measured best in games.
-    expect(JSON.parse(built.stdout)).toMatchObject({ file: ownPolicyPath(db), firstGame: 5, lastGame: 7, games: 3, settings: { search: 'captures', material: 'exact' } });
+    expect(JSON.parse(built.stdout)).toMatchObject({ file: ownPolicyPath(db), firstGame: 6, lastGame: 8, games: 3, settings: { search: 'captures', material: 'exact' } });
     const elsewhere = join(dir, 'other.model.db');
     expect((await runMorph(['model', '--from-db', db, '--out', elsewhere, '--no-progress'])).code).toBe(0);
     expect(modelInfo(elsewhere).kind).toBe('opponent-model');

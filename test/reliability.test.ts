@@ -4,17 +4,19 @@
  * killed; an engine that never answers is given up on long before its per-move limit, while a slow one is waited
  * for; a run stopped by engine faults exits 3 and names the options that change it.
  */
-import { fork, execFileSync } from 'node:child_process';
+import { fork, execFileSync, spawnSync } from 'node:child_process';
 import { createHash } from 'node:crypto';
 import { once } from 'node:events';
-import { chmodSync, copyFileSync, mkdirSync, mkdtempSync, readdirSync, readFileSync, statSync, writeFileSync } from 'node:fs';
+import { chmodSync, copyFileSync, mkdirSync, mkdtempSync, readdirSync, readFileSync, statSync, symlinkSync, writeFileSync } from 'node:fs';
 import { availableParallelism, tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { setTimeout as sleep } from 'node:timers/promises';
 import { fileURLToPath } from 'node:url';
 import { describe, expect, it } from 'vitest';
-import { killedAfterAll, MORPH_BIN, runMorph, startMorph } from './helpers/cli.ts';
+import { killedAfterAll, MORPH_BIN, runMorph, startMorph, type CommandResult } from './helpers/cli.ts';
 import { recordedGames } from './helpers/recordedGames.ts';
+import { closeMorphDatabase, openMorphDatabase } from '../src/store/database.ts';
+import { getMeta, setMeta } from '../src/store/meta.ts';
 
 const FAKE_ENGINE = fileURLToPath(new URL('./fixtures/fake-engine.mjs', import.meta.url));
 const tempDir = mkdtempSync(join(tmpdir(), 'morph-reliability-'));
@@ -69,13 +71,39 @@ async function folderWithDatabase(name: string): Promise<{ dir: string; db: stri
 }
 
 /** Runs `morph ARGS` and checks it was refused in one line with exit 2, with every file of `dir` as it was. */
-async function expectRefusedUntouched(dir: string, args: string[], message: RegExp): Promise<void> {
+async function expectRefusedUntouched(dir: string, args: string[], message: RegExp, run_ = runMorph): Promise<void> {
   const before = filesOf(dir);
-  const run = await runMorph(args);
+  const run = await run_(args);
   expect(run.code, run.stderr).toBe(2);
   expect(run.stderr).toMatch(new RegExp(`^morph: ${message.source}\n$`));
   expect(run.stdout).toBe('');
   expect(filesOf(dir)).toEqual(before);
+}
+
+const isRoot = process.getuid?.() === 0;
+/** Root ignores permissions: a folder is made read-only for it by a read-only bind mount in a private namespace. */
+const canMakeReadOnly = !isRoot || spawnSync('unshare', ['-m', 'true']).status === 0;
+
+/** Runs `morph ARGS` with `folder` read-only (chmod for a user, a read-only bind mount for root). */
+function runMorphWithReadOnly(folder: string): (args: string[]) => Promise<CommandResult> {
+  return async (args) => {
+    if (!isRoot) {
+      chmodSync(folder, 0o555);
+      try {
+        return await runMorph(args);
+      } finally {
+        chmodSync(folder, 0o755);
+      }
+    }
+    const quote = (word: string) => `'${word.replace(/'/g, `'\\''`)}'`;
+    const script = [
+      `mount --bind ${quote(folder)} ${quote(folder)} && mount -o remount,ro,bind ${quote(folder)} || exit 99`,
+      `exec ${[process.execPath, MORPH_BIN, ...args].map(quote).join(' ')}`,
+    ].join('\n');
+    const run = spawnSync('unshare', ['-m', 'sh', '-c', script], { encoding: 'utf8', timeout: 60_000 });
+    expect(run.status, run.stderr).not.toBe(99);
+    return { code: run.status, stdout: run.stdout, stderr: run.stderr };
+  };
 }
 
 describe('morph train refuses bad input before it touches any file', () => {
@@ -117,6 +145,50 @@ describe('morph train refuses bad input before it touches any file', () => {
   ])('refuses the opponent %s without a run row', async (opponent, message) => {
     const { dir, db } = await folderWithDatabase('opponent');
     await expectRefusedUntouched(dir, ['train', '--db', db, '--games', '1', '--opponent', opponent, '--progress', 'none'], message);
+  });
+
+  describe('--checkpoint-every with a checkpoint folder that cannot be written', () => {
+    const checkpointing = [...train, '--jobs', '1', '--max-plies', '20', '--checkpoint-every', '1', '--no-judge'];
+
+    it('refuses a file where the folder goes before the first game is written', async () => {
+      const { dir, db } = await folderWithDatabase('checkpoint-file');
+      writeFileSync(join(dir, 'morph.checkpoints'), 'a file in the way');
+      await expectRefusedUntouched(
+        dir,
+        [...checkpointing, '--db', db],
+        /cannot write checkpoints \(--checkpoint-every\) in .*morph\.checkpoints: .*morph\.checkpoints is not a directory/,
+      );
+    });
+
+    it('refuses a symbolic link to nothing where the folder goes', async () => {
+      const { dir, db } = await folderWithDatabase('checkpoint-link');
+      symlinkSync(join(dir, 'gone'), join(dir, 'morph.checkpoints'));
+      await expectRefusedUntouched(
+        dir,
+        [...checkpointing, '--db', db],
+        /cannot write checkpoints \(--checkpoint-every\) in .*morph\.checkpoints: .*morph\.checkpoints is a symbolic link to nothing/,
+      );
+      expect(readdirSync(dir).sort()).toEqual(['morph.checkpoints', 'morph.db']);
+    });
+
+    it.skipIf(!canMakeReadOnly)('refuses a read-only folder before the first game is written', async () => {
+      const { dir, db } = await folderWithDatabase('checkpoint-read-only');
+      const folder = join(dir, 'morph.checkpoints');
+      mkdirSync(folder);
+      await expectRefusedUntouched(
+        dir,
+        [...checkpointing, '--db', db],
+        /cannot write checkpoints \(--checkpoint-every\) in .*morph\.checkpoints: directory .*morph\.checkpoints: (the file system is read-only|permission denied)/,
+        runMorphWithReadOnly(folder),
+      );
+    });
+
+    it('creates a missing folder and keeps the checkpoints there', async () => {
+      const { dir, db } = await folderWithDatabase('checkpoint-created');
+      const run = await runMorph([...checkpointing, '--db', db, '--games', '1']);
+      expect(run.code, run.stderr).toBe(0);
+      expect(readdirSync(join(dir, 'morph.checkpoints'))).toEqual(['games-000002.db']);
+    });
   });
 
   it('refuses a bad learning setting without creating the database', async () => {
@@ -185,6 +257,101 @@ describe('game workers of a killed trainer', () => {
       expect(finished.stdout).toBe('');
     }
   }, 120_000);
+});
+
+describe('read commands leave the directory as they found it', () => {
+  it.each([
+    ['inspect'],
+    ['games'],
+    ['move', '--fen', 'rnbqkbnr/pppppppp/8/8/4P3/8/PPPP1PPP/RNBQKBNR b KQkq - 0 1'],
+    ['export', '--format', 'graphml'],
+  ])('morph %s on a database in WAL mode that nothing has open: no -wal or -shm left', async (...command) => {
+    const { dir, db } = await folderWithDatabase('reader');
+    expect(readFileSync(db).subarray(18, 20)).toEqual(Buffer.from([2, 2])); // the header says WAL mode
+    const before = filesOf(dir);
+    const run = await runMorph([...command, '--db', db]);
+    expect(run.code, run.stderr).toBe(0);
+    expect(run.stdout).not.toBe('');
+    expect(filesOf(dir)).toEqual(before);
+  });
+
+  it("leaves a killed writer's log as it was (the games in it are read)", async () => {
+    const { dir, db } = await folderWithDatabase('reader-after-kill');
+    const run = tracked(startMorph(['train', '--db', db, '--games', '1000', '--jobs', '1', '--opponent', 'random', '--progress', 'none', '--no-policy']));
+    const deadline = Date.now() + 60_000;
+    while (recordedGames(db) < 3 && Date.now() < deadline) await sleep(50);
+    run.child.kill('SIGKILL');
+    await run.done;
+    const { 'morph.db-shm': _index, ...before } = filesOf(dir); // the index is rebuilt by whoever reads first
+    const inspected = await runMorph(['inspect', '--db', db, '--json']);
+    expect(inspected.code, inspected.stderr).toBe(0);
+    expect(JSON.parse(inspected.stdout).games.played).toBe(recordedGames(db));
+    const { 'morph.db-shm': _after, ...after } = filesOf(dir);
+    expect(after).toEqual(before);
+    expect(readdirSync(dir).sort()).toEqual(['morph.db', 'morph.db-lock', 'morph.db-shm', 'morph.db-wal']);
+  }, 90_000);
+
+  it("never removes the log of a writer that is still open, and the last to close removes it", async () => {
+    const { dir, db } = await folderWithDatabase('reader-beside-writer');
+    const sideFiles = () => readdirSync(dir).filter((name) => /-(wal|shm)$/.test(name)).sort();
+    // The reader first: it made the side files; a writer then commits into the log and keeps it open.
+    const reader = openMorphDatabase(db, { readonly: true });
+    expect(getMeta(reader, 'games_played')).toBe('1');
+    expect(() => reader.exec(`DELETE FROM games`)).toThrow(/readonly/);
+    const writer = openMorphDatabase(db);
+    setMeta(writer, 'reliability', 'one');
+    closeMorphDatabase(reader);
+    expect(sideFiles()).toEqual(['morph.db-shm', 'morph.db-wal']);
+    expect(statSync(`${db}-wal`).size).toBeGreaterThan(0);
+    setMeta(writer, 'reliability', 'two'); // the writer carries on with the log and its index in place
+    // A second reader meanwhile, closed before the writer: it leaves them too.
+    const second = openMorphDatabase(db, { readonly: true });
+    expect(getMeta(second, 'reliability')).toBe('two');
+    closeMorphDatabase(second);
+    expect(sideFiles()).toEqual(['morph.db-shm', 'morph.db-wal']);
+    closeMorphDatabase(writer);
+    expect(sideFiles()).toEqual([]);
+
+    // The writer closing first leaves its committed change in the log; the reader, last, folds it in and removes it.
+    const lastReader = openMorphDatabase(db, { readonly: true });
+    const lastWriter = openMorphDatabase(db);
+    setMeta(lastWriter, 'reliability', 'three');
+    closeMorphDatabase(lastWriter);
+    expect(statSync(`${db}-wal`).size).toBeGreaterThan(0);
+    expect(getMeta(lastReader, 'reliability')).toBe('three');
+    closeMorphDatabase(lastReader);
+    expect(sideFiles()).toEqual([]);
+    const check = openMorphDatabase(db, { readonly: true });
+    expect([check.pragma('integrity_check', { simple: true }), getMeta(check, 'reliability')]).toEqual(['ok', 'three']);
+    closeMorphDatabase(check);
+    expect(sideFiles()).toEqual([]);
+  });
+});
+
+describe('what a kill -9 of the trainer leaves beside the database', () => {
+  it("only SQLite's log of saved games and the empty lock file; the next run resumes and leaves one file and the lock", async () => {
+    const { dir, db } = await folderWithDatabase('killed-files');
+    const run = tracked(startMorph(['train', '--db', db, '--games', '1000', '--jobs', '1', '--opponent', 'random', '--progress', 'none', '--no-policy']));
+    const deadline = Date.now() + 60_000;
+    while (recordedGames(db) < 3 && Date.now() < deadline) await sleep(50);
+    run.child.kill('SIGKILL');
+    expect((await run.done).signal).toBe('SIGKILL');
+    // The log (-wal, its index -shm) holds committed games, for the next open to take up; the lock is the OS's, gone
+    // with the process. No journal of the lock file (an older build left morph.db-lock-journal).
+    expect(readdirSync(dir).sort()).toEqual(['morph.db', 'morph.db-lock', 'morph.db-shm', 'morph.db-wal']);
+    expect(statSync(join(dir, 'morph.db-lock')).size).toBe(0);
+    const saved = recordedGames(db);
+    expect(saved).toBeGreaterThanOrEqual(3);
+
+    // What an older build's kill left too: the lock's journal, which the next lock removes (its lock file is empty).
+    writeFileSync(join(dir, 'morph.db-lock-journal'), Buffer.alloc(512));
+    const next = await runMorph(['train', '--db', db, '--games', '1', '--jobs', '1', '--opponent', 'random', '--max-plies', '20', '--progress', 'none', '--no-policy', '--json']);
+    expect(next.code, next.stderr).toBe(0);
+    expect(JSON.parse(next.stdout)).toMatchObject({ games: 1, firstGame: saved + 1 });
+    expect(readdirSync(dir).sort()).toEqual(['morph.db', 'morph.db-lock']);
+    expect(statSync(join(dir, 'morph.db-lock')).size).toBe(0);
+    expect(recordedGames(db)).toBe(saved + 1);
+  }, 90_000);
 });
 
 describe.skipIf(!statSync('/proc/self/stat', { throwIfNoEntry: false }))('morph train against engines that hang or are slow', () => {

@@ -36,7 +36,7 @@ import {
   accumulateChoiceSquares, choiceEvaluation, conditionalLogit, floorPieceValues, resultPieceValues, sparseRow, SQUARE_ROUNDS, type LearnedEvaluation, type SquareEvidence,
 } from './choiceEvaluation.ts';
 import {
-  CHOICE_SQUARES_KEY, endByRule, MATERIAL_SCORES_KEY, mobilityAfter, settledLoss, successorsOf, twoPlyBalance, TERMINAL_SCORES_KEY, weightOfScore, type FeatureSet, type MaterialMode, type MaterialScores,
+  CHOICE_SQUARES_KEY, endByRule, MATERIAL_SCORES_KEY, TERMINAL_SQUARES_KEY, mobilityAfter, settledLoss, successorsOf, twoPlyBalance, TERMINAL_SCORES_KEY, weightOfScore, type FeatureSet, type MaterialMode, type MaterialScores,
   type SettleScores,
   type ModelInfo, type ModelPosition, type TerminalScores,
 } from './opponentModel.ts';
@@ -138,6 +138,20 @@ function inducePatterns(store: PatternStore, decisions: readonly Decision[], set
     for (const pattern of allSeedPatterns()) store.insert(pattern, 'seed', 0);
     if (settings.language === 'safety') for (const pattern of safetySeedPatterns()) store.insert(pattern, 'seed', 0);
   });
+  induceFromDecisions(store, decisions, settings, rng);
+}
+
+/**
+ * The patterns `decisions` add to a model: every legal move's material pattern, and node-ordered subgraphs grown
+ * from the piece each chosen move moved (`createdGame` records when, for an online learner).
+ */
+export function induceFromDecisions(
+  store: PatternStore,
+  decisions: readonly Decision[],
+  settings: Pick<ModelSettings, 'patternsPerDecision' | 'maxSize' | 'language'>,
+  rng: Random,
+  createdGame = 0,
+): void {
   const graph = new PositionGraph();
   store.transaction(() => {
     for (const [decision, history] of decisionHistories(decisions)) {
@@ -145,7 +159,7 @@ function inducePatterns(store: PatternStore, decisions: readonly Decision[], set
       const next = cloneBoard(board);
       for (const move of generateLegalMoves(board)) {
         applyMove(board, move, next);
-        store.insert(materialPattern(buildPositionGraph(next, graph).material), 'material', 0);
+        store.insert(materialPattern(buildPositionGraph(next, graph).material), 'material', createdGame);
       }
       const chosen = parseUciMove(decision.chosen)!;
       applyMove(board, chosen, next);
@@ -156,16 +170,16 @@ function inducePatterns(store: PatternStore, decisions: readonly Decision[], set
         const size = 2 + rng.int(settings.maxSize - 1);
         const induced = orderedSubpattern(graph, start, size, rng);
         const pattern = settings.language === 'paper' ? withoutSafety(induced) : induced;
-        if (pattern.labels.length >= 2) store.insert(pattern, 'forward', 0);
+        if (pattern.labels.length >= 2) store.insert(pattern, 'forward', createdGame);
       }
     }
   });
 }
 
-const CHECKMATE_FEATURE = 0;
-const DRAW_FEATURE = 1;
+export const CHECKMATE_FEATURE = 0;
+export const DRAW_FEATURE = 1;
 /** Pattern ids are shifted past the two terminal features. */
-const FIRST_PATTERN_FEATURE = 2;
+export const FIRST_PATTERN_FEATURE = 2;
 
 /**
  * One decision as the fitting sees it. Successor s has the feature lists [listStart[s], listStart[s+1]): its own
@@ -174,7 +188,7 @@ const FIRST_PATTERN_FEATURE = 2;
  * to every score there and says nothing about the choice: it is left out. So is a feature in a successor's
  * declined list and in all its reply lists, which cancels in every gain.
  */
-interface FittingCase {
+export interface FittingCase {
   listStart: Int32Array;
   featureStart: Int32Array;
   features: Int32Array;
@@ -216,7 +230,7 @@ function withoutCommon(lists: number[][], counts: Map<number, number>, kept: num
   return lists.map((list) => list.filter((f) => !common(f)));
 }
 
-function fittingCases(
+export function fittingCases(
   store: PatternStore,
   decisions: readonly Decision[],
   settings: Pick<ModelSettings, 'features' | 'search'>,
@@ -294,9 +308,111 @@ function successorScores(c: FittingCase, scores: Float64Array, realFeatures: rea
 }
 
 /**
- * AdaGrad on the conditional logit; returns the scores by feature and the final mean log-likelihood. Each time
- * a decision is visited, each successor's largest capture gain is found again at the current scores; when it
- * lowers the successor's score, the declined and reply positions that make it take the gradient too.
+ * The conditional logit's AdaGrad state, by feature: scores, squared-gradient sums, and each feature's pull towards
+ * indifference. It grows (`ensure`) when an online learner (policyLearner.ts) adds features between steps.
+ */
+export class AdagradState {
+  scores: Float64Array;
+  squares: Float64Array;
+  shrinkage: Float64Array;
+  private gradient: Float64Array;
+  private stamp: Int32Array;
+  private stampNow = 0;
+
+  constructor(
+    count: number,
+    private readonly pull: number,
+    readonly learningRate: number,
+  ) {
+    this.scores = new Float64Array(count);
+    this.squares = new Float64Array(count);
+    this.shrinkage = new Float64Array(count).fill(pull);
+    this.gradient = new Float64Array(count);
+    this.stamp = new Int32Array(count);
+  }
+
+  get size(): number {
+    return this.scores.length;
+  }
+
+  /** Room for features 0..count-1 (new ones at score 0 with the usual pull). */
+  ensure(count: number): void {
+    if (count <= this.scores.length) return;
+    const size = Math.max(count, Math.ceil(this.scores.length * 1.5));
+    const grown = (old: Float64Array) => {
+      const array = new Float64Array(size);
+      array.set(old);
+      return array;
+    };
+    this.scores = grown(this.scores);
+    this.squares = grown(this.squares);
+    this.gradient = grown(this.gradient);
+    const shrinkage = new Float64Array(size).fill(this.pull);
+    shrinkage.set(this.shrinkage);
+    this.shrinkage = shrinkage;
+    const stamp = new Int32Array(size);
+    stamp.set(this.stamp);
+    this.stamp = stamp;
+  }
+
+  /**
+   * One AdaGrad step on decision `c` (its largest capture gains found again at the current scores; when one lowers
+   * a successor's score, the declined and reply positions that make it take the gradient too); returns the
+   * decision's log-likelihood before the step.
+   */
+  step(c: FittingCase, realFeatures: readonly number[] = []): number {
+    const { listStart, featureStart, features, chosen } = c;
+    const { scores, gradient } = this;
+    const reals = realFeatures.length ? c.reals : undefined;
+    const n = listStart.length - 1;
+    const values = new Float64Array(n);
+    /** The list of the reply whose gain lowers each successor's score, or -1. */
+    const refutation = new Int32Array(n).fill(-1);
+    const top = successorScores(c, scores, realFeatures, values, refutation);
+    let total = 0;
+    for (let s = 0; s < n; s++) total += (values[s] = Math.exp(values[s] - top));
+    const logLikelihood = Math.log(values[chosen] / total);
+    const add = (list: number, pull: number) => {
+      for (let k = featureStart[list]; k < featureStart[list + 1]; k++) gradient[features[k]] += pull;
+    };
+    for (let s = 0; s < n; s++) {
+      const pull = (s === chosen ? 1 : 0) - values[s] / total;
+      add(listStart[s], pull);
+      if (reals) realFeatures.forEach((f, k) => (gradient[f] += pull * reals[k][s]));
+      if (refutation[s] >= 0) {
+        add(listStart[s] + 1, pull);
+        add(refutation[s], -pull);
+      }
+    }
+    this.stampNow++;
+    if (reals) realFeatures.forEach((f) => this.stepFeature(f));
+    const stepList = (list: number) => {
+      for (let k = featureStart[list]; k < featureStart[list + 1]; k++) this.stepFeature(features[k]);
+    };
+    for (let s = 0; s < n; s++) {
+      stepList(listStart[s]);
+      if (refutation[s] >= 0) {
+        stepList(listStart[s] + 1);
+        stepList(refutation[s]);
+      }
+    }
+    return logLikelihood;
+  }
+
+  private stepFeature(f: number): void {
+    if (this.stamp[f] === this.stampNow) return; // a feature of several successors is stepped once
+    this.stamp[f] = this.stampNow;
+    const g = this.gradient[f];
+    this.gradient[f] = 0;
+    const change = g - this.shrinkage[f] * this.scores[f];
+    this.squares[f] += change * change;
+    if (this.squares[f] > 0) this.scores[f] += (this.learningRate * change) / Math.sqrt(this.squares[f]);
+  }
+}
+
+/**
+ * AdaGrad on the conditional logit over `settings.passes` shuffled passes; returns the scores by feature, the
+ * AdaGrad state they end in, and the final mean log-likelihood.
  */
 function fitScores(
   cases: FittingCase[],
@@ -304,14 +420,10 @@ function fitScores(
   settings: ModelSettings,
   rng: Random,
   realFeatures: readonly number[] = [],
-): { scores: Float64Array; uses: Int32Array; logLikelihood: number } {
-  const scores = new Float64Array(featureCount);
-  if (realFeatures.length) realScoresAlone(cases, realFeatures).forEach((score, k) => (scores[realFeatures[k]] = score));
-  const squares = new Float64Array(featureCount);
-  const gradient = new Float64Array(featureCount);
+): { scores: Float64Array; uses: Int32Array; logLikelihood: number; state: AdagradState } {
+  const state = new AdagradState(featureCount, settings.shrinkage, settings.learningRate);
+  if (realFeatures.length) realScoresAlone(cases, realFeatures).forEach((score, k) => (state.scores[realFeatures[k]] = score));
   const uses = new Int32Array(featureCount);
-  const stamp = new Int32Array(featureCount);
-  let stampNow = 0;
   for (const c of cases) {
     const seen = new Set<number>(c.features);
     for (const f of seen) uses[f]++;
@@ -321,64 +433,18 @@ function fitScores(
   // The evidence shrinkage is for patterns, each stepped only in the decisions it appears in. A real-valued
   // feature is stepped in every decision, so the same pull there would hold its weight near 0 thousands of
   // times over: it goes unshrunk.
-  const shrinkage = new Float64Array(featureCount).fill(settings.shrinkage);
-  for (const f of realFeatures) shrinkage[f] = 0;
-  const step = (f: number) => {
-    if (stamp[f] === stampNow) return; // a feature of several successors is stepped once
-    stamp[f] = stampNow;
-    const g = gradient[f];
-    gradient[f] = 0;
-    const change = g - shrinkage[f] * scores[f];
-    squares[f] += change * change;
-    if (squares[f] > 0) scores[f] += (settings.learningRate * change) / Math.sqrt(squares[f]);
-  };
+  for (const f of realFeatures) state.shrinkage[f] = 0;
   for (let pass = 0; pass < settings.passes; pass++) {
     for (let i = order.length - 1; i > 0; i--) {
       const j = rng.int(i + 1);
       [order[i], order[j]] = [order[j], order[i]];
     }
     logLikelihood = 0;
-    for (const index of order) {
-      const { listStart, featureStart, features, chosen } = cases[index];
-      const reals = realFeatures.length ? cases[index].reals : undefined;
-      const n = listStart.length - 1;
-      const values = new Float64Array(n);
-      /** The list of the reply whose gain lowers each successor's score, or -1. */
-      const refutation = new Int32Array(n).fill(-1);
-      const top = successorScores(cases[index], scores, realFeatures, values, refutation);
-      let total = 0;
-      for (let s = 0; s < n; s++) total += (values[s] = Math.exp(values[s] - top));
-      logLikelihood += Math.log(values[chosen] / total);
-      const add = (list: number, pull: number) => {
-        for (let k = featureStart[list]; k < featureStart[list + 1]; k++) gradient[features[k]] += pull;
-      };
-      for (let s = 0; s < n; s++) {
-        const pull = (s === chosen ? 1 : 0) - values[s] / total;
-        add(listStart[s], pull);
-        if (reals) realFeatures.forEach((f, k) => (gradient[f] += pull * reals[k][s]));
-        if (refutation[s] >= 0) {
-          add(listStart[s] + 1, pull);
-          add(refutation[s], -pull);
-        }
-      }
-      stampNow++;
-      if (reals) realFeatures.forEach(step);
-      const stepList = (list: number) => {
-        for (let k = featureStart[list]; k < featureStart[list + 1]; k++) step(features[k]);
-      };
-      for (let s = 0; s < n; s++) {
-        stepList(listStart[s]);
-        if (refutation[s] >= 0) {
-          stepList(listStart[s] + 1);
-          stepList(refutation[s]);
-        }
-      }
-    }
+    for (const index of order) logLikelihood += state.step(cases[index], realFeatures);
   }
-  return { scores, uses, logLikelihood: cases.length ? logLikelihood / cases.length : 0 };
+  return { scores: state.scores, uses, logLikelihood: cases.length ? logLikelihood / cases.length : 0, state };
 }
 
-/** The pulls `--shrinkage auto` chooses among (ModelSettings.shrinkageCandidates). */
 export const SHRINKAGE_CANDIDATES: readonly number[] = [0.01, 0.1, 1, 10, 100];
 /** Every VALIDATION_EVERY-th game's decisions judge the candidates (split by game: a game's moves are alike). */
 const VALIDATION_EVERY = 5;
@@ -626,7 +692,7 @@ function buildModelInto(file: string, request: BuildRequest): BuildSummary {
     };
     const settles = settings.material === 'settled' || settings.material === 'two-ply';
     if (!settles) choosePull(featureCount, []);
-    let { scores, uses, logLikelihood } = fitScores(cases, featureCount, settings, rng);
+    let { scores, uses, logLikelihood, state } = fitScores(cases, featureCount, settings, rng);
     let settle: SettleScores | undefined;
     if (settles) {
       // The first fit's per-piece scores value the quiescence; the second fits everything again beside the loss
@@ -653,7 +719,7 @@ function buildModelInto(file: string, request: BuildRequest): BuildSummary {
       const opponentMobility = ownMobility + 1;
       const reals = [lossFeature, ...(twoPly ? [twoPlyFeature] : []), ...(mobility ? [ownMobility, opponentMobility] : [])];
       choosePull(featureCount + reals.length, reals);
-      ({ scores, uses, logLikelihood } = fitScores(cases, featureCount + reals.length, settings, rng, reals));
+      ({ scores, uses, logLikelihood, state } = fitScores(cases, featureCount + reals.length, settings, rng, reals));
       settle = {
         ...evaluation,
         lossWeight: scores[lossFeature],
@@ -691,10 +757,13 @@ function buildModelInto(file: string, request: BuildRequest): BuildSummary {
         if (uses[f] === 0) continue;
         record.weight = weightOfScore(scores[f]);
         record.updates = uses[f];
+        // The AdaGrad sum, so that an online learner (policyLearner.ts) continues the fit where it ended.
+        record.variance = state.squares[f];
         store.saveStats(record);
       }
       recordDatabaseKind(store.db, 'opponent-model');
       setMeta(store.db, TERMINAL_SCORES_KEY, terminal);
+      setMeta(store.db, TERMINAL_SQUARES_KEY, [state.squares[CHECKMATE_FEATURE], state.squares[DRAW_FEATURE]]);
       if (material) setMeta(store.db, MATERIAL_SCORES_KEY, material);
       if (squareFit) {
         setMeta(store.db, CHOICE_SQUARES_KEY, squareFit.fit);

@@ -163,6 +163,8 @@ export const scoreOfWeight = (weight: number): number => {
 export const weightOfScore = (score: number): number => 1 / (1 + Math.exp(-score));
 
 export const TERMINAL_SCORES_KEY = 'model_terminal_scores';
+/** Meta key of the terminal features' AdaGrad sums [checkmate, draw], for a policy that goes on learning (policyLearner.ts). */
+export const TERMINAL_SQUARES_KEY = 'model_terminal_squares';
 
 export type { PositionHistory };
 

@@ -15,7 +15,8 @@
  * square values rest on every game at a cost per rebuild bounded by the new games.
  *
  * Training itself plays without the policy, so what the value database learns does not depend on it; `morph
- * train` rebuilds the model after a run once enough new games have been recorded.
+ * train` keeps the policy current as it plays (OwnPolicyKeeper below: each partner game learned online as soon as
+ * it is recorded, policyLearner.ts), so what the policy knows rests on every game of every run.
  */
 import { existsSync } from 'node:fs';
 import { openMorphDatabase, type MorphDatabase } from '../store/database.ts';
@@ -27,6 +28,7 @@ import { buildModel, type BuildSummary, type ModelSettings } from './modelBuilde
 import { OpponentModel, type ModelInfo } from './opponentModel.ts';
 import type { SquareEvidence } from './choiceEvaluation.ts';
 import { readSquareEvidence } from './squareEvidence.ts';
+import { PolicyLearner, SQUARES_LAST_GAME_KEY } from './policyLearner.ts';
 
 /** Games the policy is built from: the most recent ones (measured: 1000 games predicted better than 300). */
 export const OWN_POLICY_GAMES = 1000;
@@ -37,8 +39,6 @@ export const OWN_POLICY_GAMES = 1000;
  * 2026-11-28 morning and afternoon).
  */
 export const OWN_SQUARE_GAMES = 10_000;
-/** New games before `morph train` rebuilds the policy; also the fewest games it is first built from. */
-export const OWN_POLICY_REFRESH = 100;
 
 /** Where the policy of the value database at `dbPath` lives. */
 export function ownPolicyPath(dbPath: string): string {
@@ -62,6 +62,15 @@ export function openPolicyModel(dbPath: string, given: string | false | undefine
   return path === undefined ? null : OpponentModel.open(path);
 }
 
+/** The recorded games against a partner: self-play is left out (there the partner is Morph itself). */
+const PARTNER_GAMES = `FROM games WHERE pgn IS NOT NULL AND morph_color IS NOT NULL AND opponent IS NOT NULL AND opponent <> 'self'`;
+
+/** The partner's decisions (the side Morph was not) in recorded games, in their order. */
+function partnerSides(rows: readonly { pgn: string; morphColor: 'w' | 'b' }[], source: string): Decision[] {
+  const text = rows.map((r) => r.pgn.trim()).join('\n\n') + '\n';
+  return sideDecisions(text, source, (_headers, index) => [rows[index].morphColor === 'w' ? 'b' : 'w']).decisions;
+}
+
 export interface PartnerGames {
   decisions: Decision[];
   /** Games used, and the first and last game number among them (0 when none). */
@@ -83,16 +92,14 @@ export function partnerDecisions(
   lastGames = OWN_POLICY_GAMES,
   { evenly = false, after = 0 } = {},
 ): PartnerGames {
-  const partnerGames = `FROM games WHERE id > ? AND pgn IS NOT NULL AND morph_color IS NOT NULL AND opponent IS NOT NULL AND opponent <> 'self'`;
-  let ids = db.prepare(`SELECT id ${partnerGames} ORDER BY id`).pluck().all(after) as number[];
+  let ids = db.prepare(`SELECT id ${PARTNER_GAMES} AND id > ? ORDER BY id`).pluck().all(after) as number[];
   if (ids.length > lastGames) {
     ids = evenly ? Array.from({ length: lastGames }, (_, k) => ids[Math.floor((k * ids.length) / lastGames)]) : ids.slice(-lastGames);
   }
   const byId = db.prepare(`SELECT id, pgn, morph_color AS morphColor, opponent FROM games WHERE id = ?`);
   const rows = ids.map((id) => byId.get(id) as { id: number; pgn: string; morphColor: 'w' | 'b'; opponent: string });
   if (rows.length === 0) return { decisions: [], games: 0, firstGame: 0, lastGame: 0, partners: [] };
-  const text = rows.map((r) => r.pgn.trim()).join('\n\n') + '\n';
-  const { decisions } = sideDecisions(text, `${dbPath}'s games`, (_headers, index) => [rows[index].morphColor === 'w' ? 'b' : 'w']);
+  const decisions = partnerSides(rows, `${dbPath}'s games`);
   return {
     decisions,
     games: rows.length,
@@ -208,23 +215,134 @@ function keptSquareEvidence(path: string, created: string, lastGame: number): Ke
     const info = getMetaJson<ModelInfo>(db, 'model_info');
     if (!info || typeof info.lastGame !== 'number' || info.databaseCreated !== created || info.lastGame > lastGame) return null;
     const evidence = readSquareEvidence(db);
-    return evidence === null ? null : { evidence, lastGame: info.lastGame };
+    // A policy that learns online records how far its square values have got; one built whole, its last game.
+    return evidence === null ? null : { evidence, lastGame: getMetaNumber(db, SQUARES_LAST_GAME_KEY) ?? info.lastGame };
   });
 }
 
+/** Partner games between square-value refits during a run (each refit's cost is bounded by these games). */
+export const OWN_SQUARE_EVERY = 500;
+
+/** What keeping the policy current cost and did in a run. */
+export interface PolicyUpkeep {
+  file: string;
+  /** Partner games learned online in the run (catching up included). */
+  games: number;
+  /** Whether the policy was built whole (none yet, or one that cannot learn online). */
+  rebuilt: boolean;
+  /** Square-value refits. */
+  squareFits: number;
+  /** The last game the policy has learned, and its patterns then (0 when there is no policy yet). */
+  lastGame: number;
+  patterns: number;
+  seconds: number;
+}
+
 /**
- * Whether `morph train` should (re)build the policy: at least `refresh` partner games recorded since it was last
- * built (or, when there is none, at all).
+ * Keeps the value database's own policy current while `morph train` plays: every partner game is learned as soon
+ * as it is recorded (policyLearner.ts), and the square values absorb the new games every OWN_SQUARE_EVERY games and
+ * at the end of the run. A policy that is missing, from another database, or built before it could learn online
+ * is built whole once (from the last OWN_POLICY_GAMES games, or from the first game of a fresh run). Games the
+ * policy missed (a run killed between a game and its lesson) are learned when the next run starts.
  */
-export function ownPolicyIsStale(dbPath: string, refresh = OWN_POLICY_REFRESH): boolean {
-  const builtUpTo = ownPolicyLastGame(dbPath) ?? 0;
-  const db = openMorphDatabase(dbPath, { readonly: true, quickCheck: false });
-  try {
-    const row = db
-      .prepare(`SELECT COUNT(*) AS games FROM games WHERE id > ? AND pgn IS NOT NULL AND opponent IS NOT NULL AND opponent <> 'self'`)
-      .get(builtUpTo) as { games: number };
-    return row.games >= refresh;
-  } finally {
-    db.close();
+export class OwnPolicyKeeper {
+  private learner: PolicyLearner | null = null;
+  private readonly upkeep: PolicyUpkeep;
+
+  constructor(
+    private readonly db: MorphDatabase,
+    private readonly dbPath: string,
+    private readonly onProgress: (message: string) => void = () => {},
+  ) {
+    this.upkeep = { file: ownPolicyPath(dbPath), games: 0, rebuilt: false, squareFits: 0, lastGame: 0, patterns: 0, seconds: 0 };
+    this.timed(() => this.open());
   }
+
+  get summary(): PolicyUpkeep {
+    return { ...this.upkeep, lastGame: this.learner?.lastGame ?? 0, patterns: this.learner?.patterns ?? 0 };
+  }
+
+  /** Learns recorded game `gameId` (a no-op for self-play and games the policy has). */
+  learnGame(gameId: number): void {
+    this.timed(() => {
+      if (this.learner === null) this.open();
+      if (this.learner === null) return;
+      this.catchUp(gameId);
+      if (this.learner.lastGame - this.learner.squaresLastGame >= OWN_SQUARE_EVERY) this.refitSquares();
+    });
+  }
+
+  /** At the end of a run: the square values absorb the games since their last refit. */
+  finish(): PolicyUpkeep {
+    this.timed(() => {
+      if (this.learner && this.learner.lastGame > this.learner.squaresLastGame) this.refitSquares();
+    });
+    return this.summary;
+  }
+
+  close(): void {
+    this.learner?.close();
+    this.learner = null;
+  }
+
+  private timed(work: () => void): void {
+    const started = performance.now();
+    try {
+      work();
+    } finally {
+      this.upkeep.seconds += (performance.now() - started) / 1000;
+    }
+  }
+
+  /** Opens the policy to learn, building it whole first when there is none it can go on from. */
+  private open(): void {
+    const path = ownPolicyPath(this.dbPath);
+    const created = getMeta(this.db, 'created_at') ?? '';
+    let learner = existsSync(path) ? PolicyLearner.open(path) : null;
+    if (learner && (learner.databaseCreated !== created || learner.lastGame > lastPartnerGame(this.db))) {
+      learner.close();
+      learner = null;
+    }
+    if (learner === null) {
+      if (lastPartnerGame(this.db) === 0) return; // nothing to build from yet
+      this.onProgress(`building the move policy from the last ${OWN_POLICY_GAMES} games; from now on it learns after every game`);
+      buildOwnPolicy(this.dbPath);
+      this.upkeep.rebuilt = true;
+      learner = PolicyLearner.open(path);
+      if (learner === null) return;
+    }
+    this.learner = learner;
+  }
+
+  /** Learns every partner game after the policy's last, up to `upTo`. */
+  private catchUp(upTo: number): void {
+    const learner = this.learner!;
+    for (const game of partnerGamesAfter(this.db, learner.lastGame, upTo)) {
+      learner.learn(gameDecisions(this.db, this.dbPath, game), game);
+      this.upkeep.games++;
+    }
+  }
+
+  private refitSquares(): void {
+    const learner = this.learner!;
+    const games = partnerDecisions(this.db, this.dbPath, OWN_SQUARE_GAMES, { evenly: true, after: learner.squaresLastGame });
+    if (games.games === 0) return;
+    learner.absorbSquares(games.decisions, games.lastGame);
+    this.upkeep.squareFits++;
+  }
+}
+
+function lastPartnerGame(db: MorphDatabase): number {
+  return db.prepare(`SELECT COALESCE(MAX(id), 0) ${PARTNER_GAMES}`).pluck().get() as number;
+}
+
+/** The partner games recorded after game `after`, up to `upTo`, in order. */
+export function partnerGamesAfter(db: MorphDatabase, after: number, upTo = Number.MAX_SAFE_INTEGER): number[] {
+  return db.prepare(`SELECT id ${PARTNER_GAMES} AND id > ? AND id <= ? ORDER BY id`).pluck().all(after, upTo) as number[];
+}
+
+/** The partner's decisions in recorded game `id`. */
+export function gameDecisions(db: MorphDatabase, dbPath: string, id: number): Decision[] {
+  const row = db.prepare(`SELECT pgn, morph_color AS morphColor FROM games WHERE id = ?`).get(id) as { pgn: string; morphColor: 'w' | 'b' };
+  return partnerSides([row], `${dbPath}'s game ${id}`);
 }

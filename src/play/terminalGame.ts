@@ -9,8 +9,12 @@ import { Chess, type Move } from 'chess.js';
 import { START_FEN } from '../chess/fen.ts';
 import { GameHistory } from '../chess/history.ts';
 import type { GameEnd } from '../chess/gameEnd.ts';
-import type { MorphPlayer } from '../player/morphPlayer.ts';
-import { explainMove, explanationText } from '../player/explain.ts';
+import { TIE_TOLERANCE, type MorphPlayer, type RankedMove, type ValueSource } from '../player/morphPlayer.ts';
+import { bareKingMove } from '../player/bareKing.ts';
+import { looksAtMates } from '../player/search.ts';
+import { uciMove } from '../chess/board.ts';
+import { Random } from '../util/random.ts';
+import { explainChoice, explanationText } from '../player/explain.ts';
 
 export type Side = 'white' | 'black';
 export type GameResult = '1-0' | '0-1' | '1/2-1/2' | '*';
@@ -52,8 +56,8 @@ const HELP = [
   'Commands:',
   '  board       show the board again',
   '  moves       list your legal moves',
-  '  hint        the moves Morph likes best for you, with their values',
-  '  explain [M] why Morph values its last move (or move M, yours to play) as it does: the patterns behind it',
+  '  hint        what Morph would play in your place, with its values (moves it values alike are equals)',
+  '  explain [M] why Morph ranks its last move (or move M, yours to play) where it does: every term of its score',
   '  undo        take back your last move (and Morph\'s reply)',
   '  resign      give up the game',
   '  pgn         print the game as PGN',
@@ -242,13 +246,40 @@ export class TerminalGame {
     this.write(`${this.morphName} plays ${label}${move.san}  (value ${chosen.value.toFixed(3)})`);
   }
 
-  /** Morph's three best moves for the person, by its own values (the same 1-ply ranking it plays by). */
+  /**
+   * What Morph would play in the person's place, chosen as it chooses (MorphPlayer.choose) without drawing on its
+   * seeded tie-break: against a bare king the rules' order where its search looks at mates (its values see every
+   * winning move alike there); else its best move, or, when several share the best score, those moves as equals
+   * (it picks one at random, so listing them in move order would name a choice it does not make); then the next.
+   */
   private hint(): void {
     if (this.state !== 'playing') return this.write('The game is over.');
-    const ranking = this.config.player.rankMoves(new GameHistory(this.startFen, this.moves));
+    const history = new GameHistory(this.startFen, this.moves);
+    const { player } = this.config;
+    const ranking = player.rankMoves(history);
     const sans = this.sanByUci(this.chess.fen());
-    const best = ranking.slice(0, 3).map((r) => `${sans.get(r.move) ?? r.move} (${r.value.toFixed(3)})`);
-    this.write(`${this.morphName} would play ${best.join(', then ')}${ranking.length > 3 ? ` (of ${ranking.length} moves)` : ''}.`);
+    const san = (r: RankedMove) => sans.get(r.move) ?? r.move;
+    const named = (r: RankedMove) => `${san(r)} (${r.value.toFixed(3)}${ruleNote(r)})`;
+    const of = ranking.length > 3 ? ` (of ${ranking.length} moves)` : '';
+    // Any seed: it only breaks ties between moves the rules' order finds equally good.
+    const mating = looksAtMates(player.search) ? bareKingMove(history, new Random(0)) : undefined;
+    if (mating !== undefined) {
+      const move = ranking.find((r) => r.move === uciMove(mating))!;
+      return this.write(`${this.morphName} would play ${san(move)}: against a bare king it mates by the rules' order, not by its values.`);
+    }
+    // A forced mate by checks comes first and is played whatever ties it (MorphPlayer.ownMate).
+    const best = player.choiceScore(ranking[0]);
+    const tied = ranking[0].mateIn === undefined ? ranking.filter((r) => player.choiceScore(r) >= best - TIE_TOLERANCE) : [ranking[0]];
+    if (tied.length > 1) {
+      const listed = tied.slice(0, TIES_LISTED).map(san).join(', ') + (tied.length > TIES_LISTED ? ` and ${tied.length - TIES_LISTED} more` : '');
+      const next = ranking[tied.length];
+      return this.write(
+        `${this.morphName} values ${tied.length} moves alike (${ranking[0].value.toFixed(3)}${tied.every((r) => r.source === tied[0].source) ? ruleNote(tied[0], 'each ') : ''}) ` +
+          'and would play one of them at random: ' +
+          `${listed}${next ? `; next ${named(next)}` : ''}${of}.`,
+      );
+    }
+    this.write(`${this.morphName} would play ${ranking.slice(0, 3).map(named).join(', then ')}${of}.`);
   }
 
   /**
@@ -270,11 +301,9 @@ export class TerminalGame {
       target = last.move.lan;
     }
     const history = new GameHistory(this.startFen, moves);
-    const ranked = this.config.player.rankMoves(history, true).find((r) => r.move === target)!;
-    const before = new Chess(this.startFen);
-    for (const move of this.played.slice(0, moves.length)) before.move(move.san);
-    const san = this.sanByUci(before.fen()).get(target) ?? target;
-    this.write(explanationText(explainMove(ranked, san, this.config.player.options.maturity, this.config.player.evaluation)));
+    const player = this.config.player;
+    const ranked = player.rankMoves(history, true).find((r) => r.move === target)!;
+    this.write(explanationText(explainChoice(player, history, ranked)));
   }
 
   private sanByUci(fen: string): Map<string, string> {
@@ -391,6 +420,23 @@ function sanToMove(fen: string, san: string, legal: Move[]): Move | undefined {
 function moveLabel(chess: Chess): string {
   return `${chess.moveNumber()}${chess.turn() === 'w' ? '.' : '...'} `;
 }
+
+/** Why the rules, not the patterns, value a move: what it ends the game in, or leads back to. */
+const RULE_NOTES: Record<Exclude<ValueSource, 'patterns'>, string> = {
+  checkmate: 'mates',
+  stalemate: 'stalemate',
+  insufficient: 'a draw by insufficient material',
+  threefold: 'a draw by threefold repetition',
+  'fifty-move': 'a draw by the 50-move rule',
+  repetition: 'back to a position seen before',
+};
+
+function ruleNote(r: RankedMove, each = ''): string {
+  return r.source === 'patterns' ? '' : `, ${each}${RULE_NOTES[r.source]}`;
+}
+
+/** Tied moves a hint names before it counts the rest. */
+const TIES_LISTED = 6;
 
 function pgnDate(date: Date): string {
   const pad = (n: number) => String(n).padStart(2, '0');

@@ -10,7 +10,7 @@ import type { PatternStore } from '../store/patternStore.ts';
 import type { Retrieval } from '../store/retrieval.ts';
 import { materialKey } from '../pattern/canonical.ts';
 import type { Board } from '../chess/board.ts';
-import { blendedWeight, fitPieceValues, fittedLogOdds, fittedWeight, type MaterialEvidence, type PieceValues } from '../eval/materialFit.ts';
+import { blendedWeight, fitPieceValues, fittedLogOdds, type MaterialEvidence, type PieceValues } from '../eval/materialFit.ts';
 import { logistic } from '../eval/combine.ts';
 import { squareLogOdds } from '../eval/squareValues.ts';
 import type { MaterialPattern } from '../pattern/pattern.ts';
@@ -25,8 +25,11 @@ export interface PositionEvaluation {
   /** All most-specific matches, mature or not. */
   matched: PatternRecord[];
   tested: number;
-  /** A material value blended with the fitted piece values (materialEvaluation): the fitted weight and K. */
-  blend?: { fitted: number; prior: number };
+  /**
+   * A material value blended with the fitted piece values (materialEvaluation): the fitted weight and K, and the
+   * fitted weight's log-odds in their two parts, the piece values' and the square values' (0 without them).
+   */
+  blend?: { fitted: number; prior: number; material: number; squares: number };
 }
 
 export function evaluateGraph(
@@ -65,11 +68,11 @@ export function materialEvaluation(
   const used = record && record.updates >= maturity ? matched : [];
   const prior = settings.materialPrior ?? 0;
   if (prior > 0 && pieceValues !== undefined) {
-    const fitted = squares
-      ? logistic(fittedLogOdds(pieceValues, difference) + squares.scale * squareLogOdds(board, squares.squareValues))
-      : fittedWeight(pieceValues, difference);
+    const material = fittedLogOdds(pieceValues, difference);
+    const squareTerm = squares ? squares.scale * squareLogOdds(board, squares.squareValues) : 0;
+    const fitted = logistic(material + squareTerm);
     const value = used.length > 0 ? blendedWeight(record!.weight, record!.updates, fitted, prior) : fitted;
-    return { value, used, matched, tested: 0, blend: { fitted, prior } };
+    return { value, used, matched, tested: 0, blend: { fitted, prior, material, squares: squareTerm } };
   }
   return { value: used.length > 0 ? positionValue(used, settings) : 0.5, used, matched, tested: 0 };
 }

@@ -67,7 +67,7 @@ const PROVEN_LOSS_PENALTY = 1000;
 const MATE_LENGTH_STEP = 100;
 
 /** The penalty of a move whose refutation is a mate in `mateIn` of the opponent's moves. */
-const provenLossPenalty = (mateIn = 1): number => PROVEN_LOSS_PENALTY - MATE_LENGTH_STEP * (mateIn - 1);
+export const provenLossPenalty = (mateIn = 1): number => PROVEN_LOSS_PENALTY - MATE_LENGTH_STEP * (mateIn - 1);
 
 /**
  * What a policy's square values count (MorphPlayerOptions.squareWeight). Measured against ab:2,q, 200 games,
@@ -87,7 +87,8 @@ export type ValueScale = 'probability' | 'log-odds';
 /** Values this close to 0 or 1 count as that far from it, so that a mate's value, 1, has finite log-odds (about 27.6). */
 const LOG_ODDS_EDGE = 1e-12;
 
-function scaledValue(value: number, scale: ValueScale): number {
+/** A value as it enters a move's score on `scale` (choiceScore). */
+export function scaledValue(value: number, scale: ValueScale): number {
   if (scale === 'probability') return value;
   const clamped = Math.min(1 - LOG_ODDS_EDGE, Math.max(LOG_ODDS_EDGE, value));
   return Math.log(clamped / (1 - clamped));
@@ -126,6 +127,12 @@ export interface RankedMove {
    * source 'checkmate'); its value is then 1 and it is played whatever the policy says (ownMate).
    */
   mateIn?: number;
+}
+
+/** A position the player valued by its patterns, for the side that just moved there (positionsValuedFor). */
+export interface ValuedPosition {
+  board: Board;
+  evaluation: PositionEvaluation;
 }
 
 /**
@@ -239,6 +246,8 @@ export class MorphPlayer implements GamePlayer {
   private pieceValues: PieceValues | undefined;
   /** With the policy's square values: them, and what one of their units is worth in the fitted piece values' log-odds. */
   private squares: { squareValues: readonly number[]; scale: number } | undefined;
+  /** While positionsValuedFor runs: every position `evaluate` values, with its evaluation. */
+  private valuedPositions: ValuedPosition[] | undefined;
 
   constructor(
     readonly store: PatternStore,
@@ -374,6 +383,33 @@ export class MorphPlayer implements GamePlayer {
       best = Math.max(best, this.choiceScore(ranked));
     }
     return this.pickAmongBest(valued.sort(this.byScoreThenMove));
+  }
+
+  /**
+   * Every position the player values while it judges `move` (its own position, then its look) as rankMoves judges
+   * it, in order, with their evaluations: the end of the line that set the move's value is among them (explain.ts).
+   * Called after rankMoves in the same position, it uses the piece values that ranking used.
+   */
+  positionsValuedFor(history: GameHistory, move: string): ValuedPosition[] {
+    const board = history.board;
+    const compact = generateLegalMoves(board).find((m) => uciMove(m) === move);
+    if (compact === undefined) throw badInput(`"${move}" is not a legal move in this position`);
+    const next = cloneBoard(board);
+    applyMove(board, compact, next);
+    const valued: ValuedPosition[] = [];
+    this.valuedPositions = valued;
+    try {
+      const ranked = this.judgePosition(history, next, compact, false);
+      this.lookFurther(history, next, ranked);
+    } finally {
+      this.valuedPositions = undefined;
+    }
+    return valued;
+  }
+
+  /** The piece values the last ranking valued material with (undefined: none, as without a material prior). */
+  get pieceValuesInPlay(): PieceValues | undefined {
+    return this.pieceValues;
   }
 
   /** What this player chooses a move by (choiceScore, on its value scale). */
@@ -622,9 +658,13 @@ export class MorphPlayer implements GamePlayer {
 
   /** The patterns' value of a position for the side that just moved (its material pattern's alone, by search mode). */
   private evaluate(board: Board): PositionEvaluation {
-    if (valuesByMaterial(this.search)) return materialEvaluation(this.store, board, this.options.maturity, this.evaluation, this.pieceValues, this.squares);
-    const evaluation = evaluateGraph(this.store, buildPositionGraph(board, this.graph), this.options.maturity, this.evaluation);
-    this.lastTested += evaluation.tested;
+    let evaluation: PositionEvaluation;
+    if (valuesByMaterial(this.search)) evaluation = materialEvaluation(this.store, board, this.options.maturity, this.evaluation, this.pieceValues, this.squares);
+    else {
+      evaluation = evaluateGraph(this.store, buildPositionGraph(board, this.graph), this.options.maturity, this.evaluation);
+      this.lastTested += evaluation.tested;
+    }
+    this.valuedPositions?.push({ board: cloneBoard(board), evaluation });
     return evaluation;
   }
 }

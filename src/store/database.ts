@@ -222,7 +222,7 @@ function checkIdentity(path: string, applicationId: number, userVersion: number)
  * file lacks, which a cleanly closed database never does.
  */
 function openReadOnly(path: string): MorphDatabase {
-  const db = new Database(path, { readonly: true, fileMustExist: true });
+  const db = openReader(path);
   try {
     db.pragma(`busy_timeout = ${BUSY_TIMEOUT_MS}`);
     db.pragma('user_version'); // the first read is where WAL's side files are opened
@@ -241,6 +241,40 @@ function openReadOnly(path: string): MorphDatabase {
     copy[HEADER_WRITE_VERSION_OFFSET] = copy[HEADER_READ_VERSION_OFFSET] = 1;
     return new Database(copy, { readonly: true });
   }
+}
+
+/**
+ * A connection that reads and never writes. SQLite removes a database's -wal and -shm when the last connection to
+ * it closes, but only a connection that may write can (closing, it takes an exclusive lock on the file, folds the
+ * log into it and deletes both; a read-only one cannot take that lock), so a plain read-only open of a database in
+ * WAL mode that nothing else has open leaves the two files it created behind. Where that is the case (the header
+ * says WAL and Morph's, no side file is there yet, and the place can be written) the reader is a read-write
+ * connection with writes refused (query_only), and its close as the last connection removes them under SQLite's
+ * own locks; while another connection (a trainer) still has the files open, that close leaves them, as it must.
+ * Anywhere else, a read-only connection, leaving side files that were already there as they were.
+ */
+export function openReader(path: string): Database.Database {
+  if (!leavesSideFilesWhenReadOnly(path)) return new Database(path, { readonly: true, fileMustExist: true });
+  const db = new Database(path, { fileMustExist: true });
+  db.pragma('query_only = ON');
+  return db;
+}
+
+/** A database in WAL mode, Morph's, with no side file beside it, in a place where SQLite could remove them. */
+function leavesSideFilesWhenReadOnly(path: string): boolean {
+  let file: FileState;
+  try {
+    file = inspectFile(path);
+  } catch {
+    return false;
+  }
+  if (file.state !== 'present' || file.header.length < SQLITE_HEADER_SIZE) return false;
+  const { header } = file;
+  if (header[HEADER_WRITE_VERSION_OFFSET] !== 2 || header[HEADER_READ_VERSION_OFFSET] !== 2) return false;
+  if (header.readInt32BE(HEADER_APPLICATION_ID_OFFSET) !== MORPH_APPLICATION_ID) return false;
+  // A -journal beside it could be hot, which a connection that may write would roll back.
+  if (['-wal', '-shm', '-journal'].some((suffix) => existsSync(path + suffix))) return false;
+  return whyNotWritable(path) === undefined;
 }
 
 function writable(path: string): boolean {

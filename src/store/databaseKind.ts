@@ -8,7 +8,8 @@
 import Database from 'better-sqlite3';
 import { existsSync } from 'node:fs';
 import {
-  closeMorphDatabase, existingSideFiles, openMorphDatabase, removeSideFilesCreated, type MorphDatabase, type OpenOptions,
+  closeMorphDatabase, existingSideFiles, openMorphDatabase, openReader, removeSideFilesCreated, type MorphDatabase,
+  type OpenOptions,
 } from './database.ts';
 import { getMeta, setMeta } from './meta.ts';
 import { badInput } from '../util/errors.ts';
@@ -75,7 +76,7 @@ function checkFileKindBeforeOpening(path: string, expected: DatabaseKind): void 
   let recorded: DatabaseKind | undefined;
   const sideFilesBefore = existingSideFiles(path);
   try {
-    probe = new Database(path, { readonly: true, fileMustExist: true });
+    probe = openReader(path);
     recorded = databaseKind(probe);
   } catch {
     // A damaged file is left as it was (the open then refuses it): without the side files this probe made.

@@ -2,7 +2,9 @@
  * One writer per database. Two trainers on one file would both record games under the same numbers, so a
  * writer first takes an exclusive SQLite lock on a side file, `<db>-lock`, and holds it until it closes the
  * database. The lock is the operating system's (SQLite's own file locking), so it dies with the process: a
- * `kill -9` leaves the file behind but never a lock that blocks the next run. Readers never take it. Files
+ * `kill -9` leaves the file behind but never a lock that blocks the next run. The file stays, empty, after every
+ * run, killed or not: removing it on release would let a process that opened it just before lock a file no longer
+ * in place while a third locks a new one. Readers never take it. Files
  * written whole (opponent models, src/store/wholeFile.ts) take the same lock for the same reason.
  */
 import Database from 'better-sqlite3';
@@ -35,6 +37,8 @@ export class WriterLock {
       throw badInput(`cannot write beside ${path}: ${(error as Error).message}`);
     }
     try {
+      // The journal in memory: the lock file stays empty, and a killed writer leaves no FILE-lock-journal beside it.
+      connection.pragma('journal_mode = MEMORY');
       // A transaction that is never committed: the exclusive lock lasts as long as the connection.
       connection.exec('BEGIN EXCLUSIVE');
     } catch (error) {

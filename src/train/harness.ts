@@ -29,16 +29,16 @@ import { adaptedProbability } from '../engines/noisyPlayer.ts';
 import { finishRun, startRun } from '../store/runs.ts';
 import { getMetaNumber, setMeta } from '../store/meta.ts';
 import { morphScore, recordGame } from '../store/games.ts';
-import { openStoreForWriting } from '../store/location.ts';
+import { defaultDatabasePath, openStoreForWriting } from '../store/location.ts';
 import { MorphError, badInput, fileProblem } from '../util/errors.ts';
-import { closeMorphDatabase, freezeCopy, openMorphDatabase, toMorphError } from '../store/database.ts';
+import { freezeCopy, toMorphError } from '../store/database.ts';
 import type { PatternStore } from '../store/patternStore.ts';
 import { Random, freshSeed } from '../util/random.ts';
 import { TrainingProgress, type ProgressMode } from './progress.ts';
 import { BUILT_IN_OPPONENTS, GameActor, type FinishedGame, type GameTask } from './gameActor.ts';
 import { runWorkerPool } from './workerPool.ts';
 import { checkRunInput } from './preflight.ts';
-import { buildOwnPolicy, OWN_POLICY_GAMES, ownPolicyIsStale, ownPolicyPath, policyModelFor } from '../model/ownPolicy.ts';
+import { OwnPolicyKeeper, ownPolicyPath, policyModelFor, type PolicyUpkeep } from '../model/ownPolicy.ts';
 import { judgeCheckpoint, readScoredPositions, SCORED_POSITIONS } from './checkpointJudge.ts';
 import { recordCheckpointResult } from './checkpointResults.ts';
 import { removeLeftoverTemporaries } from '../store/wholeFile.ts';
@@ -82,12 +82,10 @@ export interface TrainingOptions {
   /** With jobs > 1: games a worker plays on one snapshot of the weights before it loads a fresh one. */
   snapshotEvery?: number | 'auto';
   /**
-   * After a run that was not interrupted, rebuild the database's own move policy (src/model/ownPolicy.ts) when
-   * enough new games were recorded since it was last built. `morph train` does (unless --no-policy).
+   * Keep the database's own move policy (src/model/ownPolicy.ts) current: every partner game learned as soon as it
+   * is recorded, the square values refitted as games accumulate and at the end. `morph train` does (unless --no-policy).
    */
   ownPolicy?: boolean;
-  /** New partner games before the policy is rebuilt (default OWN_POLICY_REFRESH). */
-  ownPolicyRefresh?: number;
   /**
    * Start games from this suite's openings instead of the start position: games 2k-1 and 2k play the suite's k-th
    * opening in the order the run seed shuffles it (Morph white, then black), as a match does; the suite repeats.
@@ -143,8 +141,8 @@ export interface TrainingSummary {
   openings: { source: string; count: number } | null;
   /** The signal that interrupted the run, if one did. */
   signal?: StopSignal;
-  /** The own move policy rebuilt after the run, or null when it was not (up to date, too few games, or not asked). */
-  policy: { file: string; firstGame: number; lastGame: number; games: number; patterns: number; seconds: number } | null;
+  /** What keeping the own move policy current did and cost, or null when it was not asked for. */
+  policy: PolicyUpkeep | null;
 }
 
 export type StopSignal = 'SIGINT' | 'SIGTERM';
@@ -200,8 +198,12 @@ export function maxJobs(): number {
  * e.g. data/morph.db -> data/morph.checkpoints/games-001000.db (zero-padded, so names sort by games).
  */
 export function checkpointPath(dbPath: string, gameNumber: number): string {
-  const dir = join(dirname(dbPath), `${basename(dbPath).replace(/\.db$/, '')}.checkpoints`);
-  return join(dir, `games-${String(gameNumber).padStart(6, '0')}.db`);
+  return join(checkpointFolder(dbPath), `games-${String(gameNumber).padStart(6, '0')}.db`);
+}
+
+/** The folder of a database's checkpoints (checkpointPath). */
+export function checkpointFolder(dbPath: string): string {
+  return join(dirname(dbPath), `${basename(dbPath).replace(/\.db$/, '')}.checkpoints`);
 }
 
 /** Meta key of an adaptive handicap's current probability (noisy:auto=T), so a resumed run continues it. */
@@ -238,42 +240,7 @@ export async function runTraining(options: TrainingOptions): Promise<TrainingSum
   const summary = await playTrainingGames(options);
   // A policy build killed mid-write (kill -9) leaves its temporary beside the policy; a model can be large.
   removeLeftoverTemporaries(ownPolicyPath(summary.database));
-  const finished = summary.stopReason === 'games-done' || summary.stopReason === 'time-limit';
-  if (options.ownPolicy && finished) {
-    if (ownPolicyIsStale(summary.database, options.ownPolicyRefresh)) summary.policy = rebuildOwnPolicy(summary.database, options);
-    removeWriteAheadLog(summary.database);
-  }
   return summary;
-}
-
-/** Builds the database's own policy; a policy that cannot be built is reported, not fatal (the games are saved). */
-function rebuildOwnPolicy(database: string, options: TrainingOptions): TrainingSummary['policy'] {
-  const started = performance.now();
-  if (options.progress !== 'none') process.stderr.write(`morph: building the move policy from the last ${OWN_POLICY_GAMES} games (--no-policy skips it)\n`);
-  let built: ReturnType<typeof buildOwnPolicy> = null;
-  try {
-    built = buildOwnPolicy(database);
-  } catch (error) {
-    process.stderr.write(`morph: the move policy was not rebuilt: ${(error as Error).message.split('\n')[0]}\n`);
-  }
-  if (built === null) return null;
-  return {
-    file: built.file, firstGame: built.firstGame, lastGame: built.lastGame, games: built.games, patterns: built.patterns,
-    seconds: (performance.now() - started) / 1000,
-  };
-}
-
-/**
- * The policy step reads the database read-only, and SQLite leaves the write-ahead log and its index (DB-wal,
- * DB-shm) behind when the last connection to close is read-only. A writer's close removes them, so the database
- * is left as one file, as a run without the policy step leaves it. Only tidiness: the games are saved already.
- */
-function removeWriteAheadLog(path: string): void {
-  try {
-    closeMorphDatabase(openMorphDatabase(path, { quickCheck: false, create: false }));
-  } catch {
-    // Another process may hold the database; SQLite then keeps the files, which is harmless.
-  }
 }
 
 async function playTrainingGames(options: TrainingOptions): Promise<TrainingSummary> {
@@ -313,10 +280,14 @@ async function playTrainingGames(options: TrainingOptions): Promise<TrainingSumm
   const judgeFile = options.checkpointEvery ? (options.judgePositions ?? SCORED_POSITIONS) : false;
   const judged = judgeFile === false ? undefined : { file: judgeFile, positions: readScoredPositions(judgeFile) };
   let openedStore: PatternStore | null = null;
+  let policyKeeper: OwnPolicyKeeper | null = null;
   let progress: TrainingProgress | null = null;
   let runId: number | null = null;
   try {
-    await checkRunInput(options, spec);
+    await checkRunInput(
+      { ...options, checkpointFolder: options.checkpointEvery ? checkpointFolder(options.db ?? defaultDatabasePath()) : undefined },
+      spec,
+    );
     // An opponent that lives for the whole run (an engine process, a morph: database; each such member of a mix) is
     // started once before the training database is touched, so a bad engine path, engine option or database is
     // refused with nothing written. A morph: opponent is made again with the run's seed; game workers (--jobs N)
@@ -348,6 +319,9 @@ async function playTrainingGames(options: TrainingOptions): Promise<TrainingSumm
     });
     seedIfNew(store, config);
     const firstGame = gamesPlayed(store) + 1;
+    if (options.ownPolicy) {
+      policyKeeper = new OwnPolicyKeeper(store.db, store.path, (message) => options.progress !== 'none' && process.stderr.write(`morph: ${message}\n`));
+    }
     // Never more players than games: a worker started for no game costs a process and a load of the weights.
     const jobs = Math.min(options.jobs ?? 1, options.games ?? Infinity);
     // The canonical spec (defaults filled in), as the games record it, so the run can be replayed exactly.
@@ -431,6 +405,7 @@ async function playTrainingGames(options: TrainingOptions): Promise<TrainingSumm
       });
       const learnStarted = performance.now();
       let learned!: LearningSummary;
+      let recordedId = 0;
       learnFromGame(
         store,
         { startFen: played.startFen, moves: played.moves, learner: morphColor, result: score },
@@ -444,13 +419,16 @@ async function playTrainingGames(options: TrainingOptions): Promise<TrainingSumm
             const current = getMetaNumber(store.db, HANDICAP_META) ?? adaptive.start;
             setMeta(store.db, HANDICAP_META, adaptedProbability(current, adaptive.target, score));
           }
-          recordGame(store.db, {
+          recordedId = recordGame(store.db, {
             runId: currentRunId, morphColor, opponent: opponentName, result: played.result, reason: played.reason,
             plies: played.plies, finalMaterial, patterns: learning.patterns, seed, pgn, snapshot,
             seconds: finished.seconds, startedAt: finished.startedAt, finishedAt: new Date().toISOString(),
           });
         },
       );
+      // The policy learns the partner's moves of the game just recorded (a separate file: a run killed between the
+      // two is caught up when the next one starts).
+      if (opponentName !== 'self') policyKeeper?.learnGame(recordedId);
       const learningSeconds = (performance.now() - learnStarted) / 1000;
       summary.games++;
       summary.lastGame = gameNumber;
@@ -542,6 +520,7 @@ async function playTrainingGames(options: TrainingOptions): Promise<TrainingSumm
         await applyGame(finished);
       }
     }
+    if (policyKeeper) summary.policy = summary.stopReason === 'games-done' || summary.stopReason === 'time-limit' ? policyKeeper.finish() : policyKeeper.summary;
     summary.seconds = (Date.now() - started) / 1000;
     finishRun(store.db, runId, { stopReason: summary.stopReason, games: summary.games });
     runId = null;
@@ -569,6 +548,7 @@ async function playTrainingGames(options: TrainingOptions): Promise<TrainingSumm
     process.off('SIGTERM', onSignal);
     await closeAllStarted();
     await actor?.close();
+    policyKeeper?.close();
     openedStore?.close();
   }
 }

@@ -66,16 +66,18 @@ export function registerAgreeCommand(program: Command): void {
     .option('--positions <file>', 'labelled positions: JSON lines {"fen":…,"best":"e2e4","scores":{…}} or EPD with bm (- for stdin)')
     .option('--db <file>', 'rank with Morph over this database (opened read-only)')
     .option('--ranker <spec>', `rank with a built-in (repeatable): ${RANKER_FORMS}`, collect, [])
+    .option('--json', 'JSON output, one object per ranker a line: {"positions":N,"top1":…,"quality":{…}, …}')
+    .optionsGroup("Morph's search and evaluation (with --db):")
+    .option('--search <mode>', `with --db: ${SEARCH_MODES.join(' | ')} (default: the database's)`)
     .option('--maturity <n>', "with --db: use patterns of at least this many updates (default: the database's)")
     .option('--evaluation <fn>', `with --db: ${EVALUATION_FUNCTIONS.join(' | ')} (default: the database's)`)
     .option('--prior <n>', "with --db: pseudo-counts shrinking weights for shrunk and logodds (default: the database's)")
     .option('--material-prior <k>', `with --db: ${MATERIAL_PRIOR_HELP}`)
-    .option('--search <mode>', `with --db: ${SEARCH_MODES.join(' | ')} (default: the database's)`)
+    .option('--no-graph-patterns', 'with --db: without what the graph patterns add (their terms and the policy\'s term): material and square values only')
+    .optionsGroup("Morph's move policy (with --db):")
     .option('--policy <file>', "with --db: a model of a strong player (morph model) as the move policy (default: the database's own, DB.policy.db, if built)")
     .option('--no-policy', 'with --db: no move policy')
-    .option('--no-graph-patterns', 'with --db: without what the graph patterns add (their terms and the policy\'s term): material and square values only')
     .option('--policy-weight <x>', POLICY_WEIGHT_HELP)
-    .option('--json', 'JSON output, one object per ranker a line: {"positions":N,"top1":…,"quality":{…}, …}')
     .action(
       action((opts: AgreeOptions) => {
         if (!opts.positions) throw badInput('give the labelled positions: --positions FILE');

@@ -4,7 +4,7 @@ import { Chess } from 'chess.js';
 import { checkFen } from '../../chess/fen.ts';
 import { GameHistory } from '../../chess/history.ts';
 import { MorphPlayer, playingMaturity, type RankedMove } from '../../player/morphPlayer.ts';
-import { explainMove, explanationText, type MoveExplanation } from '../../player/explain.ts';
+import { explainChoice, explanationText, type MoveExplanation } from '../../player/explain.ts';
 import { openStoreForReading } from '../../store/location.ts';
 import { BAD_INPUT, MorphError, badInput } from '../../util/errors.ts';
 import { action, printLine, reportError } from '../run.ts';
@@ -45,9 +45,10 @@ export interface MoveReport {
   chosenBy: 'value' | 'bare-king' | 'mate';
   /**
    * refutation: with search "captures", the opponent capture (UCI) that set the move's value. policy: with a move
-   * policy, its term (weight x log-probability), added to the value when choosing.
+   * policy, its term (weight x log-probability), added to the value when choosing. score: what the moves are ranked
+   * by (the value, or its log-odds with the material searches, plus the policy's and the graph patterns' terms).
    */
-  ranking: { move: string; san: string; value: number; source: string; refutation?: string; policy?: number; mateIn?: number }[];
+  ranking: { move: string; san: string; value: number; score: number; source: string; refutation?: string; policy?: number; mateIn?: number }[];
   explanation?: MoveExplanation;
 }
 
@@ -56,13 +57,6 @@ function sanByUci(fen: string): Map<string, string> {
   const map = new Map<string, string>();
   for (const m of new Chess(fen).moves({ verbose: true })) map.set(m.from + m.to + (m.promotion ?? ''), m.san);
   return map;
-}
-
-/** SAN of `reply` in the position after `move`. */
-function sanAfter(fen: string, move: string, reply: string): string {
-  const chess = new Chess(fen);
-  chess.move({ from: move.slice(0, 2), to: move.slice(2, 4), promotion: move[4] });
-  return chess.move({ from: reply.slice(0, 2), to: reply.slice(2, 4), promotion: reply[4] }).san;
 }
 
 export function chooseAndReport(player: MorphPlayer, rawFen: string, explain: boolean, explainOnly?: string): MoveReport {
@@ -79,6 +73,7 @@ export function chooseAndReport(player: MorphPlayer, rawFen: string, explain: bo
       move: r.move,
       san: sans.get(r.move) ?? r.move,
       value: round(r.value),
+      score: round(player.choiceScore(r)),
       source: r.source,
       ...(r.refutation ? { refutation: r.refutation.move } : {}),
       ...(r.policy !== undefined ? { policy: round(r.policy) } : {}),
@@ -89,8 +84,7 @@ export function chooseAndReport(player: MorphPlayer, rawFen: string, explain: bo
     const target = explainOnly ?? chosen;
     const ranked: RankedMove | undefined = ranking.find((r) => r.move === target);
     if (!ranked) throw badInput(`"${target}" is not a legal move in this position (moves are in UCI, e.g. e2e4)`);
-    const refutationSan = ranked.refutation ? sanAfter(fen, target, ranked.refutation.move) : undefined;
-    report.explanation = explainMove(ranked, sans.get(target) ?? target, player.options.maturity, player.evaluation, refutationSan);
+    report.explanation = explainChoice(player, history, ranked);
   }
   return report;
 }
@@ -108,7 +102,8 @@ function reportText(report: MoveReport): string {
     const after = r.refutation ? `, after ${r.refutation}` : '';
     const policy = r.policy !== undefined ? `  policy ${r.policy >= 0 ? '+' : ''}${r.policy.toFixed(4)}` : '';
     const source = r.mateIn !== undefined ? `mate in ${r.mateIn}` : r.source;
-    lines.push(`  ${r.move.padEnd(6)} ${r.san.padEnd(8)} ${r.value.toFixed(4)}${policy}  ${source}${after}`);
+    const score = `  score ${r.score >= 0 ? '+' : ''}${r.score.toFixed(4)}`;
+    lines.push(`  ${r.move.padEnd(6)} ${r.san.padEnd(8)} ${r.value.toFixed(4)}${policy}${score}  ${source}${after}`);
   }
   if (report.explanation) lines.push('', explanationText(report.explanation));
   return lines.join('\n');
@@ -122,17 +117,19 @@ export function registerMoveCommand(program: Command): void {
     .option('--input <file>', 'a file with one FEN per line (- for stdin): one answer per position (one JSON object per line with --json)')
     .option('--db <file>', 'pattern database (default: data/morph.db in the checkout, or $MORPH_DB)')
     .option('--json', 'JSON output: {"best":…, "ranking":[{"move","san","value"},…]}')
-    .option('--explain', 'show the patterns behind the chosen move and how they combined')
+    .option('--explain', "show every term of the chosen move's score (the line that set its value, material, square values, policy, graph patterns) and the patterns behind it")
     .option('--move <uci>', 'with --explain: explain this move instead of the chosen one')
-    .option('--maturity <n>', "ignore patterns with fewer updates than this (default: the database's)")
-    .option('--search <mode>', `${SEARCH_MODES.join(' | ')}: how far Morph looks (default: the database's)`)
     .option('--seed <n>', 'seed for the random tie-break', '1')
-    .option('--policy <file>', "a model of a strong player (morph model) as Morph's move policy (default: the database's own, DB.policy.db, if built)")
-    .option('--no-policy', 'rank without a move policy')
-    .option('--no-graph-patterns', 'rank without what the graph patterns add (their terms and the policy\'s term): material and square values only')
-    .option('--policy-weight <x>', POLICY_WEIGHT_HELP)
+    .optionsGroup('Search and evaluation:')
+    .option('--search <mode>', `${SEARCH_MODES.join(' | ')}: how far Morph looks (default: the database's)`)
+    .option('--maturity <n>', "ignore patterns with fewer updates than this (default: the database's)")
     .option('--material-prior <k>', MATERIAL_PRIOR_HELP)
     .option('--contempt <c>', CONTEMPT_HELP)
+    .option('--no-graph-patterns', 'rank without what the graph patterns add (their terms and the policy\'s term): material and square values only')
+    .optionsGroup('Move policy:')
+    .option('--policy <file>', "a model of a strong player (morph model) as Morph's move policy (default: the database's own, DB.policy.db, if built)")
+    .option('--no-policy', 'rank without a move policy')
+    .option('--policy-weight <x>', POLICY_WEIGHT_HELP)
     .action(
       action((opts: MoveOptions) => {
         if (!opts.fen === !opts.input) throw badInput('give exactly one of --fen FEN or --input FILE');

@@ -14,8 +14,11 @@ import { action, printLine, reportError } from '../run.ts';
 import { parseIntegerOption, parseNumberOption, parsePositiveNumberOption, parseSearchOption, parseSeedOption } from '../options.ts';
 import { SEARCH_MODES } from '../../player/search.ts';
 import type { ConfigPatch, LearningConfig } from '../../learn/config.ts';
-import { OWN_POLICY_GAMES, OWN_POLICY_REFRESH } from '../../model/ownPolicy.ts';
+import { OWN_SQUARE_EVERY } from '../../model/ownPolicy.ts';
 import { openingPositions, readOpenings } from '../../match/openings.ts';
+import { defaultDatabasePath } from '../../store/location.ts';
+import { readScoredPositions, SCORED_POSITIONS } from '../../train/checkpointJudge.ts';
+import { learnedText, measureMoveQuality, readLearned, yardstick, yardstickSample, YARDSTICK_POSITIONS, type Learned } from '../../train/learned.ts';
 
 interface TrainOptions {
   db?: string;
@@ -56,6 +59,7 @@ interface TrainOptions {
   generalisationsPerGame?: string;
   specialisationsPerGame?: string;
   policy: boolean;
+  yardstick?: boolean;
   json?: boolean;
 }
 
@@ -72,7 +76,8 @@ export function trainingSummaryText(s: TrainingSummary): string {
     `patterns ${s.patterns}; ${s.seconds.toFixed(1)} s (${perHour} games/hour, ${s.jobs} job${s.jobs === 1 ? '' : 's'}): ` +
       `Morph ${s.time.morph.toFixed(1)} s, opponent ${s.time.opponent.toFixed(1)} s, learning ${s.time.learning.toFixed(1)} s`,
     ...(s.policy !== null
-      ? [`move policy ${s.policy.file} rebuilt from games ${s.policy.firstGame}-${s.policy.lastGame}: ${s.policy.patterns} patterns, ${s.policy.seconds.toFixed(1)} s`]
+      ? [`move policy ${s.policy.file}: learned ${s.policy.games} games as they were played${s.policy.rebuilt ? ' (built whole first)' : ''}, ` +
+          `up to game ${s.policy.lastGame}, ${s.policy.patterns} patterns, ${s.policy.squareFits} square-value refits, ${s.policy.seconds.toFixed(1)} s`]
       : []),
   ].join('\n');
 }
@@ -83,43 +88,50 @@ export function registerTrainCommand(program: Command): void {
     .description('train against a sparring opponent; learns after every game; resumes where the last run stopped')
     .option('--db <file>', 'pattern database (default: data/morph.db in the checkout, or $MORPH_DB)')
     .option('--games <n>', `games to play (default ${DEFAULT_GAMES} unless --hours is given)`)
-    .option('--hours <h>', 'train for this many hours instead (the move policy rebuilt after the run is not counted: minutes more)')
+    .option('--hours <h>', 'train for this many hours instead')
     .option('--opponent <spec>', 'stockfish[:skill=N,depth=N,…] | uci:PATH[:opt=v,…] | gnuchess[:depth=N] | morph:FILE | random | greedy | ab:D[,q][,t=T] | noisy:P:SPEC | self (self-play) | mix:SPEC;SPEC;… (game n plays member (n-1) mod k) | ladder:SPEC@N;…;SPEC (the first plays games 1-N, the next up to its bound, the last every game after)', 'stockfish')
+    .option('--jobs <n>', `games played at once: one in this process on the live weights, the others by workers on snapshots of them; at most twice the cores (here ${maxJobs()}) and never more than --games (default: the cores, here ${defaultJobs()})`)
     .option('--seed <n>', 'run seed (default: the database\'s, or a fresh one, recorded)')
-    .option('--pgn <file>', 'append every game to this PGN file')
-    .option('--json-log <file>', 'append one JSON line per game')
     .option('--openings <file>', 'start each pair of games (Morph white, then black) from the position of the next opening of this EPD or PGN suite, in an order the run seed shuffles, e.g. openings/train-6ply.epd (default: every game from the start position)')
     .option('--max-plies <n>', 'adjudicate a draw after this many plies', '300')
-    .option('--maturity <n>', 'play with patterns of at least this many updates (saved in the database)')
-    .option('--lambda <x>', 'TD(lambda) (saved in the database)')
-    .option('--discount <g>', 'per-position discount of later results toward a draw, (0.5, 1] (saved)')
-    .option('--update-per <when>', 'game | position: move each pattern once per game, or once per position it matched (saved)')
-    .option('--beta <x>', 'exponent of the update function that evaluates TD targets (saved)')
-    .option('--learn-from <whose>', "own | both: learn from Morph's positions only, or the opponent's too (saved)")
-    .option('--target-maturity <n>', 'evaluate TD targets with patterns of at least this many updates (saved)')
-    .option('--evaluation <fn>', 'paper | shrunk | logodds | joint: how matched patterns combine, in play and learning (saved)')
-    .option('--prior <n>', 'pseudo-counts of a draw shrinking each weight, for shrunk and logodds (saved)')
-    .option('--material-prior <k>', 'pseudo-counts of the fitted piece values blended into each material weight by the material searches, 0 for none, 1000000 for the fitted values alone (saved; a new database: 1000000)')
-    .option('--language <name>', "paper | safety: the paper's pattern language, or with en-prise pieces marked (saved; a new database: safety)")
-    .option('--search <mode>', `${SEARCH_MODES.join(' | ')}: how far Morph looks in its training games (saved; a new database: captures-mates)`)
-    .option('--play-search <mode>', `${SEARCH_MODES.join(' | ')}: how far Morph looks when it plays from the database outside training (saved; a new database: material-forks)`)
-    .option('--temperature <schedule>', 'constant:K | linear:K0->K1@G | exp:K0,HALF,KMIN (saved in the database)')
-    .option('--subgraphs-per-game <n>', 'node-ordered subgraphs proposed per game (saved; default 6)')
-    .option('--regressions-per-game <n>', 'patterns proposed by goal regression per game (saved; default 2)')
-    .option('--generalisations-per-game <n>', 'patterns proposed by generalisation per game (saved; default 2)')
-    .option('--specialisations-per-game <n>', 'patterns proposed by specialisation per game (saved; default 2)')
+    .optionsGroup('Learning (saved in the database):')
+    .option('--maturity <n>', 'play with patterns of at least this many updates')
+    .option('--lambda <x>', 'TD(lambda)')
+    .option('--discount <g>', 'per-position discount of later results toward a draw, (0.5, 1]')
+    .option('--update-per <when>', 'game | position: move each pattern once per game, or once per position it matched')
+    .option('--beta <x>', 'exponent of the update function that evaluates TD targets')
+    .option('--learn-from <whose>', "own | both: learn from Morph's positions only, or the opponent's too")
+    .option('--target-maturity <n>', 'evaluate TD targets with patterns of at least this many updates')
+    .option('--evaluation <fn>', 'paper | shrunk | logodds | joint: how matched patterns combine, in play and learning')
+    .option('--prior <n>', 'pseudo-counts of a draw shrinking each weight, for shrunk and logodds')
+    .option('--material-prior <k>', 'pseudo-counts of the fitted piece values blended into each material weight by the material searches, 0 for none, 1000000 for the fitted values alone (a new database: 1000000)')
+    .optionsGroup('Pattern creation (saved in the database):')
+    .option('--language <name>', "paper | safety: the paper's pattern language, or with en-prise pieces marked (a new database: safety)")
+    .option('--subgraphs-per-game <n>', 'node-ordered subgraphs proposed per game (default 6)')
+    .option('--regressions-per-game <n>', 'patterns proposed by goal regression per game (default 2)')
+    .option('--generalisations-per-game <n>', 'patterns proposed by generalisation per game (default 2)')
+    .option('--specialisations-per-game <n>', 'patterns proposed by specialisation per game (default 2)')
+    .optionsGroup('Search (saved in the database):')
+    .option('--search <mode>', `${SEARCH_MODES.join(' | ')}: how far Morph looks in its training games (a new database: captures-mates)`)
+    .option('--play-search <mode>', `${SEARCH_MODES.join(' | ')}: how far Morph looks when it plays from the database outside training (a new database: material-forks)`)
+    .option('--temperature <schedule>', 'constant:K | linear:K0->K1@G | exp:K0,HALF,KMIN')
+    .optionsGroup('Workers:')
+    .option('--snapshot-every <n>', `with --jobs > 1, games a worker plays before loading fresh weights, or auto: once its games took ${AUTO_RELOAD_FACTOR} times as long as loading them (default ${DEFAULT_SNAPSHOT_EVERY})`)
+    .optionsGroup('Output and monitoring:')
+    .option('--progress <mode>', 'auto | bar | lines | none', 'auto')
+    .option('--json', 'print the run summary as JSON (what it learned under "learned")')
+    .option('--yardstick', `end with Morph's move quality on ${YARDSTICK_POSITIONS} of the scored positions (--judge's, default positions/move-scores.jsonl), beside the same measure at the run's start (seconds more)`)
+    .option('--pgn <file>', 'append every game to this PGN file')
+    .option('--json-log <file>', 'append one JSON line per game')
     .option('--checkpoint-every <n>', 'keep a copy of the database every N games beside it, in NAME.checkpoints/ for NAME.db (SQLite backup), and judge it as it plays on scored positions (about a minute; `morph report` draws the curve)')
     .option('--judge <file>', 'with --checkpoint-every: the scored positions (JSON lines with every move scored) each checkpoint is judged on (default: the 400 shipped in positions/move-scores.jsonl)')
     .option('--no-judge', 'with --checkpoint-every: keep the copies without judging them')
-    .option('--jobs <n>', `games played at once: one in this process on the live weights, the others by workers on snapshots of them; at most twice the cores (here ${maxJobs()}) and never more than --games (default: the cores, here ${defaultJobs()})`)
-    .option('--snapshot-every <n>', `with --jobs > 1, games a worker plays before loading fresh weights, or auto: once its games took ${AUTO_RELOAD_FACTOR} times as long as loading them (default ${DEFAULT_SNAPSHOT_EVERY})`)
-    .option('--progress <mode>', 'auto | bar | lines | none', 'auto')
-    .option('--max-failures <n>', 'stop after this many discarded games in a row (exit code 3)', '5')
+    .option('--no-policy', `do not keep the database's own move policy (DB.policy.db) current; by default it learns each partner game as soon as it is played, and its square values are refitted every ${OWN_SQUARE_EVERY} games and at the end`)
+    .optionsGroup('External engines:')
     .option('--engine-timeout <ms>', 'per-move timeout for external engines (doubled, up to 8 times, for an engine that keeps running out of it while still computing)')
     .option('--engine-hang <ms>', `give up on an external engine that owes an answer but sends nothing and uses no CPU for this long (Linux; default ${DEFAULT_HANG_TIMEOUT_MS})`)
     .option('--retry-backoff <ms>', `wait before the game after a failed one, doubled for each failure in a row up to ${MAX_RETRY_BACKOFF_MS / 1000} s; 0 for none (default ${DEFAULT_RETRY_BACKOFF_MS})`)
-    .option('--no-policy', `do not rebuild the database's own move policy (DB.policy.db) after the run; by default it is rebuilt from the last ${OWN_POLICY_GAMES} games once ${OWN_POLICY_REFRESH} new ones are recorded`)
-    .option('--json', 'print the run summary as JSON')
+    .option('--max-failures <n>', 'stop after this many discarded games in a row (exit code 3)', '5')
     .action(
       action(async (opts: TrainOptions) => {
         if (opts.games !== undefined && opts.hours !== undefined) throw badInput('give --games or --hours, not both');
@@ -158,6 +170,12 @@ export function registerTrainCommand(program: Command): void {
           config.specialisation = { perGame: parseIntegerOption('--specialisations-per-game', opts.specialisationsPerGame, 0, 1000) };
         }
         const openings = opts.openings === undefined ? undefined : { source: opts.openings, list: openingPositions(readOpenings(opts.openings)) };
+        // The yardstick's first measure: the database as the run finds it (a bad positions file is refused first).
+        const yardstickFile = typeof opts.judge === 'string' ? opts.judge : SCORED_POSITIONS;
+        const sample = opts.yardstick ? yardstickSample(readScoredPositions(yardstickFile)) : undefined;
+        const yardstickStarted = performance.now();
+        const start = sample && measureMoveQuality(opts.db ?? defaultDatabasePath(), sample, config);
+        const startSeconds = (performance.now() - yardstickStarted) / 1000;
         const training = runTraining({
           db: opts.db,
           games: opts.hours !== undefined ? undefined : opts.games ? parseIntegerOption('--games', opts.games, 1) : DEFAULT_GAMES,
@@ -189,7 +207,14 @@ export function registerTrainCommand(program: Command): void {
           process.exitCode = error instanceof StoppedBeforeFirstGame ? signalExitCode(error.signal) : EXIT_FAILURES;
           return;
         }
-        printLine(opts.json ? JSON.stringify(summary) : trainingSummaryText(summary));
+        // An interrupted run ends at once: the user asked it to.
+        const measured = performance.now();
+        const now = sample && !summary.signal ? measureMoveQuality(summary.database, sample) : undefined;
+        const nowSeconds = (performance.now() - measured) / 1000;
+        // Read last: it leaves the database as one file (readLearned).
+        const learned: Learned = readLearned(summary.database);
+        if (sample && start && now) learned.yardstick = yardstick(yardstickFile, sample, start, now, startSeconds + nowSeconds);
+        printLine(opts.json ? JSON.stringify({ ...summary, learned }) : [trainingSummaryText(summary), ...learnedText(learned)].join('\n'));
         if (summary.signal) process.exitCode = signalExitCode(summary.signal);
       }),
     );

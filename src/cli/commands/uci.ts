@@ -31,14 +31,17 @@ export function registerUciCommand(program: Command): void {
     .command('uci')
     .description('run Morph as a UCI engine (for chess GUIs): reads commands on stdin, answers on stdout')
     .option('--db <file>', 'pattern database (default: data/morph.db in the checkout, or $MORPH_DB)')
-    .option('--maturity <n>', "ignore patterns with fewer updates than this (UCI option Maturity; default: the database's)")
-    .option('--search <mode>', `${SEARCH_MODES.join(' | ')}: how far Morph looks (UCI option Search; default: the database's)`)
     .option('--seed <n>', 'seed for the random tie-break (UCI option Seed)', '1')
-    .option('--model <file>', "an opponent model of the engine's opponent: Morph looks along its predicted replies (UCI option OpponentModel)")
-    .option('--model-mode <mode>', MODEL_MODE_HELP)
+    .optionsGroup('Search and evaluation:')
+    .option('--search <mode>', `${SEARCH_MODES.join(' | ')}: how far Morph looks (UCI option Search; default: the database's)`)
+    .option('--maturity <n>', "ignore patterns with fewer updates than this (UCI option Maturity; default: the database's)")
+    .optionsGroup('Move policy:')
     .option('--policy <file>', "a model of a strong player (morph model) as Morph's move policy (default: the database's own, DB.policy.db, if built)")
     .option('--no-policy', 'play without a move policy')
     .option('--policy-weight <x>', POLICY_WEIGHT_HELP)
+    .optionsGroup('Opponent model:')
+    .option('--model <file>', "an opponent model of the engine's opponent: Morph looks along its predicted replies (UCI option OpponentModel)")
+    .option('--model-mode <mode>', MODEL_MODE_HELP)
     .action(
       action(async (opts: UciOptions) => {
         const maturity = opts.maturity === undefined ? undefined : parseIntegerOption('--maturity', opts.maturity, 0, MAX_MATURITY);
