@@ -12,11 +12,12 @@ import { existsSync, rmSync } from 'node:fs';
 import { Command } from 'commander';
 import { openMorphDatabase } from '../src/store/database.ts';
 import { getMeta, getMetaJson, getMetaNumber, setMeta } from '../src/store/meta.ts';
-import { gameDecisions, partnerGamesAfter } from '../src/model/ownPolicy.ts';
+import { gameDecisions, partnerGamesAfter, sampleDecisions } from '../src/model/ownPolicy.ts';
 import { buildModel } from '../src/model/modelBuilder.ts';
 import { PolicyLearner } from '../src/model/policyLearner.ts';
 import { CHOICE_SQUARES_KEY } from '../src/model/opponentModel.ts';
 import { readSquareEvidence, writeSquareEvidence } from '../src/model/squareEvidence.ts';
+import { Random } from '../src/util/random.ts';
 import { morphRanker } from '../src/agree/rankers.ts';
 import { readInputLines } from '../src/cli/lines.ts';
 import { parseLabelledPositions } from '../src/agree/positions.ts';
@@ -29,6 +30,7 @@ const opts = new Command()
   .option('--positions <file>', 'scored positions', 'positions/move-scores.jsonl')
   .option('--games <n>', 'replay at most this many partner games', '1000000')
   .option('--measure-only', 'skip the replay: measure an existing --out')
+  .option('--share <x>', "the share of each game's decisions the online policy learns from", '1')
   .parse()
   .opts();
 
@@ -51,7 +53,7 @@ if (!opts.measureOnly) {
   let loss = 0;
   let decisions = 0;
   for (let i = 1; i < games.length; i++) {
-    const lesson = learner.learn(decisionsOf(games[i]), games[i]);
+    const lesson = learner.learn(sampleDecisions(decisionsOf(games[i]), Number(opts.share), new Random(games[i])), games[i]);
     loss -= lesson.logLikelihood * lesson.decisions;
     decisions += lesson.decisions;
     if ((i + 1) % 250 === 0 || i === games.length - 1) {

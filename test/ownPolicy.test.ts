@@ -10,7 +10,8 @@ import { join } from 'node:path';
 import { Chess } from 'chess.js';
 import Database from 'better-sqlite3';
 import { runTraining } from '../src/train/harness.ts';
-import { buildOwnPolicy, ownPolicyPath, partnerDecisions } from '../src/model/ownPolicy.ts';
+import { buildOwnPolicy, gameDecisions, OwnPolicyKeeper, ownPolicyPath, partnerDecisions } from '../src/model/ownPolicy.ts';
+import { readSquareEvidence } from '../src/model/squareEvidence.ts';
 import { OpponentModel } from '../src/model/opponentModel.ts';
 import { PolicyLearner } from '../src/model/policyLearner.ts';
 import { storedConfig } from '../src/learn/config.ts';
@@ -19,7 +20,8 @@ import { openMorphDatabase } from '../src/store/database.ts';
 import { PatternStore } from '../src/store/patternStore.ts';
 import { MORPH_BIN, runMorph } from './helpers/cli.ts';
 import { endedProcessId, runningProcess } from './helpers/processes.ts';
-import { recordPlayedRun } from './helpers/playedGames.ts';
+import { recordPlayedRun, type PlayedRun } from './helpers/playedGames.ts';
+import { movesDecisions } from '../src/model/decisions.ts';
 
 const train = (db: string, games: number, ownPolicy = true) =>
   runTraining({
@@ -27,20 +29,25 @@ const train = (db: string, games: number, ownPolicy = true) =>
     config: { search: 'one-ply' }, ownPolicy,
   });
 
-/** The partner's moves in the recorded games, read by chess.js: per game, the UCI moves of the side Morph was not. */
-function partnerMovesByChessJs(db: string): string[] {
+/** The partner's moves in the recorded games, read by chess.js: per game (by id), the UCI moves of the side Morph was not. */
+function partnerMovesByGame(db: string): Map<number, string[]> {
   const rows = new Database(db, { readonly: true })
-    .prepare('SELECT pgn, morph_color AS morphColor FROM games ORDER BY id')
-    .all() as { pgn: string; morphColor: 'w' | 'b' }[];
-  return rows.flatMap((row) => {
-    const chess = new Chess();
-    chess.loadPgn(row.pgn);
-    return chess
-      .history({ verbose: true })
-      .filter((m) => m.color !== row.morphColor)
-      .map((m) => m.lan);
-  });
+    .prepare('SELECT id, pgn, morph_color AS morphColor FROM games ORDER BY id')
+    .all() as { id: number; pgn: string; morphColor: 'w' | 'b' }[];
+  return new Map(
+    rows.map((row) => {
+      const chess = new Chess();
+      chess.loadPgn(row.pgn);
+      const moves = chess
+        .history({ verbose: true })
+        .filter((m) => m.color !== row.morphColor)
+        .map((m) => m.lan);
+      return [row.id, moves];
+    }),
+  );
 }
+
+const partnerMovesByChessJs = (db: string): string[] => [...partnerMovesByGame(db).values()].flat();
 
 const modelInfo = (path: string) => {
   const db = new Database(path, { readonly: true });
@@ -320,6 +327,69 @@ describe("Morph's own move policy", () => {
     const fresh = await runMorph(['model', '--from-db', played, '--fresh-squares', '--json', '--no-progress']);
     expect(squaresOf(fresh.stdout)).toMatchObject({ decisions: all, of: all, fits: 1 });
     expect(JSON.parse(fresh.stdout).squareGames).toBe(10);
+  }, 120_000);
+
+  it('during a run, learns a share of each game once it knows the first games, and refits the square values on a sample of the games since the last refit', async () => {
+    const played = join(dir, 'schedule.db');
+    const writer = openMorphDatabase(played);
+    /** Records game `id`, as a run does before the keeper learns it. */
+    const games: PlayedRun['games'] = [];
+    const play = async (id: number) => {
+      const run = await recordPlayedRun(writer, { opponent: 'ab:1', morph: 'ab:1', games: 1, seed: 23 + id, startedAt: new Date('2026-01-04T10:00:00Z'), firstGame: id });
+      games.push(...run.games);
+      return run.games[0];
+    };
+    const offered = () => {
+      const policy = openMorphDatabase(ownPolicyPath(played), { readonly: true, quickCheck: false });
+      try {
+        return readSquareEvidence(policy)?.offered ?? 0;
+      } finally {
+        policy.close();
+      }
+    };
+    // Every 6 games a refit of 4 of them, spread evenly (the first, second, fourth and fifth); at the end, the rest.
+    // Every decision of the first 3 games is learned, then half of each game's.
+    const schedule = { squareEvery: 6, squareRefitGames: 4, allLessonsGames: 3, lessonShare: 0.5 };
+    const keeper = new OwnPolicyKeeper(writer, played, () => {}, schedule);
+    const moves = (...ids: number[]) => ids.reduce((sum, id) => sum + partnerMovesByGame(played).get(id)!.length, 0);
+    try {
+      await play(1);
+      keeper.learnGame(1);
+      // Built whole from game 1: too few decisions with a result for square values (100).
+      expect([keeper.summary.rebuilt, keeper.summary.squareFits, offered()]).toEqual([true, 0, 0]);
+      const refitAfter = new Map<number, number>();
+      for (let game = 2; game <= 13; game++) {
+        const recorded = await play(game);
+        // As the harness does: the game as played (no PGN read back), on all but one game.
+        const partner = recorded.morphColor === 'w' ? 'b' : 'w';
+        keeper.learnGame(game, game === 7 ? undefined : { ...recorded, partner });
+        refitAfter.set(game, offered());
+      }
+      expect(keeper.summary).toMatchObject({ squareFits: 2, lastGame: 13, games: 12 });
+      // The harness hands the keeper each game as played: the same decisions chess.js reads from its PGN.
+      const reader = openMorphDatabase(played, { readonly: true });
+      for (const game of games) {
+        const partner = game.morphColor === 'w' ? 'b' : 'w';
+        expect(movesDecisions({ number: 1, startFen: game.startFen, moves: game.moves, result: game.result }, [partner])).toEqual(gameDecisions(reader, played, game.id));
+      }
+      reader.close();
+      expect([refitAfter.get(5), refitAfter.get(6), refitAfter.get(11), refitAfter.get(12)]).toEqual([
+        0,
+        moves(1, 2, 4, 5),
+        moves(1, 2, 4, 5),
+        moves(1, 2, 4, 5, 7, 8, 10, 11),
+      ]);
+      expect(keeper.finish()).toMatchObject({ squareFits: 3, lastGame: 13 });
+      expect(offered()).toBe(moves(1, 2, 4, 5, 7, 8, 10, 11, 13));
+      // The lessons: all of games 1-3, then about half of the rest (well inside three binomial deviations).
+      const { info } = modelInfo(ownPolicyPath(played));
+      const later = moves(4, 5, 6, 7, 8, 9, 10, 11, 12, 13);
+      expect(info.games).toBe(13);
+      expect(Math.abs(info.decisions - moves(1, 2, 3) - later / 2)).toBeLessThan(1.5 * Math.sqrt(later));
+    } finally {
+      keeper.close();
+      writer.close();
+    }
   }, 120_000);
 
   it('a policy file that cannot be read: match refuses it in one line (exit 2); uci plays on without it and says so', async () => {

@@ -89,20 +89,34 @@ export function sideDecisions(
       throw error;
     }
     const moves = chess.history({ verbose: true }).map((m) => m.from + m.to + (m.promotion ?? ''));
-    const whiteScore = WHITE_SCORES[headers.Result ?? ''];
-    // Our board replays what chess.js accepted; its side to move decides whose decision each ply is.
-    const history = new GameHistory(startFen);
-    moves.forEach((move, ply) => {
-      const mover = history.board.turn === 0 ? 'w' : 'b';
-      if (sides.includes(mover)) {
-        const decision: Decision = { game: game.number, startFen, before: moves.slice(0, ply), chosen: move };
-        if (whiteScore !== undefined) decision.score = mover === 'w' ? whiteScore : 1 - whiteScore;
-        decisions.push(decision);
-      }
-      history.play(move);
-    });
+    // Our board replays what chess.js accepted.
+    decisions.push(...movesDecisions({ number: game.number, startFen, moves, result: headers.Result ?? '' }, sides));
   }
   return { games: games.length, played, decisions };
+}
+
+/**
+ * The decisions of `sides` in one game given by its legal moves (UCI) from `startFen`, and its result as a Result
+ * tag gives it: what sideDecisions reads from a game's PGN, for a game this program has just played.
+ */
+export function movesDecisions(
+  game: { number: number; startFen: string; moves: readonly string[]; result: string },
+  sides: readonly ('w' | 'b')[],
+): Decision[] {
+  const decisions: Decision[] = [];
+  const whiteScore = WHITE_SCORES[game.result];
+  // The board's side to move decides whose decision each ply is.
+  const history = new GameHistory(game.startFen);
+  game.moves.forEach((move, ply) => {
+    const mover = history.board.turn === 0 ? 'w' : 'b';
+    if (sides.includes(mover)) {
+      const decision: Decision = { game: game.number, startFen: game.startFen, before: game.moves.slice(0, ply), chosen: move };
+      if (whiteScore !== undefined) decision.score = mover === 'w' ? whiteScore : 1 - whiteScore;
+      decisions.push(decision);
+    }
+    history.play(move);
+  });
+  return decisions;
 }
 
 /** The distinct player names in a PGN text's White and Black tags (for the error that lists them). */

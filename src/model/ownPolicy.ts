@@ -23,7 +23,9 @@ import { openMorphDatabase, type MorphDatabase } from '../store/database.ts';
 import { openDatabaseOfKind } from '../store/databaseKind.ts';
 import { getMeta, getMetaJson, getMetaNumber } from '../store/meta.ts';
 import { badInput } from '../util/errors.ts';
-import { sideDecisions, type Decision } from './decisions.ts';
+import { checkFen } from '../chess/fen.ts';
+import { Random } from '../util/random.ts';
+import { movesDecisions, sideDecisions, type Decision } from './decisions.ts';
 import { buildModel, type BuildSummary, type ModelSettings } from './modelBuilder.ts';
 import { OpponentModel, type ModelInfo } from './opponentModel.ts';
 import type { SquareEvidence } from './choiceEvaluation.ts';
@@ -83,16 +85,17 @@ export interface PartnerGames {
 
 /**
  * The partners' decisions in the last `lastGames` recorded games of a value database, or with `evenly`, in
- * `lastGames` games spread evenly over all of them (all when there are no more); with `after`, only among the
- * games numbered after it. Self-play games are left out: there the partner is Morph itself.
+ * `lastGames` games spread evenly over all of them (all when there are no more); with `after` and `upTo`, only
+ * among the games numbered after the one and up to the other. Self-play games are left out: there the partner is
+ * Morph itself.
  */
 export function partnerDecisions(
   db: MorphDatabase,
   dbPath: string,
   lastGames = OWN_POLICY_GAMES,
-  { evenly = false, after = 0 } = {},
+  { evenly = false, after = 0, upTo = Number.MAX_SAFE_INTEGER } = {},
 ): PartnerGames {
-  let ids = db.prepare(`SELECT id ${PARTNER_GAMES} AND id > ? ORDER BY id`).pluck().all(after) as number[];
+  let ids = partnerGamesAfter(db, after, upTo);
   if (ids.length > lastGames) {
     ids = evenly ? Array.from({ length: lastGames }, (_, k) => ids[Math.floor((k * ids.length) / lastGames)]) : ids.slice(-lastGames);
   }
@@ -220,8 +223,49 @@ function keptSquareEvidence(path: string, created: string, lastGame: number): Ke
   });
 }
 
-/** Partner games between square-value refits during a run (each refit's cost is bounded by these games). */
+/** Partner games between square-value refits during a run. */
 export const OWN_SQUARE_EVERY = 500;
+/**
+ * Partner games a refit during a run absorbs, spread evenly over the games since the last refit: a fifth of them.
+ * A refit's cost is in these games' decisions (a two-ply line for each of eight alternatives a decision), and the
+ * square values did not need more (docs/lab/2026-12.md, the policy's upkeep: absorbing a fifth of the games
+ * measured as well as absorbing all, at a fifth of the time).
+ */
+export const OWN_SQUARE_REFIT_GAMES = 100;
+
+/**
+ * A policy that has learned this many games learns from every partner decision of a game; one that has learned
+ * more, from OWN_LESSON_SHARE of them, drawn at random. A decision's lesson (its patterns found and added, one
+ * AdaGrad step) is most of the policy's upkeep in a run, and once the policy knows the common positions most
+ * decisions repeat what it knows: replaying 3,000 games, learning from a quarter of each game's decisions predicted
+ * the partner better (prequential log-loss 2.86 against 2.95 at 3,000 games) and chose as well on the scored
+ * positions (docs/lab/2026-12.md, the policy's upkeep).
+ */
+export const OWN_ALL_LESSONS_GAMES = 100;
+export const OWN_LESSON_SHARE = 0.25;
+
+/** How the policy's upkeep is scheduled during a run (the constants above; smaller in tests). */
+export interface UpkeepSchedule {
+  squareEvery: number;
+  squareRefitGames: number;
+  allLessonsGames: number;
+  lessonShare: number;
+}
+
+export const DEFAULT_UPKEEP: UpkeepSchedule = {
+  squareEvery: OWN_SQUARE_EVERY,
+  squareRefitGames: OWN_SQUARE_REFIT_GAMES,
+  allLessonsGames: OWN_ALL_LESSONS_GAMES,
+  lessonShare: OWN_LESSON_SHARE,
+};
+
+/** A partner game as just played: its start, moves (UCI), result (as a PGN Result tag) and the partner's side. */
+export interface JustPlayed {
+  startFen: string;
+  moves: readonly string[];
+  result: string;
+  partner: 'w' | 'b';
+}
 
 /** What keeping the policy current cost and did in a run. */
 export interface PolicyUpkeep {
@@ -240,9 +284,10 @@ export interface PolicyUpkeep {
 
 /**
  * Keeps the value database's own policy current while `morph train` plays: every partner game is learned as soon
- * as it is recorded (policyLearner.ts), and the square values absorb the new games every OWN_SQUARE_EVERY games and
- * at the end of the run. A policy that is missing, from another database, or built before it could learn online
- * is built whole once (from the last OWN_POLICY_GAMES games, or from the first game of a fresh run). Games the
+ * as it is recorded (policyLearner.ts; after its first OWN_ALL_LESSONS_GAMES games, from a share of each game's
+ * decisions), and the square values absorb an even sample of the new games (at most OWN_SQUARE_REFIT_GAMES) every
+ * OWN_SQUARE_EVERY games and at the end of the run. A policy that is missing, from another database, or built
+ * before it could learn online is built whole once (from the last OWN_POLICY_GAMES games, or from the first game of a fresh run). Games the
  * policy missed (a run killed between a game and its lesson) are learned when the next run starts.
  */
 export class OwnPolicyKeeper {
@@ -253,6 +298,7 @@ export class OwnPolicyKeeper {
     private readonly db: MorphDatabase,
     private readonly dbPath: string,
     private readonly onProgress: (message: string) => void = () => {},
+    private readonly schedule: UpkeepSchedule = DEFAULT_UPKEEP,
   ) {
     this.upkeep = { file: ownPolicyPath(dbPath), games: 0, rebuilt: false, squareFits: 0, lastGame: 0, patterns: 0, seconds: 0 };
     this.timed(() => this.open());
@@ -262,13 +308,16 @@ export class OwnPolicyKeeper {
     return { ...this.upkeep, lastGame: this.learner?.lastGame ?? 0, patterns: this.learner?.patterns ?? 0 };
   }
 
-  /** Learns recorded game `gameId` (a no-op for self-play and games the policy has). */
-  learnGame(gameId: number): void {
+  /**
+   * Learns recorded game `gameId` (a no-op for self-play and games the policy has); `played`, the game as just
+   * played, spares reading it back from its PGN.
+   */
+  learnGame(gameId: number, played?: JustPlayed): void {
     this.timed(() => {
       if (this.learner === null) this.open();
       if (this.learner === null) return;
-      this.catchUp(gameId);
-      if (this.learner.lastGame - this.learner.squaresLastGame >= OWN_SQUARE_EVERY) this.refitSquares();
+      this.catchUp(gameId, played);
+      if (this.learner.lastGame - this.learner.squaresLastGame >= this.schedule.squareEvery) this.refitSquares();
     });
   }
 
@@ -314,20 +363,27 @@ export class OwnPolicyKeeper {
     this.learner = learner;
   }
 
-  /** Learns every partner game after the policy's last, up to `upTo`. */
-  private catchUp(upTo: number): void {
+  /** Learns every partner game after the policy's last, up to `upTo` (which is `played`, when given). */
+  private catchUp(upTo: number, played?: JustPlayed): void {
     const learner = this.learner!;
     for (const game of partnerGamesAfter(this.db, learner.lastGame, upTo)) {
-      learner.learn(gameDecisions(this.db, this.dbPath, game), game);
+      const decisions =
+        played && game === upTo
+          ? movesDecisions({ number: 1, startFen: checkFen(played.startFen), moves: played.moves, result: played.result }, [played.partner])
+          : gameDecisions(this.db, this.dbPath, game);
+      const share = learner.gamesLearned < this.schedule.allLessonsGames ? 1 : this.schedule.lessonShare;
+      // The sample's own stream, apart from the one the lesson's pattern induction draws from (policyLearner.ts).
+      learner.learn(sampleDecisions(decisions, share, new Random((learner.seed * 1_000_003 + game) ^ 0x2545f491)), game);
       this.upkeep.games++;
     }
   }
 
   private refitSquares(): void {
     const learner = this.learner!;
-    const games = partnerDecisions(this.db, this.dbPath, OWN_SQUARE_GAMES, { evenly: true, after: learner.squaresLastGame });
+    const upTo = learner.lastGame;
+    const games = partnerDecisions(this.db, this.dbPath, this.schedule.squareRefitGames, { evenly: true, after: learner.squaresLastGame, upTo });
     if (games.games === 0) return;
-    learner.absorbSquares(games.decisions, games.lastGame);
+    learner.absorbSquares(games.decisions, upTo);
     this.upkeep.squareFits++;
   }
 }
@@ -339,6 +395,11 @@ function lastPartnerGame(db: MorphDatabase): number {
 /** The partner games recorded after game `after`, up to `upTo`, in order. */
 export function partnerGamesAfter(db: MorphDatabase, after: number, upTo = Number.MAX_SAFE_INTEGER): number[] {
   return db.prepare(`SELECT id ${PARTNER_GAMES} AND id > ? AND id <= ? ORDER BY id`).pluck().all(after, upTo) as number[];
+}
+
+/** An even-chance sample of `share` of `decisions` (all of them at share 1), in their order. */
+export function sampleDecisions(decisions: readonly Decision[], share: number, random: Random): Decision[] {
+  return share >= 1 ? [...decisions] : decisions.filter(() => random.next() < share);
 }
 
 /** The partner's decisions in recorded game `id`. */

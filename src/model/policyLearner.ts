@@ -106,6 +106,16 @@ export class PolicyLearner {
     return this.store.size;
   }
 
+  /** Games the policy has learned from (built whole or online). */
+  get gamesLearned(): number {
+    return this.info.games;
+  }
+
+  /** The seed the policy's randomness derives from (the value database's). */
+  get seed(): number {
+    return this.info.seed;
+  }
+
   /** The last game of the value database the policy has learned from. */
   get lastGame(): number {
     return this.info.lastGame ?? 0;

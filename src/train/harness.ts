@@ -428,7 +428,10 @@ async function playTrainingGames(options: TrainingOptions): Promise<TrainingSumm
       );
       // The policy learns the partner's moves of the game just recorded (a separate file: a run killed between the
       // two is caught up when the next one starts).
-      if (opponentName !== 'self') policyKeeper?.learnGame(recordedId);
+      if (opponentName !== 'self') {
+        const partner = morphColor === 'w' ? 'b' : 'w';
+        policyKeeper?.learnGame(recordedId, { startFen: played.startFen, moves: played.moves, result: played.result, partner });
+      }
       const learningSeconds = (performance.now() - learnStarted) / 1000;
       summary.games++;
       summary.lastGame = gameNumber;
