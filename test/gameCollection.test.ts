@@ -4,7 +4,7 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { afterAll, describe, expect, it } from 'vitest';
 import { splitPgnGames } from '../src/game/pgnFile.ts';
-import { resumeCollection } from '../src/model/gameCollection.ts';
+import { resumeCollection } from '../src/match/gameCollection.ts';
 
 const dir = mkdtempSync(join(tmpdir(), 'morph-collection-'));
 afterAll(() => rmSync(dir, { recursive: true, force: true }));

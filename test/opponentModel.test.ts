@@ -17,7 +17,7 @@ import { modelReplies, morphPlayerWithModels } from '../src/model/predictedRepli
 import { PredictedLinePlayer } from '../src/model/predictedLine.ts';
 import { morphRanker } from '../src/agree/rankers.ts';
 import { MorphPlayer } from '../src/player/morphPlayer.ts';
-import { setShare } from '../src/model/prediction.ts';
+import { setShare } from '../src/agree/prediction.ts';
 import { SHRINKAGE_CANDIDATES, type BuildSummary } from '../src/model/modelBuilder.ts';
 import { GameHistory } from '../src/chess/history.ts';
 import { PatternStore } from '../src/store/patternStore.ts';

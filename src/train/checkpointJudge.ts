@@ -10,7 +10,7 @@ import { fileURLToPath } from 'node:url';
 import { parseLabelledPositions } from '../agree/positions.ts';
 import { measureAgreement } from '../agree/metrics.ts';
 import { morphRanker } from '../agree/rankers.ts';
-import { readInputLines } from '../cli/lines.ts';
+import { readInputLines } from '../util/inputLines.ts';
 import { badInput } from '../util/errors.ts';
 import type { CheckpointResult } from './checkpointResults.ts';
 import type { LabelledPosition } from '../agree/positions.ts';

@@ -5,7 +5,7 @@
  * trainWorker.ts, on a read-only snapshot); the learner (harness.ts) applies what comes back.
  */
 import { setImmediate as eventLoopTurn } from 'node:timers/promises';
-import { createPlayer } from '../engines/playerFromSpec.ts';
+import { createPlayer } from './playerFromSpec.ts';
 import { formatOpponentSpec, opponentOfGame, parseOpponentSpec, type OpponentSpec } from '../engines/opponentSpec.ts';
 import type { GamePlayer } from '../engines/gamePlayer.ts';
 import { EngineError } from '../engines/engineProcess.ts';

@@ -18,7 +18,7 @@ import {
 import { EngineError } from '../engines/engineProcess.ts';
 import type { EngineTimeouts } from '../engines/uciClient.ts';
 import { setTimeout as sleep } from 'node:timers/promises';
-import { createPlayer } from '../engines/playerFromSpec.ts';
+import { createPlayer } from './playerFromSpec.ts';
 import type { GamePlayer } from '../engines/gamePlayer.ts';
 import { gamePgn } from '../game/playGame.ts';
 import { materialBalance } from '../chess/pieceValues.ts';

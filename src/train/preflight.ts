@@ -6,7 +6,7 @@
  */
 import { DEFAULT_CONFIG, mergeConfig, type ConfigPatch } from '../learn/config.ts';
 import { formatOpponentSpec, opponentMembers, type OpponentSpec } from '../engines/opponentSpec.ts';
-import { createPlayer } from '../engines/playerFromSpec.ts';
+import { createPlayer } from './playerFromSpec.ts';
 import { checkAppendable, checkWritableFolder } from '../util/outputFile.ts';
 
 export interface RunInput {

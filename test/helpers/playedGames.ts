@@ -13,7 +13,7 @@ import { gameStatus, generateLegalMoves } from '../../src/chess/movegen.ts';
 import type { MorphDatabase } from '../../src/store/database.ts';
 import { recordGame } from '../../src/store/games.ts';
 import { finishRun, startRun } from '../../src/store/runs.ts';
-import { randomOpening } from '../../src/model/gameCollection.ts';
+import { randomOpening } from '../../src/match/gameCollection.ts';
 import { Random } from '../../src/util/random.ts';
 
 export interface PlayedRun {

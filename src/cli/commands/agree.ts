@@ -10,7 +10,7 @@ import { measureAgreement, type AgreementReport, type Interval } from '../../agr
 import { EVALUATION_FUNCTIONS, type EvaluationFunction } from '../../eval/evaluation.ts';
 import { BAD_INPUT, badInput, MorphError } from '../../util/errors.ts';
 import { action, printLine, reportError } from '../run.ts';
-import { readInputLines } from '../lines.ts';
+import { readInputLines } from '../../util/inputLines.ts';
 import { MATERIAL_PRIOR_HELP, parseIntegerOption, parseMaterialPriorOption, parseNumberOption, parseSearchOption, parsePolicyWeightOption, POLICY_WEIGHT_HELP } from '../options.ts';
 import { SEARCH_MODES } from '../../player/search.ts';
 import { checkDatabaseFileKind } from '../../store/databaseKind.ts';

@@ -6,7 +6,7 @@ import { buildPositionGraph } from '../../graph/positionGraph.ts';
 import { graphToJson, graphToText, type GraphJson } from '../../graph/graphJson.ts';
 import { badInput, BAD_INPUT, MorphError } from '../../util/errors.ts';
 import { action, printLine, reportError } from '../run.ts';
-import { readInputLines } from '../lines.ts';
+import { readInputLines } from '../../util/inputLines.ts';
 
 export function positionGraphJson(fen: string): GraphJson {
   const checked = checkFen(fen);

@@ -8,7 +8,7 @@ import { writeFileSync } from 'node:fs';
 import { checkAppendable } from '../../util/outputFile.ts';
 import { formatOpponentSpec, parseOpponentSpec } from '../../engines/opponentSpec.ts';
 import { playerDecisions, readPgnText } from '../../model/decisions.ts';
-import { DEFAULT_OPENING_PLIES, playCollection } from '../../model/gameCollection.ts';
+import { DEFAULT_OPENING_PLIES, playCollection } from '../../match/gameCollection.ts';
 import { MATERIAL_MODES, type FeatureSet, type MaterialMode } from '../../model/opponentModel.ts';
 import { buildModel, SHRINKAGE_CANDIDATES, type BuildSummary } from '../../model/modelBuilder.ts';
 import { checkNewFilePath } from '../../store/wholeFile.ts';

@@ -8,7 +8,7 @@ import { explainChoice, explanationText, type MoveExplanation } from '../../play
 import { openStoreForReading } from '../../store/location.ts';
 import { BAD_INPUT, MorphError, badInput } from '../../util/errors.ts';
 import { action, printLine, reportError } from '../run.ts';
-import { readInputLines } from '../lines.ts';
+import { readInputLines } from '../../util/inputLines.ts';
 import { CONTEMPT_HELP, MATERIAL_PRIOR_HELP, parseContemptOption, parseIntegerOption, parseMaterialPriorOption, parsePolicyWeightOption, parseSearchOption, parseSeedOption, POLICY_WEIGHT_HELP } from '../options.ts';
 import { evaluationWithMaterialPrior } from '../../learn/config.ts';
 import type { OpponentModel } from '../../model/opponentModel.ts';

@@ -8,7 +8,7 @@ import { createRanker, morphRanker, type MoveRanker } from '../../agree/rankers.
 import type { GameHistory } from '../../chess/history.ts';
 import { playerDecisions, readPgnText } from '../../model/decisions.ts';
 import { OpponentModel } from '../../model/opponentModel.ts';
-import { measurePrediction, PHASES, type PredictionRanker, type PredictionReport, type Share } from '../../model/prediction.ts';
+import { measurePrediction, PHASES, type PredictionRanker, type PredictionReport, type Share } from '../../agree/prediction.ts';
 import { action, printLine } from '../run.ts';
 import { parseModelSearchOption } from '../options.ts';
 import { MODEL_SEARCH_MODES } from '../../player/search.ts';

@@ -12,9 +12,9 @@
  */
 import type { GameHistory } from '../chess/history.ts';
 import { boardToFen } from '../chess/board.ts';
-import { positionAgreement, TIE_TOLERANCE, topThirdSize, type AgreementShares } from '../agree/metrics.ts';
-import type { MoveScore } from '../agree/rankers.ts';
-import { decisionHistories, type Decision } from './decisions.ts';
+import { positionAgreement, TIE_TOLERANCE, topThirdSize, type AgreementShares } from './metrics.ts';
+import type { MoveScore } from './rankers.ts';
+import { decisionHistories, type Decision } from '../model/decisions.ts';
 
 export type Phase = 'opening' | 'middlegame' | 'endgame';
 export const PHASES: readonly Phase[] = ['opening', 'middlegame', 'endgame'];

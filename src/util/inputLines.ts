@@ -3,7 +3,7 @@
  * that a bad line is reported by number and the rest still run.
  */
 import { readFileSync } from 'node:fs';
-import { badInput } from '../util/errors.ts';
+import { badInput } from './errors.ts';
 
 export interface InputLine {
   number: number;

@@ -2,10 +2,10 @@
  * Any player from its spec text: the engines and baselines of opponentFactory.ts, plus Morph itself
  * (`morph:FILE`, read-only) and the alpha-beta baseline (`ab:D[,q][,t=T]`).
  */
-import { AlphaBetaPlayer, parseAlphaBetaSpec } from './alphabeta.ts';
-import { createOpponent, type CreateOpponentOptions } from './opponentFactory.ts';
-import { parseOpponentSpec } from './opponentSpec.ts';
-import type { GamePlayer } from './gamePlayer.ts';
+import { AlphaBetaPlayer, parseAlphaBetaSpec } from '../engines/alphabeta.ts';
+import { createOpponent, type CreateOpponentOptions } from '../engines/opponentFactory.ts';
+import { parseOpponentSpec } from '../engines/opponentSpec.ts';
+import type { GamePlayer } from '../engines/gamePlayer.ts';
 import { MorphPlayer, playingMaturity } from '../player/morphPlayer.ts';
 import { PatternStore } from '../store/patternStore.ts';
 
