@@ -14,7 +14,7 @@
 import { Command } from 'commander';
 import { applyMove, boardFromFen, cloneBoard, uciMove, WHITE, type Board, type CompactMove } from '../src/chess/board.ts';
 import { generateLegalMoves, isSquareAttacked } from '../src/chess/movegen.ts';
-import { readInputLines } from '../src/cli/lines.ts';
+import { readInputLines } from '../src/util/inputLines.ts';
 import { parseLabelledPositions } from '../src/agree/positions.ts';
 import { createRanker, morphRanker } from '../src/agree/rankers.ts';
 import { TIE_TOLERANCE } from '../src/agree/metrics.ts';

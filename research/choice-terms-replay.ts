@@ -17,7 +17,7 @@ import { MorphPlayer } from '../src/player/morphPlayer.ts';
 import { GraphTerms } from '../src/eval/graphTerms.ts';
 import { settledMaterialValue } from '../src/learn/graphTermLearning.ts';
 import { gameFromPgn } from '../src/learn/learningGame.ts';
-import { readInputLines } from '../src/cli/lines.ts';
+import { readInputLines } from '../src/util/inputLines.ts';
 import { parseLabelledPositions } from '../src/agree/positions.ts';
 import { meanWithInterval, positionQuality } from '../src/agree/metrics.ts';
 import { GameHistory } from '../src/chess/history.ts';

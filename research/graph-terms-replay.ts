@@ -17,7 +17,7 @@ import { MorphPlayer, SQUARE_WEIGHT, squareUnit } from '../src/player/morphPlaye
 import { GraphTerms } from '../src/eval/graphTerms.ts';
 import { learnGraphTerms, DEFAULT_TERM_LEARNING } from '../src/learn/graphTermLearning.ts';
 import { gameFromPgn, learnedPositions } from '../src/learn/learningGame.ts';
-import { readInputLines } from '../src/cli/lines.ts';
+import { readInputLines } from '../src/util/inputLines.ts';
 import { parseLabelledPositions } from '../src/agree/positions.ts';
 import { meanWithInterval, positionQuality } from '../src/agree/metrics.ts';
 import { GameHistory } from '../src/chess/history.ts';

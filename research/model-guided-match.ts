@@ -16,7 +16,7 @@ import { playGame } from '../src/game/playGame.ts';
 import { loadConfig } from '../src/learn/config.ts';
 import { eloEstimate, type MatchScore } from '../src/match/elo.ts';
 import { gameSeed } from '../src/match/match.ts';
-import { randomOpening } from '../src/model/gameCollection.ts';
+import { randomOpening } from '../src/match/gameCollection.ts';
 import { ModelGuidedPlayer } from '../src/model/modelGuidedPlayer.ts';
 import { DEFAULT_REPLIES } from '../src/model/predictedReplies.ts';
 import { OpponentModel } from '../src/model/opponentModel.ts';

@@ -19,7 +19,7 @@ import { CHOICE_SQUARES_KEY } from '../src/model/opponentModel.ts';
 import { readSquareEvidence, writeSquareEvidence } from '../src/model/squareEvidence.ts';
 import { Random } from '../src/util/random.ts';
 import { morphRanker } from '../src/agree/rankers.ts';
-import { readInputLines } from '../src/cli/lines.ts';
+import { readInputLines } from '../src/util/inputLines.ts';
 import { parseLabelledPositions } from '../src/agree/positions.ts';
 import { meanWithInterval, positionQuality } from '../src/agree/metrics.ts';
 

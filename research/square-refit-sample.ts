@@ -16,7 +16,7 @@ import { accumulateChoiceSquares, type SquareFitResult } from '../src/model/choi
 import { CHOICE_SQUARES_KEY } from '../src/model/opponentModel.ts';
 import { writeSquareEvidence } from '../src/model/squareEvidence.ts';
 import { morphRanker } from '../src/agree/rankers.ts';
-import { readInputLines } from '../src/cli/lines.ts';
+import { readInputLines } from '../src/util/inputLines.ts';
 import { parseLabelledPositions } from '../src/agree/positions.ts';
 import { meanWithInterval, positionQuality } from '../src/agree/metrics.ts';
 

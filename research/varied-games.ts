@@ -8,7 +8,7 @@
  *     [--evaluation paper|shrunk|logodds|joint] [--prior N] [--maturity N]
  */
 import { Command } from 'commander';
-import { createPlayer } from '../src/engines/playerFromSpec.ts';
+import { createPlayer } from '../src/train/playerFromSpec.ts';
 import { playGame } from '../src/game/playGame.ts';
 import { loadConfig } from '../src/learn/config.ts';
 import { getMetaNumber } from '../src/store/meta.ts';
@@ -16,7 +16,7 @@ import { eloEstimate } from '../src/match/elo.ts';
 import { MorphPlayer } from '../src/player/morphPlayer.ts';
 import { PatternStore } from '../src/store/patternStore.ts';
 import { Random } from '../src/util/random.ts';
-import { randomOpening } from '../src/model/gameCollection.ts';
+import { randomOpening } from '../src/match/gameCollection.ts';
 import type { EvaluationFunction } from '../src/eval/evaluation.ts';
 
 const opts = new Command()

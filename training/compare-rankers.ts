@@ -7,7 +7,7 @@
  *     'db=tmp/a.db' 'db=tmp/a.db;evaluation=shrunk' 'db=tmp/a.db;maturity=25' 'db=tmp/b.db' 'ranker=ab:2,q'
  */
 import { Command } from 'commander';
-import { readInputLines } from '../src/cli/lines.ts';
+import { readInputLines } from '../src/util/inputLines.ts';
 import { parseLabelledPositions } from '../src/agree/positions.ts';
 import { meanWithInterval, positionQuality } from '../src/agree/metrics.ts';
 import { rankerFromText } from './ranker-text.ts';

@@ -17,7 +17,7 @@ import { Command } from 'commander';
 import { boardFromFen, uciMove } from '../src/chess/board.ts';
 import { generateLegalMoves } from '../src/chess/movegen.ts';
 import { stockfishCommand } from '../src/engines/stockfish.ts';
-import { readInputLines } from '../src/cli/lines.ts';
+import { readInputLines } from '../src/util/inputLines.ts';
 import { parseLabelledPositions } from '../src/agree/positions.ts';
 import { mateToCentipawns } from '../src/agree/winChance.ts';
 

@@ -17,7 +17,7 @@ import { START_FEN } from '../src/chess/fen.ts';
 import { GameHistory } from '../src/chess/history.ts';
 import { positionKey } from '../src/chess/positionKey.ts';
 import { generateLegalMoves } from '../src/chess/movegen.ts';
-import { createPlayer } from '../src/engines/playerFromSpec.ts';
+import { createPlayer } from '../src/train/playerFromSpec.ts';
 import type { GamePlayer } from '../src/engines/gamePlayer.ts';
 import { stockfishCommand } from '../src/engines/stockfish.ts';
 import { UciClient } from '../src/engines/uciClient.ts';

@@ -1,6 +1,6 @@
 /**
  * One opponent's game collection for opponent models (issue 14): the player against its partners in turn,
- * colours alternating, each game from a varied random opening (src/model/gameCollection.ts), split BY GAME into
+ * colours alternating, each game from a varied random opening (src/match/gameCollection.ts), split BY GAME into
  * a training file and a held-out file (every K-th game held out). Games are appended as they finish, so a long
  * run can be watched and stopped; run again with the same options, it keeps the complete games and plays on from
  * the first missing one (per-game seeds, so built-in players replay exactly what an uninterrupted run plays).
@@ -12,7 +12,7 @@
 import { appendFileSync, existsSync, mkdirSync, readFileSync, writeFileSync } from 'node:fs';
 import { dirname } from 'node:path';
 import { Command } from 'commander';
-import { isHeldOut, playCollection, resumeCollection } from '../src/model/gameCollection.ts';
+import { isHeldOut, playCollection, resumeCollection } from '../src/match/gameCollection.ts';
 import { formatOpponentSpec, parseOpponentSpec } from '../src/engines/opponentSpec.ts';
 
 const opts = new Command()
