@@ -26,9 +26,9 @@
  *   and 2-ply material alpha-beta (ab:2).
  *
  *   node bin/run-ts.js research/treestrap-terms.ts --db DB --positions positions/move-scores.jsonl \
- *     [--games N] [--interior] [--save FILE | --load FILE] [--rate R] [--annealing K] [--clip C] [--epochs E]
+ *     [--games N] [--every K] [--interior] [--save FILE | --load FILE] [--rate R] [--annealing K] [--clip C] [--epochs E]
  */
-import { readFileSync, writeFileSync } from 'node:fs';
+import { closeSync, openSync, readFileSync, writeSync } from 'node:fs';
 import { Command } from 'commander';
 import { PatternStore } from '../src/store/patternStore.ts';
 import type { PatternRecord } from '../src/store/patternRecord.ts';
@@ -47,7 +47,7 @@ import { GameHistory } from '../src/chess/history.ts';
 import { applyMove, cloneBoard, parseUciMove, uciMove, type Board } from '../src/chess/board.ts';
 import { gameEnd } from '../src/chess/gameEnd.ts';
 import { generateLegalMoves } from '../src/chess/movegen.ts';
-import { buildPositionGraph } from '../src/graph/positionGraph.ts';
+import { buildPositionGraph, PositionGraphPool } from '../src/graph/positionGraph.ts';
 import { Random } from '../src/util/random.ts';
 import { shuffledTerms } from './shuffled-terms.ts';
 
@@ -55,6 +55,7 @@ const program = new Command()
   .requiredOption('--db <file>')
   .requiredOption('--positions <file>')
   .option('--games <n>', 'the first N games of the database, every position of both sides', Number, 200)
+  .option('--every <k>', 'only every k-th position of a game (its plies counted from 1)', Number, 1)
   .option('--search <mode>', 'the target search (default: the database\'s play search)')
   .option('--interior', "also the search's interior nodes: each reply's position toward its looked-at value")
   .option('--save <file>', 'write the targets (JSON lines) for --load')
@@ -63,6 +64,8 @@ const program = new Command()
   .option('--annealing <k>', 'annealing k: a term\'s step is k / (updates + k) of the first', Number, DEFAULT_TERM_LEARNING.annealing)
   .option('--clip <x>', 'an error counts at most this many log-odds (mates, near-won positions)', Number, 2)
   .option('--epochs <n>', 'passes over the targets', Number, 3)
+  .option('--read-all', "diagnostic: learn from (and, one ply, read) every graph match, not GraphTerms' bounded read of 64; play still reads 64")
+  .option('--no-measure', 'stop after the fit (for choosing the settings)')
   .option('--seed <n>', 'order of the passes, and the control\'s shuffle', Number, 1)
   .parse();
 const opts = program.opts();
@@ -96,29 +99,41 @@ let samples: Sample[];
 if (opts.load) samples = readFileSync(opts.load, 'utf8').trim().split('\n').map((line) => JSON.parse(line) as Sample);
 else {
   samples = [];
+  const pool = new PositionGraphPool();
   const searcher = new MorphPlayer(store, { maturity: config.maturity, evaluation, search, seed: 0, contempt: 0 });
   games.forEach(({ pgn, color }, g) => {
     const game = gameFromPgn(pgn, color);
     const history = new GameHistory(game.startFen);
-    for (const uci of game.moves) {
+    game.moves.forEach((uci, ply) => {
       history.play(uci);
       const position = history.board;
-      if (history.verdict() !== null) continue;
+      if ((ply + 1) % opts.every !== 0 || history.verdict() !== null) return;
       // The position for the side that just moved: 1 - the best reply's value (the replies valued by the search).
       const replies = opts.interior ? searcher.rankMoves(history) : [searcher.bestRanked(history)];
       const best = Math.max(...replies.map((r) => r.value));
       samples.push({ game: g, root: true, settled: settledLogOdds(position), target: logOdds(1 - best), ids: graphIds(position) });
-      if (!opts.interior) continue;
+      if (!opts.interior) return;
+      // The interior nodes: each reply's position, retrieved together (the same matches as one by one).
       const after = cloneBoard(position);
-      for (const reply of replies) {
-        if (reply.source !== 'patterns' || reply.mateIn !== undefined) continue;
+      const valued = replies.filter((reply) => reply.source === 'patterns' && reply.mateIn === undefined);
+      const settled = valued.map((reply, k) => {
         applyMove(position, parseUciMove(reply.move)!, after);
-        samples.push({ game: g, root: false, settled: settledLogOdds(after), target: logOdds(reply.value), ids: graphIds(after) });
-      }
-    }
+        pool.build(k, after);
+        return settledLogOdds(after);
+      });
+      store.retrieveTogether(pool.first(valued.length)).forEach((retrieval, k) => {
+        const ids = retrieval.matches.filter((m) => m.kind === 'graph').map((m) => m.id);
+        samples.push({ game: g, root: false, settled: settled[k], target: logOdds(valued[k].value), ids });
+      });
+    });
     if ((g + 1) % 20 === 0) console.error(`game ${g + 1}: ${samples.length} positions, ${seconds()} s`);
   });
-  if (opts.save) writeFileSync(opts.save, samples.map((s) => JSON.stringify(s)).join('\n') + '\n');
+  if (opts.save) {
+    // A line at a time: the interior nodes' lines together pass the longest string V8 allows.
+    const file = openSync(opts.save, 'w');
+    for (const sample of samples) writeSync(file, JSON.stringify(sample) + '\n');
+    closeSync(file);
+  }
 }
 const searchSeconds = Number(seconds());
 const gameCount = Math.max(...samples.map((s) => s.game)) + 1;
@@ -129,9 +144,12 @@ console.error(`${samples.length} positions (${samples.filter((s) => s.root).leng
 
 // The terms, by SGD on the squared error in log-odds. read() wants records; it looks at kind and id alone.
 const asRecords = (ids: number[]) => ids.map((id) => ({ kind: 'graph', id }) as PatternRecord);
+/** The matches a position's terms are read from: GraphTerms' bounded read, or with --read-all every one. */
+const readIds = (terms: GraphTerms, ids: number[]): number[] => (opts.readAll ? ids : terms.read(asRecords(ids)).map((r) => r.id));
+const termSum = (terms: GraphTerms, ids: number[]) => readIds(terms, ids).reduce((sum, id) => sum + (terms.get(id)?.term ?? 0), 0);
 const BIAS_MEMORY = 2000;
 const clip = (x: number) => Math.max(-opts.clip, Math.min(opts.clip, x));
-const staticValue = (terms: GraphTerms, s: Sample, bias = true) => s.settled + (bias ? terms.bias : 0) + terms.sum(asRecords(s.ids));
+const staticValue = (terms: GraphTerms, s: Sample) => s.settled + terms.bias + termSum(terms, s.ids);
 const terms = new GraphTerms();
 const random = new Random(opts.seed);
 const order = training.map((_, i) => i);
@@ -143,15 +161,14 @@ for (let epoch = 0; epoch < opts.epochs; epoch++) {
   let squared = 0;
   for (const k of order) {
     const s = training[k];
-    const records = asRecords(s.ids);
-    const error = clip(s.target - (s.settled + terms.bias + terms.sum(records)));
+    const error = clip(s.target - staticValue(terms, s));
     squared += error * error;
     terms.biasUpdates++;
     terms.bias += (opts.rate * error) / Math.min(terms.biasUpdates, BIAS_MEMORY);
-    const read = [...terms.read(records)];
+    const read = readIds(terms, s.ids);
     if (read.length === 0) continue;
     const share = (opts.rate * error) / read.length;
-    for (const record of read) terms.add(record.id, (share * opts.annealing) / ((terms.get(record.id)?.updates ?? 0) + opts.annealing));
+    for (const id of read) terms.add(id, (share * opts.annealing) / ((terms.get(id)?.updates ?? 0) + opts.annealing));
   }
   console.error(`epoch ${epoch + 1}: training rms error ${Math.sqrt(squared / order.length).toFixed(4)} (clipped), terms ${terms.size}, bias ${terms.bias.toFixed(3)}, ${seconds()} s`);
 }
@@ -171,6 +188,8 @@ const fit = {
 const magnitudes = [...terms.entries()].map(([, t]) => Math.abs(t.term)).sort((a, b) => a - b);
 console.error(`terms ${terms.size}, median |term| ${magnitudes[magnitudes.length >> 1]?.toFixed(3)}, max ${magnitudes.at(-1)?.toFixed(3)}; held-out rms ${JSON.stringify(fit)}`);
 
+if (!opts.measure) process.exit(0);
+
 // Move quality on the scored positions, paired.
 const positions = parseLabelledPositions(readInputLines(opts.positions)).positions.filter((p) => p.scores);
 function playerQualities(playSearch: SearchMode, graphTerms?: GraphTerms): MoveQuality[] {
@@ -188,7 +207,7 @@ function settledOnePly(graphTerms?: GraphTerms): MoveQuality[] {
     const values: MoveScore[] = generateLegalMoves(board).map((move) => {
       applyMove(board, move, next);
       const over = gameEnd(next, 1) !== null;
-      const term = graphTerms && !over ? graphTerms.sum(asRecords(graphIds(next))) : 0;
+      const term = graphTerms && !over ? termSum(graphTerms, graphIds(next)) : 0;
       return { move: uciMove(move), value: settledLogOdds(next) + term };
     });
     return positionQuality(values, p.scores!);
