@@ -136,7 +136,7 @@ else {
   }
 }
 const searchSeconds = Number(seconds());
-const gameCount = Math.max(...samples.map((s) => s.game)) + 1;
+const gameCount = samples.reduce((most, s) => Math.max(most, s.game + 1), 0);
 const heldOutFrom = Math.floor(gameCount * 0.9);
 const training = samples.filter((s) => s.game < heldOutFrom);
 const heldOut = samples.filter((s) => s.game >= heldOutFrom);
