@@ -232,7 +232,7 @@ const paired = (a: number, b: number) => {
   return { of: players[a][0], against: players[b][0], difference: f(d.mean), interval: d.interval.map(f) };
 };
 console.log(JSON.stringify({
-  db: opts.db, search, games: gameCount, interior: !!opts.interior, positions: samples.length, roots: samples.filter((s) => s.root).length,
+  db: opts.db, search, games: gameCount, interior: samples.some((s) => !s.root), positions: samples.length, roots: samples.filter((s) => s.root).length,
   settings: { rate: opts.rate, annealing: opts.annealing, clip: opts.clip, epochs: opts.epochs, seed: opts.seed },
   terms: terms.size, medianAbsTerm: magnitudes[magnitudes.length >> 1], bias: terms.bias, fit, searchSeconds, seconds: Number(seconds()),
   players: players.map(([name, q]) => ({ name, meanLoss: f(loss(q).mean), interval: loss(q).interval.map(f), blunder: (q.reduce((s, x) => s + x.blunder, 0) / q.length).toFixed(3) })),

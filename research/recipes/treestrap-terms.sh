@@ -9,7 +9,7 @@
 # (material-forks) without terms, with them, with them shuffled among the patterns (the control); one ply of settled
 # material without terms, with them, shuffled; the paper's one-ply player and ab:2 for reference.
 # Takes: the targets about 6 s a game on one core under load 5-7 (200 games of roots 21 minutes; with the interior
-# nodes, every third position of 240 games about 15), the measurement 2 minutes; a fit from saved targets (--load) seconds.
+# nodes, every third position of 240 games 27 minutes beside a second run), the measurement 2-3 minutes; a fit from saved targets (--load) seconds.
 #
 # 2026-12-05 (session 69): DB = seed 11's 3,000-game checkpoint from fresh with the defaults of main at 03eba32
 # (docs/lab/2026-12.md, 2026-12-05; /work/runs/s11.checkpoints/games-003000.db, copied: the script opens it read-only);
@@ -25,11 +25,13 @@ T="node bin/run-ts.js research/treestrap-terms.ts --db $DB --positions $P"
 [ -s "$OUT/roots-200.jsonl" ] || $T --games 200 --save "$OUT/roots-200.jsonl" | tee -a "$OUT/results.jsonl"
 # 2. Settings chosen on the held-out games (fit only, seconds each): rates .3/.1/.03/.01, clip 2 and .5, 3 and 10
 #    passes, the bounded read and --read-all.
-for args in "--rate 0.1" "--rate 0.03" "--rate 0.01" "--clip 0.5 --rate 0.1" "--clip 0.5 --rate 0.03" \
+for args in "--clip 0.5 --rate 0.01 --epochs 30" "--clip 0.5 --rate 0.3 --read-all --epochs 10" "--rate 0.1" "--rate 0.03" "--rate 0.01" "--clip 0.5 --rate 0.1" "--clip 0.5 --rate 0.03" \
   "--clip 0.5 --rate 0.03 --epochs 10" "--clip 0.5 --rate 0.03 --read-all" "--clip 0.5 --rate 0.1 --read-all"; do
   $T --load "$OUT/roots-200.jsonl" --no-measure $args 2>&1 | tail -1 | tee -a "$OUT/fits.txt"
 done
 # 3. The roots with the chosen settings, measured.
 $T --load "$OUT/roots-200.jsonl" --rate 0.03 --clip 0.5 | tee -a "$OUT/results.jsonl"
 # 4. TreeStrap's interior nodes too: every reply's position, from every third position of 240 games.
-[ -s "$OUT/interior-240.jsonl" ] || $T --games 240 --every 3 --interior --rate 0.03 --clip 0.5 --save "$OUT/interior-240.jsonl" | tee -a "$OUT/results.jsonl"
+#    (Run as two steps on 2026-12-05: the save, then --load to fit and measure.)
+[ -s "$OUT/interior-240.jsonl" ] || $T --games 240 --every 3 --interior --no-measure --save "$OUT/interior-240.jsonl"
+$T --load "$OUT/interior-240.jsonl" --rate 0.03 --clip 0.5 | tee -a "$OUT/results.jsonl"
