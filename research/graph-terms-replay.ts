@@ -22,7 +22,7 @@ import { parseLabelledPositions } from '../src/agree/positions.ts';
 import { meanWithInterval, positionQuality } from '../src/agree/metrics.ts';
 import { GameHistory } from '../src/chess/history.ts';
 import type { Board } from '../src/chess/board.ts';
-import { Random } from '../src/util/random.ts';
+import { shuffledTerms } from './shuffled-terms.ts';
 
 const program = new Command()
   .requiredOption('--db <file>')
@@ -68,22 +68,13 @@ for (let epoch = 0; epoch < opts.epochs; epoch++) {
     }
   });
 }
-if (opts.shuffle) {
-  const entries = [...terms.entries()].map(([id, t]) => [id, t.term, t.updates] as const);
-  const random = new Random(1);
-  const values = entries.map(([, term, updates]) => [term, updates] as const);
-  for (let i = values.length - 1; i > 0; i--) {
-    const j = random.int(i + 1);
-    [values[i], values[j]] = [values[j], values[i]];
-  }
-  entries.forEach(([id], i) => terms.set(id, values[i][0], values[i][1]));
-}
-const magnitudes = [...terms.entries()].map(([, t]) => Math.abs(t.term)).sort((a, b) => a - b);
-console.error(`terms ${terms.size}, median |term| ${magnitudes[magnitudes.length >> 1]?.toFixed(3)}, max ${magnitudes.at(-1)?.toFixed(3)}`);
+const played = opts.shuffle ? shuffledTerms(terms, 1) : terms;
+const magnitudes = [...played.entries()].map(([, t]) => Math.abs(t.term)).sort((a, b) => a - b);
+console.error(`terms ${played.size}, median |term| ${magnitudes[magnitudes.length >> 1]?.toFixed(3)}, max ${magnitudes.at(-1)?.toFixed(3)}`);
 
 const positions = parseLabelledPositions(readInputLines(opts.positions)).positions.filter((p) => p.scores);
 function qualities(withTerms: boolean) {
-  const player = new MorphPlayer(store, { maturity: config.maturity, evaluation, search: config.playSearch, policy, seed: 0, ...(withTerms ? { graphTerms: terms } : {}) });
+  const player = new MorphPlayer(store, { maturity: config.maturity, evaluation, search: config.playSearch, policy, seed: 0, ...(withTerms ? { graphTerms: played } : {}) });
   return positions.map((p) => {
     const ranked = player.rankMoves(new GameHistory(p.fen));
     return positionQuality(ranked.map((r) => ({ move: r.move, value: player.choiceScore(r) })), p.scores!);
