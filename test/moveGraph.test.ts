@@ -111,6 +111,11 @@ describe('move graphs', () => {
     }
   });
 
+  it("the pattern language accepts a move's destination: a square node with a safety and out-edges (once refused)", () => {
+    const destination = { kind: 'graph' as const, labels: [SQUARE_LABEL, 1], desigs: [0, 0], edges: [[0, 1, EDGE_DIRECT]] as [number, number, number][], safety: [SAFETY_UNATTACKED, 0] };
+    expect(() => validatePattern(destination)).not.toThrow();
+  });
+
   it('a quiet move and a capture of the same piece type differ in their destination edges', () => {
     const board = boardFromFen('4k3/8/8/3p4/8/2N5/8/4K3 w - - 0 1');
     const capture = buildMoveGraph(board, parseUciMove('c3d5')!);
