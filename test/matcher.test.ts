@@ -708,11 +708,9 @@ describe('pattern JSON', () => {
     ['unknown edge type', edited((d) => (d.edges[0].attributes.type = 'sideways'))],
     ['edge to a missing node', edited((d) => (d.edges[0].target = '7'))],
     ['self-loop', edited((d) => (d.edges[0].target = d.edges[0].source))],
-    ['an empty square that attacks', edited((d) => (d.nodes[0].attributes = { piece: 'square' }))],
     ['two nodes on one square', edited((d) => (d.nodes[0].attributes.square = 'e8'))],
     ['no nodes', edited((d) => ((d.nodes = []), (d.edges = [])))],
     ['unknown safety', edited((d) => (d.nodes[0].attributes.safety = 'hanging'))],
-    ['a safety on an empty square', JSON.stringify({ attributes: { kind: 'graph' }, nodes: [{ key: '0', attributes: { piece: 'square', square: 'e4', safety: 'en prise' } }], edges: [] })],
     ['material with a non-number', JSON.stringify({ attributes: { kind: 'material', diff: { P: 'abc' } }, nodes: [], edges: [] })],
     ['material with a fraction', JSON.stringify({ attributes: { kind: 'material', diff: { N: 0.5 } }, nodes: [], edges: [] })],
   ];

@@ -6,6 +6,8 @@
  *   greedy             material gained by the move (materialGain)
  *   ab:D[,q]           alpha-beta's searched score of each root move
  *   random             every move the same score: the expectation of a random ranking
+ *   move-patterns:FILE the move patterns of a move-pattern database alone (model/movePatterns.ts; SYLPH's filter)
+ *   policy:FILE        an opponent model (a Morph policy) alone: its score of each move, as it predicts
  */
 import type { SearchMode } from '../player/search.ts';
 import { boardFromFen, uciMove } from '../chess/board.ts';
@@ -18,6 +20,8 @@ import { MorphPlayer, playingMaturity } from '../player/morphPlayer.ts';
 import { PatternStore } from '../store/patternStore.ts';
 import { modelPolicy } from '../model/policy.ts';
 import { openPolicyModel } from '../model/ownPolicy.ts';
+import { OpponentModel } from '../model/opponentModel.ts';
+import { MovePatterns } from '../model/movePatterns.ts';
 import { badInput } from '../util/errors.ts';
 import type { EvaluationFunction } from '../eval/evaluation.ts';
 
@@ -33,7 +37,7 @@ export interface MoveRanker {
   close(): void;
 }
 
-export const RANKER_FORMS = 'greedy, ab:D[,q], random or all (or --db FILE for Morph)';
+export const RANKER_FORMS = 'greedy, ab:D[,q], random, move-patterns:FILE, policy:FILE or all (or --db FILE for Morph)';
 
 /** The built-in rankers `--ranker all` stands for. */
 export const BUILT_IN_RANKERS = ['random', 'greedy', 'ab:1', 'ab:2', 'ab:2,q'];
@@ -117,9 +121,34 @@ export function morphRanker(dbPath: string, overrides: MorphRankerOverrides = {}
   };
 }
 
-/** A built-in ranker from its spec: greedy, random or ab:D[,q] (a tolerance t= has no effect on a ranking). */
+/** The move patterns of a move-pattern database alone (SYLPH's filter metric, issue 71). */
+export function movePatternRanker(path: string): MoveRanker {
+  const patterns = MovePatterns.open(path);
+  return {
+    name: `move-patterns:${path}`,
+    score: (fen) => patterns.rank(fen).map((m) => ({ move: m.move, value: m.score })),
+    close: () => patterns.close(),
+  };
+}
+
+/** An opponent model (a Morph policy, DB.policy.db) alone: its score of each move, with the model's own look-ahead. */
+export function policyRanker(path: string): MoveRanker {
+  const model = OpponentModel.open(path);
+  return {
+    name: `policy:${path}`,
+    score: (fen) => model.rank(new GameHistory(fen)).map((m) => ({ move: m.move, value: m.score })),
+    close: () => model.close(),
+  };
+}
+
+/**
+ * A ranker from its spec: greedy, random, ab:D[,q] (a tolerance t= has no effect on a ranking), move-patterns:FILE
+ * or policy:FILE.
+ */
 export function createRanker(spec: string): MoveRanker {
   const text = spec.trim();
+  if (text.startsWith('move-patterns:')) return movePatternRanker(text.slice('move-patterns:'.length));
+  if (text.startsWith('policy:')) return policyRanker(text.slice('policy:'.length));
   if (text === 'greedy') return greedyRanker();
   if (text === 'random') return randomRanker();
   if (text.startsWith('ab:')) return alphaBetaRanker(text);

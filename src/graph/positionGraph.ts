@@ -353,6 +353,55 @@ function indexMasks(graph: PositionGraph): void {
   }
 }
 
+/**
+ * Appends one node to a built graph, for graphs that describe more than a position (a move graph, moveGraph.ts):
+ * at normal-form `square` (not entered in `squareToNode`, which keeps naming the square's own node), with `label`
+ * and `safety` as given, edges `out` from it and `into` it as [node, edge code] pairs. The adjacency, label and mask
+ * indexes are rebuilt with the existing edges in their order; no other node's safety changes. Returns the new node,
+ * or -1 when the graph is full (MAX_NODES), leaving it as it was.
+ */
+export function appendNode(
+  graph: PositionGraph,
+  square: number,
+  label: number,
+  safety: number,
+  out: readonly (readonly [number, number])[],
+  into: readonly (readonly [number, number])[],
+): number {
+  const node = graph.nodeCount;
+  if (node >= MAX_NODES) return -1;
+  // The existing edges back into the scratch list, in their CSR order (which is the order they were added in).
+  let m = 0;
+  for (let v = 0; v < node; v++) {
+    for (let i = graph.outStart[v]; i < graph.outStart[v + 1]; i++) {
+      edgeFrom[m] = v;
+      edgeTo[m] = graph.outList[i];
+      m++;
+    }
+  }
+  graph.nodeCount = node + 1;
+  graph.nodeSquare[node] = square;
+  graph.nodeLabel[node] = label;
+  graph.nodeDesig[node] = square + 1;
+  graph.nodeSafety[node] = safety;
+  // The new node's row and column may hold edges of an earlier, larger graph built into the same arrays.
+  for (let v = 0; v <= node; v++) graph.edges[node * MAX_NODES + v] = graph.edges[v * MAX_NODES + node] = 0;
+  const link = (from: number, to: number, code: number) => {
+    if (from === to || graph.edges[from * MAX_NODES + to] !== 0) return;
+    graph.edges[from * MAX_NODES + to] = code;
+    edgeFrom[m] = from;
+    edgeTo[m] = to;
+    m++;
+  };
+  for (const [to, code] of out) link(node, to, code);
+  for (const [from, code] of into) link(from, node, code);
+  graph.edgeCount = m;
+  indexAdjacency(graph);
+  indexLabels(graph);
+  indexMasks(graph);
+  return node;
+}
+
 /** materialDifference's scratch: how many of each signed piece code, offset by KING. */
 const pieceCounts = new Int32Array(2 * KING + 1);
 

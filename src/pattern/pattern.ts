@@ -94,7 +94,7 @@ export function validatePattern(pattern: Pattern): void {
     if (!Number.isInteger(label) || label < 0 || label >= LABEL_COUNT) throw badInput(`bad pattern node label ${label}`);
     const safety = nodeSafety(pattern, v);
     if (!Number.isInteger(safety) || safety < SAFETY_ANY || safety > SAFETY_EN_PRISE) throw badInput(`bad pattern node safety ${safety}`);
-    if (safety !== SAFETY_ANY && label === SQUARE_LABEL) throw badInput('an empty square has no safety');
+    // A square node with a safety, or with out-edges, is a move's destination (graph/moveGraph.ts): move patterns.
     const sq = desigSquare(pattern.desigs[v]);
     if (sq >= 0) {
       const bit = 1 << (sq & 31);
@@ -109,7 +109,6 @@ export function validatePattern(pattern: Pattern): void {
     const [from, to, code] = edges[e];
     if (!(from >= 0 && from < n && to >= 0 && to < n) || from === to) throw badInput('bad pattern edge endpoints');
     if (!(code >= 1 && code <= EDGE_ATTACKS)) throw badInput(`bad pattern edge type ${code}`);
-    if (pattern.labels[from] === SQUARE_LABEL) throw badInput('an empty square cannot attack');
     // Patterns have a handful of edges: comparing with the earlier ones beats building a set.
     for (let f = 0; f < e; f++) {
       if (edges[f][0] === from && edges[f][1] === to) throw badInput('two edges between the same ordered pair of pattern nodes');

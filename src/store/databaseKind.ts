@@ -1,8 +1,9 @@
 /**
- * Two kinds of Morph database share one file format: value databases (what positions are worth, learned by
- * `morph train` and `morph learn`) and opponent models (what one player tends to choose, built by
- * `morph model`). Their weights mean different things, so each file records its kind in its meta table and
- * every command checks it on open. A file without the record is a value database (all files written before
+ * Three kinds of Morph database share one file format: value databases (what positions are worth, learned by
+ * `morph train` and `morph learn`), opponent models (what one player tends to choose, built by `morph model`) and
+ * move patterns (which moves a strong side chooses, as patterns of move graphs: `morph model --move-patterns`).
+ * Their weights mean different things, so each file records its kind in its meta table and every command checks it
+ * on open. A file without the record is a value database (all files written before
  * models existed are).
  */
 import Database from 'better-sqlite3';
@@ -14,25 +15,27 @@ import {
 import { getMeta, setMeta } from './meta.ts';
 import { badInput } from '../util/errors.ts';
 
-export type DatabaseKind = 'value' | 'opponent-model';
+export type DatabaseKind = 'value' | 'opponent-model' | 'move-patterns';
 
 const KIND_KEY = 'database_kind';
 
 const KIND_NAMES: Record<DatabaseKind, string> = {
   value: 'a value database',
   'opponent-model': 'an opponent model',
+  'move-patterns': 'a move-pattern database',
 };
 
 /** How to use each kind, for the error that names the other. */
 const KIND_USE: Record<DatabaseKind, string> = {
   value: 'use it with --db',
   'opponent-model': 'use it with --model, e.g. morph predict --model FILE',
+  'move-patterns': 'use it as a ranker: morph agree --ranker move-patterns:FILE',
 };
 
 export function databaseKind(db: MorphDatabase): DatabaseKind {
   const kind = getMeta(db, KIND_KEY);
   if (kind === undefined || kind === 'value') return 'value';
-  if (kind === 'opponent-model') return kind;
+  if (kind === 'opponent-model' || kind === 'move-patterns') return kind;
   throw badInput(`unknown database kind "${kind}"`);
 }
 

@@ -12,7 +12,11 @@ import { DEFAULT_OPENING_PLIES, playCollection } from '../../match/gameCollectio
 import { MATERIAL_MODES, type FeatureSet, type MaterialMode } from '../../model/opponentModel.ts';
 import { buildModel, SHRINKAGE_CANDIDATES, type BuildSummary } from '../../model/modelBuilder.ts';
 import { checkNewFilePath } from '../../store/wholeFile.ts';
-import { buildOwnPolicy, OWN_POLICY_GAMES } from '../../model/ownPolicy.ts';
+import { buildOwnPolicy, OWN_POLICY_GAMES, partnerDecisions } from '../../model/ownPolicy.ts';
+import { buildMovePatterns } from '../../model/movePatterns.ts';
+import type { Decision } from '../../model/decisions.ts';
+import { openDatabaseOfKind } from '../../store/databaseKind.ts';
+import { closeMorphDatabase } from '../../store/database.ts';
 import { badInput } from '../../util/errors.ts';
 import { freshSeed } from '../../util/random.ts';
 import { parseIntegerOption, parseNumberOption, parseModelSearchOption, parseSeedOption } from '../options.ts';
@@ -45,6 +49,7 @@ interface ModelOptions {
   freshSquares?: boolean;
   json?: boolean;
   progress: boolean;
+  movePatterns?: boolean;
 }
 
 function summaryText(s: BuildSummary & { squareGames?: number }, out: string): string {
@@ -100,6 +105,8 @@ export function registerModelCommand(program: Command): void {
     .optionsGroup("Morph's own move policy (--from-db):")
     .option('--last <n>', `with --from-db: its last N games (self-play left out)`, String(OWN_POLICY_GAMES))
     .option('--fresh-squares', "with --from-db: fit the square values on the database's games afresh, not adding the games since the last build to the replaced policy's evidence")
+    .optionsGroup('Move patterns (issue 71):')
+    .option('--move-patterns', "learn move patterns instead (SYLPH's: patterns of move graphs, which moves the player chooses; src/model/movePatterns.ts) from --pgn/--player or --from-db (its partners' moves in its last --last games) into --out; rank with morph agree --ranker move-patterns:FILE")
     .optionsGroup('Fitting:')
     .option('--patterns-per-decision <n>', 'induced patterns per chosen position', '2')
     .option('--passes <n>', 'fitting passes', '4')
@@ -142,6 +149,10 @@ export function registerModelCommand(program: Command): void {
         }
         if (opts.line !== 'quiescence' && settings.material !== 'two-ply') throw badInput('--line needs --material two-ply');
         const progress = (message: string) => opts.progress && process.stderr.write(`morph: ${message}\n`);
+        if (opts.movePatterns) {
+          printLine(learnMovePatternFile(opts, seed, settings, progress));
+          return;
+        }
         if (opts.fromDb !== undefined) {
           if (opts.pgn !== undefined || opts.watch !== undefined) throw badInput('give one of --pgn, --watch and --from-db');
           const lastGames = parseIntegerOption('--last', opts.last, 1);
@@ -199,6 +210,49 @@ export function registerModelCommand(program: Command): void {
         printLine(opts.json ? JSON.stringify(summary) : summaryText(summary, out));
       }),
     );
+}
+
+/** `morph model --move-patterns`: the decisions from --from-db or --pgn/--player, learned into --out; the summary line. */
+function learnMovePatternFile(
+  opts: ModelOptions,
+  seed: number,
+  settings: { patternsPerDecision: number; passes: number; shrinkage: number },
+  progress: (message: string) => void,
+): string {
+  if (opts.out === undefined) throw badInput('--move-patterns needs --out FILE: the move-pattern database to create');
+  checkNewFilePath(opts.out);
+  let decisions: Decision[];
+  let info: Record<string, unknown>;
+  if (opts.fromDb !== undefined) {
+    if (opts.pgn !== undefined) throw badInput('give one of --pgn and --from-db');
+    const lastGames = parseIntegerOption('--last', opts.last, 1);
+    const db = openDatabaseOfKind(opts.fromDb, 'value', { readonly: true, quickCheck: false });
+    try {
+      const partner = partnerDecisions(db, opts.fromDb, lastGames);
+      if (partner.games === 0) throw badInput(`${opts.fromDb} has no recorded games against a partner yet: train first`);
+      decisions = partner.decisions;
+      info = { source: opts.fromDb, games: partner.games, firstGame: partner.firstGame, lastGame: partner.lastGame, player: partner.partners.join(', ') };
+    } finally {
+      closeMorphDatabase(db);
+    }
+  } else if (opts.pgn !== undefined) {
+    if (!opts.player) throw badInput('--pgn needs --player NAME (as written in the White or Black tag)');
+    const found = playerDecisions(readPgnText(opts.pgn), opts.player, opts.pgn);
+    decisions = found.decisions;
+    info = { source: opts.pgn, games: found.played, player: opts.player };
+  } else {
+    throw badInput('--move-patterns learns from --pgn FILE --player NAME or --from-db FILE');
+  }
+  const { patternsPerDecision, passes, shrinkage } = settings;
+  const summary = buildMovePatterns(opts.out, decisions, info, { patternsPerDecision, passes, shrinkage }, seed, progress);
+  const all = { ...info, ...summary, seed, out: opts.out };
+  if (opts.json) return JSON.stringify(all);
+  return [
+    `move patterns of "${info.player}" written to ${opts.out}: ${summary.patterns} patterns`,
+    `from ${info.games} games (${info.source}), ${summary.decisions} decisions (${summary.forced} forced); seed ${seed}`,
+    `fit: mean log-likelihood ${summary.logLikelihood.toFixed(3)} per decision; ${summary.seconds.patterns.toFixed(1)} s patterns, ` +
+      `${summary.seconds.features.toFixed(1)} s matching, ${summary.seconds.fitting.toFixed(1)} s fitting`,
+  ].join('\n');
 }
 
 function parseMaterialMode(text: string): MaterialMode {
