@@ -32,29 +32,6 @@ export interface MoveGraph {
   destination: number;
 }
 
-/** Copies a built position graph into `target` without allocating. */
-export function copyGraph(source: PositionGraph, target: PositionGraph): PositionGraph {
-  target.nodeCount = source.nodeCount;
-  target.edgeCount = source.edgeCount;
-  target.mirrored = source.mirrored;
-  target.nodeSquare.set(source.nodeSquare);
-  target.nodeLabel.set(source.nodeLabel);
-  target.nodeDesig.set(source.nodeDesig);
-  target.nodeSafety.set(source.nodeSafety);
-  target.squareToNode.set(source.squareToNode);
-  target.edges.set(source.edges);
-  target.outStart.set(source.outStart);
-  target.outList.set(source.outList);
-  target.inStart.set(source.inStart);
-  target.inList.set(source.inList);
-  target.labelStart.set(source.labelStart);
-  target.labelNodes.set(source.labelNodes);
-  target.material.set(source.material);
-  target.tripleBits.set(source.tripleBits);
-  target.masks.set(source.masks);
-  return target;
-}
-
 /**
  * A label of the graph after the move as the graph before it names the same thing: the two normal forms have the
  * other side to move, so "moved" and "to move" swap; an empty square stays one.
@@ -71,7 +48,7 @@ const outEdges: [number, number][] = [];
  * position graph of `board` (one per position, shared by all its moves); otherwise it is built here.
  */
 export function buildMoveGraph(board: Board, move: CompactMove, graph = new PositionGraph(), before?: PositionGraph): MoveGraph {
-  if (before) copyGraph(before, graph);
+  if (before) before.copyInto(graph);
   else buildPositionGraph(board, graph);
   const toNormal = (real: number) => (graph.mirrored ? mirrorSquare(real) : real);
   const mover = graph.squareToNode[toNormal(move.from)];

@@ -99,26 +99,30 @@ export class PositionGraph {
 
   /** A deep copy, for callers that keep graphs (the learner keeps one per position of a game). */
   clone(): PositionGraph {
-    const copy = new PositionGraph();
-    copy.nodeCount = this.nodeCount;
-    copy.edgeCount = this.edgeCount;
-    copy.mirrored = this.mirrored;
-    copy.nodeSquare.set(this.nodeSquare);
-    copy.nodeLabel.set(this.nodeLabel);
-    copy.nodeDesig.set(this.nodeDesig);
-    copy.nodeSafety.set(this.nodeSafety);
-    copy.squareToNode.set(this.squareToNode);
-    copy.edges.set(this.edges);
-    copy.outStart.set(this.outStart);
-    copy.outList.set(this.outList);
-    copy.inStart.set(this.inStart);
-    copy.inList.set(this.inList);
-    copy.labelStart.set(this.labelStart);
-    copy.labelNodes.set(this.labelNodes);
-    copy.material.set(this.material);
-    copy.tripleBits.set(this.tripleBits);
-    copy.masks.set(this.masks);
-    return copy;
+    return this.copyInto(new PositionGraph());
+  }
+
+  /** Copies this graph into `target` without allocating (a move graph starts from its position's; moveGraph.ts). */
+  copyInto(target: PositionGraph): PositionGraph {
+    target.nodeCount = this.nodeCount;
+    target.edgeCount = this.edgeCount;
+    target.mirrored = this.mirrored;
+    target.nodeSquare.set(this.nodeSquare);
+    target.nodeLabel.set(this.nodeLabel);
+    target.nodeDesig.set(this.nodeDesig);
+    target.nodeSafety.set(this.nodeSafety);
+    target.squareToNode.set(this.squareToNode);
+    target.edges.set(this.edges);
+    target.outStart.set(this.outStart);
+    target.outList.set(this.outList);
+    target.inStart.set(this.inStart);
+    target.inList.set(this.inList);
+    target.labelStart.set(this.labelStart);
+    target.labelNodes.set(this.labelNodes);
+    target.material.set(this.material);
+    target.tripleBits.set(this.tripleBits);
+    target.masks.set(this.masks);
+    return target;
   }
 }
 

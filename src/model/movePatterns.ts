@@ -232,6 +232,19 @@ function fitLogit(cases: readonly Case[], dims: number, settings: MovePatternSet
   const squares = new Float64Array(dims);
   const order = cases.map((_, k) => k);
   let scoreOf = new Float64Array(64);
+  /** Each legal move's score in case `c` at the weights `w`, into scoreOf; returns the highest. */
+  const scoreMoves = ({ start, features }: Case): number => {
+    const moves = start.length - 1;
+    if (scoreOf.length < moves) scoreOf = new Float64Array(moves * 2);
+    let top = -Infinity;
+    for (let s = 0; s < moves; s++) {
+      let score = 0;
+      for (let i = start[s]; i < start[s + 1]; i++) score += w[features[i]];
+      scoreOf[s] = score;
+      if (score > top) top = score;
+    }
+    return top;
+  };
   for (let pass = 0; pass < settings.passes; pass++) {
     for (let k = order.length - 1; k > 0; k--) {
       const j = rng.int(k + 1);
@@ -240,14 +253,7 @@ function fitLogit(cases: readonly Case[], dims: number, settings: MovePatternSet
     for (const index of order) {
       const { start, features, chosen } = cases[index];
       const moves = start.length - 1;
-      if (scoreOf.length < moves) scoreOf = new Float64Array(moves * 2);
-      let top = -Infinity;
-      for (let s = 0; s < moves; s++) {
-        let score = 0;
-        for (let i = start[s]; i < start[s + 1]; i++) score += w[features[i]];
-        scoreOf[s] = score;
-        if (score > top) top = score;
-      }
+      const top = scoreMoves(cases[index]);
       let z = 0;
       for (let s = 0; s < moves; s++) z += (scoreOf[s] = Math.exp(scoreOf[s] - top));
       // Gradient of the log-likelihood: the chosen move's features less the expected ones, each applied as it comes
@@ -266,18 +272,11 @@ function fitLogit(cases: readonly Case[], dims: number, settings: MovePatternSet
     }
   }
   let total = 0;
-  for (const { start, features, chosen } of cases) {
-    const moves = start.length - 1;
-    let top = -Infinity;
-    for (let s = 0; s < moves; s++) {
-      let score = 0;
-      for (let i = start[s]; i < start[s + 1]; i++) score += w[features[i]];
-      scoreOf[s] = score;
-      if (score > top) top = score;
-    }
+  for (const c of cases) {
+    const top = scoreMoves(c);
     let z = 0;
-    for (let s = 0; s < moves; s++) z += Math.exp(scoreOf[s] - top);
-    total += scoreOf[chosen] - top - Math.log(z);
+    for (let s = 0; s < c.start.length - 1; s++) z += Math.exp(scoreOf[s] - top);
+    total += scoreOf[c.chosen] - top - Math.log(z);
   }
   return { scores: w, logLikelihood: cases.length ? total / cases.length : 0 };
 }
