@@ -287,8 +287,9 @@ export interface PolicyUpkeep {
  * as it is recorded (policyLearner.ts; after its first OWN_ALL_LESSONS_GAMES games, from a share of each game's
  * decisions), and the square values absorb an even sample of the new games (at most OWN_SQUARE_REFIT_GAMES) every
  * OWN_SQUARE_EVERY games and at the end of the run. A policy that is missing, from another database, or built
- * before it could learn online is built whole once (from the last OWN_POLICY_GAMES games, or from the first game of a fresh run). Games the
- * policy missed (a run killed between a game and its lesson) are learned when the next run starts.
+ * before it could learn online is built whole once (from the last OWN_POLICY_GAMES games, or from the first game
+ * of a fresh run). Games the policy missed (a run killed between a game and its lesson) are learned when the next
+ * run starts.
  */
 export class OwnPolicyKeeper {
   private learner: PolicyLearner | null = null;
@@ -347,13 +348,14 @@ export class OwnPolicyKeeper {
   private open(): void {
     const path = ownPolicyPath(this.dbPath);
     const created = getMeta(this.db, 'created_at') ?? '';
+    const lastGame = lastPartnerGame(this.db);
     let learner = existsSync(path) ? PolicyLearner.open(path) : null;
-    if (learner && (learner.databaseCreated !== created || learner.lastGame > lastPartnerGame(this.db))) {
+    if (learner && (learner.databaseCreated !== created || learner.lastGame > lastGame)) {
       learner.close();
       learner = null;
     }
     if (learner === null) {
-      if (lastPartnerGame(this.db) === 0) return; // nothing to build from yet
+      if (lastGame === 0) return; // nothing to build from yet
       this.onProgress(`building the move policy from the last ${OWN_POLICY_GAMES} games; from now on it learns after every game`);
       buildOwnPolicy(this.dbPath);
       this.upkeep.rebuilt = true;
