@@ -44,7 +44,7 @@ import { parseLabelledPositions } from '../src/agree/positions.ts';
 import { meanWithInterval, positionQuality, type MoveQuality } from '../src/agree/metrics.ts';
 import { createRanker, type MoveScore } from '../src/agree/rankers.ts';
 import { GameHistory } from '../src/chess/history.ts';
-import { applyMove, cloneBoard, parseUciMove, uciMove, type Board } from '../src/chess/board.ts';
+import { applyMove, boardToFen, cloneBoard, parseUciMove, uciMove, type Board } from '../src/chess/board.ts';
 import { gameEnd } from '../src/chess/gameEnd.ts';
 import { generateLegalMoves } from '../src/chess/movegen.ts';
 import { buildPositionGraph, PositionGraphPool } from '../src/graph/positionGraph.ts';
@@ -55,6 +55,7 @@ const program = new Command()
   .requiredOption('--db <file>')
   .requiredOption('--positions <file>')
   .option('--games <n>', 'the first N games of the database, every position of both sides', Number, 200)
+  .option('--from <n>', 'skip the first N games (to compute the targets in parts, in parallel; game numbers stay the database\'s order)', Number, 0)
   .option('--every <k>', 'only every k-th position of a game (its plies counted from 1)', Number, 1)
   .option('--search <mode>', 'the target search (default: the database\'s play search)')
   .option('--interior', "also the search's interior nodes: each reply's position toward its looked-at value")
@@ -89,19 +90,22 @@ interface Sample {
   settled: number;
   target: number;
   ids: number[];
+  /** The position (saved since 2026-12-05's learnability check, research/gap-learnability.ts; older files lack it). */
+  fen?: string;
 }
 
 const started = performance.now();
 const seconds = () => ((performance.now() - started) / 1000).toFixed(0);
 const rows = store.db.prepare('SELECT pgn, morph_color AS color FROM games WHERE pgn IS NOT NULL ORDER BY id').all() as { pgn: string; color: 'w' | 'b' }[];
-const games = rows.slice(0, opts.games);
+const games = rows.slice(opts.from, opts.from + opts.games);
 let samples: Sample[];
 if (opts.load) samples = readFileSync(opts.load, 'utf8').trim().split('\n').map((line) => JSON.parse(line) as Sample);
 else {
   samples = [];
   const pool = new PositionGraphPool();
   const searcher = new MorphPlayer(store, { maturity: config.maturity, evaluation, search, seed: 0, contempt: 0 });
-  games.forEach(({ pgn, color }, g) => {
+  games.forEach(({ pgn, color }, index) => {
+    const g = opts.from + index;
     const game = gameFromPgn(pgn, color);
     const history = new GameHistory(game.startFen);
     game.moves.forEach((uci, ply) => {
@@ -111,7 +115,7 @@ else {
       // The position for the side that just moved: 1 - the best reply's value (the replies valued by the search).
       const replies = opts.interior ? searcher.rankMoves(history) : [searcher.bestRanked(history)];
       const best = Math.max(...replies.map((r) => r.value));
-      samples.push({ game: g, root: true, settled: settledLogOdds(position), target: logOdds(1 - best), ids: graphIds(position) });
+      samples.push({ game: g, root: true, settled: settledLogOdds(position), target: logOdds(1 - best), ids: graphIds(position), fen: boardToFen(position) });
       if (!opts.interior) return;
       // The interior nodes: each reply's position, retrieved together (the same matches as one by one).
       const after = cloneBoard(position);

@@ -5,6 +5,7 @@
  */
 import { PAPER_EVALUATION, positionValue, type EvaluationSettings } from '../eval/evaluation.ts';
 import { materialDifference, type PositionGraph } from '../graph/positionGraph.ts';
+import { relationLogOdds } from '../eval/relationTerms.ts';
 import type { PatternRecord } from '../store/patternRecord.ts';
 import type { PatternStore } from '../store/patternStore.ts';
 import type { Retrieval } from '../store/retrieval.ts';
@@ -53,7 +54,8 @@ export function evaluationOf({ matches, tested }: Retrieval, maturity: number, s
  * material difference, .5 when the database has no mature pattern for it. With a material prior and the
  * database's fitted piece values (materialFit.ts), the weight blended with the fitted one, which stands alone
  * for a difference the database lacks; with `squares` (a policy's, morphPlayer.ts), the fitted log-odds also count
- * where the pieces stand. No retrieval, so a deep look stays cheap.
+ * where the pieces stand, and with `relationWeights` the smallest graph patterns' weights (relationTerms.ts). No
+ * retrieval, so a deep look stays cheap.
  */
 export function materialEvaluation(
   store: PatternStore,
@@ -62,6 +64,7 @@ export function materialEvaluation(
   settings: EvaluationSettings = PAPER_EVALUATION,
   pieceValues?: PieceValues,
   squares?: { squareValues: ArrayLike<number>; scale: number },
+  relationWeights?: ArrayLike<number>,
 ): PositionEvaluation {
   const record = store.hierarchy.material.get(materialKey(materialDifference(board, difference)));
   const matched = record ? [record] : [];
@@ -70,7 +73,8 @@ export function materialEvaluation(
   if (prior > 0 && pieceValues !== undefined) {
     const material = fittedLogOdds(pieceValues, difference);
     const squareTerm = squares ? squares.scale * squareLogOdds(board, squares.squareValues) : 0;
-    const fitted = logistic(material + squareTerm);
+    const relationTerm = relationWeights ? relationLogOdds(board, relationWeights) : 0;
+    const fitted = logistic(material + squareTerm + relationTerm);
     const value = used.length > 0 ? blendedWeight(record!.weight, record!.updates, fitted, prior) : fitted;
     return { value, used, matched, tested: 0, blend: { fitted, prior, material, squares: squareTerm } };
   }

@@ -190,8 +190,13 @@ export interface MorphPlayerOptions {
    */
   graphTerms?: GraphTerms;
   /**
+   * Weights of the smallest graph patterns (eval/relationTerms.ts), added in log-odds to every position the
+   * material searches value, their leaves included; default none.
+   */
+  relationWeights?: ArrayLike<number>;
+  /**
    * False: the database played without anything its graph patterns add (the ablation `--no-graph-patterns`): no
-   * graph terms and no policy term (the policy ranks moves by its graph patterns); material, and the policy's
+   * graph terms, no relation terms and no policy term (the policy ranks moves by its graph patterns); material, and the policy's
    * square values, stay. Default true.
    */
   graphPatterns?: boolean;
@@ -246,6 +251,8 @@ export class MorphPlayer implements GamePlayer {
   private pieceValues: PieceValues | undefined;
   /** With the policy's square values: them, and what one of their units is worth in the fitted piece values' log-odds. */
   private squares: { squareValues: readonly number[]; scale: number } | undefined;
+  /** Relation weights, unless graph patterns are switched off, where the material searches read them. */
+  private relationWeights: ArrayLike<number> | undefined;
   /** While positionsValuedFor runs: every position `evaluate` values, with its evaluation. */
   private valuedPositions: ValuedPosition[] | undefined;
 
@@ -654,12 +661,13 @@ export class MorphPlayer implements GamePlayer {
     const squares = this.options.policy?.squares;
     const weight = this.options.squareWeight ?? SQUARE_WEIGHT;
     this.squares = this.pieceValues && squares && weight > 0 ? { squareValues: squares.squareValues, scale: weight * squareUnit(this.pieceValues, squares) } : undefined;
+    this.relationWeights = this.pieceValues && this.options.graphPatterns !== false ? this.options.relationWeights : undefined;
   }
 
   /** The patterns' value of a position for the side that just moved (its material pattern's alone, by search mode). */
   private evaluate(board: Board): PositionEvaluation {
     let evaluation: PositionEvaluation;
-    if (valuesByMaterial(this.search)) evaluation = materialEvaluation(this.store, board, this.options.maturity, this.evaluation, this.pieceValues, this.squares);
+    if (valuesByMaterial(this.search)) evaluation = materialEvaluation(this.store, board, this.options.maturity, this.evaluation, this.pieceValues, this.squares, this.relationWeights);
     else {
       evaluation = evaluateGraph(this.store, buildPositionGraph(board, this.graph), this.options.maturity, this.evaluation);
       this.lastTested += evaluation.tested;

@@ -15,7 +15,7 @@ import {
 import { closeMorphDatabase, inSnapshot, openMorphDatabase, type MorphDatabase, type OpenOptions } from './database.ts';
 import { Hierarchy, type LinkChanges } from './hierarchy.ts';
 import { PatternRecord, type RecordStats } from './patternRecord.ts';
-import { mostSpecificMatches, mostSpecificMatchesTogether, type Retrieval } from './retrieval.ts';
+import { everyGraphMatch, mostSpecificMatches, mostSpecificMatchesTogether, type Retrieval } from './retrieval.ts';
 import { canonicalKey, transientPatternFromKey } from '../pattern/canonical.ts';
 import { patternSize, patternToJson, validatePattern, type Pattern } from '../pattern/pattern.ts';
 import type { PositionGraph } from '../graph/positionGraph.ts';
@@ -112,6 +112,11 @@ export class PatternStore {
 
   retrieve(graph: PositionGraph): Retrieval {
     return mostSpecificMatches(this.hierarchy, graph);
+  }
+
+  /** Every graph pattern matching a position, not only the most specific (retrieval.ts everyGraphMatch). */
+  everyGraphMatch(graph: PositionGraph): PatternRecord[] {
+    return everyGraphMatch(this.hierarchy, graph);
   }
 
   /** The retrieval of each of several positions, in one walk of the hierarchy for up to 32 of them (retrieval.ts). */

@@ -136,7 +136,8 @@ function targetsAllParentsMatched(entries: Int32Array, at: number, flat: FlatHie
   return bits;
 }
 
-export function mostSpecificMatches(hierarchy: RetrievalIndex, graph: PositionGraph): Retrieval {
+/** Walks the hierarchy for one position, leaving its matched slots in `matched`; returns the walk's epoch. */
+function walkOne(hierarchy: RetrievalIndex, graph: PositionGraph): number {
   const flat = hierarchy.flat;
   flat.flush(); // normally nothing to do: insert and delete flush when they are done
   const epoch = flat.nextEpoch();
@@ -144,6 +145,12 @@ export function mostSpecificMatches(hierarchy: RetrievalIndex, graph: PositionGr
   testedOf[0] = 0;
   visitRootsOfPosition(flat, hierarchy.roots, graph, 0, epoch);
   descendOne(flat, graph, epoch, -1);
+  return epoch;
+}
+
+export function mostSpecificMatches(hierarchy: RetrievalIndex, graph: PositionGraph): Retrieval {
+  const flat = hierarchy.flat;
+  const epoch = walkOne(hierarchy, graph);
   const counts = flat.matchCount;
   for (let j = 0; j < matchedCount; j++) counts[matched[j]]++;
   flat.retrievals++;
@@ -152,6 +159,18 @@ export function mostSpecificMatches(hierarchy: RetrievalIndex, graph: PositionGr
   if (material) result.push(material);
   hierarchy.afterRetrieval?.();
   return { matches: result, tested: testedOf[0] };
+}
+
+/**
+ * Every graph pattern that matches a position, the general ones under its most-specific matches included
+ * (inspection and experiments; play reads the most specific). Counts nothing: the hierarchy's match statistics,
+ * which steer its triggers, stay those of retrieval.
+ */
+export function everyGraphMatch(hierarchy: RetrievalIndex, graph: PositionGraph): PatternRecord[] {
+  walkOne(hierarchy, graph);
+  const records: PatternRecord[] = [];
+  for (let j = 0; j < matchedCount; j++) records.push(hierarchy.flat.records[matched[j]]!);
+  return records;
 }
 
 /**

@@ -1,0 +1,117 @@
+/**
+ * Experiment (issue 69, the graph patterns carrying strength): relation terms (src/eval/relationTerms.ts, the
+ * smallest graph patterns of the safety language read by their canonical index) fitted to what the play search
+ * sees beyond capture-settled material, then read at every position the material searches value. Does a search
+ * whose leaves carry them choose better moves?
+ *
+ * The fit: ridge least squares (research/ridge.ts; penalty chosen on the games after the first 80%, refitted on
+ * 90%, the last 10% held out) of the gap, target minus settled, clipped at --clip log-odds, over the roots saved by
+ * research/treestrap-terms.ts --save (with FENs; several files joined by commas). The constant is the gap every
+ * position shares and is not read in play.
+ *
+ * Then move quality on the scored positions, paired, no policy anywhere: the database's play search without the
+ * terms, with them, and with them shuffled among the features (the control); the same for material-quiescence (one
+ * ply of capture-settled material); and the median time a move takes with and without them.
+ *
+ *   node bin/run-ts.js research/relation-terms.ts --db DB --load A.jsonl[,B.jsonl] --positions positions/move-scores.jsonl
+ */
+import { readFileSync, writeFileSync } from 'node:fs';
+import { Command } from 'commander';
+import { PatternStore } from '../src/store/patternStore.ts';
+import { loadConfig, evaluationSettings } from '../src/learn/config.ts';
+import { MorphPlayer } from '../src/player/morphPlayer.ts';
+import type { SearchMode } from '../src/player/search.ts';
+import { boardFromFen } from '../src/chess/board.ts';
+import { GameHistory } from '../src/chess/history.ts';
+import { forEachRelationFeature, relationFeatureName, RELATION_TERM_FEATURES } from '../src/eval/relationTerms.ts';
+import { readInputLines } from '../src/util/inputLines.ts';
+import { parseLabelledPositions } from '../src/agree/positions.ts';
+import { meanWithInterval, positionQuality, type MoveQuality } from '../src/agree/metrics.ts';
+import { Random } from '../src/util/random.ts';
+import { chosenRidge, rmsError, sparseDesign, type SparseRow } from './ridge.ts';
+
+const program = new Command()
+  .requiredOption('--db <file>')
+  .requiredOption('--load <files>', 'targets saved by treestrap-terms.ts --save (with FENs), comma-separated')
+  .requiredOption('--positions <file>')
+  .option('--clip <x>', 'the gap counts at most this many log-odds', Number, 0.5)
+  .option('--scale <x>', 'the fitted weights multiplied by this in play', Number, 1)
+  .option('--save <file>', 'write the fitted weights (JSON)')
+  .option('--seed <n>', "the control's shuffle", Number, 1)
+  .parse();
+const opts = program.opts();
+
+interface Sample {
+  game: number;
+  root: boolean;
+  settled: number;
+  target: number;
+  fen?: string;
+}
+const samples = (opts.load as string)
+  .split(',')
+  .flatMap((file) => readFileSync(file, 'utf8').trim().split('\n').map((line) => JSON.parse(line) as Sample))
+  .filter((s) => s.root && s.fen);
+const clip = (x: number) => Math.max(-opts.clip, Math.min(opts.clip, x));
+const rowOf = (s: Sample): SparseRow => {
+  const row: SparseRow = new Map();
+  forEachRelationFeature(boardFromFen(s.fen!), (f) => row.set(`${f}`, (row.get(`${f}`) ?? 0) + 1));
+  return row;
+};
+const gameCount = samples.reduce((most, s) => Math.max(most, s.game + 1), 0);
+const part = (from: number, to: number) => {
+  const chosen = samples.filter((s) => s.game >= from * gameCount && s.game < to * gameCount);
+  return { rows: chosen.map(rowOf), y: chosen.map((s) => clip(s.target - s.settled)) };
+};
+const test = part(0.9, 1.01);
+const fitted = chosenRidge(part(0, 0.8), part(0.8, 0.9));
+const testRms = rmsError(sparseDesign(test.rows, fitted.design), fitted.weights, test.y);
+const testMean = test.y.reduce((a, b) => a + b, 0) / test.y.length;
+const testTotal = test.y.reduce((sum, y) => sum + (y - testMean) ** 2, 0);
+const weights = new Float64Array(RELATION_TERM_FEATURES);
+for (const [key, k] of fitted.design.keys) if (key !== 'const') weights[Number(key)] = opts.scale * fitted.weights[k];
+const strongest = [...weights.keys()].sort((a, b) => Math.abs(weights[b]) - Math.abs(weights[a])).slice(0, 12).map((f) => `${relationFeatureName(f)}: ${weights[f].toFixed(3)}`);
+console.error(`${samples.length} roots of ${gameCount} games; lambda ${fitted.lambda}; held-out rms ${testRms.toFixed(4)}, R2 ${(1 - (testRms ** 2 * test.y.length) / testTotal).toFixed(3)}; strongest: ${strongest.join('; ')}`);
+if (opts.save) writeFileSync(opts.save, JSON.stringify({ lambda: fitted.lambda, clip: opts.clip, weights: [...weights] }) + '\n');
+
+// The control: the same weights given to other features at random.
+const random = new Random(opts.seed);
+const shuffled = Float64Array.from(weights);
+for (let i = shuffled.length - 1; i > 0; i--) {
+  const j = random.int(i + 1);
+  [shuffled[i], shuffled[j]] = [shuffled[j], shuffled[i]];
+}
+
+const store = PatternStore.open(opts.db, { readonly: true });
+const config = loadConfig(store.db);
+const evaluation = evaluationSettings(config);
+const positions = parseLabelledPositions(readInputLines(opts.positions)).positions.filter((p) => p.scores);
+const median = (xs: number[]) => [...xs].sort((a, b) => a - b)[xs.length >> 1];
+function qualities(search: SearchMode, relationWeights?: Float64Array): { quality: MoveQuality[]; medianMs: number } {
+  const player = new MorphPlayer(store, { maturity: config.maturity, evaluation, search, seed: 0, ...(relationWeights ? { relationWeights } : {}) });
+  const times: number[] = [];
+  const quality = positions.map((p) => {
+    const started = performance.now();
+    const ranked = player.rankMoves(new GameHistory(p.fen));
+    times.push(performance.now() - started);
+    return positionQuality(ranked.map((r) => ({ move: r.move, value: player.choiceScore(r) })), p.scores!);
+  });
+  return { quality, medianMs: median(times) };
+}
+const players: [string, { quality: MoveQuality[]; medianMs: number }][] = [];
+for (const search of [config.playSearch, 'material-quiescence'] as SearchMode[]) {
+  players.push([`${search}, no terms`, qualities(search)]);
+  players.push([`${search}, relation terms`, qualities(search, weights)]);
+  players.push([`${search}, shuffled`, qualities(search, shuffled)]);
+}
+store.close();
+const f = (x: number) => x.toFixed(2);
+const paired = (a: number, b: number) => {
+  const d = meanWithInterval(players[a][1].quality.map((q, i) => q.meanLoss - players[b][1].quality[i].meanLoss));
+  return `${players[a][0]} - ${players[b][0]}: ${f(d.mean)} [${d.interval.map(f).join(', ')}]`;
+};
+console.log(JSON.stringify({
+  db: opts.db, roots: samples.length, games: gameCount, clip: opts.clip, scale: opts.scale, lambda: fitted.lambda, testRms, strongest,
+  players: players.map(([name, p]) => ({ name, meanLoss: f(meanWithInterval(p.quality.map((q) => q.meanLoss)).mean), blunder: (p.quality.reduce((s, q) => s + q.blunder, 0) / p.quality.length).toFixed(3), medianMs: p.medianMs.toFixed(1) })),
+  paired: [paired(1, 0), paired(2, 0), paired(4, 3), paired(5, 3), paired(4, 0)],
+}));

@@ -1,0 +1,121 @@
+/**
+ * Relation terms: learned log-odds for the smallest graph patterns of the safety language, read from a position's
+ * graph by their canonical index instead of retrieved: every one-node pattern (a piece of a side, by its safety:
+ * unattacked, defended, en prise) and every two-node pattern of a direct attack or defence (the attacker's label,
+ * the target's label and safety). A position's relation term is the sum of the weights of the patterns it holds,
+ * each counted as often as it occurs: an n-tuple network over the position graph, whose cost per position is one
+ * pass over its pieces and their attacks however large the pattern database grows.
+ *
+ * Why these and not the database's patterns: the database's most-specific matches are large, rare patterns with
+ * exact squares, and a least-squares fit of what the play search sees beyond capture-settled material on them
+ * explained nothing out of sample, where these few hundred square-free patterns explained a share of it
+ * (research/gap-learnability.ts, docs/lab/2026-12.md).
+ */
+import { BISHOP, BLACK, KING, KNIGHT, PAWN, ROOK, type Board } from '../chess/board.ts';
+import { DIAGONAL_FIRST, DIRECTION_END, KING_COUNT, KING_TARGETS, KNIGHT_COUNT, KNIGHT_TARGETS, ORTHOGONAL_FIRST, RAY_LENGTH, RAY_SQUARES } from '../chess/geometry.ts';
+
+/** Piece labels (both sides, P..K) and safeties (unattacked, defended, en prise). */
+const PIECE_LABELS = 12;
+const SAFETIES = 3;
+/** One-node patterns: a piece label with its safety. */
+export const CENSUS_FEATURES = PIECE_LABELS * SAFETIES;
+/** Two-node patterns: attacker label, target label, target safety, joined by a direct edge. */
+export const RELATION_FEATURES = PIECE_LABELS * PIECE_LABELS * SAFETIES;
+export const RELATION_TERM_FEATURES = CENSUS_FEATURES + RELATION_FEATURES;
+
+/**
+ * Calls `visit` with the index of each small pattern occurrence in a position (a pattern once per occurrence), as
+ * its position graph (graph/positionGraph.ts) has them: labels relative to the side that just moved, direct edges
+ * to the first piece on a line, a piece en prise when it has more direct attackers than direct defenders (a king
+ * none). Read straight from the board, without building the graph: the material searches value tens of thousands
+ * of positions a move, and a graph costs several times the features.
+ */
+export function forEachRelationFeature(board: Pick<Board, 'squares' | 'turn'>, visit: (feature: number) => void): void {
+  const squares = board.squares;
+  const movedIsWhite = board.turn === BLACK;
+  let edges = 0;
+  attackers.fill(0);
+  defenders.fill(0);
+  const addEdge = (from: number, to: number) => {
+    const target = squares[to];
+    if (target === 0) return;
+    edgeFrom[edges] = from;
+    edgeTo[edges++] = to;
+    if (target > 0 === squares[from] > 0) defenders[to]++;
+    else attackers[to]++;
+  };
+  for (let sq = 0; sq < 64; sq++) {
+    const piece = squares[sq];
+    if (piece === 0) continue;
+    const type = piece > 0 ? piece : -piece;
+    if (type === PAWN) {
+      const ahead = piece > 0 ? sq + 8 : sq - 8;
+      if (ahead < 0 || ahead > 63) continue;
+      if ((sq & 7) > 0) addEdge(sq, ahead - 1);
+      if ((sq & 7) < 7) addEdge(sq, ahead + 1);
+    } else if (type === KNIGHT) {
+      for (let i = sq * 8, end = i + KNIGHT_COUNT[sq]; i < end; i++) addEdge(sq, KNIGHT_TARGETS[i]);
+    } else if (type === KING) {
+      for (let i = sq * 8, end = i + KING_COUNT[sq]; i < end; i++) addEdge(sq, KING_TARGETS[i]);
+    } else {
+      const first = type === BISHOP ? DIAGONAL_FIRST : ORTHOGONAL_FIRST;
+      const last = type === ROOK ? DIAGONAL_FIRST : DIRECTION_END;
+      for (let d = first; d < last; d++) {
+        const base = (sq * 8 + d) * 7;
+        for (let i = 0, length = RAY_LENGTH[sq * 8 + d]; i < length; i++) {
+          const to = RAY_SQUARES[base + i];
+          if (squares[to] === 0) continue;
+          addEdge(sq, to);
+          break;
+        }
+      }
+    }
+  }
+  for (let sq = 0; sq < 64; sq++) {
+    const piece = squares[sq];
+    if (piece === 0) continue;
+    label[sq] = (piece > 0 === movedIsWhite ? 0 : 6) + (piece > 0 ? piece : -piece) - 1;
+    const against = attackers[sq];
+    const held = piece === KING || piece === -KING ? 0 : defenders[sq];
+    safety[sq] = against === 0 ? 0 : against > held ? 2 : 1;
+    visit(label[sq] * SAFETIES + safety[sq]);
+  }
+  for (let e = 0; e < edges; e++) {
+    const to = edgeTo[e];
+    visit(CENSUS_FEATURES + (label[edgeFrom[e]] * PIECE_LABELS + label[to]) * SAFETIES + safety[to]);
+  }
+}
+
+// Scratch for forEachRelationFeature (synchronous, never nested).
+const attackers = new Uint8Array(64);
+const defenders = new Uint8Array(64);
+const label = new Uint8Array(64);
+const safety = new Uint8Array(64);
+/** At most 16 pieces a side, each reaching at most 8 others. */
+const edgeFrom = new Uint8Array(32 * 8);
+const edgeTo = new Uint8Array(32 * 8);
+
+/** A readable name of a feature: "toMove Q en prise", "moved N > toMove R defended". */
+export function relationFeatureName(feature: number): string {
+  const side = (label: number) => (label < 6 ? 'moved' : 'toMove');
+  const piece = (label: number) => 'PNBRQK'[label % 6];
+  const safetyName = (s: number) => ['unattacked', 'defended', 'en prise'][s];
+  if (feature < CENSUS_FEATURES) {
+    const label = Math.floor(feature / SAFETIES);
+    return `${side(label)} ${piece(label)} ${safetyName(feature % SAFETIES)}`;
+  }
+  const rest = feature - CENSUS_FEATURES;
+  const pair = Math.floor(rest / SAFETIES);
+  const from = Math.floor(pair / PIECE_LABELS);
+  const to = pair % PIECE_LABELS;
+  return `${side(from)} ${piece(from)} > ${side(to)} ${piece(to)} ${safetyName(rest % SAFETIES)}`;
+}
+
+/** The sum of `weights` (RELATION_TERM_FEATURES of them, log-odds for the side that just moved) over a position. */
+export function relationLogOdds(board: Pick<Board, 'squares' | 'turn'>, weights: ArrayLike<number>): number {
+  let sum = 0;
+  forEachRelationFeature(board, (feature) => {
+    sum += weights[feature];
+  });
+  return sum;
+}
