@@ -31,6 +31,12 @@ export const RELATION_TERM_FEATURES = CENSUS_FEATURES + RELATION_FEATURES;
  * of positions a move, and a graph costs several times the features.
  */
 export function forEachRelationFeature(board: Pick<Board, 'squares' | 'turn'>, visit: (feature: number) => void): void {
+  const count = relationFeatures(board, features);
+  for (let i = 0; i < count; i++) visit(features[i]);
+}
+
+/** Writes the index of each small pattern occurrence into `out` (room for MAX_RELATION_FEATURES); returns how many. */
+export function relationFeatures(board: Pick<Board, 'squares' | 'turn'>, out: Uint16Array): number {
   const squares = board.squares;
   const movedIsWhite = board.turn === BLACK;
   let edges = 0;
@@ -71,6 +77,7 @@ export function forEachRelationFeature(board: Pick<Board, 'squares' | 'turn'>, v
       }
     }
   }
+  let count = 0;
   for (let sq = 0; sq < 64; sq++) {
     const piece = squares[sq];
     if (piece === 0) continue;
@@ -78,12 +85,13 @@ export function forEachRelationFeature(board: Pick<Board, 'squares' | 'turn'>, v
     const against = attackers[sq];
     const held = piece === KING || piece === -KING ? 0 : defenders[sq];
     safety[sq] = against === 0 ? 0 : against > held ? 2 : 1;
-    visit(label[sq] * SAFETIES + safety[sq]);
+    out[count++] = label[sq] * SAFETIES + safety[sq];
   }
   for (let e = 0; e < edges; e++) {
     const to = edgeTo[e];
-    visit(CENSUS_FEATURES + (label[edgeFrom[e]] * PIECE_LABELS + label[to]) * SAFETIES + safety[to]);
+    out[count++] = CENSUS_FEATURES + (label[edgeFrom[e]] * PIECE_LABELS + label[to]) * SAFETIES + safety[to];
   }
+  return count;
 }
 
 // Scratch for forEachRelationFeature (synchronous, never nested).
@@ -94,6 +102,9 @@ const safety = new Uint8Array(64);
 /** At most 16 pieces a side, each reaching at most 8 others. */
 const edgeFrom = new Uint8Array(32 * 8);
 const edgeTo = new Uint8Array(32 * 8);
+/** A position's features: a census entry a piece, a relation an edge. */
+export const MAX_RELATION_FEATURES = 32 + 32 * 8;
+const features = new Uint16Array(MAX_RELATION_FEATURES);
 
 /** A readable name of a feature: "toMove Q en prise", "moved N > toMove R defended". */
 export function relationFeatureName(feature: number): string {
@@ -113,9 +124,8 @@ export function relationFeatureName(feature: number): string {
 
 /** The sum of `weights` (RELATION_TERM_FEATURES of them, log-odds for the side that just moved) over a position. */
 export function relationLogOdds(board: Pick<Board, 'squares' | 'turn'>, weights: ArrayLike<number>): number {
+  const count = relationFeatures(board, features);
   let sum = 0;
-  forEachRelationFeature(board, (feature) => {
-    sum += weights[feature];
-  });
+  for (let i = 0; i < count; i++) sum += weights[features[i]];
   return sum;
 }
