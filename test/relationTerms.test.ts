@@ -6,7 +6,9 @@
  */
 import { readFileSync } from 'node:fs';
 import { describe, expect, it } from 'vitest';
-import { forEachRelationFeature, relationFeatureName, relationLogOdds, CENSUS_FEATURES, RELATION_TERM_FEATURES } from '../src/eval/relationTerms.ts';
+import {
+  forEachRelationFeature, relationFeatureName, relationLogOdds, storedRelationWeights, storeRelationWeights, CENSUS_FEATURES, RELATION_TERM_FEATURES,
+} from '../src/eval/relationTerms.ts';
 import { buildPositionGraph } from '../src/graph/positionGraph.ts';
 import { EDGE_DIRECT, SQUARE_LABEL } from '../src/graph/labels.ts';
 import { applyMove, boardFromFen, cloneBoard, type Board } from '../src/chess/board.ts';
@@ -79,7 +81,7 @@ describe('relation terms', () => {
     expect(relationLogOdds(board, weights)).toBeCloseTo(0.5);
   });
 
-  it('the material searches add the weights to the positions they value, and --no-graph-patterns drops them', () => {
+  it('the material searches add the weights to the positions they value, given or kept in the database, and --no-graph-patterns drops them', () => {
     const store = PatternStore.open(':memory:');
     const config = { ...DEFAULT_CONFIG, search: 'material-quiescence' as const, playSearch: 'material-quiescence' as const, materialPrior: 1_000_000 };
     saveConfig(store.db, config);
@@ -99,6 +101,10 @@ describe('relation terms', () => {
     expect(valueOf(withTerms, 'h1h5')).toBeGreaterThan(valueOf(plain, 'h1h5'));
     expect(valueOf(withTerms, 'h1h2')).toBeCloseTo(valueOf(plain, 'h1h2'));
     expect(ablated.map((r) => r.value)).toEqual(plain.map((r) => r.value));
+    // Kept in the database, the weights are read as given ones are.
+    storeRelationWeights(store.db, weights);
+    expect(storedRelationWeights(store.db)).toEqual(weights);
+    expect(new MorphPlayer(store, options).rankMoves(new GameHistory(fen))).toEqual(withTerms);
     store.close();
   });
 });

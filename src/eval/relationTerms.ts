@@ -12,6 +12,9 @@
  * (research/gap-learnability.ts, docs/lab/2026-12.md).
  */
 import { BISHOP, BLACK, KING, KNIGHT, PAWN, ROOK, type Board } from '../chess/board.ts';
+import { getMetaBytes, setMetaBytes } from '../store/meta.ts';
+import type { MorphDatabase } from '../store/database.ts';
+import { MorphError } from '../util/errors.ts';
 import { DIAGONAL_FIRST, DIRECTION_END, KING_COUNT, KING_TARGETS, KNIGHT_COUNT, KNIGHT_TARGETS, ORTHOGONAL_FIRST, RAY_LENGTH, RAY_SQUARES } from '../chess/geometry.ts';
 
 /** Piece labels (both sides, P..K) and safeties (unattacked, defended, en prise). */
@@ -128,4 +131,23 @@ export function relationLogOdds(board: Pick<Board, 'squares' | 'turn'>, weights:
   let sum = 0;
   for (let i = 0; i < count; i++) sum += weights[features[i]];
   return sum;
+}
+
+/** Where a database keeps its relation weights (meta, RELATION_TERM_FEATURES doubles). */
+export const RELATION_WEIGHTS_KEY = 'relation_weights';
+
+/** The relation weights a database holds, or undefined when it has none. */
+export function storedRelationWeights(db: MorphDatabase): Float64Array | undefined {
+  const bytes = getMetaBytes(db, RELATION_WEIGHTS_KEY);
+  if (bytes === undefined) return undefined;
+  if (bytes.byteLength !== RELATION_TERM_FEATURES * 8) {
+    throw new MorphError(`meta ${RELATION_WEIGHTS_KEY} holds ${bytes.byteLength} bytes, not the ${RELATION_TERM_FEATURES * 8} of ${RELATION_TERM_FEATURES} weights`);
+  }
+  // A copy: the bytes need not be aligned for a Float64Array view.
+  return new Float64Array(Uint8Array.from(bytes).buffer);
+}
+
+export function storeRelationWeights(db: MorphDatabase, weights: Float64Array<ArrayBufferLike>): void {
+  if (weights.length !== RELATION_TERM_FEATURES) throw new RangeError(`${weights.length} relation weights, not ${RELATION_TERM_FEATURES}`);
+  setMetaBytes(db, RELATION_WEIGHTS_KEY, new Uint8Array(weights.buffer, weights.byteOffset, weights.byteLength));
 }

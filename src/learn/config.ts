@@ -124,6 +124,11 @@ export interface LearningConfig {
   maturity: number;
   /** Patterns with fewer updates are ignored when evaluating a position for a TD target. */
   targetMaturity: number;
+  /**
+   * Positions of each game (both sides') whose relation terms learn toward the play search's value of them
+   * (learn/relationLearning.ts, TreeStrap); 0 learns none. Each costs a search (tens of milliseconds).
+   */
+  relationLessons: number;
   /** Largest node count of a created pattern. */
   maxPatternSize: number;
   seeding: boolean;
@@ -153,6 +158,7 @@ export const DEFAULT_CONFIG: LearningConfig = {
   playSearch: 'material-forks',
   maturity: 0,
   targetMaturity: 0,
+  relationLessons: 0,
   maxPatternSize: 6,
   seeding: true,
   subgraphsPerGame: 6,
@@ -205,6 +211,7 @@ export function validateConfig(config: LearningConfig): void {
   inRange('discount', config.discount, 0.5, 1);
   inRange('maturity', config.maturity, 0, 1e9);
   inRange('targetMaturity', config.targetMaturity, 0, 1e9);
+  inRange('relationLessons', config.relationLessons, 0, 1000);
   inRange('maxPatternSize', config.maxPatternSize, 2, 16);
   inRange('subgraphsPerGame', config.subgraphsPerGame, 0, 1000);
   inRange('regression.perGame', config.regression.perGame, 0, 1000);

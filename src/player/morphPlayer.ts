@@ -27,6 +27,7 @@ import type { PieceValues } from '../eval/materialFit.ts';
 import type { LearnedSquares } from '../eval/squareValues.ts';
 import type { EvaluationSettings } from '../eval/evaluation.ts';
 import type { GraphTerms } from '../eval/graphTerms.ts';
+import { storedRelationWeights } from '../eval/relationTerms.ts';
 import { evaluationSettings, loadConfig } from '../learn/config.ts';
 import { bareKingMove } from './bareKing.ts';
 import {
@@ -191,7 +192,7 @@ export interface MorphPlayerOptions {
   graphTerms?: GraphTerms;
   /**
    * Weights of the smallest graph patterns (eval/relationTerms.ts), added in log-odds to every position the
-   * material searches value, their leaves included; default none.
+   * material searches value, their leaves included; default the database's own (none when it has none).
    */
   relationWeights?: ArrayLike<number>;
   /**
@@ -661,7 +662,9 @@ export class MorphPlayer implements GamePlayer {
     const squares = this.options.policy?.squares;
     const weight = this.options.squareWeight ?? SQUARE_WEIGHT;
     this.squares = this.pieceValues && squares && weight > 0 ? { squareValues: squares.squareValues, scale: weight * squareUnit(this.pieceValues, squares) } : undefined;
-    this.relationWeights = this.pieceValues && this.options.graphPatterns !== false ? this.options.relationWeights : undefined;
+    // The database's own weights unless given: read each move, as the piece values are fitted, since training changes them.
+    const wantRelations = this.pieceValues !== undefined && this.options.graphPatterns !== false;
+    this.relationWeights = wantRelations ? (this.options.relationWeights ?? storedRelationWeights(this.store.db)) : undefined;
   }
 
   /** The patterns' value of a position for the side that just moved (its material pattern's alone, by search mode). */

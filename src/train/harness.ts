@@ -25,6 +25,7 @@ import { materialBalance } from '../chess/pieceValues.ts';
 import { boardFromFen } from '../chess/board.ts';
 import { loadConfig, mergeConfig, saveConfig, type ConfigPatch, type LearningConfig } from '../learn/config.ts';
 import { gamesPlayed, learnFromGame, seedIfNew, type LearningSummary } from '../learn/learner.ts';
+import { loadRelationLearner, relationLessons, saveRelationLearner } from '../learn/relationLearning.ts';
 import { adaptedProbability } from '../engines/noisyPlayer.ts';
 import { finishRun, startRun } from '../store/runs.ts';
 import { getMetaNumber, setMeta } from '../store/meta.ts';
@@ -146,6 +147,9 @@ export interface TrainingSummary {
 }
 
 export type StopSignal = 'SIGINT' | 'SIGTERM';
+
+/** Mixed into a game's seed for the draw of its relation lessons, a stream apart from the game's own. */
+const RELATION_SEED_SALT = 0x5eed_7e11;
 
 /** A run stopped by SIGINT or SIGTERM before its first game: nothing was written. */
 export class StoppedBeforeFirstGame extends MorphError {
@@ -319,6 +323,7 @@ async function playTrainingGames(options: TrainingOptions): Promise<TrainingSumm
     });
     seedIfNew(store, config);
     const firstGame = gamesPlayed(store) + 1;
+    const relationLearner = loadRelationLearner(store.db);
     if (options.ownPolicy) {
       policyKeeper = new OwnPolicyKeeper(store.db, store.path, (message) => options.progress !== 'none' && process.stderr.write(`morph: ${message}\n`));
     }
@@ -404,6 +409,9 @@ async function playTrainingGames(options: TrainingOptions): Promise<TrainingSumm
         extra: { MorphSeed: String(seed), ...(task.opening ? { Opening: `${options.openings!.source} #${task.opening.index}` } : {}) },
       });
       const learnStarted = performance.now();
+      // The relation terms' lessons are searched before the game's transaction and written in it.
+      const lessons = relationLessons(store, played, config.relationLessons, new Random(seed ^ RELATION_SEED_SALT), config);
+      for (const lesson of lessons) relationLearner.learn(lesson.board, lesson.settled, lesson.target);
       let learned!: LearningSummary;
       let recordedId = 0;
       learnFromGame(
@@ -419,6 +427,7 @@ async function playTrainingGames(options: TrainingOptions): Promise<TrainingSumm
             const current = getMetaNumber(store.db, HANDICAP_META) ?? adaptive.start;
             setMeta(store.db, HANDICAP_META, adaptedProbability(current, adaptive.target, score));
           }
+          if (lessons.length > 0) saveRelationLearner(store.db, relationLearner);
           recordedId = recordGame(store.db, {
             runId: currentRunId, morphColor, opponent: opponentName, result: played.result, reason: played.reason,
             plies: played.plies, finalMaterial, patterns: learning.patterns, seed, pgn, snapshot,

@@ -49,6 +49,7 @@ interface TrainOptions {
   openings?: string;
   lambda?: string;
   targetMaturity?: string;
+  relationLessons?: string;
   learnFrom?: string;
   beta?: string;
   discount?: string;
@@ -105,6 +106,7 @@ export function registerTrainCommand(program: Command): void {
     .option('--evaluation <fn>', 'paper | shrunk | logodds | joint: how matched patterns combine, in play and learning')
     .option('--prior <n>', 'pseudo-counts of a draw shrinking each weight, for shrunk and logodds')
     .option('--material-prior <k>', 'pseudo-counts of the fitted piece values blended into each material weight by the material searches, 0 for none, 1000000 for the fitted values alone (a new database: 1000000)')
+    .option('--relation-lessons <n>', "positions of each game whose relation terms (the smallest graph patterns, read at every position the play search values) learn toward the play search's value of them; 0 for none (a new database: 0)")
     .optionsGroup('Pattern creation (saved in the database):')
     .option('--language <name>', "paper | safety: the paper's pattern language, or with en-prise pieces marked (a new database: safety)")
     .option('--subgraphs-per-game <n>', 'node-ordered subgraphs proposed per game (default 6)')
@@ -149,6 +151,7 @@ export function registerTrainCommand(program: Command): void {
         if (opts.targetMaturity !== undefined) {
           config.targetMaturity = parseIntegerOption('--target-maturity', opts.targetMaturity, 0);
         }
+        if (opts.relationLessons !== undefined) config.relationLessons = parseIntegerOption('--relation-lessons', opts.relationLessons, 0, 1000);
         if (opts.temperature !== undefined) config.temperature = opts.temperature;
         if (opts.evaluation !== undefined) config.evaluation = opts.evaluation as LearningConfig['evaluation'];
         if (opts.prior !== undefined) config.prior = parseNumberOption('--prior', opts.prior, 0, 1e6);
