@@ -13,6 +13,7 @@ import { GameHistory } from '../src/chess/history.ts';
 import { generateLegalMoves } from '../src/chess/movegen.ts';
 import { GraphTerms } from '../src/eval/graphTerms.ts';
 import { SQUARE_VALUES } from '../src/eval/squareValues.ts';
+import { RELATION_TERM_FEATURES } from '../src/eval/relationTerms.ts';
 import { materialDifference } from '../src/graph/positionGraph.ts';
 import { explainChoice, explanationText, type MoveExplanation } from '../src/player/explain.ts';
 import { MorphPlayer, type MorphPlayerOptions, type MovePolicy, type RankedMove } from '../src/player/morphPlayer.ts';
@@ -59,10 +60,14 @@ function graphTerms(store: PatternStore): GraphTerms {
   return terms;
 }
 
+/** A weight for every relation feature, some positive, some negative. */
+const relationWeights = () => Float64Array.from({ length: RELATION_TERM_FEATURES }, (_, f) => (((f * 7) % 11) - 5) / 50);
+
 const PLAYERS: [string, (store: PatternStore) => Partial<MorphPlayerOptions>][] = [
   ['material-forks', () => ({ search: 'material-forks' })],
   ['material-forks, policy with square values', () => ({ search: 'material-forks', policy: policy(true) })],
   ['material-forks, policy, graph terms', (store) => ({ search: 'material-forks', policy: policy(true), graphTerms: graphTerms(store) })],
+  ['material-forks, policy, relation terms', () => ({ search: 'material-forks', policy: policy(true), relationWeights: relationWeights() })],
   ['material-threats, material weights alone', () => ({ search: 'material-threats', evaluation: { function: 'paper', prior: 0, materialPrior: 0 } })],
   ['material-quiescence, policy without square values', () => ({ search: 'material-quiescence', policy: policy(false) })],
   ['captures-mates, policy', () => ({ search: 'captures-mates', policy: policy(false) })],
@@ -86,12 +91,15 @@ describe('explain: the terms of a move\'s score', () => {
     it(`add up to the score the player ranked every move by: ${name}`, () => {
       const player = new MorphPlayer(store, { maturity: 0, seed: 1, ...options(store) });
       let lines = 0;
+      let relationLines = 0;
+      let relationTerms = 0;
       for (const fen of POSITIONS) {
         const history = new GameHistory(fen);
         const ranking = player.rankMoves(history, true);
         for (const ranked of ranking) {
           const explanation = explainChoice(player, history, ranked);
           const score = explanation.score!;
+          if (score.terms.some((t) => t.term === 'relations')) relationTerms++;
           expect(score.score).toBeCloseTo(player.choiceScore(ranked), 4);
           // Each term is rounded to 1e-4: their sum is within half that per term of the score.
           expect(Math.abs(termSum(explanation) - player.choiceScore(ranked))).toBeLessThanOrEqual(5e-5 * (score.terms.length + 1));
@@ -99,6 +107,7 @@ describe('explain: the terms of a move\'s score', () => {
           expect(score.scale).toBe(player.valueScale);
           if (ranked.policy !== undefined) expect(score.terms.find((t) => t.term === 'policy')?.value).toBeCloseTo(ranked.policy, 4);
           if (ranked.graphTerm !== undefined) expect(score.terms.find((t) => t.term === 'graph')?.value).toBeCloseTo(ranked.graphTerm, 4);
+          if (options(store).relationWeights && score.line?.ucis && ranked.source === 'patterns') relationLines++;
           if (score.line?.ucis) {
             lines++;
             checkLine(player, history, ranked, explanation);
@@ -108,6 +117,7 @@ describe('explain: the terms of a move\'s score', () => {
       }
       // The material searches read every value that no rule set at the end of a line they found.
       if (player.valueScale === 'log-odds') expect(lines).toBeGreaterThan(100);
+      if (relationLines > 0) expect(relationTerms).toBeGreaterThan(relationLines / 2);
     });
   }
 

@@ -28,9 +28,10 @@ export interface PositionEvaluation {
   tested: number;
   /**
    * A material value blended with the fitted piece values (materialEvaluation): the fitted weight and K, and the
-   * fitted weight's log-odds in their two parts, the piece values' and the square values' (0 without them).
+   * fitted weight's log-odds in their parts, the piece values', the square values' and the relation terms' (0
+   * without them).
    */
-  blend?: { fitted: number; prior: number; material: number; squares: number };
+  blend?: { fitted: number; prior: number; material: number; squares: number; relations: number };
 }
 
 export function evaluateGraph(
@@ -76,7 +77,7 @@ export function materialEvaluation(
     const relationTerm = relationWeights ? relationLogOdds(board, relationWeights) : 0;
     const fitted = logistic(material + squareTerm + relationTerm);
     const value = used.length > 0 ? blendedWeight(record!.weight, record!.updates, fitted, prior) : fitted;
-    return { value, used, matched, tested: 0, blend: { fitted, prior, material, squares: squareTerm } };
+    return { value, used, matched, tested: 0, blend: { fitted, prior, material, squares: squareTerm, relations: relationTerm } };
   }
   return { value: used.length > 0 ? positionValue(used, settings) : 0.5, used, matched, tested: 0 };
 }

@@ -58,11 +58,11 @@ export interface MoveExplanation {
 /** One term of a move's score. */
 export interface ScoreTerm {
   /**
-   * value: the value as it is (the paper's scale); rules: a value the rules set (a mate, a draw); material, squares,
+   * value: the value as it is (the paper's scale); rules: a value the rules set (a mate, a draw); material, squares, relations,
    * material-pattern: the log-odds of a value read from material; graph: the graph patterns' term; policy: the
    * policy's; proven-loss: the penalty of a move the opponent mates after; unexplained: a value whose line was not found.
    */
-  term: 'value' | 'rules' | 'material' | 'squares' | 'material-pattern' | 'graph' | 'policy' | 'proven-loss' | 'unexplained';
+  term: 'value' | 'rules' | 'material' | 'squares' | 'relations' | 'material-pattern' | 'graph' | 'policy' | 'proven-loss' | 'unexplained';
   value: number;
   /** What it is, in a few words. */
   detail: string;
@@ -323,7 +323,7 @@ function valueDetail(ranked: RankedMove, refutationSan: string | undefined): str
 
 /**
  * The log-odds of the value read at the end of the line, in parts: the fitted piece values', the square values',
- * and the material pattern's own weight blended in (or, without fitted values, the pattern's weight alone).
+ * the relation terms', and the material pattern's own weight blended in (or, without fitted values, the pattern's weight alone).
  */
 function materialTerms(player: MorphPlayer, end: LineEnd): ScoreTerm[] {
   const { board, evaluation } = end.position;
@@ -348,6 +348,9 @@ function materialTerms(player: MorphPlayer, end: LineEnd): ScoreTerm[] {
   }];
   if (blend.squares !== 0 || player.options.policy?.squares !== undefined) {
     terms.push({ term: 'squares', value: sign * blend.squares, detail: "where the pieces stand, by the policy's square values" });
+  }
+  if (blend.relations !== 0) {
+    terms.push({ term: 'relations', value: sign * blend.relations, detail: "the smallest graph patterns (each piece's safety, each attack and defence), by the database's relation terms" });
   }
   if (record !== undefined) {
     terms.push({
