@@ -15,6 +15,9 @@ import { playGame, type PlayedGame } from '../game/playGame.ts';
 import type { Opening } from '../match/openings.ts';
 import { evaluationSettings, loadConfig } from '../learn/config.ts';
 import { MorphPlayer } from '../player/morphPlayer.ts';
+import { relationLessons } from '../learn/relationLearning.ts';
+import { boardToFen } from '../chess/board.ts';
+import { Random } from '../util/random.ts';
 import type { PatternStore } from '../store/patternStore.ts';
 
 /** What the learner hands an actor: everything that decides the game besides the weights. */
@@ -39,7 +42,16 @@ export interface FinishedGame {
   /** Wall-clock seconds of the game, and when it started (ISO). */
   seconds: number;
   startedAt: string;
+  /**
+   * The relation terms' lessons of the game (config relationLessons), searched by the actor after the game, so that
+   * with --jobs N they are searched N at a time: each a position (FEN) with its settled material and the play
+   * search's value, in log-odds.
+   */
+  lessons: { fen: string; settled: number; target: number }[];
 }
+
+/** Mixed into a game's seed for the draw of its relation lessons, a stream apart from the game's own. */
+const RELATION_SEED_SALT = 0x5eed_7e11;
 
 export interface ActorOptions {
   opponent: string;
@@ -131,7 +143,11 @@ export class GameActor {
     }
     if (!played) return null;
     const opponentName = opponent instanceof NoisyPlayer && opponent.target !== undefined ? opponent.currentName() : opponent.name;
-    return { task, played, opponentName, snapshot, seconds: (performance.now() - started) / 1000, startedAt };
+    const seconds = (performance.now() - started) / 1000;
+    const lessons = relationLessons(store, played, config.relationLessons, new Random(task.seed ^ RELATION_SEED_SALT), config).map((lesson) => ({
+      fen: boardToFen(lesson.board), settled: lesson.settled, target: lesson.target,
+    }));
+    return { task, played, opponentName, snapshot, seconds, startedAt, lessons };
   }
 
   /** Drops one opponent (after its failure); the next game it plays starts a new one. */

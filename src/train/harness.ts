@@ -25,7 +25,7 @@ import { materialBalance } from '../chess/pieceValues.ts';
 import { boardFromFen } from '../chess/board.ts';
 import { loadConfig, mergeConfig, saveConfig, type ConfigPatch, type LearningConfig } from '../learn/config.ts';
 import { gamesPlayed, learnFromGame, seedIfNew, type LearningSummary } from '../learn/learner.ts';
-import { loadRelationLearner, relationLessons, saveRelationLearner } from '../learn/relationLearning.ts';
+import { loadRelationLearner, saveRelationLearner } from '../learn/relationLearning.ts';
 import { adaptedProbability } from '../engines/noisyPlayer.ts';
 import { finishRun, startRun } from '../store/runs.ts';
 import { getMetaNumber, setMeta } from '../store/meta.ts';
@@ -147,9 +147,6 @@ export interface TrainingSummary {
 }
 
 export type StopSignal = 'SIGINT' | 'SIGTERM';
-
-/** Mixed into a game's seed for the draw of its relation lessons, a stream apart from the game's own. */
-const RELATION_SEED_SALT = 0x5eed_7e11;
 
 /** A run stopped by SIGINT or SIGTERM before its first game: nothing was written. */
 export class StoppedBeforeFirstGame extends MorphError {
@@ -409,9 +406,9 @@ async function playTrainingGames(options: TrainingOptions): Promise<TrainingSumm
         extra: { MorphSeed: String(seed), ...(task.opening ? { Opening: `${options.openings!.source} #${task.opening.index}` } : {}) },
       });
       const learnStarted = performance.now();
-      // The relation terms' lessons are searched before the game's transaction and written in it.
-      const lessons = relationLessons(store, played, config.relationLessons, new Random(seed ^ RELATION_SEED_SALT), config);
-      for (const lesson of lessons) relationLearner.learn(lesson.board, lesson.settled, lesson.target);
+      // The relation terms' lessons (searched by the actor that played the game) are written in the game's transaction.
+      const lessons = finished.lessons;
+      for (const lesson of lessons) relationLearner.learn(boardFromFen(lesson.fen), lesson.settled, lesson.target);
       let learned!: LearningSummary;
       let recordedId = 0;
       learnFromGame(
