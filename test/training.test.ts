@@ -145,6 +145,13 @@ function expectCompleteGames(db: MorphDatabase): GameRow[] {
   return rows;
 }
 
+/**
+ * A draw adjudicated after 60 plies, for runs against random whose games' length the test does not check: learning
+ * from a game of the default 300 plies takes seconds (two games: 22 s against 4 s at 60 plies, 2026-12), and these
+ * tests check what is recorded, resumed or refused, which shorter games record the same way.
+ */
+const SHORT_GAMES = ['--max-plies', '60'];
+
 const RESULTS = ['1-0', '0-1', '1/2-1/2'];
 const REASONS = ['checkmate', 'stalemate', 'insufficient', 'threefold', 'fifty-move', 'ply-limit'];
 
@@ -212,7 +219,7 @@ describe('morph train', () => {
     const db = tempPath('killed.db');
     const pgnFile = tempPath('killed.pgn');
     const run = startTrain([
-      '--db', db, '--games', '1000', '--opponent', 'random', '--progress', 'none', '--seed', '77', '--pgn', pgnFile,
+      '--db', db, '--games', '1000', '--opponent', 'random', '--progress', 'none', '--seed', '77', '--pgn', pgnFile, ...SHORT_GAMES,
     ]);
     const seen = await waitForGames(db, 2, run);
     // Catch the moment the next game is recorded, then kill a little later: the game after it is under way.
@@ -234,7 +241,7 @@ describe('morph train', () => {
     const filed = readFileSync(pgnFile, 'utf8').trim().split(/\n\n(?=\[Event )/).length;
     expect([before - 1, before]).toContain(filed);
 
-    const resumed = await train(['--db', db, '--games', '2', '--opponent', 'random', '--progress', 'none', '--json']);
+    const resumed = await train(['--db', db, '--games', '2', '--opponent', 'random', '--progress', 'none', '--json', ...SHORT_GAMES]);
     expect(resumed.stderr).toBe('');
     expect(resumed.code).toBe(0);
     expect(JSON.parse(resumed.stdout)).toMatchObject({ games: 2, firstGame: before + 1, lastGame: before + 2, seed: 77 });
@@ -263,7 +270,7 @@ describe('morph train', () => {
     const { opponent, canonical, wholeGroup } = interruption;
     const db = tempPath(`interrupted-${opponent}.db`);
     const run = startTrain(
-      ['--db', db, '--games', '1000', '--opponent', opponent, '--progress', 'none', '--max-failures', '1'],
+      ['--db', db, '--games', '1000', '--opponent', opponent, '--progress', 'none', '--max-failures', '1', ...SHORT_GAMES],
       wholeGroup,
     );
     await waitForGames(db, 1, run, 100);
@@ -308,7 +315,7 @@ describe('morph train', () => {
     expect(badRate.stderr).toMatch(/^morph: --regressions-per-game .*\n$/);
     expect(existsSync(db)).toBe(false);
     const good = await train(['--db', db, '--games', '1', '--opponent', 'random', '--update-per', 'position', '--discount', '0.97',
-      '--subgraphs-per-game', '20', '--regressions-per-game', '5', '--specialisations-per-game', '0', '--progress', 'none']);
+      '--subgraphs-per-game', '20', '--regressions-per-game', '5', '--specialisations-per-game', '0', '--progress', 'none', ...SHORT_GAMES]);
     expect(good.code).toBe(0);
     withDatabase(db, (database) => {
       // A creation rate changes only its own part of a nested setting.
@@ -325,6 +332,7 @@ describe('morph train', () => {
 
   it('starts each pair of games from the next opening of --openings, the same with game workers', async () => {
     // Three openings, one of them PGN moves: training starts from the position they reach (chess.js, independently).
+    // Without the own move policy, which Morph does not play with in training (its upkeep was 6 of these runs' 8 s).
     const suite = tempPath('suite.pgn');
     const lines = ['1. e4 e5 2. Nf3 *', '1. d4 Nf6 *', '1. c4 c5 2. g3 g6 *'];
     writeFileSync(suite, lines.map((line) => `[Event "?"]\n\n${line}\n`).join('\n'));
@@ -336,8 +344,8 @@ describe('morph train', () => {
     const [one, two] = [tempPath('openings-1.db'), tempPath('openings-2.db')];
     const log = tempPath('openings.jsonl');
     const runs = await Promise.all([
-      train(['--db', one, '--games', '6', '--opponent', 'random', '--seed', '9', '--openings', suite, '--json-log', log, '--progress', 'none']),
-      startMorph(['train', '--jobs', '2', '--db', two, '--games', '6', '--opponent', 'random', '--seed', '9', '--openings', suite, '--progress', 'none']).done,
+      train(['--db', one, '--games', '6', '--opponent', 'random', '--seed', '9', '--openings', suite, '--json-log', log, '--progress', 'none', ...SHORT_GAMES, '--no-policy']),
+      startMorph(['train', '--jobs', '2', '--db', two, '--games', '6', '--opponent', 'random', '--seed', '9', '--openings', suite, '--progress', 'none', ...SHORT_GAMES, '--no-policy']).done,
     ]);
     for (const run of runs) expect(run.code, run.stderr).toBe(0);
     expect(runs[0].stdout).toContain(`from 3 openings of ${suite}`);
@@ -381,11 +389,12 @@ describe('morph train', () => {
 
   it('is reproducible from its seed: same games and same weights', async () => {
     const paths = [tempPath('seed5a.db'), tempPath('seed5b.db'), tempPath('seed6.db')];
-    // The third run, with another seed, needs only one game to show that the seed matters.
+    // The third run, with another seed, needs only one game to show that the seed matters. Without the own move
+    // policy, which Morph does not play with in training and whose file is not compared.
     const settings = [{ seed: '5', games: '3' }, { seed: '5', games: '3' }, { seed: '6', games: '1' }];
     const finished = await Promise.all(
       paths.map((db, i) =>
-        train(['--db', db, '--games', settings[i].games, '--opponent', 'random', '--seed', settings[i].seed, '--progress', 'none']),
+        train(['--db', db, '--games', settings[i].games, '--opponent', 'random', '--seed', settings[i].seed, '--progress', 'none', ...SHORT_GAMES, '--no-policy']),
       ),
     );
     for (const run of finished) expect(run.code).toBe(0);
@@ -421,7 +430,9 @@ describe.concurrent('morph train against engines that fail', () => {
     const onceDb = tempPath(`${mode}-once.db`);
     const alwaysDb = tempPath(`${mode}.db`);
     // A short timeout for the engine that hangs; the others keep the defaults, so a slow start cannot fail them.
-    const common = [...(mode === 'hang' ? ['--engine-timeout', '1500'] : []), '--max-plies', '30', '--progress', 'none'];
+    // No own policy: these runs check what a failed game costs; the flaky engine's run below keeps it, learning the
+    // games around a discarded one.
+    const common = [...(mode === 'hang' ? ['--engine-timeout', '1500'] : []), '--max-plies', '30', '--progress', 'none', '--no-policy'];
     const [once, always] = await Promise.all([
       train(['--db', onceDb, '--games', '2', '--opponent', `uci:${onceEngine}`, '--json', ...common]),
       train(['--db', alwaysDb, '--games', '3', '--opponent', `uci:${alwaysEngine}`, '--max-failures', '2', ...common]),
@@ -486,7 +497,7 @@ describe.concurrent('morph train against engines that fail', () => {
     const engine = engineScript('slow-start', FAKE_ENGINE, ['good'], 'sleep 1.5\n');
     const run = await train([
       '--db', db, '--games', '1', '--opponent', `uci:${engine}`, '--engine-timeout', '1000', '--max-plies', '10',
-      '--progress', 'none', '--json',
+      '--progress', 'none', '--json', '--no-policy',
     ]);
     expect(run.stderr).toBe('');
     expect(run.code).toBe(0);
@@ -518,7 +529,7 @@ describe('morph train refuses what it cannot do, and stops when told', () => {
 
   it('refuses a second trainer on the same database at start, writing nothing', async () => {
     const db = tempPath('two-writers.db');
-    const first = startTrain(['--db', db, '--games', '1000', '--opponent', 'random', '--progress', 'none']);
+    const first = startTrain(['--db', db, '--games', '1000', '--opponent', 'random', '--progress', 'none', ...SHORT_GAMES]);
     await waitForGames(db, 1, first, 100);
     const second = await train(['--db', db, '--games', '5', '--opponent', 'random', '--progress', 'none']);
     process.kill(first.child.pid!, 'SIGTERM');
@@ -594,7 +605,7 @@ describe('morph train refuses what it cannot do, and stops when told', () => {
 
   it('reports a full disk for --json-log in one line, keeping the game already recorded', async () => {
     const db = tempPath('json-log-full.db');
-    const run = await train(['--db', db, '--games', '3', '--opponent', 'random', '--json-log', '/dev/full', '--progress', 'none']);
+    const run = await train(['--db', db, '--games', '3', '--opponent', 'random', '--json-log', '/dev/full', '--progress', 'none', ...SHORT_GAMES]);
     expect(run.code).toBe(2);
     expect(run.stderr).toBe('morph: cannot write /dev/full: the disk is full\n');
     withDatabase(db, (database) => {

@@ -86,6 +86,14 @@ function fakeEngine(name: string, args: string[], script = FAKE_ENGINE): string 
   return path;
 }
 
+/**
+ * For runs whose games, snapshots and failures a test checks: no own move policy. Morph does not play with it in
+ * training, and its upkeep (a square-value fit at the end of a run of 100 or more partner decisions) took 5 of
+ * 7.5 s of processor time of a 6-game run (2026-12). The other runs keep it, so its upkeep beside game workers,
+ * killed and resumed, is still run.
+ */
+const NO_POLICY = ['--no-policy'];
+
 const moveText = (pgn: string) => pgn.split('\n').filter((line) => !line.startsWith('[')).join('\n').trim();
 
 /** Game numbers 1..n without gaps, each with its seed, a PGN that replays, and a snapshot before the game. */
@@ -123,7 +131,7 @@ describe('when a game worker loads a fresh snapshot', () => {
 
 describe('morph train --jobs N', () => {
   it('applies games in order and records their snapshots; a game replays exactly on the same snapshot', async () => {
-    const common = ['--games', '6', '--opponent', 'random', '--seed', '11', '--max-plies', '60'];
+    const common = ['--games', '6', '--opponent', 'random', '--seed', '11', '--max-plies', '60', ...NO_POLICY];
     const serial = tempPath('serial.db');
     const parallel = tempPath('parallel.db');
     const [one, two] = await Promise.all([
@@ -151,7 +159,7 @@ describe('morph train --jobs N', () => {
     // The worker never reloads, so every game it plays records snapshot 0; a later snapshot is a game the learner
     // played after applying earlier ones.
     const run = await startTrain(['--db', db, '--jobs', '2', '--snapshot-every', '1000', '--games', '8', '--opponent', 'random',
-      '--seed', '3', '--max-plies', '40', '--json']).done;
+      '--seed', '3', '--max-plies', '40', '--json', ...NO_POLICY]).done;
     expect(run.code).toBe(0);
     const rows = gameRows(db);
     expectOrderedGames(rows, 3);
@@ -160,7 +168,7 @@ describe('morph train --jobs N', () => {
 
   it('discards only the game of a killed worker, and the run goes on', async () => {
     const db = tempPath('worker-killed.db');
-    const run = startTrain(['--db', db, '--jobs', '2', '--games', '6', '--opponent', 'random', '--seed', '5', '--max-plies', '60', '--json']);
+    const run = startTrain(['--db', db, '--jobs', '2', '--games', '6', '--opponent', 'random', '--seed', '5', '--max-plies', '60', '--json', ...NO_POLICY]);
     await waitForGames(db, 1);
     let victims: number[] = [];
     while (victims.length === 0) {
