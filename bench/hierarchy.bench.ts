@@ -16,6 +16,7 @@ import { buildPositionGraph, PositionGraph } from '../src/graph/positionGraph.ts
 import { orderedSubpattern } from '../src/learn/nodeOrder.ts';
 import { allSeedPatterns } from '../src/learn/seeding.ts';
 import type { SearchMode } from '../src/player/search.ts';
+import { RELATION_TERM_FEATURES } from '../src/eval/relationTerms.ts';
 import { MorphPlayer, type MovePolicy } from '../src/player/morphPlayer.ts';
 import { TAPERED_SQUARE_VALUES } from '../src/eval/squareValues.ts';
 import { PatternStore } from '../src/store/patternStore.ts';
@@ -153,8 +154,8 @@ export function benchStoreFile(path: string, label: string, withTargets: boolean
   const threatTimes = moveTimesWith('material-threats');
   const forkTimes = moveTimesWith('material-forks');
   // The move a game plays (bestMove: moves that cannot win are not looked at), whose worst case a clock meets.
-  const gameMoveTimesWith = (policy?: MovePolicy) => {
-    const player = new MorphPlayer(store, { maturity: 0, seed: 1, search: 'material-forks', policy });
+  const gameMoveTimesWith = (policy?: MovePolicy, relationWeights?: Float64Array) => {
+    const player = new MorphPlayer(store, { maturity: 0, seed: 1, search: 'material-forks', policy, ...(relationWeights ? { relationWeights } : {}) });
     const moveTimes: number[] = [];
     for (const fen of test.slice(0, 200)) {
       const history = new GameHistory(fen);
@@ -177,6 +178,10 @@ export function benchStoreFile(path: string, label: string, withTargets: boolean
   });
   const plainPolicyTimes = gameMoveTimesWith(indifferent(false));
   const squarePolicyTimes = gameMoveTimesWith(indifferent(true));
+  // Relation terms (eval/relationTerms.ts) read the board's attacks at every position the material searches value:
+  // their cost against the same search without them. Weights too small to change which move is best, so that only
+  // the reading differs (the moves' searches are the same).
+  const relationTimes = gameMoveTimesWith(undefined, new Float64Array(RELATION_TERM_FEATURES).fill(1e-9));
   const rss = process.memoryUsage().rss;
   store.close();
   const at100k = withTargets;
@@ -237,6 +242,12 @@ export function benchStoreFile(path: string, label: string, withTargets: boolean
       value: round(mean(squarePolicyTimes), 2),
       unit: 'ms',
       note: `${round(mean(squarePolicyTimes) / mean(plainPolicyTimes), 2)}x the same policy without them (${round(mean(plainPolicyTimes), 2)} ms); p95 ${round(percentile(squarePolicyTimes, 0.95), 2)} ms`,
+    },
+    {
+      name: `game move with search material-forks and relation terms, ${label} (mean)`,
+      value: round(mean(relationTimes), 2),
+      unit: 'ms',
+      note: `${round(mean(relationTimes) / mean(gameMoveTimes), 2)}x without them (${round(mean(gameMoveTimes), 2)} ms); median ${round(percentile(relationTimes, 0.5), 2)} ms, p95 ${round(percentile(relationTimes, 0.95), 2)} ms`,
     },
   ];
 }
