@@ -27,3 +27,12 @@ for side in with without; do cp "$FINAL" "$OUT/match/$side.db"; cp "${FINAL%.db}
 $R --write-db "$OUT/match/with.db"
 npx morph match --white "morph:$OUT/match/with.db" --black "morph:$OUT/match/without.db" --games 200 --seed 1 --concurrency 2 \
   --json --pgn "$OUT/match/h2h.pgn" > "$OUT/match/h2h.json"
+# 4. Learned in training: the same seed from fresh with 4 lessons a game (30 minutes on 2 jobs under load 4-6;
+#    resumable), then the database against itself without its graph patterns, and paired move quality.
+#    (2026-12-05: run as s11r.db; stopped at game 309 and resumed with the same command and --games 2691.)
+TRAINED=${FINAL%.db}-lessons.db
+npx morph train --db "$TRAINED" --games 3000 --seed 11 --relation-lessons 4 --checkpoint-every 1000 --no-judge
+npx morph match --white "morph:$TRAINED" --no-graph-patterns --black "morph:$TRAINED" --games 100 --seed 1 --concurrency 2 \
+  --json --pgn "$OUT/match/ablation.pgn" > "$OUT/match/ablation.json"
+node bin/run-ts.js training/compare-rankers.ts --positions positions/move-scores.jsonl "db=$TRAINED" "db=$TRAINED;graphPatterns=false" \
+  "db=$FINAL" "db=$TRAINED;policy=none" | tee "$OUT/match/quality.txt"

@@ -126,7 +126,11 @@ export interface LearningConfig {
   targetMaturity: number;
   /**
    * Positions of each game (both sides') whose relation terms learn toward the play search's value of them
-   * (learn/relationLearning.ts, TreeStrap); 0 learns none. Each costs a search (tens of milliseconds).
+   * (learn/relationLearning.ts, TreeStrap); 0 learns none. Each costs a search (tens of milliseconds), made by the
+   * actor that played the game. Decided: default 4 (2026-12-05, night). Seed 11's 3,000 games with 4 lessons a
+   * game (11,853 lessons): the database played +63 Elo [+13, +117] against itself with --no-graph-patterns (100
+   * games, paired openings); at 5,469 games an hour on 2 jobs against 12,771 without lessons under a like load
+   * (docs/lab/2026-12.md). Weights fitted by least squares to 17,203 such lessons played +104 [+43, +171].
    */
   relationLessons: number;
   /** Largest node count of a created pattern. */
@@ -158,7 +162,7 @@ export const DEFAULT_CONFIG: LearningConfig = {
   playSearch: 'material-forks',
   maturity: 0,
   targetMaturity: 0,
-  relationLessons: 0,
+  relationLessons: 4,
   maxPatternSize: 6,
   seeding: true,
   subgraphsPerGame: 6,
