@@ -32,7 +32,7 @@ async function agreeQuality(db: string, positions: string): Promise<{ meanLoss: 
 }
 
 describe('morph train ends with what it learned', () => {
-  it('names the piece values inspect material fits, and the pattern counts', async () => {
+  it('names the piece values inspect material fits, the pattern counts and the relation terms', async () => {
     const db = join(dir, 'plain.db');
     const train = await runMorph(['train', '--db', db, ...quick]);
     expect(train.code, train.stderr).toBe(0);
@@ -40,7 +40,10 @@ describe('morph train ends with what it learned', () => {
     expect(existsSync(`${db}-wal`) || existsSync(`${db}-shm`)).toBe(false);
     const lines = train.stdout.trim().split('\n');
     const [, pieces, materialCount, graphCount] =
-      /^learned piece values, in (?:pawns|log-odds): (.*?)(?: \(textbook.*\)| \(no pawn's worth yet\)), from (\d+) material patterns; (\d+) graph patterns$/.exec(lines.at(-2)!)!;
+      /^learned piece values, in (?:pawns|log-odds): (.*?)(?: \(textbook.*\)| \(no pawn's worth yet\)), from (\d+) material patterns; (\d+) graph patterns$/.exec(lines.at(-3)!)!;
+    // The relation terms learned by default: from at most 4 positions a game, their largest weights named.
+    const [, lessons] = /^relation terms learned from (\d+) positions; the largest, in log-odds for the side that just moved: .+ [+-]\d\.\d{3}$/.exec(lines.at(-2)!)!;
+    expect(Number(lessons)).toBeGreaterThan(0);
     expect(lines.at(-1)).toBe(`(--yardstick adds its move quality on ${YARDSTICK_POSITIONS} scored positions, beside the run's start)`);
     const inspect = await runMorph(['inspect', 'material', '--db', db]);
     // inspect fits the same values from its table of the patterns: the same to the places shown.
@@ -96,5 +99,13 @@ describe('the yardstick and its text', () => {
       'learned piece values, in pawns: N 3.0, B 3.2, R 5.0, Q 9.0 (textbook 3, 3, 5, 9; a pawn 0.50 in log-odds), from 3 material patterns; 40 graph patterns',
       'move quality on 60 positions of move-scores: loses 2.3 [1.5, 3.0] win-chance points a move, blunders 5%; at the run\'s start 12.0 [1.5, 3.0], 20% (measured in 5.8 s)',
     ]);
+  });
+
+  it('names the relation terms once they have learned, largest first', () => {
+    const lines = learnedText({
+      materialPatterns: 3, graphPatterns: 40, pieceValues: { P: 0.5, N: 1.5, B: 1.6, R: 2.5, Q: 4.5 },
+      relations: { lessons: 76, strongest: [{ pattern: 'toMove Q en prise', weight: 0.04 }, { pattern: 'moved Q unattacked', weight: -0.021 }] },
+    });
+    expect(lines[1]).toBe('relation terms learned from 76 positions; the largest, in log-odds for the side that just moved: toMove Q en prise +0.040; moved Q unattacked -0.021');
   });
 });

@@ -159,6 +159,11 @@ export function loadRelationLearner(db: MorphDatabase, settings: RelationLearnin
   return learner;
 }
 
+/** The lessons a database's relation terms have learned from, and their shared bias; undefined before any. */
+export function relationProgress(db: MorphDatabase): { lessons: number; bias: number } | undefined {
+  return getMetaJson<{ lessons: number; bias: number }>(db, PROGRESS_KEY);
+}
+
 /** Writes the learner's state (call inside the game's transaction). */
 export function saveRelationLearner(db: MorphDatabase, learner: RelationLearner): void {
   storeRelationWeights(db, learner.weights);

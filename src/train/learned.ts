@@ -1,6 +1,7 @@
 /**
  * What a training run leaves Morph knowing, for the last lines of `morph train`: the piece values fitted to its
- * material patterns (as `morph inspect material` leads with them), how many patterns it has, and with
+ * material patterns (as `morph inspect material` leads with them), how many patterns it has, what its relation
+ * terms learned from and their largest weights, and with
  * `--yardstick` where it stands on a fixed yardstick: its move quality on a fixed sample of the scored positions
  * (checkpointJudge.ts's measure, in seconds rather than a minute), beside the same measure of the database as the
  * run found it.
@@ -17,6 +18,8 @@ import type { LabelledPosition } from '../agree/positions.ts';
 import { GameHistory } from '../chess/history.ts';
 import { readMaterialTable, tablePieceValues, TRADITIONAL_VALUES } from '../inspect/material.ts';
 import { loadConfig, mergeConfig, saveConfig, type ConfigPatch } from '../learn/config.ts';
+import { relationProgress } from '../learn/relationLearning.ts';
+import { relationFeatureName, storedRelationWeights } from '../eval/relationTerms.ts';
 import { MATERIAL_PIECES } from '../pattern/pattern.ts';
 import { MorphPlayer, playingMaturity } from '../player/morphPlayer.ts';
 import { closeMorphDatabase, openMorphDatabase } from '../store/database.ts';
@@ -53,6 +56,8 @@ export interface Learned {
   pieceValues: Record<(typeof MATERIAL_PIECES)[number], number>;
   materialPatterns: number;
   graphPatterns: number;
+  /** The relation terms (eval/relationTerms.ts), once they have learned: lessons, and the largest weights by name. */
+  relations?: { lessons: number; strongest: { pattern: string; weight: number }[] };
   yardstick?: Yardstick;
 }
 
@@ -74,10 +79,16 @@ export function readLearned(path: string): Learned {
     const values = tablePieceValues(readMaterialTable(db));
     const counts = db.prepare('SELECT kind, count(*) AS n FROM patterns GROUP BY kind').all() as { kind: string; n: number }[];
     const count = (kind: string) => counts.find((c) => c.kind === kind)?.n ?? 0;
+    const progress = relationProgress(db);
+    const weights = storedRelationWeights(db);
+    const strongest = weights
+      ? [...weights.keys()].sort((a, b) => Math.abs(weights[b]) - Math.abs(weights[a]) || a - b).slice(0, 3).map((f) => ({ pattern: relationFeatureName(f), weight: weights[f] }))
+      : [];
     return {
       pieceValues: Object.fromEntries(MATERIAL_PIECES.map((piece, i) => [piece, values[i]])) as Learned['pieceValues'],
       materialPatterns: count('material'),
       graphPatterns: count('graph'),
+      ...(progress && progress.lessons > 0 ? { relations: { lessons: progress.lessons, strongest } } : {}),
     };
   } finally {
     closeMorphDatabase(db);
@@ -128,6 +139,11 @@ export function learnedText(learned: Learned): string[] {
           `(textbook ${MATERIAL_PIECES.slice(1).map((p) => TRADITIONAL_VALUES[p]).join(', ')}; a pawn ${values.P.toFixed(2)} in log-odds), ${counted}`,
       ]
       : [`learned piece values, in log-odds: ${MATERIAL_PIECES.map((p) => `${p} ${values[p].toFixed(2)}`).join(', ')} (no pawn's worth yet), ${counted}`];
+  const relations = learned.relations;
+  if (relations) {
+    const named = relations.strongest.map((s) => `${s.pattern} ${s.weight >= 0 ? '+' : ''}${s.weight.toFixed(3)}`).join('; ');
+    lines.push(`relation terms learned from ${relations.lessons} positions; the largest, in log-odds for the side that just moved: ${named}`);
+  }
   const stick = learned.yardstick;
   if (stick) {
     const figure = (q: MoveQualityFigure) => `${q.meanLoss.toFixed(1)} [${q.lossLow.toFixed(1)}, ${q.lossHigh.toFixed(1)}]`;
