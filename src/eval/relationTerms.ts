@@ -42,17 +42,9 @@ export function forEachRelationFeature(board: Pick<Board, 'squares' | 'turn'>, v
 export function relationFeatures(board: Pick<Board, 'squares' | 'turn'>, out: Uint16Array): number {
   const squares = board.squares;
   const movedIsWhite = board.turn === BLACK;
-  let edges = 0;
+  edgeCount = 0;
   attackers.fill(0);
   defenders.fill(0);
-  const addEdge = (from: number, to: number) => {
-    const target = squares[to];
-    if (target === 0) return;
-    edgeFrom[edges] = from;
-    edgeTo[edges++] = to;
-    if (target > 0 === squares[from] > 0) defenders[to]++;
-    else attackers[to]++;
-  };
   for (let sq = 0; sq < 64; sq++) {
     const piece = squares[sq];
     if (piece === 0) continue;
@@ -60,12 +52,12 @@ export function relationFeatures(board: Pick<Board, 'squares' | 'turn'>, out: Ui
     if (type === PAWN) {
       const ahead = piece > 0 ? sq + 8 : sq - 8;
       if (ahead < 0 || ahead > 63) continue;
-      if ((sq & 7) > 0) addEdge(sq, ahead - 1);
-      if ((sq & 7) < 7) addEdge(sq, ahead + 1);
+      if ((sq & 7) > 0) addEdge(squares, sq, ahead - 1);
+      if ((sq & 7) < 7) addEdge(squares, sq, ahead + 1);
     } else if (type === KNIGHT) {
-      for (let i = sq * 8, end = i + KNIGHT_COUNT[sq]; i < end; i++) addEdge(sq, KNIGHT_TARGETS[i]);
+      for (let i = sq * 8, end = i + KNIGHT_COUNT[sq]; i < end; i++) addEdge(squares, sq, KNIGHT_TARGETS[i]);
     } else if (type === KING) {
-      for (let i = sq * 8, end = i + KING_COUNT[sq]; i < end; i++) addEdge(sq, KING_TARGETS[i]);
+      for (let i = sq * 8, end = i + KING_COUNT[sq]; i < end; i++) addEdge(squares, sq, KING_TARGETS[i]);
     } else {
       const first = type === BISHOP ? DIAGONAL_FIRST : ORTHOGONAL_FIRST;
       const last = type === ROOK ? DIAGONAL_FIRST : DIRECTION_END;
@@ -74,7 +66,7 @@ export function relationFeatures(board: Pick<Board, 'squares' | 'turn'>, out: Ui
         for (let i = 0, length = RAY_LENGTH[sq * 8 + d]; i < length; i++) {
           const to = RAY_SQUARES[base + i];
           if (squares[to] === 0) continue;
-          addEdge(sq, to);
+          addEdge(squares, sq, to);
           break;
         }
       }
@@ -90,14 +82,28 @@ export function relationFeatures(board: Pick<Board, 'squares' | 'turn'>, out: Ui
     safety[sq] = against === 0 ? 0 : against > held ? 2 : 1;
     out[count++] = label[sq] * SAFETIES + safety[sq];
   }
-  for (let e = 0; e < edges; e++) {
+  for (let e = 0; e < edgeCount; e++) {
     const to = edgeTo[e];
     out[count++] = CENSUS_FEATURES + (label[edgeFrom[e]] * PIECE_LABELS + label[to]) * SAFETIES + safety[to];
   }
   return count;
 }
 
-// Scratch for forEachRelationFeature (synchronous, never nested).
+/**
+ * Records a direct edge from the piece on `from` to `to` when `to` holds a piece, counting it as a defender or an
+ * attacker of that piece. A module function over the scratch below, not a closure: relationFeatures runs at every
+ * position the material searches value.
+ */
+function addEdge(squares: Int8Array, from: number, to: number): void {
+  const target = squares[to];
+  if (target === 0) return;
+  edgeFrom[edgeCount] = from;
+  edgeTo[edgeCount++] = to;
+  if (target > 0 === squares[from] > 0) defenders[to]++;
+  else attackers[to]++;
+}
+
+// Scratch for relationFeatures (synchronous, never nested).
 const attackers = new Uint8Array(64);
 const defenders = new Uint8Array(64);
 const label = new Uint8Array(64);
@@ -105,6 +111,7 @@ const safety = new Uint8Array(64);
 /** At most 16 pieces a side, each reaching at most 8 others. */
 const edgeFrom = new Uint8Array(32 * 8);
 const edgeTo = new Uint8Array(32 * 8);
+let edgeCount = 0;
 /** A position's features: a census entry a piece, a relation an edge. */
 export const MAX_RELATION_FEATURES = 32 + 32 * 8;
 const features = new Uint16Array(MAX_RELATION_FEATURES);
@@ -123,6 +130,14 @@ export function relationFeatureName(feature: number): string {
   const from = Math.floor(pair / PIECE_LABELS);
   const to = pair % PIECE_LABELS;
   return `${side(from)} ${piece(from)} > ${side(to)} ${piece(to)} ${safetyName(rest % SAFETIES)}`;
+}
+
+/** The `count` largest of `weights` by size (ties by feature), named: what a database's relation terms say most. */
+export function strongestRelationWeights(weights: ArrayLike<number>, count: number): { pattern: string; weight: number }[] {
+  return Array.from({ length: weights.length }, (_, f) => f)
+    .sort((a, b) => Math.abs(weights[b]) - Math.abs(weights[a]) || a - b)
+    .slice(0, count)
+    .map((f) => ({ pattern: relationFeatureName(f), weight: weights[f] }));
 }
 
 /** The sum of `weights` (RELATION_TERM_FEATURES of them, log-odds for the side that just moved) over a position. */

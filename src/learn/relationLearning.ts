@@ -9,7 +9,7 @@
  * settle and rare ones still move), with a pull toward 0 like a ridge penalty. The state (weights and squared
  * gradients) is a few thousand numbers, so every lesson of a run accumulates in it.
  */
-import { cloneBoard, type Board } from '../chess/board.ts';
+import { boardToFen, cloneBoard, type Board } from '../chess/board.ts';
 import { MAX_RELATION_FEATURES, RELATION_TERM_FEATURES, relationFeatures, storedRelationWeights, storeRelationWeights } from '../eval/relationTerms.ts';
 import { settledMaterialValue } from './graphTermLearning.ts';
 import { MorphPlayer, scaledValue } from '../player/morphPlayer.ts';
@@ -100,9 +100,12 @@ export function settledLogOdds(board: Board, valueForMover: (after: Board) => nu
   return scaledValue(settledMaterialValue(cloneBoard(board), valueForMover), 'log-odds');
 }
 
-/** One lesson: a position, its capture-settled material and the play search's value of it, in log-odds. */
+/**
+ * One lesson: a position (FEN: lessons travel from game workers to the learner as messages), its capture-settled
+ * material and the play search's value of it, in log-odds.
+ */
 export interface RelationLesson {
-  board: Board;
+  fen: string;
   settled: number;
   target: number;
 }
@@ -137,7 +140,7 @@ export function relationLessons(
     history.play(move);
     if (!chosen.has(i + 1) || history.verdict() !== null) return;
     const best = searcher.bestRanked(history);
-    lessons.push({ board: cloneBoard(history.board), settled: settledLogOdds(history.board, valueForMover), target: scaledValue(1 - best.value, 'log-odds') });
+    lessons.push({ fen: boardToFen(history.board), settled: settledLogOdds(history.board, valueForMover), target: scaledValue(1 - best.value, 'log-odds') });
   });
   return lessons;
 }
@@ -150,7 +153,7 @@ const PROGRESS_KEY = 'relation_learning';
 export function loadRelationLearner(db: MorphDatabase, settings: RelationLearningSettings = DEFAULT_RELATION_LEARNING): RelationLearner {
   const weights = storedRelationWeights(db);
   const squares = getMetaBytes(db, SQUARES_KEY);
-  const progress = getMetaJson<{ lessons: number; bias: number }>(db, PROGRESS_KEY);
+  const progress = relationProgress(db);
   if (weights === undefined || squares === undefined || progress === undefined) return new RelationLearner(settings);
   if (squares.byteLength !== weights.byteLength) throw new MorphError(`meta ${SQUARES_KEY} holds ${squares.byteLength} bytes, not ${weights.byteLength}`);
   const learner = new RelationLearner(settings, weights, new Float64Array(Uint8Array.from(squares).buffer));

@@ -15,8 +15,7 @@ import { playGame, type PlayedGame } from '../game/playGame.ts';
 import type { Opening } from '../match/openings.ts';
 import { evaluationSettings, loadConfig } from '../learn/config.ts';
 import { MorphPlayer } from '../player/morphPlayer.ts';
-import { relationLessons } from '../learn/relationLearning.ts';
-import { boardToFen } from '../chess/board.ts';
+import { relationLessons, type RelationLesson } from '../learn/relationLearning.ts';
 import { Random } from '../util/random.ts';
 import type { PatternStore } from '../store/patternStore.ts';
 
@@ -44,10 +43,9 @@ export interface FinishedGame {
   startedAt: string;
   /**
    * The relation terms' lessons of the game (config relationLessons), searched by the actor after the game, so that
-   * with --jobs N they are searched N at a time: each a position (FEN) with its settled material and the play
-   * search's value, in log-odds.
+   * with --jobs N they are searched N at a time.
    */
-  lessons: { fen: string; settled: number; target: number }[];
+  lessons: RelationLesson[];
 }
 
 /** Mixed into a game's seed for the draw of its relation lessons, a stream apart from the game's own. */
@@ -144,9 +142,7 @@ export class GameActor {
     if (!played) return null;
     const opponentName = opponent instanceof NoisyPlayer && opponent.target !== undefined ? opponent.currentName() : opponent.name;
     const seconds = (performance.now() - started) / 1000;
-    const lessons = relationLessons(store, played, config.relationLessons, new Random(task.seed ^ RELATION_SEED_SALT), config).map((lesson) => ({
-      fen: boardToFen(lesson.board), settled: lesson.settled, target: lesson.target,
-    }));
+    const lessons = relationLessons(store, played, config.relationLessons, new Random(task.seed ^ RELATION_SEED_SALT), config);
     return { task, played, opponentName, snapshot, seconds, startedAt, lessons };
   }
 

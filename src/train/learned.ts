@@ -19,7 +19,7 @@ import { GameHistory } from '../chess/history.ts';
 import { readMaterialTable, tablePieceValues, TRADITIONAL_VALUES } from '../inspect/material.ts';
 import { loadConfig, mergeConfig, saveConfig, type ConfigPatch } from '../learn/config.ts';
 import { relationProgress } from '../learn/relationLearning.ts';
-import { relationFeatureName, storedRelationWeights } from '../eval/relationTerms.ts';
+import { storedRelationWeights, strongestRelationWeights } from '../eval/relationTerms.ts';
 import { MATERIAL_PIECES } from '../pattern/pattern.ts';
 import { MorphPlayer, playingMaturity } from '../player/morphPlayer.ts';
 import { closeMorphDatabase, openMorphDatabase } from '../store/database.ts';
@@ -81,9 +81,7 @@ export function readLearned(path: string): Learned {
     const count = (kind: string) => counts.find((c) => c.kind === kind)?.n ?? 0;
     const progress = relationProgress(db);
     const weights = storedRelationWeights(db);
-    const strongest = weights
-      ? [...weights.keys()].sort((a, b) => Math.abs(weights[b]) - Math.abs(weights[a]) || a - b).slice(0, 3).map((f) => ({ pattern: relationFeatureName(f), weight: weights[f] }))
-      : [];
+    const strongest = weights ? strongestRelationWeights(weights, 3) : [];
     return {
       pieceValues: Object.fromEntries(MATERIAL_PIECES.map((piece, i) => [piece, values[i]])) as Learned['pieceValues'],
       materialPatterns: count('material'),
