@@ -23,7 +23,6 @@
  *
  *   node bin/run-ts.js research/gap-learnability.ts --load out/treestrap-terms/roots-fen-200.jsonl [--clip 0.5]
  */
-import { readFileSync } from 'node:fs';
 import { Command } from 'commander';
 import { applyMove, boardFromFen, cloneBoard, type Board } from '../src/chess/board.ts';
 import { generateLegalMoves, isInCheck } from '../src/chess/movegen.ts';
@@ -31,6 +30,7 @@ import { buildPositionGraph, PositionGraph } from '../src/graph/positionGraph.ts
 import { SAFETY_EN_PRISE, labelSide } from '../src/graph/labels.ts';
 import { CENSUS_FEATURES, forEachRelationFeature } from '../src/eval/relationTerms.ts';
 import { PatternStore } from '../src/store/patternStore.ts';
+import { rootsWithFen } from './term-samples.ts';
 import { chosenRidge, rmsError, sparseDesign, type SparseRow } from './ridge.ts';
 
 const program = new Command()
@@ -40,16 +40,7 @@ const program = new Command()
   .parse();
 const opts = program.opts();
 
-interface Sample {
-  game: number;
-  root: boolean;
-  settled: number;
-  target: number;
-  ids: number[];
-  fen?: string;
-}
-const samples = readFileSync(opts.load, 'utf8').trim().split('\n').map((line) => JSON.parse(line) as Sample).filter((s) => s.root && s.fen);
-if (samples.length === 0) throw new Error(`${opts.load}: no root positions with a FEN`);
+const samples = rootsWithFen([opts.load]);
 const clip = (x: number) => Math.max(-opts.clip, Math.min(opts.clip, x));
 const gaps = samples.map((s) => clip(s.target - s.settled));
 
@@ -92,7 +83,7 @@ function lookahead(board: Board, row: Row): void {
 }
 
 const started = performance.now();
-const boards = samples.map((s) => boardFromFen(s.fen!));
+const boards = samples.map((s) => boardFromFen(s.fen));
 const featureSets: Record<string, (i: number, row: Row) => void> = {
   patterns: (i, row) => samples[i].ids.forEach((id) => bump(row, `p${id}`)),
   census: (i, row) => smallPatterns(boards[i], row, false),

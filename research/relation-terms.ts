@@ -15,7 +15,7 @@
  *
  *   node bin/run-ts.js research/relation-terms.ts --db DB --load A.jsonl[,B.jsonl] --positions positions/move-scores.jsonl
  */
-import { readFileSync, writeFileSync } from 'node:fs';
+import { writeFileSync } from 'node:fs';
 import { Command } from 'commander';
 import { PatternStore } from '../src/store/patternStore.ts';
 import { loadConfig, evaluationSettings } from '../src/learn/config.ts';
@@ -23,11 +23,12 @@ import { MorphPlayer } from '../src/player/morphPlayer.ts';
 import type { SearchMode } from '../src/player/search.ts';
 import { boardFromFen } from '../src/chess/board.ts';
 import { GameHistory } from '../src/chess/history.ts';
-import { forEachRelationFeature, relationFeatureName, relationLogOdds, storeRelationWeights, RELATION_TERM_FEATURES } from '../src/eval/relationTerms.ts';
+import { forEachRelationFeature, relationLogOdds, storeRelationWeights, strongestRelationWeights, RELATION_TERM_FEATURES } from '../src/eval/relationTerms.ts';
 import { readInputLines } from '../src/util/inputLines.ts';
 import { parseLabelledPositions } from '../src/agree/positions.ts';
 import { meanWithInterval, positionQuality, type MoveQuality } from '../src/agree/metrics.ts';
 import { Random } from '../src/util/random.ts';
+import { rootsWithFen, type TermSample } from './term-samples.ts';
 import { chosenRidge, type SparseRow } from './ridge.ts';
 import { DEFAULT_RELATION_LEARNING, RelationLearner } from '../src/learn/relationLearning.ts';
 
@@ -46,21 +47,11 @@ const program = new Command()
   .parse();
 const opts = program.opts();
 
-interface Sample {
-  game: number;
-  root: boolean;
-  settled: number;
-  target: number;
-  fen?: string;
-}
-const samples = (opts.load as string)
-  .split(',')
-  .flatMap((file) => readFileSync(file, 'utf8').trim().split('\n').map((line) => JSON.parse(line) as Sample))
-  .filter((s) => s.root && s.fen);
+const samples = rootsWithFen((opts.load as string).split(','));
 const clip = (x: number) => Math.max(-opts.clip, Math.min(opts.clip, x));
-const rowOf = (s: Sample): SparseRow => {
+const rowOf = (s: TermSample & { fen: string }): SparseRow => {
   const row: SparseRow = new Map();
-  forEachRelationFeature(boardFromFen(s.fen!), (f) => row.set(`${f}`, (row.get(`${f}`) ?? 0) + 1));
+  forEachRelationFeature(boardFromFen(s.fen), (f) => row.set(`${f}`, (row.get(`${f}`) ?? 0) + 1));
   return row;
 };
 const gameCount = samples.reduce((most, s) => Math.max(most, s.game + 1), 0);
@@ -80,14 +71,14 @@ if (opts.online === undefined) {
 } else {
   // As training would learn them: each position once, in the order the games were played (the constant left out).
   const learner = new RelationLearner({ ...DEFAULT_RELATION_LEARNING, rate: opts.online, pull: opts.pull, clip: opts.clip });
-  for (const s of samples) if (s.game < 0.9 * gameCount) learner.learn(boardFromFen(s.fen!), s.settled, s.target);
+  for (const s of samples) if (s.game < 0.9 * gameCount) learner.learn(boardFromFen(s.fen), s.settled, s.target);
   weights.set(learner.weights);
 }
 /** Held-out rms of the gap less the terms (without a constant, as play reads them). */
 const testRows = samples.filter((s) => s.game >= 0.9 * gameCount);
-const testRms = Math.sqrt(testRows.reduce((sum, s) => sum + (clip(s.target - s.settled) - relationLogOdds(boardFromFen(s.fen!), weights)) ** 2, 0) / testRows.length);
+const testRms = Math.sqrt(testRows.reduce((sum, s) => sum + (clip(s.target - s.settled) - relationLogOdds(boardFromFen(s.fen), weights)) ** 2, 0) / testRows.length);
 for (let f = 0; f < weights.length; f++) weights[f] *= opts.scale;
-const strongest = [...weights.keys()].sort((a, b) => Math.abs(weights[b]) - Math.abs(weights[a])).slice(0, 12).map((f) => `${relationFeatureName(f)}: ${weights[f].toFixed(3)}`);
+const strongest = strongestRelationWeights(weights, 12).map(({ pattern, weight }) => `${pattern}: ${weight.toFixed(3)}`);
 console.error(`${samples.length} roots of ${gameCount} games; ${opts.online === undefined ? `ridge, lambda ${lambda}` : `online, rate ${opts.online}`}; held-out rms ${testRms.toFixed(4)}, R2 ${(1 - (testRms ** 2 * test.y.length) / testTotal).toFixed(3)}; strongest: ${strongest.join('; ')}`);
 if (opts.save) writeFileSync(opts.save, JSON.stringify({ lambda, online: opts.online, clip: opts.clip, weights: [...weights] }) + '\n');
 if (opts.fitOnly) process.exit(0);

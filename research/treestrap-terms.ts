@@ -28,7 +28,7 @@
  *   node bin/run-ts.js research/treestrap-terms.ts --db DB --positions positions/move-scores.jsonl \
  *     [--games N] [--every K] [--interior] [--save FILE | --load FILE] [--rate R] [--annealing K] [--clip C] [--epochs E]
  */
-import { closeSync, openSync, readFileSync, writeSync } from 'node:fs';
+import { closeSync, openSync, writeSync } from 'node:fs';
 import { Command } from 'commander';
 import { PatternStore } from '../src/store/patternStore.ts';
 import type { PatternRecord } from '../src/store/patternRecord.ts';
@@ -50,6 +50,7 @@ import { generateLegalMoves } from '../src/chess/movegen.ts';
 import { buildPositionGraph, PositionGraphPool } from '../src/graph/positionGraph.ts';
 import { Random } from '../src/util/random.ts';
 import { shuffledTerms } from './shuffled-terms.ts';
+import { readTermSamples, type TermSample } from './term-samples.ts';
 
 const program = new Command()
   .requiredOption('--db <file>')
@@ -83,23 +84,12 @@ const logOdds = (value: number) => scaledValue(value, 'log-odds');
 const settledLogOdds = (board: Board) => logOdds(settledMaterialValue(cloneBoard(board), valueForMover));
 const graphIds = (board: Board) => store.retrieve(buildPositionGraph(board)).matches.filter((m) => m.kind === 'graph').map((m) => m.id);
 
-/** One position the search valued: its settled material and the search's value (log-odds), its graph matches. */
-interface Sample {
-  game: number;
-  root: boolean;
-  settled: number;
-  target: number;
-  ids: number[];
-  /** The position (saved since 2026-12-05's learnability check, research/gap-learnability.ts; older files lack it). */
-  fen?: string;
-}
-
 const started = performance.now();
 const seconds = () => ((performance.now() - started) / 1000).toFixed(0);
 const rows = store.db.prepare('SELECT pgn, morph_color AS color FROM games WHERE pgn IS NOT NULL ORDER BY id').all() as { pgn: string; color: 'w' | 'b' }[];
 const games = rows.slice(opts.from, opts.from + opts.games);
-let samples: Sample[];
-if (opts.load) samples = readFileSync(opts.load, 'utf8').trim().split('\n').map((line) => JSON.parse(line) as Sample);
+let samples: TermSample[];
+if (opts.load) samples = readTermSamples([opts.load]);
 else {
   samples = [];
   const pool = new PositionGraphPool();
@@ -153,7 +143,7 @@ const readIds = (terms: GraphTerms, ids: number[]): number[] => (opts.readAll ? 
 const termSum = (terms: GraphTerms, ids: number[]) => readIds(terms, ids).reduce((sum, id) => sum + (terms.get(id)?.term ?? 0), 0);
 const BIAS_MEMORY = 2000;
 const clip = (x: number) => Math.max(-opts.clip, Math.min(opts.clip, x));
-const staticValue = (terms: GraphTerms, s: Sample) => s.settled + terms.bias + termSum(terms, s.ids);
+const staticValue = (terms: GraphTerms, s: TermSample) => s.settled + terms.bias + termSum(terms, s.ids);
 const terms = new GraphTerms();
 const random = new Random(opts.seed);
 const order = training.map((_, i) => i);
@@ -178,7 +168,7 @@ for (let epoch = 0; epoch < opts.epochs; epoch++) {
 }
 const control = shuffledTerms(terms, opts.seed);
 /** Root mean square of target minus static (clipped as learned), over `set`, as `valued` values a position. */
-const rms = (set: Sample[], valued: (s: Sample) => number) => Math.sqrt(set.reduce((sum, s) => sum + clip(s.target - valued(s)) ** 2, 0) / set.length);
+const rms = (set: TermSample[], valued: (s: TermSample) => number) => Math.sqrt(set.reduce((sum, s) => sum + clip(s.target - valued(s)) ** 2, 0) / set.length);
 const meanBias = training.reduce((sum, s) => sum + clip(s.target - s.settled), 0) / training.length;
 const fit = {
   settledAlone: rms(heldOut, (s) => s.settled),
