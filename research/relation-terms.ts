@@ -30,7 +30,7 @@ import { meanWithInterval, positionQuality, type MoveQuality } from '../src/agre
 import { Random } from '../src/util/random.ts';
 import { rootsWithFen, type TermSample } from './term-samples.ts';
 import { chosenRidge, type SparseRow } from './ridge.ts';
-import { DEFAULT_RELATION_LEARNING, RelationLearner } from '../src/learn/relationLearning.ts';
+import { AdagradRelationLearner, DEFAULT_ADAGRAD_RELATION } from './adagrad-relation-learner.ts';
 
 const program = new Command()
   .requiredOption('--db <file>')
@@ -41,8 +41,8 @@ const program = new Command()
   .option('--save <file>', 'write the fitted weights (JSON)')
   .option('--write-db <file>', 'store the fitted weights in this database (a copy of --db: players of it then read them), and stop')
   .option('--seed <n>', "the control's shuffle", Number, 1)
-  .option('--online <rate>', 'instead of ridge: one pass of the training learner (RelationLearner, AdaGrad) over the first 90% of the games in their order, at this rate', Number)
-  .option('--pull <x>', 'with --online: the learner\'s pull toward 0', Number, DEFAULT_RELATION_LEARNING.pull)
+  .option('--online <rate>', 'instead of ridge: one pass of the training learner (AdagradRelationLearner, the training learner before ridge) over the first 90% of the games in their order, at this rate', Number)
+  .option('--pull <x>', 'with --online: the learner\'s pull toward 0', Number, DEFAULT_ADAGRAD_RELATION.pull)
   .option('--fit-only', 'stop after the fit')
   .parse();
 const opts = program.opts();
@@ -70,7 +70,7 @@ if (opts.online === undefined) {
   for (const [key, k] of fitted.design.keys) if (key !== 'const') weights[Number(key)] = fitted.weights[k];
 } else {
   // As training would learn them: each position once, in the order the games were played (the constant left out).
-  const learner = new RelationLearner({ ...DEFAULT_RELATION_LEARNING, rate: opts.online, pull: opts.pull, clip: opts.clip });
+  const learner = new AdagradRelationLearner({ ...DEFAULT_ADAGRAD_RELATION, rate: opts.online, pull: opts.pull, clip: opts.clip });
   for (const s of samples) if (s.game < 0.9 * gameCount) learner.learn(boardFromFen(s.fen), s.settled, s.target);
   weights.set(learner.weights);
 }

@@ -150,7 +150,7 @@ describe('openMorphDatabase', () => {
     expect(names).toEqual(
       [
         'games', 'games_by_run', 'learning_counters', 'links', 'pattern_parents', 'meta', 'pattern_positions',
-        'pattern_positions_by_pattern', 'pattern_stats', 'patterns', 'pattern_learning', 'runs', 'checkpoint_results',
+        'pattern_positions_by_pattern', 'pattern_stats', 'patterns', 'pattern_learning', 'runs', 'checkpoint_results', 'relation_lessons',
       ].sort(),
     );
     expect(db.pragma('journal_mode', { simple: true })).toBe('wal');

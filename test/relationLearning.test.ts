@@ -1,13 +1,14 @@
 /**
  * Learning the relation terms (learn/relationLearning.ts): the learner recovers weights that generated the gaps
  * it is shown (checked against those weights, on positions it never saw), and a training run with relation
- * lessons keeps the learner's state in the database, where a resumed run carries it on and players read it.
+ * lessons keeps every lesson in the database, from which a resumed run rebuilds the learner, and the weights
+ * players read.
  */
 import { mkdtempSync, readFileSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { afterAll, describe, expect, it } from 'vitest';
-import { RelationLearner, loadRelationLearner } from '../src/learn/relationLearning.ts';
+import { RelationLearner, loadRelationLearner, storedRelationLessons } from '../src/learn/relationLearning.ts';
 import { relationLogOdds, storedRelationWeights, RELATION_TERM_FEATURES } from '../src/eval/relationTerms.ts';
 import { applyMove, boardFromFen, cloneBoard, type Board } from '../src/chess/board.ts';
 import { generateLegalMoves } from '../src/chess/movegen.ts';
@@ -39,18 +40,29 @@ const folder = mkdtempSync(join(tmpdir(), 'morph-relations-'));
 afterAll(() => rmSync(folder, { recursive: true, force: true }));
 
 describe('relation learning', () => {
-  it('recovers the weights that made the gaps, on positions it never saw', () => {
+  it('recovers the weights that made the gaps, on positions it never saw, and the gaps\' shared part as its bias', () => {
     const random = new Random(9);
     const truth = Float64Array.from({ length: RELATION_TERM_FEATURES }, () => (random.next() - 0.5) * 0.1);
-    const learner = new RelationLearner({ rate: 0.01, pull: 0, clip: 2 });
     const settledOf = (k: number) => (k % 7) * 0.1 - 0.3;
-    for (const [k, board] of positions(6000, 1).entries()) learner.learn(board, settledOf(k), settledOf(k) + relationLogOdds(board, truth));
+    const fit = (penalty: number) => {
+      const learner = new RelationLearner({ penalty, clip: 2 });
+      for (const [k, board] of positions(6000, 1).entries()) learner.add(board, settledOf(k), settledOf(k) + 0.2 + relationLogOdds(board, truth));
+      learner.solve();
+      return learner;
+    };
     const heldOut = positions(300, 2);
     const rms = (weights: ArrayLike<number>) => Math.sqrt(heldOut.reduce((sum, board) => sum + (relationLogOdds(board, truth) - relationLogOdds(board, weights)) ** 2, 0) / heldOut.length);
     const none = rms(new Float64Array(RELATION_TERM_FEATURES));
-    // The gaps' spread is mostly what the learner took back.
-    expect(rms(learner.weights)).toBeLessThan(0.3 * none);
-    expect(learner.lessons).toBe(6000);
+    const exact = fit(0.01);
+    // Noise-free gaps: least squares takes back nearly all of their spread, and the constant they share.
+    expect(rms(exact.weights)).toBeLessThan(0.1 * none);
+    expect(exact.bias).toBeCloseTo(0.2, 1);
+    expect(exact.lessons).toBe(6000);
+    // The penalty shrinks the weights toward 0, and the fit with it.
+    const norm = (weights: ArrayLike<number>) => Math.hypot(...Array.from(weights));
+    const shrunk = fit(3000);
+    expect(norm(shrunk.weights)).toBeLessThan(0.8 * norm(exact.weights));
+    expect(rms(shrunk.weights)).toBeGreaterThan(rms(exact.weights));
   });
 
   it('a run with relation lessons keeps the learner in the database and a resumed run carries it on', async () => {
@@ -61,7 +73,7 @@ describe('relation learning', () => {
     const read = () => {
       const store = PatternStore.open(db, { readonly: true });
       try {
-        return { learner: loadRelationLearner(store.db), weights: storedRelationWeights(store.db), config: loadConfig(store.db) };
+        return { learner: loadRelationLearner(store.db), weights: storedRelationWeights(store.db), config: loadConfig(store.db), kept: [...storedRelationLessons(store.db)].length };
       } finally {
         store.close();
       }
@@ -72,11 +84,14 @@ describe('relation learning', () => {
     expect(first.learner.lessons).toBeGreaterThan(12);
     expect(first.learner.lessons).toBeLessThanOrEqual(24);
     expect(first.weights!.some((w) => w !== 0)).toBe(true);
+    // The weights played with are the fit of every kept lesson.
     expect(first.learner.weights).toEqual(first.weights);
+    expect(first.kept).toBe(first.learner.lessons);
     await run(1);
     const second = read();
     expect(second.learner.lessons).toBeGreaterThan(first.learner.lessons);
     expect(second.learner.lessons).toBeLessThanOrEqual(first.learner.lessons + 12);
     expect(second.learner.weights).not.toEqual(first.learner.weights);
+    expect(second.learner.weights).toEqual(second.weights);
   });
 });

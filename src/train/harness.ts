@@ -25,7 +25,7 @@ import { materialBalance } from '../chess/pieceValues.ts';
 import { boardFromFen } from '../chess/board.ts';
 import { loadConfig, mergeConfig, saveConfig, type ConfigPatch, type LearningConfig } from '../learn/config.ts';
 import { gamesPlayed, learnFromGame, seedIfNew, type LearningSummary } from '../learn/learner.ts';
-import { loadRelationLearner, saveRelationLearner } from '../learn/relationLearning.ts';
+import { loadRelationLearner, recordRelationLessons, saveRelationLearner } from '../learn/relationLearning.ts';
 import { adaptedProbability } from '../engines/noisyPlayer.ts';
 import { finishRun, startRun } from '../store/runs.ts';
 import { getMetaNumber, setMeta } from '../store/meta.ts';
@@ -408,7 +408,10 @@ async function playTrainingGames(options: TrainingOptions): Promise<TrainingSumm
       const learnStarted = performance.now();
       // The relation terms' lessons (searched by the actor that played the game) are written in the game's transaction.
       const lessons = finished.lessons;
-      for (const lesson of lessons) relationLearner.learn(boardFromFen(lesson.fen), lesson.settled, lesson.target);
+      if (lessons.length > 0) {
+        for (const lesson of lessons) relationLearner.add(boardFromFen(lesson.fen), lesson.settled, lesson.target);
+        relationLearner.solve();
+      }
       let learned!: LearningSummary;
       let recordedId = 0;
       learnFromGame(
@@ -424,7 +427,10 @@ async function playTrainingGames(options: TrainingOptions): Promise<TrainingSumm
             const current = getMetaNumber(store.db, HANDICAP_META) ?? adaptive.start;
             setMeta(store.db, HANDICAP_META, adaptedProbability(current, adaptive.target, score));
           }
-          if (lessons.length > 0) saveRelationLearner(store.db, relationLearner);
+          if (lessons.length > 0) {
+            recordRelationLessons(store.db, gameNumber, lessons);
+            saveRelationLearner(store.db, relationLearner);
+          }
           recordedId = recordGame(store.db, {
             runId: currentRunId, morphColor, opponent: opponentName, result: played.result, reason: played.reason,
             plies: played.plies, finalMaterial, patterns: learning.patterns, seed, pgn, snapshot,
