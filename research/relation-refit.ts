@@ -1,0 +1,37 @@
+/**
+ * Refits a database's relation terms by ridge from the lessons it keeps (table relation_lessons) and writes them
+ * in its meta: to compare, on the same lessons, the weights a run's learner left (for example the AdaGrad learner
+ * before ridge, research/adagrad-relation-learner.ts) with the exact fit, in move quality and in games.
+ *
+ *   node bin/run-ts.js research/relation-refit.ts --db COPY.db [--penalty 300] [--dry-run]
+ */
+import { Command } from 'commander';
+import { PatternStore } from '../src/store/patternStore.ts';
+import { DEFAULT_RELATION_LEARNING, loadRelationLearner, saveRelationLearner } from '../src/learn/relationLearning.ts';
+import { storedRelationWeights, strongestRelationWeights } from '../src/eval/relationTerms.ts';
+
+const opts = new Command()
+  .requiredOption('--db <file>', 'the database (changed in place unless --dry-run: use a copy)')
+  .option('--penalty <x>', 'the ridge penalty', Number, DEFAULT_RELATION_LEARNING.penalty)
+  .option('--dry-run', 'print the comparison, write nothing')
+  .parse()
+  .opts<{ db: string; penalty: number; dryRun?: boolean }>();
+
+const store = PatternStore.open(opts.db, { readonly: !!opts.dryRun });
+const before = storedRelationWeights(store.db);
+const learner = loadRelationLearner(store.db, { ...DEFAULT_RELATION_LEARNING, penalty: opts.penalty });
+const norm = (w: ArrayLike<number>) => Math.hypot(...Array.from(w));
+const correlation = (a: ArrayLike<number>, b: ArrayLike<number>) => {
+  let ab = 0, aa = 0, bb = 0;
+  for (let i = 0; i < a.length; i++) (ab += a[i] * b[i]), (aa += a[i] ** 2), (bb += b[i] ** 2);
+  return ab / Math.sqrt(aa * bb);
+};
+console.log(JSON.stringify({
+  lessons: learner.lessons, penalty: opts.penalty, bias: Number(learner.bias.toFixed(4)),
+  refitNorm: Number(norm(learner.weights).toFixed(4)),
+  storedNorm: before ? Number(norm(before).toFixed(4)) : null,
+  correlation: before ? Number(correlation(before, learner.weights).toFixed(3)) : null,
+  strongest: strongestRelationWeights(learner.weights, 6).map(({ pattern, weight }) => `${pattern} ${weight.toFixed(3)}`),
+}));
+if (!opts.dryRun) store.db.transaction(() => saveRelationLearner(store.db, learner))();
+store.close();
