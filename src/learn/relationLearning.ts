@@ -6,9 +6,9 @@
  *
  * The fit is ridge least squares over every lesson of the run, solved exactly: the learner keeps the normal
  * equations' sums (a 469 x 469 matrix: a bounded summary of all the lessons, however long the run) and solves
- * them after every game that brought lessons. One pass of stochastic steps (AdaGrad, the learner before this one) reached weights half
- * the size of the exact fit's on the same lessons (docs/lab/2026-12.md). The lessons themselves are kept in the
- * database (table relation_lessons), so a resumed run rebuilds the sums from them.
+ * them after every game that brought lessons. One pass of stochastic steps (AdaGrad, the learner before this one)
+ * reached weights half the size of the exact fit's on the same lessons (docs/lab/2026-12.md). The lessons
+ * themselves are kept in the database (table relation_lessons), so a resumed run rebuilds the sums from them.
  */
 import { boardFromFen, boardToFen, cloneBoard, type Board } from '../chess/board.ts';
 import { MAX_RELATION_FEATURES, RELATION_TERM_FEATURES, relationFeatures, storedRelationWeights, storeRelationWeights } from '../eval/relationTerms.ts';

@@ -25,7 +25,7 @@ import { materialBalance } from '../chess/pieceValues.ts';
 import { boardFromFen } from '../chess/board.ts';
 import { loadConfig, mergeConfig, saveConfig, type ConfigPatch, type LearningConfig } from '../learn/config.ts';
 import { gamesPlayed, learnFromGame, seedIfNew, type LearningSummary } from '../learn/learner.ts';
-import { loadRelationLearner, recordRelationLessons, saveRelationLearner } from '../learn/relationLearning.ts';
+import { loadRelationLearner, recordRelationLessons, saveRelationLearner, type RelationLearner } from '../learn/relationLearning.ts';
 import { adaptedProbability } from '../engines/noisyPlayer.ts';
 import { finishRun, startRun } from '../store/runs.ts';
 import { getMetaNumber, setMeta } from '../store/meta.ts';
@@ -320,7 +320,8 @@ async function playTrainingGames(options: TrainingOptions): Promise<TrainingSumm
     });
     seedIfNew(store, config);
     const firstGame = gamesPlayed(store) + 1;
-    const relationLearner = loadRelationLearner(store.db);
+    // Loaded with the first lessons: rebuilding it reads every kept lesson, which a run that takes none never needs.
+    let relationLearner: RelationLearner | undefined;
     if (options.ownPolicy) {
       policyKeeper = new OwnPolicyKeeper(store.db, store.path, (message) => options.progress !== 'none' && process.stderr.write(`morph: ${message}\n`));
     }
@@ -408,9 +409,10 @@ async function playTrainingGames(options: TrainingOptions): Promise<TrainingSumm
       const learnStarted = performance.now();
       // The relation terms' lessons (searched by the actor that played the game) are written in the game's transaction.
       const lessons = finished.lessons;
-      if (lessons.length > 0) {
-        for (const lesson of lessons) relationLearner.add(boardFromFen(lesson.fen), lesson.settled, lesson.target);
-        relationLearner.solve();
+      const relationFit = lessons.length > 0 ? (relationLearner ??= loadRelationLearner(store.db)) : undefined;
+      if (relationFit) {
+        for (const lesson of lessons) relationFit.add(boardFromFen(lesson.fen), lesson.settled, lesson.target);
+        relationFit.solve();
       }
       let learned!: LearningSummary;
       let recordedId = 0;
@@ -427,9 +429,9 @@ async function playTrainingGames(options: TrainingOptions): Promise<TrainingSumm
             const current = getMetaNumber(store.db, HANDICAP_META) ?? adaptive.start;
             setMeta(store.db, HANDICAP_META, adaptedProbability(current, adaptive.target, score));
           }
-          if (lessons.length > 0) {
+          if (relationFit) {
             recordRelationLessons(store.db, gameNumber, lessons);
-            saveRelationLearner(store.db, relationLearner);
+            saveRelationLearner(store.db, relationFit);
           }
           recordedId = recordGame(store.db, {
             runId: currentRunId, morphColor, opponent: opponentName, result: played.result, reason: played.reason,
