@@ -90,6 +90,16 @@ export function relationFeatures(board: Pick<Board, 'squares' | 'turn'>, out: Ui
 }
 
 /**
+ * A position's relation graph as relationFeatures reads it: each direct edge (from, to squares) and each piece's
+ * label (0-5 the side that just moved, P..K; 6-11 the side to move) and safety (0 unattacked, 1 defended, 2 en
+ * prise), indexed by square. Views of scratch, valid until the next call: for readers of larger patterns.
+ */
+export function relationGraph(board: Pick<Board, 'squares' | 'turn'>): { edges: number; from: Uint8Array; to: Uint8Array; label: Uint8Array; safety: Uint8Array } {
+  relationFeatures(board, features);
+  return { edges: edgeCount, from: edgeFrom, to: edgeTo, label, safety };
+}
+
+/**
  * Records a direct edge from the piece on `from` to `to` when `to` holds a piece, counting it as a defender or an
  * attacker of that piece. A module function over the scratch below, not a closure: relationFeatures runs at every
  * position the material searches value.
