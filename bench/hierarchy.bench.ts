@@ -15,7 +15,7 @@ import { GameHistory } from '../src/chess/history.ts';
 import { buildPositionGraph, PositionGraph } from '../src/graph/positionGraph.ts';
 import { orderedSubpattern } from '../src/learn/nodeOrder.ts';
 import { allSeedPatterns } from '../src/learn/seeding.ts';
-import type { SearchMode } from '../src/player/search.ts';
+import type { SearchMode } from '../src/search/search.ts';
 import { RELATION_TERM_FEATURES } from '../src/eval/relationTerms.ts';
 import { MorphPlayer, type MovePolicy } from '../src/player/morphPlayer.ts';
 import { TAPERED_SQUARE_VALUES } from '../src/eval/squareValues.ts';

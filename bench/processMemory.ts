@@ -7,7 +7,7 @@
 import { spawn } from 'node:child_process';
 import { existsSync, readFileSync } from 'node:fs';
 import { resolve } from 'node:path';
-import type { SearchMode } from '../src/player/search.ts';
+import type { SearchMode } from '../src/search/search.ts';
 
 /** The built CLI, as a user runs it. */
 export const MORPH_BIN = resolve(new URL('.', import.meta.url).pathname, '..', 'bin', 'morph.js');

@@ -21,7 +21,7 @@ import { TIE_TOLERANCE } from '../src/agree/metrics.ts';
 import { BLUNDER, winChanceLoss } from '../src/agree/winChance.ts';
 import { PIECE_VALUE } from '../src/chess/pieceValues.ts';
 import type { EvaluationFunction } from '../src/eval/evaluation.ts';
-import type { SearchMode } from '../src/player/search.ts';
+import type { SearchMode } from '../src/search/search.ts';
 
 const opts = new Command()
   .requiredOption('--positions <file>')

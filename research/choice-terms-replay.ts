@@ -12,7 +12,7 @@
 import { Command } from 'commander';
 import { PatternStore } from '../src/store/patternStore.ts';
 import { loadConfig, evaluationSettings } from '../src/learn/config.ts';
-import { databasePieceValues, materialEvaluation } from '../src/player/evaluate.ts';
+import { databasePieceValues, materialEvaluation } from '../src/eval/evaluate.ts';
 import { MorphPlayer } from '../src/player/morphPlayer.ts';
 import { GraphTerms } from '../src/eval/graphTerms.ts';
 import { settledMaterialValue } from '../src/learn/graphTermLearning.ts';

@@ -12,7 +12,7 @@ import { PatternStore } from '../src/store/patternStore.ts';
 import { loadConfig, evaluationSettings } from '../src/learn/config.ts';
 import { openPolicyModel } from '../src/model/ownPolicy.ts';
 import { modelPolicy } from '../src/model/policy.ts';
-import { databasePieceValues, materialEvaluation } from '../src/player/evaluate.ts';
+import { databasePieceValues, materialEvaluation } from '../src/eval/evaluate.ts';
 import { MorphPlayer, SQUARE_WEIGHT, squareUnit } from '../src/player/morphPlayer.ts';
 import { GraphTerms } from '../src/eval/graphTerms.ts';
 import { learnGraphTerms, DEFAULT_TERM_LEARNING } from '../src/learn/graphTermLearning.ts';

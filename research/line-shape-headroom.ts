@@ -12,7 +12,7 @@
 import { applyMove, cloneBoard, type Board } from '../src/chess/board.ts';
 import { generateLegalMoves, isInCheck } from '../src/chess/movegen.ts';
 import { learnedLogOdds, OpponentModel, scoreOfWeight, weightOfScore } from '../src/model/opponentModel.ts';
-import { bestReplyLine, QUIESCENCE, worstCaptureReply } from '../src/player/search.ts';
+import { bestReplyLine, QUIESCENCE, worstCaptureReply } from '../src/search/search.ts';
 import { runHeadroom } from './headroom.ts';
 
 const [modelPath] = process.argv.slice(2);

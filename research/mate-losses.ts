@@ -1,7 +1,7 @@
 /**
  * How Morph's lost games were lost to mates (issue 12; measurement only). For each game of the PGN files that
  * Morph (the player whose White or Black tag starts with "morph") lost, finds its first move after which the
- * opponent mates by checks alone within N of its moves (src/player/search.ts mateByChecks, N = 1 .. --depth),
+ * opponent mates by checks alone within N of its moves (src/search/search.ts mateByChecks, N = 1 .. --depth),
  * and whether another legal move there allowed no such mate ("avoidable"). A game where none is found was lost
  * to longer or quiet mating lines.
  *
@@ -14,7 +14,7 @@ import { applyMove, boardFromFen, cloneBoard, WHITE, BLACK } from '../src/chess/
 import { START_FEN } from '../src/chess/fen.ts';
 import { findLegalMove, generateLegalMoves } from '../src/chess/movegen.ts';
 import { splitPgnGames } from '../src/game/pgnFile.ts';
-import { mateByChecks, shortestMateByChecks } from '../src/player/search.ts';
+import { mateByChecks, shortestMateByChecks } from '../src/search/search.ts';
 
 const program = new Command()
   .argument('<pgn...>')

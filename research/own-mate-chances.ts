@@ -1,7 +1,7 @@
 /**
  * How often Morph had a mate by checks of its own and did not win (issue 12; measurement only). For each game of
  * the inputs that Morph played (the player whose White or Black tag starts with "morph"), finds Morph's first
- * turn at which it forced a mate by checks alone within --depth of its moves (src/player/search.ts
+ * turn at which it forced a mate by checks alone within --depth of its moves (src/search/search.ts
  * shortestMateByChecks, longer than one move: a mate at once Morph always plays), and counts the games by their
  * result from there: the upper bound of what playing such mates can change.
  *
@@ -16,7 +16,7 @@ import { applyMove, boardFromFen, cloneBoard, WHITE, BLACK } from '../src/chess/
 import { START_FEN } from '../src/chess/fen.ts';
 import { findLegalMove } from '../src/chess/movegen.ts';
 import { splitPgnGames } from '../src/game/pgnFile.ts';
-import { shortestMateByChecks } from '../src/player/search.ts';
+import { shortestMateByChecks } from '../src/search/search.ts';
 
 const program = new Command()
   .argument('<games...>')

@@ -11,7 +11,8 @@ import { Command } from 'commander';
 import { PatternStore } from '../src/store/patternStore.ts';
 import { loadConfig } from '../src/learn/config.ts';
 import { gameFromPgn } from '../src/learn/learningGame.ts';
-import { recordRelationLessons, relationLessons } from '../src/learn/relationLearning.ts';
+import { recordRelationLessons } from '../src/learn/relationLearning.ts';
+import { relationLessons } from '../src/train/relationLessons.ts';
 import { stmt } from '../src/store/statements.ts';
 import { Random } from '../src/util/random.ts';
 

@@ -20,7 +20,7 @@ import { Command } from 'commander';
 import { PatternStore } from '../src/store/patternStore.ts';
 import { loadConfig, evaluationSettings } from '../src/learn/config.ts';
 import { MorphPlayer } from '../src/player/morphPlayer.ts';
-import type { SearchMode } from '../src/player/search.ts';
+import type { SearchMode } from '../src/search/search.ts';
 import { boardFromFen } from '../src/chess/board.ts';
 import { GameHistory } from '../src/chess/history.ts';
 import { forEachRelationFeature, relationLogOdds, storeRelationWeights, strongestRelationWeights, RELATION_TERM_FEATURES } from '../src/eval/relationTerms.ts';

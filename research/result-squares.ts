@@ -27,7 +27,7 @@ import { TAPERED_SQUARE_VALUES } from '../src/eval/squareValues.ts';
 import { addSquareChanges, LINE_SQUARES } from '../src/model/choiceEvaluation.ts';
 import { solvePositiveDefinite } from '../src/eval/materialFit.ts';
 import { logistic } from '../src/eval/combine.ts';
-import { isCapture } from '../src/player/search.ts';
+import { isCapture } from '../src/search/search.ts';
 import { openMorphDatabase } from '../src/store/database.ts';
 import { getMetaJson, setMeta } from '../src/store/meta.ts';
 import type { LearnedSquares } from '../src/eval/squareValues.ts';

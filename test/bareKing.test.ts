@@ -3,11 +3,11 @@ import { Chess } from 'chess.js';
 import { applyMove, boardFromFen, cloneBoard, uciMove, WHITE, BLACK, type Board, type CompactMove } from '../src/chess/board.ts';
 import { generateLegalMoves, hasLegalMove, isInCheck } from '../src/chess/movegen.ts';
 import { GameHistory } from '../src/chess/history.ts';
-import { bareKingMove, hasBareKing } from '../src/player/bareKing.ts';
+import { bareKingMove, hasBareKing } from '../src/search/bareKing.ts';
 import { MorphPlayer } from '../src/player/morphPlayer.ts';
 import { PatternStore } from '../src/store/patternStore.ts';
 import { Random } from '../src/util/random.ts';
-import type { SearchMode } from '../src/player/search.ts';
+import type { SearchMode } from '../src/search/search.ts';
 
 /** A legal position, White to move, with White's king and `pieces` against Black's bare king, placed at random. */
 function randomPosition(rng: Random, pieces: string): string {

@@ -17,7 +17,7 @@ import { RELATION_TERM_FEATURES } from '../src/eval/relationTerms.ts';
 import { materialDifference } from '../src/graph/positionGraph.ts';
 import { explainChoice, explanationText, type MoveExplanation } from '../src/player/explain.ts';
 import { MorphPlayer, type MorphPlayerOptions, type MovePolicy, type RankedMove } from '../src/player/morphPlayer.ts';
-import { databasePieceValues } from '../src/player/evaluate.ts';
+import { databasePieceValues } from '../src/eval/evaluate.ts';
 import { PatternStore } from '../src/store/patternStore.ts';
 import { buildSampleDatabase } from './helpers/sampleDatabase.ts';
 import { runMorph } from './helpers/cli.ts';

@@ -49,7 +49,7 @@ describe('module structure', () => {
     expect(cycles).toEqual([]);
   });
 
-  it("has no import cycles between src/'s folders but learn <-> player", () => {
+  it("has no import cycles between src/'s folders", () => {
     // Folder A reaches folder B when some file of A imports one of B; folders that reach each other, both ways.
     const folderOf = (file: string) => relative(SRC, file).split('/')[0];
     const reaches = new Map<string, Set<string>>();
@@ -67,9 +67,7 @@ describe('module structure', () => {
       return seen;
     };
     const tied = [...reaches.keys()].filter((folder) => closure(folder).has(folder)).sort();
-    // learn/config.ts holds the settings the player reads, and learning uses the search: the one tie left, until
-    // the evaluation, the search and learning each have one home (issue 69, item 6).
-    expect(tied).toEqual(['learn', 'player']);
+    expect(tied).toEqual([]);
   });
 
   it('imports nothing from outside src/ but package.json', () => {

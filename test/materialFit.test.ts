@@ -1,7 +1,7 @@
 import { Chess } from 'chess.js';
 import { describe, expect, it } from 'vitest';
 import { blendedWeight, fitPieceValues, fittedWeight, solveLinearSystem, solvePositiveDefinite } from '../src/eval/materialFit.ts';
-import { databasePieceValues, materialEvaluation } from '../src/player/evaluate.ts';
+import { databasePieceValues, materialEvaluation } from '../src/eval/evaluate.ts';
 import { MorphPlayer } from '../src/player/morphPlayer.ts';
 import { PatternStore } from '../src/store/patternStore.ts';
 import { materialPattern } from '../src/pattern/pattern.ts';

@@ -14,7 +14,7 @@ import { AlphaBetaPlayer, parseAlphaBetaSpec, rankMoves } from '../src/engines/a
 import { decisionHistories, playerDecisions, type Decision } from '../src/model/decisions.ts';
 import { buildModel, DEFAULT_MODEL_SETTINGS } from '../src/model/modelBuilder.ts';
 import { OpponentModel } from '../src/model/opponentModel.ts';
-import type { LineShape } from '../src/player/search.ts';
+import type { LineShape } from '../src/search/search.ts';
 import { runMorph } from './helpers/cli.ts';
 import { gamesAgainstRandom } from './helpers/playedGames.ts';
 

@@ -5,7 +5,7 @@ import { join } from 'node:path';
 import { Chess } from 'chess.js';
 import { GameHistory } from '../src/chess/history.ts';
 import { choiceScore, MorphPlayer, SQUARE_WEIGHT, type MovePolicy } from '../src/player/morphPlayer.ts';
-import { databasePieceValues } from '../src/player/evaluate.ts';
+import { databasePieceValues } from '../src/eval/evaluate.ts';
 import { SQUARE_VALUES, squareValueIndex } from '../src/eval/squareValues.ts';
 import { generateLegalMoves } from '../src/chess/movegen.ts';
 import { PatternStore } from '../src/store/patternStore.ts';

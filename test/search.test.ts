@@ -1,5 +1,5 @@
 /**
- * The player's search modes (src/player/search.ts): which moves are captures, the capture reply that sets a
+ * The player's search modes (src/search/search.ts): which moves are captures, the capture reply that sets a
  * move's value, and the player looking one capture deep, each checked against chess.js or against the one-ply
  * player composed by hand.
  */
@@ -10,9 +10,9 @@ import { Chess } from 'chess.js';
 import { describe, expect, it, vi } from 'vitest';
 import { applyMove, boardFromFen, boardToFen, cloneBoard, parseUciMove, uciMove, type Board } from '../src/chess/board.ts';
 import { generateLegalMoves } from '../src/chess/movegen.ts';
-import { materialEvaluation } from '../src/player/evaluate.ts';
+import { materialEvaluation } from '../src/eval/evaluate.ts';
 import { GameHistory } from '../src/chess/history.ts';
-import { captureLook, defaultContempt, isCapture, MATE_LOOK_DEPTH, mateByChecks, matingReply, QUIESCENCE_DEPTH, threatenedPieces, threatensAnything, unparriedThreat, worstCaptureReply, worstThreatReply, type SearchMode } from '../src/player/search.ts';
+import { captureLook, defaultContempt, isCapture, MATE_LOOK_DEPTH, mateByChecks, matingReply, QUIESCENCE_DEPTH, threatenedPieces, threatensAnything, unparriedThreat, worstCaptureReply, worstThreatReply, type SearchMode } from '../src/search/search.ts';
 import { gameEnd } from '../src/chess/gameEnd.ts';
 import { rankMoves } from '../src/engines/alphabeta.ts';
 import { seedPatterns } from '../src/learn/seeding.ts';

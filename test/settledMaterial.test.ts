@@ -19,7 +19,7 @@ import { PIECE_VALUE } from '../src/chess/pieceValues.ts';
 import {
   learnedLogOdds, OpponentModel, scoreOfWeight, settledLoss, twoPlyLine,
 } from '../src/model/opponentModel.ts';
-import { QUIESCENCE_DEPTH } from '../src/player/search.ts';
+import { QUIESCENCE_DEPTH } from '../src/search/search.ts';
 import { Random } from '../src/util/random.ts';
 import { fixturePositions } from './helpers/patternSamples.ts';
 import { runMorph } from './helpers/cli.ts';

@@ -5,7 +5,7 @@
  */
 import { createRanker, morphRanker, type MoveRanker } from '../src/agree/rankers.ts';
 import type { EvaluationFunction } from '../src/eval/evaluation.ts';
-import type { SearchMode } from '../src/player/search.ts';
+import type { SearchMode } from '../src/search/search.ts';
 
 export function rankerFromText(text: string): MoveRanker {
   const fields = Object.fromEntries(text.split(';').map((pair) => [pair.slice(0, pair.indexOf('=')), pair.slice(pair.indexOf('=') + 1)]));

@@ -9,7 +9,7 @@
 #    ab:2,q (seeds 1 and 2), 200 games a seed on the balanced suite, each paired by opening with the baseline's
 #    games of the same seed. Run it at the build to measure: 7e3d132 for the look 3 moves deep (OUT=DIR/mate3),
 #    4c80a68 for the longest mate first (OUT=DIR/mate-length), and 4c80a68 with MATE_LOOK_DEPTH = 4 in
-#    src/player/search.ts (OUT=DIR/mate4; the default since). For the paired differences between two of these,
+#    src/search/search.ts (OUT=DIR/mate4; the default since). For the paired differences between two of these,
 #    run training/paired-match-diff.ts on their JSON files.
 #
 #   research/recipes/mates-by-checks.sh DIR OUT [gnuchess|ab2q]...

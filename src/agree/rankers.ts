@@ -9,7 +9,7 @@
  *   move-patterns:FILE the move patterns of a move-pattern database alone (model/movePatterns.ts; SYLPH's filter)
  *   policy:FILE        an opponent model (a Morph policy) alone: its score of each move, as it predicts
  */
-import type { SearchMode } from '../player/search.ts';
+import type { SearchMode } from '../search/search.ts';
 import { boardFromFen, uciMove } from '../chess/board.ts';
 import { generateLegalMoves } from '../chess/movegen.ts';
 import { GameHistory } from '../chess/history.ts';

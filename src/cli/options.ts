@@ -1,6 +1,6 @@
 /** Parsing command-line options (numbers, seeds, search modes, policy weights) with one-line errors. */
 import { badInput } from '../util/errors.ts';
-import { defaultContempt, defaultPolicyWeight, MODEL_SEARCH_MODES, SEARCH_MODES, type ModelSearchMode, type SearchMode } from '../player/search.ts';
+import { defaultContempt, defaultPolicyWeight, MODEL_SEARCH_MODES, SEARCH_MODES, type ModelSearchMode, type SearchMode } from '../search/search.ts';
 import { DEFAULT_MODEL_MODE, MODEL_MODES, type ModelMode } from '../model/predictedReplies.ts';
 import { MATERIAL_FIT_ALONE } from '../eval/materialFit.ts';
 

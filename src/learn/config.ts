@@ -9,7 +9,7 @@ import { openDatabaseOfKind } from '../store/databaseKind.ts';
 import { DEFAULT_TEMPERATURE_SCHEDULE, parseTemperatureSchedule } from './annealing.ts';
 import { badInput } from '../util/errors.ts';
 import { EVALUATION_FUNCTIONS, type EvaluationFunction, type EvaluationSettings } from '../eval/evaluation.ts';
-import { SEARCH_MODES, type SearchMode } from '../player/search.ts';
+import { SEARCH_MODES, type SearchMode } from '../search/search.ts';
 import { MATERIAL_FIT_ALONE } from '../eval/materialFit.ts';
 
 export interface LearningConfig {
@@ -86,7 +86,7 @@ export interface LearningConfig {
    */
   language: PatternLanguage;
   /**
-   * How far the player looks before judging a move (player/search.ts): "one-ply", the paper's player, or
+   * How far the player looks before judging a move (search/search.ts): "one-ply", the paper's player, or
    * "captures", one ply and then the opponent's captures. Play only, in training too; learning is the same.
    * Decided: default "captures" for a new database. Measured (docs/lab/2026-11.md, 2026-11-23): on the same
    * databases, mean win-chance loss -2.35 [-3.63, -1.07] (1000 games) and -2.14 [-3.13, -1.14] (3000 games),

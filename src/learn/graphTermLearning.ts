@@ -15,7 +15,7 @@ import { cloneBoard, type Board } from '../chess/board.ts';
 import { gameEnd } from '../chess/gameEnd.ts';
 import { logistic, logit } from '../eval/combine.ts';
 import type { GraphTerms } from '../eval/graphTerms.ts';
-import { QUIESCENCE, worstCaptureReply } from '../player/search.ts';
+import { QUIESCENCE, worstCaptureReply } from '../search/search.ts';
 import type { PatternRecord } from '../store/patternRecord.ts';
 
 /** How far a position's log-odds move toward its target per unit of error in probability (before annealing). */

@@ -9,21 +9,15 @@
  * them after every game that brought lessons. One pass of stochastic steps (AdaGrad, the learner before this one)
  * reached weights half the size of the exact fit's on the same lessons (docs/lab/2026-12.md). The lessons
  * themselves are kept in the database (table relation_lessons), so a resumed run rebuilds the sums from them.
+ * Training's game actors search them (train/relationLessons.ts).
  */
-import { boardFromFen, boardToFen, cloneBoard, type Board } from '../chess/board.ts';
+import { boardFromFen, type Board } from '../chess/board.ts';
 import { MAX_RELATION_FEATURES, RELATION_TERM_FEATURES, relationFeatures, storedRelationWeights, storeRelationWeights } from '../eval/relationTerms.ts';
 import { solvePositiveDefinite } from '../eval/materialFit.ts';
-import { settledMaterialValue } from './graphTermLearning.ts';
-import { MorphPlayer, scaledValue } from '../player/morphPlayer.ts';
-import { databasePieceValues, materialEvaluation } from '../player/evaluate.ts';
-import { valuesByMaterial } from '../player/search.ts';
-import { GameHistory } from '../chess/history.ts';
 import type { PatternStore } from '../store/patternStore.ts';
 import type { MorphDatabase } from '../store/database.ts';
 import { getMetaJson, setMeta } from '../store/meta.ts';
 import { stmt } from '../store/statements.ts';
-import type { Random } from '../util/random.ts';
-import { evaluationSettings, type LearningConfig } from './config.ts';
 
 export interface RelationLearningSettings {
   /** The ridge penalty on each weight (the constant is not penalised), in squared log-odds per lesson's worth. */
@@ -106,14 +100,6 @@ export class RelationLearner {
 }
 
 /**
- * A position's capture-settled material in log-odds for the side that just moved into it (the static value the
- * terms are added to), in the play search's log-odds (a mate's 1 clamped as there).
- */
-export function settledLogOdds(board: Board, valueForMover: (after: Board) => number): number {
-  return scaledValue(settledMaterialValue(cloneBoard(board), valueForMover), 'log-odds');
-}
-
-/**
  * One lesson: a position (FEN: lessons travel from game workers to the learner as messages), its capture-settled
  * material and the play search's value of it, in log-odds.
  */
@@ -121,41 +107,6 @@ export interface RelationLesson {
   fen: string;
   settled: number;
   target: number;
-}
-
-/**
- * Up to `count` positions of a game (both sides', drawn by `rng` without repeats; none where the game is over),
- * each valued one ply deeper by the play search: every reply searched, the position worth 1 minus the best reply's
- * value. The search reads no relation terms and no policy (graphPatterns false), so a target is what material and
- * the search's looks find, not what the terms already say. Costs a search a lesson (tens of milliseconds).
- */
-export function relationLessons(
-  store: PatternStore,
-  game: { startFen: string; moves: readonly string[] },
-  count: number,
-  rng: Random,
-  config: LearningConfig,
-): RelationLesson[] {
-  if (count <= 0 || !valuesByMaterial(config.playSearch)) return [];
-  const plies = Array.from({ length: game.moves.length }, (_, i) => i + 1);
-  for (let i = plies.length - 1; i > 0; i--) {
-    const j = rng.int(i + 1);
-    [plies[i], plies[j]] = [plies[j], plies[i]];
-  }
-  const chosen = new Set(plies.slice(0, count));
-  const evaluation = evaluationSettings(config);
-  const searcher = new MorphPlayer(store, { maturity: config.maturity, evaluation, search: config.playSearch, seed: 0, contempt: 0, graphPatterns: false });
-  const pieceValues = databasePieceValues(store);
-  const valueForMover = (board: Board) => materialEvaluation(store, board, config.maturity, evaluation, pieceValues).value;
-  const history = new GameHistory(game.startFen);
-  const lessons: RelationLesson[] = [];
-  game.moves.forEach((move, i) => {
-    history.play(move);
-    if (!chosen.has(i + 1) || history.verdict() !== null) return;
-    const best = searcher.bestRanked(history);
-    lessons.push({ fen: boardToFen(history.board), settled: settledLogOdds(history.board, valueForMover), target: scaledValue(1 - best.value, 'log-odds') });
-  });
-  return lessons;
 }
 
 /** Where a database keeps the learner's progress beside its weights (eval/relationTerms.ts RELATION_WEIGHTS_KEY). */

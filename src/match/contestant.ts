@@ -19,7 +19,7 @@ import { evaluationWithMaterialPrior, storedConfig } from '../learn/config.ts';
 import { policyModelFor } from '../model/ownPolicy.ts';
 import { checkDatabaseFileKind } from '../store/databaseKind.ts';
 import { badInput } from '../util/errors.ts';
-import { defaultPolicyWeight, type SearchMode } from '../player/search.ts';
+import { defaultPolicyWeight, type SearchMode } from '../search/search.ts';
 
 export interface ContestantOptions {
   /** Overrides the maturity stored in a Morph database. */

@@ -13,7 +13,7 @@ import type { PositionHistory } from '../chess/history.ts';
 import { officerShare, SQUARE_VALUES, squareValueIndex, TAPERED_SQUARE_VALUES, type LearnedSquares } from '../eval/squareValues.ts';
 import { endByRule, twoPlyLine } from './opponentModel.ts';
 import { Random } from '../util/random.ts';
-import type { LineShape } from '../player/search.ts';
+import type { LineShape } from '../search/search.ts';
 
 /** One successor's features for conditionalLogit: the nonzero ones, by index. */
 export interface SparseRow {

@@ -40,7 +40,7 @@ import {
   type SettleScores,
   type ModelInfo, type ModelPosition, type TerminalScores,
 } from './opponentModel.ts';
-import type { LineShape, ModelSearchMode } from '../player/search.ts';
+import type { LineShape, ModelSearchMode } from '../search/search.ts';
 
 export interface ModelSettings {
   /** Induced patterns per chosen position. */

@@ -15,7 +15,7 @@ import { historyAfter, type GameHistory } from '../chess/history.ts';
 import { generateLegalMoves } from '../chess/movegen.ts';
 import { buildPositionGraph, PositionGraph } from '../graph/positionGraph.ts';
 import { MorphPlayer, type RankedMove } from '../player/morphPlayer.ts';
-import { evaluateGraph } from '../player/evaluate.ts';
+import { evaluateGraph } from '../eval/evaluate.ts';
 import type { PatternStore } from '../store/patternStore.ts';
 import { endByRule, type OpponentModel, type PositionHistory } from './opponentModel.ts';
 

@@ -7,7 +7,7 @@
  * and the probability of each move is the softmax of the scores. A move that mates, or ends the game in a
  * draw by rule, has a learned score of its own instead (those positions have nothing left to choose).
  *
- * Search "captures" (a setting of the model, as of a value database: player/search.ts) also plays each capture
+ * Search "captures" (a setting of the model, as of a value database: search/search.ts) also plays each capture
  * the mover's opponent could answer with, and asks what the capture gains the capturer, as the model values
  * it: the score of the position after the capture (the capturer just moved there) less the score of the
  * position before it seen with the capturer as the side that just moved (what it keeps if it declines to
@@ -23,7 +23,7 @@ import type { PositionHistory } from '../chess/history.ts';
 import { gameStatus, generateLegalCaptures, generateLegalMoves, isInsufficientMaterial } from '../chess/movegen.ts';
 import { buildPositionGraph, materialDifference, PositionGraph, PositionGraphPool } from '../graph/positionGraph.ts';
 import { gameEnd } from '../chess/gameEnd.ts';
-import { LINE_SHAPES, MODEL_SEARCH_MODES, QUIESCENCE, replyLine, worstCaptureReply, type LineShape, type ModelSearchMode } from '../player/search.ts';
+import { LINE_SHAPES, MODEL_SEARCH_MODES, QUIESCENCE, replyLine, worstCaptureReply, type LineShape, type ModelSearchMode } from '../search/search.ts';
 import { fittedLogOdds } from '../eval/materialFit.ts';
 import { isTapered, SQUARE_VALUES, squareLogOdds, TAPERED_SQUARE_VALUES, type LearnedSquares } from '../eval/squareValues.ts';
 import { badInput } from '../util/errors.ts';
@@ -246,7 +246,7 @@ function captureReplies(store: PatternStore, position: Board, graph: PositionGra
 
 /**
  * What the side that just moved into `position` loses to the other side's captures and promotions, each side
- * capturing in turn or stopping (the material searches' quiescence, player/search.ts), in `values` units: the
+ * capturing in turn or stopping (the material searches' quiescence, search/search.ts), in `values` units: the
  * settled material balance less the balance on the board, at most 0. A mate by capture counts as the loss of
  * everything the mover has (the logistic's floor), a draw as a balance of 0.
  */

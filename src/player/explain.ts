@@ -22,7 +22,7 @@ import { gameSans } from '../chess/san.ts';
 import type { GameHistory } from '../chess/history.ts';
 import { buildPositionGraph, materialDifference } from '../graph/positionGraph.ts';
 import { provenLossPenalty, scaledValue, type MorphPlayer, type RankedMove, type ValuedPosition } from './morphPlayer.ts';
-import { QUIESCENCE_DEPTH } from './search.ts';
+import { QUIESCENCE_DEPTH } from '../search/search.ts';
 
 export interface ExplainedPattern {
   id: number;

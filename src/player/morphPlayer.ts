@@ -22,14 +22,14 @@ import type { GamePlayer, GamePosition } from '../engines/gamePlayer.ts';
 import type { PatternStore } from '../store/patternStore.ts';
 import { Random } from '../util/random.ts';
 import { badInput } from '../util/errors.ts';
-import { databasePieceValues, evaluateGraph, evaluationOf, materialEvaluation, type PositionEvaluation } from './evaluate.ts';
+import { databasePieceValues, evaluateGraph, evaluationOf, materialEvaluation, type PositionEvaluation } from '../eval/evaluate.ts';
 import type { PieceValues } from '../eval/materialFit.ts';
 import type { LearnedSquares } from '../eval/squareValues.ts';
 import type { EvaluationSettings } from '../eval/evaluation.ts';
 import type { GraphTerms } from '../eval/graphTerms.ts';
 import { storedRelationWeights } from '../eval/relationTerms.ts';
 import { evaluationSettings, loadConfig } from '../learn/config.ts';
-import { bareKingMove } from './bareKing.ts';
+import { bareKingMove } from '../search/bareKing.ts';
 import {
   captureLook,
   defaultContempt,
@@ -48,7 +48,7 @@ import {
   worstThreatReply,
   type Refutation,
   type SearchMode,
-} from './search.ts';
+} from '../search/search.ts';
 
 /** Values closer than this count as equal when choosing among the best moves (Morph's values are sums of floats). */
 export const TIE_TOLERANCE = 1e-12;

@@ -15,7 +15,8 @@ import { playGame, type PlayedGame } from '../game/playGame.ts';
 import type { Opening } from '../match/openings.ts';
 import { evaluationSettings, loadConfig } from '../learn/config.ts';
 import { MorphPlayer } from '../player/morphPlayer.ts';
-import { relationLessons, type RelationLesson } from '../learn/relationLearning.ts';
+import type { RelationLesson } from '../learn/relationLearning.ts';
+import { relationLessons } from './relationLessons.ts';
 import { Random } from '../util/random.ts';
 import type { PatternStore } from '../store/patternStore.ts';
 

@@ -28,7 +28,7 @@ import { checkFen, START_FEN } from '../chess/fen.ts';
 import { GameHistory } from '../chess/history.ts';
 import { findLegalMove, gameStatus } from '../chess/movegen.ts';
 import { MorphPlayer, playingMaturity, type RankedMove } from '../player/morphPlayer.ts';
-import { defaultContempt, SEARCH_MODES, type SearchMode } from '../player/search.ts';
+import { defaultContempt, SEARCH_MODES, type SearchMode } from '../search/search.ts';
 import { DEFAULT_CONFIG, evaluationWithMaterialPrior, loadConfig } from '../learn/config.ts';
 import { MATERIAL_FIT_ALONE } from '../eval/materialFit.ts';
 import type { EvaluationSettings } from '../eval/evaluation.ts';

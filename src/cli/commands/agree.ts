@@ -12,7 +12,7 @@ import { BAD_INPUT, badInput, MorphError } from '../../util/errors.ts';
 import { action, printLine, reportError } from '../run.ts';
 import { readInputLines } from '../../util/inputLines.ts';
 import { MATERIAL_PRIOR_HELP, parseIntegerOption, parseMaterialPriorOption, parseNumberOption, parseSearchOption, parsePolicyWeightOption, POLICY_WEIGHT_HELP } from '../options.ts';
-import { SEARCH_MODES } from '../../player/search.ts';
+import { SEARCH_MODES } from '../../search/search.ts';
 import { checkDatabaseFileKind } from '../../store/databaseKind.ts';
 
 interface AgreeOptions {

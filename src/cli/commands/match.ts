@@ -16,7 +16,7 @@ import { badInput, MorphError } from '../../util/errors.ts';
 import { freshSeed } from '../../util/random.ts';
 import { action, printLine } from '../run.ts';
 import { CONTEMPT_HELP, MATERIAL_PRIOR_HELP, parseContemptOption, parseIntegerOption, parseMaterialPriorOption, parseNumberOption, parseSearchOption, parseSeedOption, parsePolicyWeightOption, POLICY_WEIGHT_HELP, MODEL_MODE_HELP, parseModelModeOption } from '../options.ts';
-import { SEARCH_MODES } from '../../player/search.ts';
+import { SEARCH_MODES } from '../../search/search.ts';
 
 interface MatchCommandOptions {
   white?: string;

@@ -20,7 +20,7 @@ import { closeMorphDatabase } from '../../store/database.ts';
 import { badInput } from '../../util/errors.ts';
 import { freshSeed } from '../../util/random.ts';
 import { parseIntegerOption, parseNumberOption, parseModelSearchOption, parseSeedOption } from '../options.ts';
-import { LINE_SHAPES, MODEL_SEARCH_MODES, type LineShape } from '../../player/search.ts';
+import { LINE_SHAPES, MODEL_SEARCH_MODES, type LineShape } from '../../search/search.ts';
 import { action, printLine } from '../run.ts';
 import { PATTERN_LANGUAGES, type PatternLanguage } from '../../learn/config.ts';
 

@@ -15,7 +15,7 @@ import type { OpponentModel } from '../../model/opponentModel.ts';
 import { modelPolicy } from '../../model/policy.ts';
 import { openPolicyModel } from '../../model/ownPolicy.ts';
 import { checkDatabaseFileKind } from '../../store/databaseKind.ts';
-import { SEARCH_MODES } from '../../player/search.ts';
+import { SEARCH_MODES } from '../../search/search.ts';
 
 interface MoveOptions {
   fen?: string;

@@ -14,7 +14,7 @@ import { evaluationWithMaterialPrior } from '../../learn/config.ts';
 import { CONTEMPT_HELP, MATERIAL_PRIOR_HELP, parseContemptOption, parseIntegerOption, parseMaterialPriorOption, parsePolicyWeightOption, parseSearchOption, parseSeedOption, POLICY_WEIGHT_HELP, MODEL_MODE_HELP, parseModelModeOption } from '../options.ts';
 import { openPolicyModel } from '../../model/ownPolicy.ts';
 import { checkDatabaseFileKind } from '../../store/databaseKind.ts';
-import { SEARCH_MODES } from '../../player/search.ts';
+import { SEARCH_MODES } from '../../search/search.ts';
 
 interface PlayOptions {
   db?: string;

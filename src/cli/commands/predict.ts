@@ -11,7 +11,7 @@ import { OpponentModel } from '../../model/opponentModel.ts';
 import { measurePrediction, PHASES, type PredictionRanker, type PredictionReport, type Share } from '../../agree/prediction.ts';
 import { action, printLine } from '../run.ts';
 import { parseModelSearchOption } from '../options.ts';
-import { MODEL_SEARCH_MODES } from '../../player/search.ts';
+import { MODEL_SEARCH_MODES } from '../../search/search.ts';
 
 interface PredictOptions {
   model: string;

@@ -12,7 +12,7 @@ import type { ProgressMode } from '../../train/progress.ts';
 import { badInput } from '../../util/errors.ts';
 import { action, printLine, reportError } from '../run.ts';
 import { parseIntegerOption, parseNumberOption, parsePositiveNumberOption, parseSearchOption, parseSeedOption } from '../options.ts';
-import { SEARCH_MODES } from '../../player/search.ts';
+import { SEARCH_MODES } from '../../search/search.ts';
 import type { ConfigPatch, LearningConfig } from '../../learn/config.ts';
 import { OWN_SQUARE_EVERY } from '../../model/ownPolicy.ts';
 import { openingPositions, readOpenings } from '../../match/openings.ts';

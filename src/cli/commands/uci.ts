@@ -12,7 +12,7 @@ import { action } from '../run.ts';
 import { parseIntegerOption, parsePolicyWeightOption, parseSearchOption, POLICY_WEIGHT_HELP, MODEL_MODE_HELP, parseModelModeOption } from '../options.ts';
 import { policyModelFor } from '../../model/ownPolicy.ts';
 import { badInput } from '../../util/errors.ts';
-import { SEARCH_MODES, type SearchMode } from '../../player/search.ts';
+import { SEARCH_MODES, type SearchMode } from '../../search/search.ts';
 import { storedConfig } from '../../learn/config.ts';
 
 interface UciOptions {

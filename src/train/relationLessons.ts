@@ -1,0 +1,58 @@
+/**
+ * Where the relation terms' lessons come from (learn/relationLearning.ts learns from them): positions of a played
+ * game, each valued one ply deeper by the play search. Here, beside the game actors that search them, because a
+ * lesson needs a player's search and learning does not otherwise depend on the player.
+ */
+import { boardToFen, cloneBoard, type Board } from '../chess/board.ts';
+import { GameHistory } from '../chess/history.ts';
+import { databasePieceValues, materialEvaluation } from '../eval/evaluate.ts';
+import { evaluationSettings, type LearningConfig } from '../learn/config.ts';
+import { settledMaterialValue } from '../learn/graphTermLearning.ts';
+import type { RelationLesson } from '../learn/relationLearning.ts';
+import { MorphPlayer, scaledValue } from '../player/morphPlayer.ts';
+import { valuesByMaterial } from '../search/search.ts';
+import type { PatternStore } from '../store/patternStore.ts';
+import type { Random } from '../util/random.ts';
+
+/**
+ * A position's capture-settled material in log-odds for the side that just moved into it (the static value the
+ * terms are added to), in the play search's log-odds (a mate's 1 clamped as there).
+ */
+export function settledLogOdds(board: Board, valueForMover: (after: Board) => number): number {
+  return scaledValue(settledMaterialValue(cloneBoard(board), valueForMover), 'log-odds');
+}
+
+/**
+ * Up to `count` positions of a game (both sides', drawn by `rng` without repeats; none where the game is over),
+ * each valued one ply deeper by the play search: every reply searched, the position worth 1 minus the best reply's
+ * value. The search reads no relation terms and no policy (graphPatterns false), so a target is what material and
+ * the search's looks find, not what the terms already say. Costs a search a lesson (tens of milliseconds).
+ */
+export function relationLessons(
+  store: PatternStore,
+  game: { startFen: string; moves: readonly string[] },
+  count: number,
+  rng: Random,
+  config: LearningConfig,
+): RelationLesson[] {
+  if (count <= 0 || !valuesByMaterial(config.playSearch)) return [];
+  const plies = Array.from({ length: game.moves.length }, (_, i) => i + 1);
+  for (let i = plies.length - 1; i > 0; i--) {
+    const j = rng.int(i + 1);
+    [plies[i], plies[j]] = [plies[j], plies[i]];
+  }
+  const chosen = new Set(plies.slice(0, count));
+  const evaluation = evaluationSettings(config);
+  const searcher = new MorphPlayer(store, { maturity: config.maturity, evaluation, search: config.playSearch, seed: 0, contempt: 0, graphPatterns: false });
+  const pieceValues = databasePieceValues(store);
+  const valueForMover = (board: Board) => materialEvaluation(store, board, config.maturity, evaluation, pieceValues).value;
+  const history = new GameHistory(game.startFen);
+  const lessons: RelationLesson[] = [];
+  game.moves.forEach((move, i) => {
+    history.play(move);
+    if (!chosen.has(i + 1) || history.verdict() !== null) return;
+    const best = searcher.bestRanked(history);
+    lessons.push({ fen: boardToFen(history.board), settled: settledLogOdds(history.board, valueForMover), target: scaledValue(1 - best.value, 'log-odds') });
+  });
+  return lessons;
+}
