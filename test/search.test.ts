@@ -12,7 +12,7 @@ import { applyMove, boardFromFen, boardToFen, cloneBoard, parseUciMove, uciMove,
 import { generateLegalMoves } from '../src/chess/movegen.ts';
 import { materialEvaluation } from '../src/eval/evaluate.ts';
 import { GameHistory } from '../src/chess/history.ts';
-import { captureLook, defaultContempt, isCapture, MATE_LOOK_DEPTH, mateByChecks, matingReply, QUIESCENCE_DEPTH, threatenedPieces, threatensAnything, unparriedThreat, worstCaptureReply, worstThreatReply, type SearchMode } from '../src/search/search.ts';
+import { captureLook, defaultContempt, isCapture, MATE_LOOK_DEPTH, mateByChecks, matingReply, QUIESCENCE_DEPTH, SEARCH_EXTENSIONS, SEARCH_MODES, threatenedPieces, threatensAnything, unparriedThreat, worstCaptureReply, worstThreatReply, type SearchMode } from '../src/search/search.ts';
 import { gameEnd } from '../src/chess/gameEnd.ts';
 import { rankMoves } from '../src/engines/alphabeta.ts';
 import { seedPatterns } from '../src/learn/seeding.ts';
@@ -891,5 +891,36 @@ describe('the player searching captures', () => {
     const result = await runMorph(['move', '--fen', '6k1/8/8/8/8/8/8/6K1 w - - 0 1', '--search', 'deeper']);
     expect(result.code).toBe(2);
     expect(result.stderr).toBe('morph: --search must be one of one-ply, captures, captures-mates, material-quiescence, material-threats, material-forks, got "deeper"\n');
+  });
+});
+
+describe('search modes as extensions', () => {
+  // Each mode was measured against the one before it and named by what it added (docs/lab/): so each must do
+  // everything the one before it does. A mode added out of that order, or an extension dropped, breaks this.
+  it('lists the modes in order, each doing at least what the one before it does', () => {
+    const captureDepth = { none: 0, one: 1, quiescence: 2 } as const;
+    // Answering threats to one piece answers more replies than answering double threats only.
+    const threatReach = (threatened: number) => (threatened === 0 ? 0 : 3 - threatened);
+    for (let i = 1; i < SEARCH_MODES.length; i++) {
+      const before = SEARCH_EXTENSIONS[SEARCH_MODES[i - 1]];
+      const after = SEARCH_EXTENSIONS[SEARCH_MODES[i]];
+      const grew = [
+        Number(after.materialValues) - Number(before.materialValues),
+        captureDepth[after.captures] - captureDepth[before.captures],
+        after.mates - before.mates,
+        threatReach(after.threatened) - threatReach(before.threatened),
+        Number(after.ownThreats) - Number(before.ownThreats),
+      ];
+      expect(grew.every((d) => d >= 0), `${SEARCH_MODES[i]} after ${SEARCH_MODES[i - 1]}`).toBe(true);
+      expect(grew.some((d) => d > 0), `${SEARCH_MODES[i]} adds something to ${SEARCH_MODES[i - 1]}`).toBe(true);
+    }
+  });
+
+  it('looks at mates as deep as the threat looks follow them only where it looks at threats', () => {
+    for (const mode of SEARCH_MODES) {
+      const { mates, threatened } = SEARCH_EXTENSIONS[mode];
+      expect(mates === MATE_LOOK_DEPTH, mode).toBe(threatened > 0);
+      expect(captureLook(mode).depth, mode).toBe(SEARCH_EXTENSIONS[mode].captures === 'quiescence' ? QUIESCENCE_DEPTH : 1);
+    }
   });
 });

@@ -43,6 +43,48 @@ import { generateLegalCaptures, generateLegalMaterialMoves, generateLegalMoves, 
 export const SEARCH_MODES = ['one-ply', 'captures', 'captures-mates', 'material-quiescence', 'material-threats', 'material-forks'] as const;
 
 /**
+ * What a search mode does, as independent extensions of the paper's one-ply player. Each mode's name tells only
+ * what it added to the one before (each was measured against it, docs/lab/); this says all of it, and the
+ * search reads only this.
+ */
+export interface SearchExtensions {
+  /**
+   * Positions valued by their material (the fitted piece values, plus relation terms and square values) instead of
+   * by every matching pattern: cheap and bounded, so the looks below can afford to value many positions.
+   */
+  materialValues: boolean;
+  /** The opponent's captures after each move: none, one capture, or a capture quiescence (QUIESCENCE). */
+  captures: 'none' | 'one' | 'quiescence';
+  /** How many of its own moves the opponent's mates by checks are followed: 0 none, 1 a reply that mates at once. */
+  mates: number;
+  /** The opponent's quiet threats: 0 not looked at, else how many of Morph's pieces a reply must threaten. */
+  threatened: number;
+  /** What Morph's own move threatens, and Morph's own mates by checks as deep as the opponent's. */
+  ownThreats: boolean;
+}
+
+/**
+ * How many moves the threat looks follow the opponent's mates by checks. Against gnuchess at depth 1, 111 of
+ * Morph's 146 losses (400 games) had a move after which the opponent mated by checks alone within four moves
+ * where another move did not allow it: 53 within two, 35 within three, 23 within four (research/mate-losses.ts).
+ * Measured against that opponent, paired by opening over 400 games: 3 moves +.052 a game over a mate at once,
+ * 4 moves +.015 more (with the longest mate first); the look over every move of a position then takes 4.2 ms on
+ * average, 19 ms at the 95th percentile and 346 ms at worst, and a game move's time does not measurably change
+ * (docs/lab/2026-11.md, 2026-11-28, "mates by checks").
+ */
+export const MATE_LOOK_DEPTH = 4;
+
+export const SEARCH_EXTENSIONS: Readonly<Record<SearchMode, Readonly<SearchExtensions>>> = Object.freeze({
+  'one-ply': { materialValues: false, captures: 'none', mates: 0, threatened: 0, ownThreats: false },
+  captures: { materialValues: false, captures: 'one', mates: 0, threatened: 0, ownThreats: false },
+  'captures-mates': { materialValues: false, captures: 'one', mates: 1, threatened: 0, ownThreats: false },
+  'material-quiescence': { materialValues: true, captures: 'quiescence', mates: 1, threatened: 0, ownThreats: false },
+  'material-threats': { materialValues: true, captures: 'quiescence', mates: MATE_LOOK_DEPTH, threatened: 2, ownThreats: false },
+  // The forks look also answers a single threat no move parries (a pin, a trapped piece), as it follows its own.
+  'material-forks': { materialValues: true, captures: 'quiescence', mates: MATE_LOOK_DEPTH, threatened: 1, ownThreats: true },
+});
+
+/**
  * Values closer than this are the same value, rounded differently: a line of captures that comes back to the
  * same material gives 1 - (1 - x), which need not be x in floating point. A look lowers (or raises) a move's
  * value only by more than this, so which of two equal lines it meets first cannot decide what it finds.
@@ -53,8 +95,7 @@ const ROUNDING = 1e-9;
 export const QUIESCENCE_DEPTH = 8;
 
 /** Whether a search mode values positions by their material pattern alone. */
-export const valuesByMaterial = (search: SearchMode): boolean =>
-  search === 'material-quiescence' || looksAtThreats(search);
+export const valuesByMaterial = (search: SearchMode): boolean => SEARCH_EXTENSIONS[search].materialValues;
 
 /**
  * How far a capture look follows the moves that change material: at most `depth` of them in a line (1: the
@@ -73,7 +114,7 @@ const ONE_CAPTURE: CaptureLook = Object.freeze({ depth: 1, promotions: false });
 export const QUIESCENCE: CaptureLook = Object.freeze({ depth: QUIESCENCE_DEPTH, promotions: true });
 
 /** A search mode's capture look. */
-export const captureLook = (search: SearchMode): CaptureLook => (valuesByMaterial(search) ? QUIESCENCE : ONE_CAPTURE);
+export const captureLook = (search: SearchMode): CaptureLook => (SEARCH_EXTENSIONS[search].captures === 'quiescence' ? QUIESCENCE : ONE_CAPTURE);
 
 /**
  * The move policy's default weight (src/model/policy.ts) for a player looking this far (docs/lab/).
@@ -102,20 +143,20 @@ export function defaultContempt(search: SearchMode): number {
 }
 
 /** Whether a search mode looks for replies that mate at once. */
-export const looksAtMates = (search: SearchMode): boolean => search === 'captures-mates' || valuesByMaterial(search);
+export const looksAtMates = (search: SearchMode): boolean => SEARCH_EXTENSIONS[search].mates > 0;
 
 /** Whether a search mode looks at the opponent's quiet double threats. */
-export const looksAtThreats = (search: SearchMode): boolean => search === 'material-threats' || looksAtOwnThreats(search);
+export const looksAtThreats = (search: SearchMode): boolean => SEARCH_EXTENSIONS[search].threatened > 0;
 
 /** Whether a search mode looks at what its own move threatens. */
-export const looksAtOwnThreats = (search: SearchMode): boolean => search === 'material-forks';
+export const looksAtOwnThreats = (search: SearchMode): boolean => SEARCH_EXTENSIONS[search].ownThreats;
 
 /**
  * How many of Morph's pieces an opponent's quiet reply must threaten (a check aside) for the threat look to answer
  * it: two with material-threats, the double threats; one with material-forks, which also answers a single threat
  * that no move parries (a pin, a trapped piece), as it follows its own (docs/lab/, "own threats").
  */
-export const fewestThreatened = (search: SearchMode): number => (looksAtOwnThreats(search) ? 1 : 2);
+export const fewestThreatened = (search: SearchMode): number => SEARCH_EXTENSIONS[search].threatened || 2;
 export type SearchMode = (typeof SEARCH_MODES)[number];
 
 /** How far an opponent model looks (src/model): its look is fitted to captures, so no mates look. */
@@ -123,7 +164,7 @@ export const MODEL_SEARCH_MODES = ['one-ply', 'captures'] as const;
 export type ModelSearchMode = (typeof MODEL_SEARCH_MODES)[number];
 
 /** Whether a search mode looks at the opponent's captures. */
-export const looksAtCaptures = (search: SearchMode): boolean => search !== 'one-ply';
+export const looksAtCaptures = (search: SearchMode): boolean => SEARCH_EXTENSIONS[search].captures !== 'none';
 
 /** True when the move takes a piece (en passant included). */
 export function isCapture(board: Board, move: CompactMove): boolean {
@@ -401,18 +442,8 @@ export function matingReply(position: Board): string | undefined {
  * How many of its own moves the opponent's mate look follows (mateByChecks): 1 (a reply that mates at once) with
  * captures-mates and material-quiescence; MATE_LOOK_DEPTH with the threat looks, which Morph plays with.
  */
-export const mateLookDepth = (search: SearchMode): number => (looksAtThreats(search) ? MATE_LOOK_DEPTH : 1);
+export const mateLookDepth = (search: SearchMode): number => Math.max(1, SEARCH_EXTENSIONS[search].mates);
 
-/**
- * How many moves the threat looks follow the opponent's mates by checks. Against gnuchess at depth 1, 111 of
- * Morph's 146 losses (400 games) had a move after which the opponent mated by checks alone within four moves
- * where another move did not allow it: 53 within two, 35 within three, 23 within four (research/mate-losses.ts).
- * Measured against that opponent, paired by opening over 400 games: 3 moves +.052 a game over a mate at once,
- * 4 moves +.015 more (with the longest mate first); the look over every move of a position then takes 4.2 ms on
- * average, 19 ms at the 95th percentile and 346 ms at worst, and a game move's time does not measurably change
- * (docs/lab/2026-11.md, 2026-11-28, "mates by checks").
- */
-export const MATE_LOOK_DEPTH = 4;
 
 // Boards for mateByChecks, one pair per level of its line (the look never nests itself).
 const mateBoards: { afterAttack: Board; afterDefence: Board }[] = [];
