@@ -249,7 +249,7 @@ describe('morph play as a process', () => {
     expect(onePly.stdout).toMatch(/maturity 0, search one-ply, seed 3\)/);
     const bad = await play(['--search', 'deep']);
     expect(bad.code).toBe(2);
-    expect(bad.stderr).toBe('morph: --search must be one of one-ply, captures, captures-mates, material-quiescence, material-threats, material-forks, got "deep"\n');
+    expect(bad.stderr).toBe('morph: --search must be one of one-ply, material-one-ply, captures, captures-mates, material-quiescence, material-threats, material-forks, got "deep"\n');
   });
 
   it('takes --contempt: a pawn up, Morph stalemates the person only when a draw is worth more to it', async () => {

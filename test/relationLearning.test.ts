@@ -43,21 +43,34 @@ describe('relation learning', () => {
   it('recovers the weights that made the gaps, on positions it never saw, and the gaps\' shared part as its bias', () => {
     const random = new Random(9);
     const truth = Float64Array.from({ length: RELATION_TERM_FEATURES }, () => (random.next() - 0.5) * 0.1);
+    // The static terms' own truth: what the gap over static material adds (a piece en prise, say).
+    const staticTruth = Float64Array.from({ length: RELATION_TERM_FEATURES }, () => (random.next() - 0.5) * 0.1);
     const settledOf = (k: number) => (k % 7) * 0.1 - 0.3;
     const fit = (penalty: number) => {
-      const learner = new RelationLearner({ penalty, clip: 2 });
-      for (const [k, board] of positions(6000, 1).entries()) learner.add(board, settledOf(k), settledOf(k) + 0.2 + relationLogOdds(board, truth));
+      const learner = new RelationLearner({ penalty, clip: 2, staticClip: 2, staticPenalty: penalty });
+      for (const [k, board] of positions(6000, 1).entries()) {
+        const target = settledOf(k) + 0.2 + relationLogOdds(board, truth);
+        learner.add(board, settledOf(k), target, target - (relationLogOdds(board, staticTruth) - 0.1));
+      }
       learner.solve();
       return learner;
     };
     const heldOut = positions(300, 2);
-    const rms = (weights: ArrayLike<number>) => Math.sqrt(heldOut.reduce((sum, board) => sum + (relationLogOdds(board, truth) - relationLogOdds(board, weights)) ** 2, 0) / heldOut.length);
+    const rmsFrom = (want: ArrayLike<number>) => (weights: ArrayLike<number>) =>
+      Math.sqrt(heldOut.reduce((sum, board) => sum + (relationLogOdds(board, want) - relationLogOdds(board, weights)) ** 2, 0) / heldOut.length);
+    const rms = rmsFrom(truth);
     const none = rms(new Float64Array(RELATION_TERM_FEATURES));
     const exact = fit(0.01);
     // Noise-free gaps: least squares takes back nearly all of their spread, and the constant they share.
     expect(rms(exact.weights)).toBeLessThan(0.1 * none);
     expect(exact.bias).toBeCloseTo(0.2, 1);
     expect(exact.lessons).toBe(6000);
+    // The static fit, from the same lessons, takes back its own truth and constant, not the settled one's.
+    const staticRms = rmsFrom(staticTruth);
+    expect(staticRms(exact.staticWeights)).toBeLessThan(0.1 * staticRms(new Float64Array(RELATION_TERM_FEATURES)));
+    expect(staticRms(exact.weights)).toBeGreaterThan(0.5 * staticRms(new Float64Array(RELATION_TERM_FEATURES)));
+    expect(exact.staticBias).toBeCloseTo(-0.1, 1);
+    expect(exact.staticLessons).toBe(6000);
     // The penalty shrinks the weights toward 0, and the fit with it.
     const norm = (weights: ArrayLike<number>) => Math.hypot(...Array.from(weights));
     const shrunk = fit(3000);
@@ -73,7 +86,7 @@ describe('relation learning', () => {
     const read = () => {
       const store = PatternStore.open(db, { readonly: true });
       try {
-        return { learner: loadRelationLearner(store.db), weights: storedRelationWeights(store.db), config: loadConfig(store.db), kept: [...storedRelationLessons(store.db)].length };
+        return { learner: loadRelationLearner(store.db), weights: storedRelationWeights(store.db), staticWeights: storedRelationWeights(store.db, 'static'), config: loadConfig(store.db), kept: [...storedRelationLessons(store.db)].length };
       } finally {
         store.close();
       }
@@ -87,6 +100,10 @@ describe('relation learning', () => {
     // The weights played with are the fit of every kept lesson.
     expect(first.learner.weights).toEqual(first.weights);
     expect(first.kept).toBe(first.learner.lessons);
+    // Every lesson also keeps its static material, and the static terms are the fit of them all.
+    expect(first.learner.staticLessons).toBe(first.learner.lessons);
+    expect(first.staticWeights!.some((w) => w !== 0)).toBe(true);
+    expect(first.learner.staticWeights).toEqual(first.staticWeights);
     await run(1);
     const second = read();
     expect(second.learner.lessons).toBeGreaterThan(first.learner.lessons);

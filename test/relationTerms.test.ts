@@ -11,7 +11,7 @@ import {
 } from '../src/eval/relationTerms.ts';
 import { buildPositionGraph } from '../src/graph/positionGraph.ts';
 import { EDGE_DIRECT, SQUARE_LABEL } from '../src/graph/labels.ts';
-import { applyMove, boardFromFen, cloneBoard, type Board } from '../src/chess/board.ts';
+import { applyMove, boardFromFen, cloneBoard, uciMove, type Board } from '../src/chess/board.ts';
 import { generateLegalMoves } from '../src/chess/movegen.ts';
 import { Random } from '../src/util/random.ts';
 import { PatternStore } from '../src/store/patternStore.ts';
@@ -105,6 +105,46 @@ describe('relation terms', () => {
     storeRelationWeights(store.db, weights);
     expect(storedRelationWeights(store.db)).toEqual(weights);
     expect(new MorphPlayer(store, options).rankMoves(new GameHistory(fen))).toEqual(withTerms);
+    store.close();
+  });
+
+  it('the one-ply material player reads the static terms, with no capture search: they can say what a piece en prise costs', () => {
+    const store = PatternStore.open(':memory:');
+    const config = { ...DEFAULT_CONFIG, search: 'material-one-ply' as const, playSearch: 'material-one-ply' as const, materialPrior: 1_000_000 };
+    saveConfig(store.db, config);
+    // Black's knight on f5 covers h4 and h6, and nothing defends White's rook there.
+    const fen = 'k7/8/8/5n2/8/8/8/K6R w - - 0 1';
+    const byName = (name: string) => Array.from({ length: RELATION_TERM_FEATURES }, (_, f) => f).find((f) => relationFeatureName(f) === name)!;
+    const options = { maturity: 0, search: 'material-one-ply' as const, seed: 0, evaluation: evaluationSettings(config) };
+    const rank = (search: 'material-one-ply' | 'material-quiescence' = 'material-one-ply', graphPatterns = true) =>
+      new MorphPlayer(store, { ...options, search, graphPatterns }).rankMoves(new GameHistory(fen));
+    const valueOf = (ranked: { move: string; value: number }[], move: string) => ranked.find((r) => r.move === move)!.value;
+    const plain = rank();
+    // No capture look: a rook move into the knight's reach is worth what any quiet rook move is.
+    expect(valueOf(plain, 'h1h4')).toBeCloseTo(valueOf(plain, 'h1h2'));
+    // The settled terms are the capture searches', not this player's.
+    const settled = new Float64Array(RELATION_TERM_FEATURES);
+    settled[byName('moved K unattacked')] = 1;
+    storeRelationWeights(store.db, settled);
+    expect(rank()).toEqual(plain);
+    expect(valueOf(rank('material-quiescence'), 'h1h2')).toBeGreaterThan(valueOf(rank('material-quiescence', false), 'h1h2'));
+    // The static terms are this player's: a rook en prise costs what they say, and the moves that put it there come last.
+    const statics = new Float64Array(RELATION_TERM_FEATURES);
+    statics[byName('moved R en prise')] = -2;
+    storeRelationWeights(store.db, statics, 'static');
+    const read = rank();
+    const enPrise = generateLegalMoves(boardFromFen(fen))
+      .filter((move) => {
+        const board = boardFromFen(fen);
+        const after = cloneBoard(board);
+        applyMove(board, move, after);
+        return fromBoard(after).some((f) => relationFeatureName(f) === 'moved R en prise');
+      })
+      .map(uciMove)
+      .sort();
+    expect(enPrise).toEqual(['h1h4', 'h1h6']);
+    for (const move of enPrise) expect(valueOf(read, move)).toBeLessThan(valueOf(plain, move));
+    expect(read.slice(-2).map((r) => r.move).sort()).toEqual(enPrise);
     store.close();
   });
 });

@@ -856,7 +856,7 @@ describe('the player searching captures', () => {
     setMeta(store.db, 'config', older);
     expect(loadConfig(store.db).search).toBe('one-ply');
     expect(new MorphPlayer(store, { maturity: 0, seed: 1 }).search).toBe('one-ply');
-    expect(() => mergeConfig(DEFAULT_CONFIG, { search: 'deeper' })).toThrow(/search must be one of one-ply, captures/);
+    expect(() => mergeConfig(DEFAULT_CONFIG, { search: 'deeper' })).toThrow(/search must be one of one-ply, material-one-ply, captures/);
     store.close();
   });
 
@@ -890,30 +890,34 @@ describe('the player searching captures', () => {
   it('refuses an unknown --search in one line with exit code 2', async () => {
     const result = await runMorph(['move', '--fen', '6k1/8/8/8/8/8/8/6K1 w - - 0 1', '--search', 'deeper']);
     expect(result.code).toBe(2);
-    expect(result.stderr).toBe('morph: --search must be one of one-ply, captures, captures-mates, material-quiescence, material-threats, material-forks, got "deeper"\n');
+    expect(result.stderr).toBe('morph: --search must be one of one-ply, material-one-ply, captures, captures-mates, material-quiescence, material-threats, material-forks, got "deeper"\n');
   });
 });
 
 describe('search modes as extensions', () => {
-  // Each mode was measured against the one before it and named by what it added (docs/lab/): so each must do
-  // everything the one before it does. A mode added out of that order, or an extension dropped, breaks this.
-  it('lists the modes in order, each doing at least what the one before it does', () => {
+  // Each mode was measured against one listed before it and named by what it added (docs/lab/): so each must do
+  // everything some earlier mode does, and more. A mode listed out of that order, or an extension dropped, breaks this.
+  it('lists the modes so that each does what an earlier one does, and more', () => {
     const captureDepth = { none: 0, one: 1, quiescence: 2 } as const;
     // Answering threats to one piece answers more replies than answering double threats only.
     const threatReach = (threatened: number) => (threatened === 0 ? 0 : 3 - threatened);
+    const growth = (before: (typeof SEARCH_EXTENSIONS)[SearchMode], after: (typeof SEARCH_EXTENSIONS)[SearchMode]) => [
+      Number(after.materialValues) - Number(before.materialValues),
+      captureDepth[after.captures] - captureDepth[before.captures],
+      after.mates - before.mates,
+      threatReach(after.threatened) - threatReach(before.threatened),
+      Number(after.ownThreats) - Number(before.ownThreats),
+    ];
+    const extends_ = (before: SearchMode, after: SearchMode) => {
+      const grew = growth(SEARCH_EXTENSIONS[before], SEARCH_EXTENSIONS[after]);
+      return grew.every((d) => d >= 0) && grew.some((d) => d > 0);
+    };
     for (let i = 1; i < SEARCH_MODES.length; i++) {
-      const before = SEARCH_EXTENSIONS[SEARCH_MODES[i - 1]];
-      const after = SEARCH_EXTENSIONS[SEARCH_MODES[i]];
-      const grew = [
-        Number(after.materialValues) - Number(before.materialValues),
-        captureDepth[after.captures] - captureDepth[before.captures],
-        after.mates - before.mates,
-        threatReach(after.threatened) - threatReach(before.threatened),
-        Number(after.ownThreats) - Number(before.ownThreats),
-      ];
-      expect(grew.every((d) => d >= 0), `${SEARCH_MODES[i]} after ${SEARCH_MODES[i - 1]}`).toBe(true);
-      expect(grew.some((d) => d > 0), `${SEARCH_MODES[i]} adds something to ${SEARCH_MODES[i - 1]}`).toBe(true);
+      const earlier = SEARCH_MODES.slice(0, i).filter((before) => extends_(before, SEARCH_MODES[i]));
+      expect(earlier.length, `${SEARCH_MODES[i]} extends an earlier mode`).toBeGreaterThan(0);
     }
+    // Two modes look no further than the move's own position: the paper's, and its twin valued by material.
+    expect(SEARCH_MODES.filter((mode) => SEARCH_EXTENSIONS[mode].captures === 'none')).toEqual(['one-ply', 'material-one-ply']);
   });
 
   it('looks at mates as deep as the threat looks follow them only where it looks at threats', () => {

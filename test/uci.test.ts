@@ -103,7 +103,7 @@ describe('UciEngine (the protocol state machine)', () => {
       'id author Morph team',
       'option name Database type string default /somewhere/morph.db',
       'option name Maturity type spin default 0 min 0 max 100000',
-      'option name Search type combo default material-forks var one-ply var captures var captures-mates var material-quiescence var material-threats var material-forks',
+      'option name Search type combo default material-forks var one-ply var material-one-ply var captures var captures-mates var material-quiescence var material-threats var material-forks',
       'option name MaterialPrior type spin default 1000000 min 0 max 1000000',
       'option name Contempt type spin default 17 min -800 max 800',
       'option name Seed type spin default 1 min 0 max 2147483647',
@@ -336,7 +336,7 @@ describe('UciEngine (the protocol state machine)', () => {
     const lines = send('go');
     expect(scoreOf(lines, 'f3e5')).toBe(String(valueToCentipawns(0.1)));
     expect(scoreOf(lines, 'f3d4')).toBe('0');
-    expect(send('setoption name Search value deeper')[0]).toBe('info string option Search is one of one-ply, captures, captures-mates, material-quiescence, material-threats, material-forks, got "deeper"');
+    expect(send('setoption name Search value deeper')[0]).toBe('info string option Search is one of one-ply, material-one-ply, captures, captures-mates, material-quiescence, material-threats, material-forks, got "deeper"');
     expect(send('setoption name Search value one-ply')).toEqual([]);
     expect(scoreOf(send('go'), 'f3e5')).toBe('0');
   });

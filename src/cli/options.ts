@@ -1,11 +1,14 @@
 /** Parsing command-line options (numbers, seeds, search modes, policy weights) with one-line errors. */
 import { badInput } from '../util/errors.ts';
-import { defaultContempt, defaultPolicyWeight, MODEL_SEARCH_MODES, SEARCH_MODES, type ModelSearchMode, type SearchMode } from '../search/search.ts';
+import { defaultContempt, defaultPolicyWeight, MODEL_SEARCH_MODES, SEARCH_MODES, valuesByMaterial, type ModelSearchMode, type SearchMode } from '../search/search.ts';
 import { DEFAULT_MODEL_MODE, MODEL_MODES, type ModelMode } from '../model/predictedReplies.ts';
 import { MATERIAL_FIT_ALONE } from '../eval/materialFit.ts';
 
 /** The help text of `--policy-weight`, for every command that takes a move policy. */
-export const POLICY_WEIGHT_HELP = `with a policy: what a unit of log-probability counts against a unit of value (default ${defaultPolicyWeight('material-quiescence')} with the searches material-quiescence, material-threats and material-forks, else ${defaultPolicyWeight('captures-mates')})`;
+/** The searches that value positions by material, as help text says them: "a, b and c". */
+const MATERIAL_SEARCHES = SEARCH_MODES.filter(valuesByMaterial).join(', ').replace(/, ([^,]*)$/, ' and $1');
+
+export const POLICY_WEIGHT_HELP = `with a policy: what a unit of log-probability counts against a unit of value (default ${defaultPolicyWeight('material-quiescence')} with the searches ${MATERIAL_SEARCHES}, else ${defaultPolicyWeight('captures-mates')})`;
 
 /** `--policy-weight`: a number of at least 0, or undefined when not given (the policy's default). */
 export function parsePolicyWeightOption(text: string | undefined): number | undefined {
@@ -13,7 +16,7 @@ export function parsePolicyWeightOption(text: string | undefined): number | unde
 }
 
 /** The help text of `--contempt`, for every command that plays Morph. */
-export const CONTEMPT_HELP = `how much less than an even result a draw is worth to Morph, in log-odds (a draw is worth 1/(1+e^c)); 0 for .5 (default ${defaultContempt('material-forks')} with the searches material-quiescence, material-threats and material-forks, else ${defaultContempt('captures-mates')})`;
+export const CONTEMPT_HELP = `how much less than an even result a draw is worth to Morph, in log-odds (a draw is worth 1/(1+e^c)); 0 for .5 (default ${defaultContempt('material-forks')} with the searches ${MATERIAL_SEARCHES}, else ${defaultContempt('captures-mates')})`;
 
 /** `--contempt`: a number from -5 to 5 (a draw worth .007 to .993), or undefined when not given (the search's default). */
 export function parseContemptOption(text: string | undefined): number | undefined {

@@ -158,21 +158,28 @@ export function relationLogOdds(board: Pick<Board, 'squares' | 'turn'>, weights:
   return sum;
 }
 
-/** Where a database keeps its relation weights (meta, RELATION_TERM_FEATURES doubles). */
-export const RELATION_WEIGHTS_KEY = 'relation_weights';
+/**
+ * Which of a database's two sets of relation weights: fitted to the gap over capture-settled material (what the
+ * capture searches read) or over static material (what the one-ply material player reads).
+ */
+export type RelationWeightsKind = 'settled' | 'static';
 
-/** The relation weights a database holds, or undefined when it has none. */
-export function storedRelationWeights(db: MorphDatabase): Float64Array | undefined {
-  const bytes = getMetaBytes(db, RELATION_WEIGHTS_KEY);
+/** Where a database keeps each set of relation weights (meta, RELATION_TERM_FEATURES doubles). */
+export const RELATION_WEIGHTS_KEYS: Readonly<Record<RelationWeightsKind, string>> = { settled: 'relation_weights', static: 'relation_static_weights' };
+
+/** The relation weights of a kind a database holds, or undefined when it has none. */
+export function storedRelationWeights(db: MorphDatabase, kind: RelationWeightsKind = 'settled'): Float64Array | undefined {
+  const key = RELATION_WEIGHTS_KEYS[kind];
+  const bytes = getMetaBytes(db, key);
   if (bytes === undefined) return undefined;
   if (bytes.byteLength !== RELATION_TERM_FEATURES * 8) {
-    throw new MorphError(`meta ${RELATION_WEIGHTS_KEY} holds ${bytes.byteLength} bytes, not the ${RELATION_TERM_FEATURES * 8} of ${RELATION_TERM_FEATURES} weights`);
+    throw new MorphError(`meta ${key} holds ${bytes.byteLength} bytes, not the ${RELATION_TERM_FEATURES * 8} of ${RELATION_TERM_FEATURES} weights`);
   }
   // A copy: the bytes need not be aligned for a Float64Array view.
   return new Float64Array(Uint8Array.from(bytes).buffer);
 }
 
-export function storeRelationWeights(db: MorphDatabase, weights: Float64Array<ArrayBufferLike>): void {
+export function storeRelationWeights(db: MorphDatabase, weights: Float64Array<ArrayBufferLike>, kind: RelationWeightsKind = 'settled'): void {
   if (weights.length !== RELATION_TERM_FEATURES) throw new RangeError(`${weights.length} relation weights, not ${RELATION_TERM_FEATURES}`);
-  setMetaBytes(db, RELATION_WEIGHTS_KEY, new Uint8Array(weights.buffer, weights.byteOffset, weights.byteLength));
+  setMetaBytes(db, RELATION_WEIGHTS_KEYS[kind], new Uint8Array(weights.buffer, weights.byteOffset, weights.byteLength));
 }

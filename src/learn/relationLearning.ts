@@ -24,13 +24,23 @@ export interface RelationLearningSettings {
   penalty: number;
   /** A gap (search value less settled material) counts at most this many log-odds either way. */
   clip: number;
+  /**
+   * The same for the static terms' gap (search value less static material): wider, since a piece en prise is a
+   * gap of its whole value there.
+   */
+  staticClip: number;
+  /** The ridge penalty of the static fit: smaller, since its gaps (whole pieces en prise) stand far above the noise. */
+  staticPenalty: number;
 }
 
 /**
  * Chosen on seed 11's 3,000-game database: ridge on the gap of 15,600 positions of its first 180 games, the penalty
- * chosen among .3-3,000 on the next 20 games' (300; research/relation-terms.ts, docs/lab/2026-12.md).
+ * chosen among .3-3,000 on the next 20 games' (300; research/relation-terms.ts, docs/lab/2026-12.md). The static
+ * clip was chosen among 1-3 by move quality of the one-ply player on Morph's own positions, a set apart from the
+ * scored positions it is judged on, and its penalty among 1-1,000 on held-out lessons (research/one-ply-terms.ts,
+ * docs/lab/2026-12.md).
  */
-export const DEFAULT_RELATION_LEARNING: RelationLearningSettings = { penalty: 300, clip: 0.5 };
+export const DEFAULT_RELATION_LEARNING: RelationLearningSettings = { penalty: 300, clip: 0.5, staticClip: 2, staticPenalty: 10 };
 
 /** The normal equations' unknowns: a weight per feature, then the constant. */
 const UNKNOWNS = RELATION_TERM_FEATURES + 1;
@@ -41,75 +51,116 @@ const features = new Uint16Array(MAX_RELATION_FEATURES);
 const counts = new Float64Array(RELATION_TERM_FEATURES);
 const distinct = new Uint16Array(MAX_RELATION_FEATURES + 1);
 
+/** The normal equations of one ridge fit over the relation features and a constant: sums of x x' and of x y. */
+class RidgeSums {
+  private readonly products = new Float64Array(UNKNOWNS * UNKNOWNS);
+  private readonly moments = new Float64Array(UNKNOWNS);
+  count = 0;
+
+  /** Adds the position whose distinct features (and the constant) `distinct` holds, `held` of them, with value y. */
+  add(held: number, y: number): void {
+    const countOf = (f: number) => (f === CONSTANT ? 1 : counts[f]);
+    for (let i = 0; i < held; i++) {
+      const a = distinct[i];
+      const xa = countOf(a);
+      this.moments[a] += xa * y;
+      const row = a * UNKNOWNS;
+      for (let j = 0; j < held; j++) this.products[row + distinct[j]] += xa * countOf(distinct[j]);
+    }
+    this.count++;
+  }
+
+  /** The ridge solution: the weights, then the constant. */
+  solve(penalty: number): Float64Array {
+    const system = Float64Array.from(this.products);
+    for (let f = 0; f < RELATION_TERM_FEATURES; f++) system[f * UNKNOWNS + f] += penalty;
+    return solvePositiveDefinite(system, this.moments);
+  }
+}
+
 export class RelationLearner {
-  /** The weights as last solved (what play reads). */
+  /** The weights as last solved (what the capture searches read: the gap over capture-settled material). */
   weights: Float64Array<ArrayBufferLike>;
-  /** Lessons taken. */
-  lessons = 0;
+  /**
+   * The static terms as last solved: the same patterns fitted to the gap over static material, so that they also
+   * learn what a piece left en prise costs (what the one-ply material player reads, having no capture search).
+   */
+  staticWeights: Float64Array<ArrayBufferLike>;
   /**
    * What every position's gap shares (the fit's constant): fitted beside the weights so that they carry only what
    * tells positions apart, and never read in play, where it would add the same to every position.
    */
   bias = 0;
-  /** Sums of x x' and of x y over the lessons (x a lesson's feature counts and a 1, y its clipped gap). */
-  private readonly products = new Float64Array(UNKNOWNS * UNKNOWNS);
-  private readonly moments = new Float64Array(UNKNOWNS);
+  staticBias = 0;
+  private readonly settledSums = new RidgeSums();
+  /** Lessons kept before static material was (schema v7) have none, and teach only the settled terms. */
+  private readonly staticSums = new RidgeSums();
 
   constructor(
     readonly settings: RelationLearningSettings = DEFAULT_RELATION_LEARNING,
     weights: Float64Array<ArrayBufferLike> = new Float64Array(RELATION_TERM_FEATURES),
+    staticWeights: Float64Array<ArrayBufferLike> = new Float64Array(RELATION_TERM_FEATURES),
   ) {
     this.weights = weights;
+    this.staticWeights = staticWeights;
+  }
+
+  /** Lessons taken. */
+  get lessons(): number {
+    return this.settledSums.count;
+  }
+
+  /** Lessons taken with their static material. */
+  get staticLessons(): number {
+    return this.staticSums.count;
   }
 
   /**
    * Adds a lesson to the sums: the position `board` (for the side that just moved into it), whose capture-settled
-   * material is worth `settled` and the search `target`, both in log-odds. The weights change at the next solve().
+   * material is worth `settled`, its static material `staticValue` (null when unknown) and the search `target`,
+   * all in log-odds. The weights change at the next solve().
    */
-  add(board: Pick<Board, 'squares' | 'turn'>, settled: number, target: number): void {
+  add(board: Pick<Board, 'squares' | 'turn'>, settled: number, target: number, staticValue: number | null = null): void {
     const count = relationFeatures(board, features);
     let held = 0;
     for (let i = 0; i < count; i++) if (counts[features[i]]++ === 0) distinct[held++] = features[i];
     distinct[held++] = CONSTANT;
-    const { clip } = this.settings;
-    const gap = Math.max(-clip, Math.min(clip, target - settled));
-    const countOf = (f: number) => (f === CONSTANT ? 1 : counts[f]);
-    for (let i = 0; i < held; i++) {
-      const a = distinct[i];
-      const xa = countOf(a);
-      this.moments[a] += xa * gap;
-      const row = a * UNKNOWNS;
-      for (let j = 0; j < held; j++) this.products[row + distinct[j]] += xa * countOf(distinct[j]);
-    }
+    const clipped = (gap: number, clip: number) => Math.max(-clip, Math.min(clip, gap));
+    this.settledSums.add(held, clipped(target - settled, this.settings.clip));
+    if (staticValue !== null) this.staticSums.add(held, clipped(target - staticValue, this.settings.staticClip));
     for (let i = 0; i < held - 1; i++) counts[distinct[i]] = 0;
-    this.lessons++;
   }
 
   /**
-   * Solves the ridge fit of every lesson so far for the weights and bias (kept as they are before any lesson).
-   * Tens of milliseconds however many lessons there are: the system's size is the features', not the lessons'.
+   * Solves the ridge fits of every lesson so far for the weights and biases (kept as they are before any lesson).
+   * Tens of milliseconds each however many lessons there are: the system's size is the features', not the lessons'.
    */
   solve(): void {
-    if (this.lessons === 0) return;
-    const system = Float64Array.from(this.products);
-    for (let f = 0; f < RELATION_TERM_FEATURES; f++) system[f * UNKNOWNS + f] += this.settings.penalty;
-    const solution = solvePositiveDefinite(system, this.moments);
-    this.weights = solution.slice(0, RELATION_TERM_FEATURES);
-    this.bias = solution[CONSTANT];
+    if (this.settledSums.count > 0) {
+      const solution = this.settledSums.solve(this.settings.penalty);
+      this.weights = solution.slice(0, RELATION_TERM_FEATURES);
+      this.bias = solution[CONSTANT];
+    }
+    if (this.staticSums.count > 0) {
+      const solution = this.staticSums.solve(this.settings.staticPenalty);
+      this.staticWeights = solution.slice(0, RELATION_TERM_FEATURES);
+      this.staticBias = solution[CONSTANT];
+    }
   }
 }
 
 /**
  * One lesson: a position (FEN: lessons travel from game workers to the learner as messages), its capture-settled
- * material and the play search's value of it, in log-odds.
+ * and static material and the play search's value of it, in log-odds (static null in lessons kept before schema v8).
  */
 export interface RelationLesson {
   fen: string;
   settled: number;
+  static: number | null;
   target: number;
 }
 
-/** Where a database keeps the learner's progress beside its weights (eval/relationTerms.ts RELATION_WEIGHTS_KEY). */
+/** Where a database keeps the learner's progress beside its weights (eval/relationTerms.ts RELATION_WEIGHTS_KEYS). */
 const PROGRESS_KEY = 'relation_learning';
 
 /**
@@ -118,30 +169,41 @@ const PROGRESS_KEY = 'relation_learning';
  * that kept no lessons, stay until the first solve).
  */
 export function loadRelationLearner(db: MorphDatabase, settings: RelationLearningSettings = DEFAULT_RELATION_LEARNING): RelationLearner {
-  const learner = new RelationLearner(settings, storedRelationWeights(db));
-  for (const lesson of storedRelationLessons(db)) learner.add(boardFromFen(lesson.fen), lesson.settled, lesson.target);
+  const learner = new RelationLearner(settings, storedRelationWeights(db), storedRelationWeights(db, 'static'));
+  for (const lesson of storedRelationLessons(db)) learner.add(boardFromFen(lesson.fen), lesson.settled, lesson.target, lesson.static);
   if (learner.lessons > 0) learner.solve();
   return learner;
 }
 
+/** How far a database's relation learner has come: lessons, and the shared biases of its two fits. */
+export interface RelationProgress {
+  lessons: number;
+  bias: number;
+  /** Absent in databases from before the static terms. */
+  staticLessons?: number;
+  staticBias?: number;
+}
+
 /** The lessons a database's relation terms have learned from, and their shared bias; undefined before any. */
-export function relationProgress(db: MorphDatabase): { lessons: number; bias: number } | undefined {
-  return getMetaJson<{ lessons: number; bias: number }>(db, PROGRESS_KEY);
+export function relationProgress(db: MorphDatabase): RelationProgress | undefined {
+  return getMetaJson<RelationProgress>(db, PROGRESS_KEY);
 }
 
 /** Writes the learner's weights and progress (call inside the game's transaction). */
 export function saveRelationLearner(db: MorphDatabase, learner: RelationLearner): void {
   storeRelationWeights(db, learner.weights);
-  setMeta(db, PROGRESS_KEY, { lessons: learner.lessons, bias: learner.bias });
+  if (learner.staticLessons > 0) storeRelationWeights(db, learner.staticWeights, 'static');
+  const progress: RelationProgress = { lessons: learner.lessons, bias: learner.bias, staticLessons: learner.staticLessons, staticBias: learner.staticBias };
+  setMeta(db, PROGRESS_KEY, progress);
 }
 
 /** Keeps a game's lessons (call inside the game's transaction): the learner refits to every lesson of the run. */
 export function recordRelationLessons(db: MorphDatabase, game: number, lessons: readonly RelationLesson[]): void {
-  const insert = stmt(db, 'INSERT INTO relation_lessons (game, fen, settled, target) VALUES (?, ?, ?, ?)');
-  for (const lesson of lessons) insert.run(game, lesson.fen, lesson.settled, lesson.target);
+  const insert = stmt(db, 'INSERT INTO relation_lessons (game, fen, settled, static, target) VALUES (?, ?, ?, ?, ?)');
+  for (const lesson of lessons) insert.run(game, lesson.fen, lesson.settled, lesson.static, lesson.target);
 }
 
 /** Every lesson the database keeps, in the order they were learned. */
 export function* storedRelationLessons(db: MorphDatabase): Generator<RelationLesson & { game: number }> {
-  yield* stmt(db, 'SELECT game, fen, settled, target FROM relation_lessons ORDER BY id').iterate() as Iterable<RelationLesson & { game: number }>;
+  yield* stmt(db, 'SELECT game, fen, settled, static, target FROM relation_lessons ORDER BY id').iterate() as Iterable<RelationLesson & { game: number }>;
 }

@@ -664,7 +664,9 @@ export class MorphPlayer implements GamePlayer {
     this.squares = this.pieceValues && squares && weight > 0 ? { squareValues: squares.squareValues, scale: weight * squareUnit(this.pieceValues, squares) } : undefined;
     // The database's own weights unless given: read each move, as the piece values are fitted, since training changes them.
     const wantRelations = this.pieceValues !== undefined && this.options.graphPatterns !== false;
-    this.relationWeights = wantRelations ? (this.options.relationWeights ?? storedRelationWeights(this.store.db)) : undefined;
+    // Without a capture search, the terms fitted over static material: they also know what a piece en prise costs.
+    const kind = looksAtCaptures(this.search) ? 'settled' : 'static';
+    this.relationWeights = wantRelations ? (this.options.relationWeights ?? storedRelationWeights(this.store.db, kind)) : undefined;
   }
 
   /** The patterns' value of a position for the side that just moved (its material pattern's alone, by search mode). */

@@ -40,12 +40,11 @@ import { applyMove, cloneBoard, PAWN, uciMove, type Board, type Color, type Comp
 import { gameEnd, type GameEnd } from '../chess/gameEnd.ts';
 import { generateLegalCaptures, generateLegalMaterialMoves, generateLegalMoves, hasLegalMove, isInCheck } from '../chess/movegen.ts';
 
-export const SEARCH_MODES = ['one-ply', 'captures', 'captures-mates', 'material-quiescence', 'material-threats', 'material-forks'] as const;
+export const SEARCH_MODES = ['one-ply', 'material-one-ply', 'captures', 'captures-mates', 'material-quiescence', 'material-threats', 'material-forks'] as const;
 
 /**
  * What a search mode does, as independent extensions of the paper's one-ply player. Each mode's name tells only
- * what it added to the one before (each was measured against it, docs/lab/); this says all of it, and the
- * search reads only this.
+ * what it added to the one it was measured against (docs/lab/); this says all of it, and the search reads only this.
  */
 export interface SearchExtensions {
   /**
@@ -76,6 +75,9 @@ export const MATE_LOOK_DEPTH = 4;
 
 export const SEARCH_EXTENSIONS: Readonly<Record<SearchMode, Readonly<SearchExtensions>>> = Object.freeze({
   'one-ply': { materialValues: false, captures: 'none', mates: 0, threatened: 0, ownThreats: false },
+  // The paper's one ply with material values: what the relation terms fitted over static material know of pieces
+  // en prise stands in for a capture search (the static terms, learn/relationLearning.ts).
+  'material-one-ply': { materialValues: true, captures: 'none', mates: 0, threatened: 0, ownThreats: false },
   captures: { materialValues: false, captures: 'one', mates: 0, threatened: 0, ownThreats: false },
   'captures-mates': { materialValues: false, captures: 'one', mates: 1, threatened: 0, ownThreats: false },
   'material-quiescence': { materialValues: true, captures: 'quiescence', mates: 1, threatened: 0, ownThreats: false },
@@ -120,7 +122,7 @@ export const captureLook = (search: SearchMode): CaptureLook => (SEARCH_EXTENSIO
  * The move policy's default weight (src/model/policy.ts) for a player looking this far (docs/lab/).
  * With the looks that value positions by all their patterns, .1: measured best on the scored positions, and
  * level with .05-1 in games.
- * With the material searches (material-quiescence, material-threats, material-forks), whose values are settled
+ * With the material searches (those valuesByMaterial names), whose values are settled
  * material, .03: there the policy should choose among moves of equal material, not outvote a lost pawn. Against
  * .1 on the same four databases: mean win-chance loss -0.40, -0.10, -0.76 and -0.37, and in games against ab:2,q
  * +.033, +.025 and +.010 (2026-11-24).

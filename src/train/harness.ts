@@ -411,7 +411,7 @@ async function playTrainingGames(options: TrainingOptions): Promise<TrainingSumm
       const lessons = finished.lessons;
       const relationFit = lessons.length > 0 ? (relationLearner ??= loadRelationLearner(store.db)) : undefined;
       if (relationFit) {
-        for (const lesson of lessons) relationFit.add(boardFromFen(lesson.fen), lesson.settled, lesson.target);
+        for (const lesson of lessons) relationFit.add(boardFromFen(lesson.fen), lesson.settled, lesson.target, lesson.static);
         relationFit.solve();
       }
       let learned!: LearningSummary;

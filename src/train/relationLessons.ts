@@ -52,7 +52,12 @@ export function relationLessons(
     history.play(move);
     if (!chosen.has(i + 1) || history.verdict() !== null) return;
     const best = searcher.bestRanked(history);
-    lessons.push({ fen: boardToFen(history.board), settled: settledLogOdds(history.board, valueForMover), target: scaledValue(1 - best.value, 'log-odds') });
+    lessons.push({
+      fen: boardToFen(history.board),
+      settled: settledLogOdds(history.board, valueForMover),
+      static: scaledValue(valueForMover(history.board), 'log-odds'),
+      target: scaledValue(1 - best.value, 'log-odds'),
+    });
   });
   return lessons;
 }
