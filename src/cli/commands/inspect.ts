@@ -6,6 +6,7 @@ import { writeFileSync } from 'node:fs';
 import type { Command } from 'commander';
 import { withSnapshot } from '../../inspect/source.ts';
 import { readSquareTables, squareTablesText } from '../../inspect/squares.ts';
+import { readRelationTerms, relationTermsText } from '../../inspect/relations.ts';
 import { readSummary, summaryText } from '../../inspect/summary.ts';
 import { materialRowJson, materialTableText, pieceValuesText, readMaterialTable, tablePieceValues } from '../../inspect/material.ts';
 import {
@@ -52,7 +53,7 @@ export function writeTextFile(path: string, text: string): void {
 export function registerInspectCommand(program: Command): void {
   const inspect = program
     .command('inspect')
-    .description('look inside a database, read-only (safe while training writes to it): summary, material, patterns')
+    .description('look inside a database, read-only (safe while training writes to it): summary, material, squares, relations, patterns')
     .option('--db <file>', 'pattern database (default: data/morph.db in the checkout, or $MORPH_DB)')
     .option('--json', 'JSON output')
     .configureHelp({ showGlobalOptions: true })
@@ -100,6 +101,19 @@ export function registerInspectCommand(program: Command): void {
           readSquareTables(path, local.policy ?? (databaseKind(db) === 'opponent-model' ? path : undefined)),
         );
         printLine(opts.json ? JSON.stringify(tables) : squareTablesText(tables));
+      }),
+    );
+
+  inspect
+    .command('relations')
+    .description('the relation terms Morph plays with: the smallest graph patterns (a piece and its safety, one attack or defence), learned toward the play search\'s values, strongest first')
+    .option('--limit <n>', 'show this many of each set, strongest first', '15')
+    .action(
+      action((local: { limit: string }, command: Command) => {
+        const opts = common(command);
+        const limit = parseIntegerOption('--limit', local.limit, 1);
+        const terms = withSnapshot(opts.db, ({ db }) => readRelationTerms(db, limit));
+        printLine(opts.json ? JSON.stringify(terms) : relationTermsText(terms));
       }),
     );
 
