@@ -15,8 +15,11 @@ import type { GraphPattern } from '../src/pattern/pattern.ts';
 import { HAND_MADE, TABLE_1, buildSampleDatabase, morph, type SampleDatabase } from './helpers/sampleDatabase.ts';
 import { recordPlayedRun, type PlayedRun } from './helpers/playedGames.ts';
 import { recordCheckpointResult, type CheckpointResult } from '../src/train/checkpointResults.ts';
+import { relationFeatureName, storeRelationWeights, RELATION_TERM_FEATURES } from '../src/eval/relationTerms.ts';
 
 const CHROMIUM = '/usr/bin/chromium';
+/** Settled relation terms stored in the sample: three weights, so the report's table has three rows. */
+const RELATION_WEIGHTS = Float64Array.from({ length: RELATION_TERM_FEATURES }, (_, f) => ({ 0: 0.2, 5: -0.5, 100: 0.1 })[f] ?? 0);
 /** The sample's own run (no PGN, no times), then two runs of real games, one minute each. */
 const SAMPLE_GAMES = 25;
 const tempDir = mkdtempSync(join(tmpdir(), 'morph-report-'));
@@ -43,6 +46,7 @@ beforeAll(async () => {
         const moved: GraphPattern = { ...HAND_MADE, desigs: HAND_MADE.desigs.map((desig, node) => (node === 0 ? exactDesig(parseSquare('f3') - i) : node === 4 || node === 5 ? desig - i : desig)) };
         store.insert(moved, 'manual', 5, { weight: 0.88 - 0.01 * i, updates: 40 });
       }
+      storeRelationWeights(store.db, RELATION_WEIGHTS);
     });
   } finally {
     store.close();
@@ -164,7 +168,7 @@ describe('morph report', () => {
   it('writes one self-contained page with every section', () => {
     expect(report.games).toBe(SAMPLE_GAMES + 12);
     expect(report.runs).toBe(3);
-    for (const id of ['summary', 'runs', 'opponents', 'learning', 'outcomes', 'checkpoints', 'growth', 'material', 'patterns', 'games', 'config']) {
+    for (const id of ['summary', 'runs', 'opponents', 'learning', 'outcomes', 'checkpoints', 'growth', 'material', 'relations', 'patterns', 'games', 'config']) {
       expect(html).toContain(`<section id="${id}">`);
     }
     // Nothing to fetch and nothing to run: the page works offline and from a file.
@@ -180,6 +184,15 @@ describe('morph report', () => {
     // The score: one series per opponent, one point per game against it.
     expect(points('chart-score')).toEqual([SAMPLE_GAMES + 6, 6]);
     expect(points('chart-material')).toEqual([report.games, report.games]);
+  });
+
+  it('lists the relation terms the database holds, each set strongest first', () => {
+    const tables = [...html.matchAll(/<table class="data relations" data-kind="(\w+)">([\s\S]*?)<\/table>/g)];
+    // The sample holds settled terms only (no lessons kept, so fitted by "an older learner").
+    expect(tables.map((t) => t[1])).toEqual(['settled']);
+    expect(html).toContain('<h3>Settled terms (an older learner)</h3>');
+    const rows = [...tables[0][2].matchAll(/<tr><td>([^<]*)<\/td><td>([^<]*)<\/td><\/tr>/g)].map((m) => [m[1].replace(/&gt;/g, '>'), m[2]]);
+    expect(rows).toEqual([[relationFeatureName(5), '-0.500'], [relationFeatureName(0), '+0.200'], [relationFeatureName(100), '+0.100']]);
   });
 
   it('draws the strongest and weakest patterns one per idea, as a brute-force search finds them', () => {

@@ -228,6 +228,24 @@ export function reportHtml(data: ReportData, charts: RenderedChart[], options: {
   }
   out.push('</tbody>', '</table>', '</section>');
 
+  out.push('<section id="relations">', '<h2>Relation terms</h2>');
+  out.push(
+    '<p class="note">The smallest graph patterns (a piece and its safety; one attack or defence and its target\'s safety), ' +
+      'read at every position the play search values, in log-odds for the side that just moved ("moved"; "toMove" is ' +
+      'the other side). Learned from training\'s lessons: the settled terms toward the play search\'s value over ' +
+      'capture-settled material (read by the capture searches), the static terms over static material (read by ' +
+      '<code>--search material-one-ply</code>). <code>morph inspect relations</code> lists more.</p>',
+  );
+  if (data.relations.sets.length === 0) out.push('<p class="note">No relation terms yet: training learns them from its games.</p>');
+  for (const set of data.relations.sets) {
+    const fitted = set.lessons === null ? 'an older learner' : `${set.lessons} lessons`;
+    out.push(`<h3>${set.kind === 'settled' ? 'Settled' : 'Static'} terms (${fitted})</h3>`, `<table class="data relations" data-kind="${set.kind}">`);
+    out.push('<thead><tr><th>pattern</th><th>weight</th></tr></thead>', '<tbody>');
+    for (const { pattern, weight } of set.strongest) out.push(`<tr><td>${escapeHtml(pattern)}</td><td>${signedFixed(weight, 3)}</td></tr>`);
+    out.push('</tbody>', '</table>');
+  }
+  out.push('</section>');
+
   out.push('<section id="patterns">', '<h2>Strongest and weakest patterns</h2>');
   out.push(
     `<p class="note">Graph patterns of at least ${data.minSize} nodes updated at least ${data.minUpdates} times, one per ` +

@@ -2,6 +2,7 @@
  * Everything the report shows, read from the database in one snapshot (so it can be made while training runs
  * and every number agrees with the others).
  */
+import { readRelationTerms, type RelationTerms } from '../inspect/relations.ts';
 import type { MorphDatabase } from '../store/database.ts';
 import { readSummary, type DatabaseSummary } from '../inspect/summary.ts';
 import { readMaterialTable, type MaterialRow } from '../inspect/material.ts';
@@ -26,6 +27,8 @@ export interface ReportOptions {
   minSize?: number;
   /** Material rows shown, the most updated first (default 40). */
   materialRows?: number;
+  /** Relation terms shown of each set, the strongest first (default 12). */
+  relationRows?: number;
   /** The last games listed with their PGN (default 10). */
   lastGames?: number;
   /** The time printed in the page (tests pass a fixed one). */
@@ -55,6 +58,8 @@ export interface ReportData {
   growth: { byOrigin: GrowthSeries[]; bySize: GrowthSeries[] };
   material: MaterialRow[];
   materialOrder: MaterialOrderReport;
+  /** The relation terms play reads: the smallest graph patterns, both sets, strongest first. */
+  relations: RelationTerms;
   strongest: DrawnPattern[];
   weakest: DrawnPattern[];
   lastGames: ReportGame[];
@@ -79,6 +84,7 @@ export function readReportData(db: MorphDatabase, path: string, options: ReportO
     growth: patternGrowth(db),
     material: readMaterialTable(db),
     materialOrder: materialOrderReport(db),
+    relations: readRelationTerms(db, options.relationRows ?? 12),
     strongest: drawn('strongest'),
     weakest: drawn('weakest'),
     lastGames: readTrainingGames(db, { last: options.lastGames ?? 10 })
