@@ -26,7 +26,7 @@ describe('checkpoints judged during training', () => {
     const db = join(tempDir, 'judged.db');
     const positions = fewPositions(8);
     const train = await runMorph([
-      'train', '--db', db, '--games', '2', '--opponent', 'random', '--jobs', '1', '--seed', '5', '--no-policy',
+      'train', '--db', db, '--games', '2', '--opponent', 'random', '--jobs', '1', '--seed', '5', '--no-policy', '--relation-lessons', '0',
       '--checkpoint-every', '1', '--judge', positions,
     ]);
     expect(train.code, train.stderr).toBe(0);

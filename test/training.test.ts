@@ -432,7 +432,8 @@ describe.concurrent('morph train against engines that fail', () => {
     // A short timeout for the engine that hangs; the others keep the defaults, so a slow start cannot fail them.
     // No own policy: these runs check what a failed game costs; the flaky engine's run below keeps it, learning the
     // games around a discarded one.
-    const common = [...(mode === 'hang' ? ['--engine-timeout', '1500'] : []), '--max-plies', '30', '--progress', 'none', '--no-policy'];
+    // No relation lessons: their searches are most of a short game's time, and an engine's failure is not about them.
+    const common = [...(mode === 'hang' ? ['--engine-timeout', '1500'] : []), '--max-plies', '30', '--progress', 'none', '--no-policy', '--relation-lessons', '0'];
     const [once, always] = await Promise.all([
       train(['--db', onceDb, '--games', '2', '--opponent', `uci:${onceEngine}`, '--json', ...common]),
       train(['--db', alwaysDb, '--games', '3', '--opponent', `uci:${alwaysEngine}`, '--max-failures', '2', ...common]),
@@ -479,7 +480,7 @@ describe.concurrent('morph train against engines that fail', () => {
     const engine = engineScript('flaky', FLAKY_ENGINE, ['16', tempPath('flaky.marker')]);
     const run = await train([
       '--db', db, '--games', '3', '--opponent', `uci:${engine}`, '--max-plies', '30', '--seed', '3', '--progress', 'none',
-      '--json',
+      '--relation-lessons', '0', '--json',
     ]);
     expect(run.code).toBe(0);
     const discarded = /^\[train\] game (\d+) discarded: .*exited with code 3 .*crashed at go 16/.exec(run.stderr);

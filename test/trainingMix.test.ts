@@ -26,7 +26,8 @@ const tracked = killedAfterAll(tempDir);
  * which game, and its upkeep (built whole after a run's first game, then a lesson a game) is not their concern.
  */
 function train(args: string[]): Promise<FinishedProcess> {
-  return tracked(startMorph(['train', '--progress', 'none', '--no-policy', ...args])).done;
+  // No relation lessons either: a play search each (most of a short game's time), and not what these tests check.
+  return tracked(startMorph(['train', '--progress', 'none', '--no-policy', '--relation-lessons', '0', ...args])).done;
 }
 
 /** An executable running `script` with `args` that first appends a line to `startLog` (one line per start). */
