@@ -8,7 +8,8 @@ import { mkdtempSync, readFileSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { afterAll, describe, expect, it } from 'vitest';
-import { RelationLearner, loadRelationLearner, storedRelationLessons } from '../src/learn/relationLearning.ts';
+import { RelationLearner, loadRelationLearner, saveRelationLearner, storedRelationLessons } from '../src/learn/relationLearning.ts';
+import { getMeta, setMeta, setMetaBytes } from '../src/store/meta.ts';
 import { relationLogOdds, storedRelationWeights, RELATION_TERM_FEATURES } from '../src/eval/relationTerms.ts';
 import { applyMove, boardFromFen, cloneBoard, type Board } from '../src/chess/board.ts';
 import { generateLegalMoves } from '../src/chess/movegen.ts';
@@ -76,6 +77,16 @@ describe('relation learning', () => {
     const shrunk = fit(3000);
     expect(norm(shrunk.weights)).toBeLessThan(0.8 * norm(exact.weights));
     expect(rms(shrunk.weights)).toBeGreaterThan(rms(exact.weights));
+  });
+
+  it("saving drops the AdaGrad learner's step sizes an older database kept, and keeps its other meta", () => {
+    const store = PatternStore.open(':memory:');
+    setMetaBytes(store.db, 'relation_squares', new Uint8Array(8));
+    setMeta(store.db, 'seed', 7);
+    saveRelationLearner(store.db, new RelationLearner());
+    expect(getMeta(store.db, 'relation_squares')).toBeUndefined();
+    expect(getMeta(store.db, 'seed')).toBe('7');
+    store.close();
   });
 
   it('a run with relation lessons keeps the learner in the database and a resumed run carries it on', async () => {

@@ -16,7 +16,7 @@ import { MAX_RELATION_FEATURES, RELATION_TERM_FEATURES, relationFeatures, stored
 import { solvePositiveDefinite } from '../eval/materialFit.ts';
 import type { PatternStore } from '../store/patternStore.ts';
 import type { MorphDatabase } from '../store/database.ts';
-import { getMetaJson, setMeta } from '../store/meta.ts';
+import { deleteMeta, getMetaJson, setMeta } from '../store/meta.ts';
 import { stmt } from '../store/statements.ts';
 
 export interface RelationLearningSettings {
@@ -195,6 +195,8 @@ export function saveRelationLearner(db: MorphDatabase, learner: RelationLearner)
   if (learner.staticLessons > 0) storeRelationWeights(db, learner.staticWeights, 'static');
   const progress: RelationProgress = { lessons: learner.lessons, bias: learner.bias, staticLessons: learner.staticLessons, staticBias: learner.staticBias };
   setMeta(db, PROGRESS_KEY, progress);
+  // The per-weight step sizes of the AdaGrad learner before ridge (2026-12-05), which nothing reads any more.
+  deleteMeta(db, 'relation_squares');
 }
 
 /** Keeps a game's lessons (call inside the game's transaction): the learner refits to every lesson of the run. */

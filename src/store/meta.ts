@@ -41,6 +41,11 @@ export function setMeta(db: MorphDatabase, key: MetaKey, value: unknown): void {
   storeMeta(db, key, text);
 }
 
+/** Removes `key` (a value an older build kept and this one no longer reads). */
+export function deleteMeta(db: MorphDatabase, key: MetaKey): void {
+  stmt(db, 'DELETE FROM meta WHERE key = ?').run(key);
+}
+
 export function getMetaNumber(db: MorphDatabase, key: MetaKey): number | undefined {
   const text = getMeta(db, key);
   if (text === undefined) return undefined;
