@@ -10,6 +10,7 @@ import { join } from 'node:path';
 import { afterAll, describe, expect, it } from 'vitest';
 import { RelationLearner, loadRelationLearner, saveRelationLearner, storedRelationLessons } from '../src/learn/relationLearning.ts';
 import { getMeta, setMeta, setMetaBytes } from '../src/store/meta.ts';
+import { lessonsForGame } from '../src/train/relationLessons.ts';
 import { relationLogOdds, storedRelationWeights, RELATION_TERM_FEATURES } from '../src/eval/relationTerms.ts';
 import { applyMove, boardFromFen, cloneBoard, type Board } from '../src/chess/board.ts';
 import { generateLegalMoves } from '../src/chess/movegen.ts';
@@ -77,6 +78,30 @@ describe('relation learning', () => {
     const shrunk = fit(3000);
     expect(norm(shrunk.weights)).toBeLessThan(0.8 * norm(exact.weights));
     expect(rms(shrunk.weights)).toBeGreaterThan(rms(exact.weights));
+  });
+
+  it('gives one lesson a game once the database keeps relationLessonsFullAt of them', async () => {
+    expect(lessonsForGame({ relationLessons: 4, relationLessonsFullAt: 4000 }, 3999)).toBe(4);
+    expect(lessonsForGame({ relationLessons: 4, relationLessonsFullAt: 4000 }, 4000)).toBe(1);
+    expect(lessonsForGame({ relationLessons: 0, relationLessonsFullAt: 0 }, 9)).toBe(0);
+    const db = join(folder, 'full.db');
+    const run = (games: number) =>
+      runTraining({ db, games, opponent: 'random', seed: 4, maxPlies: 40, progress: 'none', maxFailures: 3, jobs: 1, config: { relationLessons: 12, relationLessonsFullAt: 5 } });
+    await run(1);
+    const kept = () => {
+      const store = PatternStore.open(db, { readonly: true });
+      try {
+        const byGame = new Map<number, number>();
+        for (const lesson of storedRelationLessons(store.db)) byGame.set(lesson.game, (byGame.get(lesson.game) ?? 0) + 1);
+        return byGame;
+      } finally {
+        store.close();
+      }
+    };
+    // The first game, with none kept, gives up to 12 (none where the game is over); every later one a single lesson.
+    expect(kept().get(1)).toBeGreaterThan(5);
+    await run(3);
+    expect([...kept()].filter(([game]) => game > 1).map(([, count]) => count)).toEqual([1, 1, 1]);
   });
 
   it("saving drops the AdaGrad learner's step sizes an older database kept, and keeps its other meta", () => {

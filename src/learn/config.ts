@@ -133,6 +133,12 @@ export interface LearningConfig {
    * (docs/lab/2026-12.md). Weights fitted by least squares to 17,203 such lessons played +104 [+43, +171].
    */
   relationLessons: number;
+  /**
+   * Once the database keeps this many relation lessons, a game gives one (when relationLessons asks for more): the
+   * fit is level from a few thousand lessons (more lessons a game, or fewer after the first thousand games, measured
+   * the same), and the lessons' searches were most of a game's time. Decided: 4,000 (2026-12-06, docs/lab/).
+   */
+  relationLessonsFullAt: number;
   /** Largest node count of a created pattern. */
   maxPatternSize: number;
   seeding: boolean;
@@ -163,6 +169,7 @@ export const DEFAULT_CONFIG: LearningConfig = {
   maturity: 0,
   targetMaturity: 0,
   relationLessons: 4,
+  relationLessonsFullAt: 4000,
   maxPatternSize: 6,
   seeding: true,
   subgraphsPerGame: 6,
@@ -216,6 +223,7 @@ export function validateConfig(config: LearningConfig): void {
   inRange('maturity', config.maturity, 0, 1e9);
   inRange('targetMaturity', config.targetMaturity, 0, 1e9);
   inRange('relationLessons', config.relationLessons, 0, 1000);
+  inRange('relationLessonsFullAt', config.relationLessonsFullAt, 0, 1e9);
   inRange('maxPatternSize', config.maxPatternSize, 2, 16);
   inRange('subgraphsPerGame', config.subgraphsPerGame, 0, 1000);
   inRange('regression.perGame', config.regression.perGame, 0, 1000);

@@ -15,8 +15,8 @@ import { playGame, type PlayedGame } from '../game/playGame.ts';
 import type { Opening } from '../match/openings.ts';
 import { evaluationSettings, loadConfig } from '../learn/config.ts';
 import { MorphPlayer } from '../player/morphPlayer.ts';
-import type { RelationLesson } from '../learn/relationLearning.ts';
-import { relationLessons } from './relationLessons.ts';
+import { relationProgress, type RelationLesson } from '../learn/relationLearning.ts';
+import { lessonsForGame, relationLessons } from './relationLessons.ts';
 import { Random } from '../util/random.ts';
 import type { PatternStore } from '../store/patternStore.ts';
 
@@ -143,7 +143,8 @@ export class GameActor {
     if (!played) return null;
     const opponentName = opponent instanceof NoisyPlayer && opponent.target !== undefined ? opponent.currentName() : opponent.name;
     const seconds = (performance.now() - started) / 1000;
-    const lessons = relationLessons(store, played, config.relationLessons, new Random(task.seed ^ RELATION_SEED_SALT), config);
+    const kept = relationProgress(store.db)?.lessons ?? 0;
+    const lessons = relationLessons(store, played, lessonsForGame(config, kept), new Random(task.seed ^ RELATION_SEED_SALT), config);
     return { task, played, opponentName, snapshot, seconds, startedAt, lessons };
   }
 

@@ -23,6 +23,14 @@ export function settledLogOdds(board: Board, valueForMover: (after: Board) => nu
 }
 
 /**
+ * How many lessons a game gives when the database keeps `kept` of them: config.relationLessons while the fit is
+ * young, then one a game (config.relationLessonsFullAt), so that every game still teaches the terms.
+ */
+export function lessonsForGame(config: Pick<LearningConfig, 'relationLessons' | 'relationLessonsFullAt'>, kept: number): number {
+  return kept >= config.relationLessonsFullAt ? Math.min(1, config.relationLessons) : config.relationLessons;
+}
+
+/**
  * Up to `count` positions of a game (both sides', drawn by `rng` without repeats; none where the game is over),
  * each valued one ply deeper by the play search: every reply searched, the position worth 1 minus the best reply's
  * value. The search reads no relation terms and no policy (graphPatterns false), so a target is what material and
