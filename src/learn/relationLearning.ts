@@ -14,7 +14,6 @@
 import { boardFromFen, type Board } from '../chess/board.ts';
 import { MAX_RELATION_FEATURES, RELATION_TERM_FEATURES, relationFeatures, storedRelationWeights, storeRelationWeights } from '../eval/relationTerms.ts';
 import { solvePositiveDefinite } from '../eval/materialFit.ts';
-import type { PatternStore } from '../store/patternStore.ts';
 import type { MorphDatabase } from '../store/database.ts';
 import { deleteMeta, getMetaJson, setMeta } from '../store/meta.ts';
 import { stmt } from '../store/statements.ts';
