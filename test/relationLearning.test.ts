@@ -114,6 +114,39 @@ describe('relation learning', () => {
     store.close();
   });
 
+  it('solves again once the lessons since the last solve reach a hundredth of all, and the weights stay as solved between', () => {
+    const random = new Random(3);
+    const truth = Float64Array.from({ length: RELATION_TERM_FEATURES }, () => (random.next() - 0.5) * 0.1);
+    const boards = positions(700, 5);
+    const learner = new RelationLearner();
+    const solvedAt: number[] = [];
+    const add = (board: Board) => {
+      const before = learner.weights;
+      learner.add(board, 0, relationLogOdds(board, truth));
+      if (learner.solveWhenDue()) solvedAt.push(learner.lessons);
+      else expect(learner.weights).toBe(before);
+    };
+    // Early in a run every lesson is a hundredth of them or more.
+    boards.slice(0, 5).forEach(add);
+    expect(solvedAt).toEqual([1, 2, 3, 4, 5]);
+    // Later a solve once more than a hundredth are new: every 6th or 7th lesson past 600.
+    for (const board of boards.slice(5, 600)) learner.add(board, 0, relationLogOdds(board, truth));
+    expect(learner.solveWhenDue()).toBe(true);
+    solvedAt.length = 0;
+    boards.slice(600).forEach(add);
+    expect(solvedAt.length).toBeGreaterThan(12);
+    expect(solvedAt.length).toBeLessThan(17);
+    for (let i = 1; i < solvedAt.length; i++) expect(solvedAt[i] - solvedAt[i - 1]).toBe(Math.ceil(solvedAt[i] / 100));
+    // Then solve() brings them to the fit of every lesson: the same as a learner that solved after each.
+    const everyLesson = new RelationLearner();
+    for (const board of boards) everyLesson.add(board, 0, relationLogOdds(board, truth));
+    everyLesson.solve();
+    expect(learner.unsolved).toBe(700 - solvedAt.at(-1)!);
+    learner.solve();
+    expect(learner.unsolved).toBe(0);
+    expect(learner.weights).toEqual(everyLesson.weights);
+  });
+
   it('a run with relation lessons keeps the learner in the database and a resumed run carries it on', async () => {
     const db = join(folder, 'lessons.db');
     const run = (games: number) =>

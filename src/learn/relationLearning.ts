@@ -6,7 +6,8 @@
  *
  * The fit is ridge least squares over every lesson of the run, solved exactly: the learner keeps the normal
  * equations' sums (a 469 x 469 matrix: a bounded summary of all the lessons, however long the run) and solves
- * them after every game that brought lessons. One pass of stochastic steps (AdaGrad, the learner before this one)
+ * them once the lessons since the last solve reach a hundredth of all it keeps (SOLVE_SHARE; every game early in a
+ * run, every 40th game at 4,000 lessons and one a game), and at the end of a run. One pass of stochastic steps (AdaGrad, the learner before this one)
  * reached weights half the size of the exact fit's on the same lessons (docs/lab/2026-12.md). The lessons
  * themselves are kept in the database (table relation_lessons), so a resumed run rebuilds the sums from them.
  * Training's game actors search them (train/relationLessons.ts).
@@ -40,6 +41,13 @@ export interface RelationLearningSettings {
  * docs/lab/2026-12.md).
  */
 export const DEFAULT_RELATION_LEARNING: RelationLearningSettings = { penalty: 300, clip: 0.5, staticClip: 2, staticPenalty: 10 };
+
+/**
+ * The learner solves again once the lessons since its last solve reach this share of all it keeps: a lesson moves
+ * the exact fit by about its share of the evidence, so the weights in play are never more than about 1% of the
+ * evidence behind, and a long run stops paying two solves (about 45 ms) a game for a change of a few thousandths.
+ */
+export const SOLVE_SHARE = 0.01;
 
 /** The normal equations' unknowns: a weight per feature, then the constant. */
 const UNKNOWNS = RELATION_TERM_FEATURES + 1;
@@ -94,6 +102,8 @@ export class RelationLearner {
   private readonly settledSums = new RidgeSums();
   /** Lessons kept before static material was (schema v7) have none, and teach only the settled terms. */
   private readonly staticSums = new RidgeSums();
+  /** Lessons when the weights were last solved. */
+  private solvedAt = 0;
 
   constructor(
     readonly settings: RelationLearningSettings = DEFAULT_RELATION_LEARNING,
@@ -135,6 +145,7 @@ export class RelationLearner {
    * Tens of milliseconds each however many lessons there are: the system's size is the features', not the lessons'.
    */
   solve(): void {
+    this.solvedAt = this.lessons;
     if (this.settledSums.count > 0) {
       const solution = this.settledSums.solve(this.settings.penalty);
       this.weights = solution.slice(0, RELATION_TERM_FEATURES);
@@ -145,6 +156,18 @@ export class RelationLearner {
       this.staticWeights = solution.slice(0, RELATION_TERM_FEATURES);
       this.staticBias = solution[CONSTANT];
     }
+  }
+
+  /** Lessons added since the weights were last solved. */
+  get unsolved(): number {
+    return this.lessons - this.solvedAt;
+  }
+
+  /** Solves when the lessons since the last solve reach SOLVE_SHARE of all (at least one); true when it did. */
+  solveWhenDue(): boolean {
+    if (this.unsolved === 0 || this.unsolved < SOLVE_SHARE * this.lessons) return false;
+    this.solve();
+    return true;
   }
 }
 
@@ -188,10 +211,12 @@ export function relationProgress(db: MorphDatabase): RelationProgress | undefine
   return getMetaJson<RelationProgress>(db, PROGRESS_KEY);
 }
 
-/** Writes the learner's weights and progress (call inside the game's transaction). */
-export function saveRelationLearner(db: MorphDatabase, learner: RelationLearner): void {
-  storeRelationWeights(db, learner.weights);
-  if (learner.staticLessons > 0) storeRelationWeights(db, learner.staticWeights, 'static');
+/** Writes the learner's progress, and its weights when they changed (call inside the game's transaction). */
+export function saveRelationLearner(db: MorphDatabase, learner: RelationLearner, weightsChanged = true): void {
+  if (weightsChanged) {
+    storeRelationWeights(db, learner.weights);
+    if (learner.staticLessons > 0) storeRelationWeights(db, learner.staticWeights, 'static');
+  }
   const progress: RelationProgress = { lessons: learner.lessons, bias: learner.bias, staticLessons: learner.staticLessons, staticBias: learner.staticBias };
   setMeta(db, PROGRESS_KEY, progress);
   // The per-weight step sizes of the AdaGrad learner before ridge (2026-12-05), which nothing reads any more.

@@ -410,9 +410,10 @@ async function playTrainingGames(options: TrainingOptions): Promise<TrainingSumm
       // The relation terms' lessons (searched by the actor that played the game) are written in the game's transaction.
       const lessons = finished.lessons;
       const relationFit = lessons.length > 0 ? (relationLearner ??= loadRelationLearner(store.db)) : undefined;
+      let relationWeightsChanged = false;
       if (relationFit) {
         for (const lesson of lessons) relationFit.add(boardFromFen(lesson.fen), lesson.settled, lesson.target, lesson.static);
-        relationFit.solve();
+        relationWeightsChanged = relationFit.solveWhenDue();
       }
       let learned!: LearningSummary;
       let recordedId = 0;
@@ -431,7 +432,7 @@ async function playTrainingGames(options: TrainingOptions): Promise<TrainingSumm
           }
           if (relationFit) {
             recordRelationLessons(store.db, gameNumber, lessons);
-            saveRelationLearner(store.db, relationFit);
+            saveRelationLearner(store.db, relationFit, relationWeightsChanged);
           }
           recordedId = recordGame(store.db, {
             runId: currentRunId, morphColor, opponent: opponentName, result: played.result, reason: played.reason,
@@ -536,6 +537,12 @@ async function playTrainingGames(options: TrainingOptions): Promise<TrainingSumm
         }
         await applyGame(finished);
       }
+    }
+    // The relation terms solved over every lesson of the run, so that what plays from the database next is current.
+    if (relationLearner && relationLearner.unsolved > 0) {
+      const learner = relationLearner;
+      learner.solve();
+      store.transaction(() => saveRelationLearner(store.db, learner));
     }
     if (policyKeeper) summary.policy = summary.stopReason === 'games-done' || summary.stopReason === 'time-limit' ? policyKeeper.finish() : policyKeeper.summary;
     summary.seconds = (Date.now() - started) / 1000;
