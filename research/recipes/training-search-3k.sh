@@ -8,7 +8,7 @@
 # Takes: about 50 minutes of training on 2 cores, then about 40 minutes of measuring.
 # Resumable: a run that stopped is continued to 3,000 games (its games so far read from the database).
 #
-#   research/recipes/training-search-3k.sh [OUT]      (default /work/runs/tsearch)
+#   research/recipes/training-search-3k.sh [OUT]      (default /work/runs/tsearch; SEEDS="13 14" by default)
 #
 # 2026-12-06 (session 74), main at the commit that added this recipe: results in docs/lab/2026-12.md,
 # "training with material-quiescence at 3,000 games".
@@ -16,6 +16,7 @@ set -euo pipefail
 cd "$(dirname "$0")/../.."
 OUT=${1:-/work/runs/tsearch}
 GAMES=${GAMES:-3000}
+SEEDS=${SEEDS:-13 14}
 mkdir -p "$OUT"
 
 played() {
@@ -33,14 +34,14 @@ train() { # SEED SEARCH
   fi
 }
 export -f played train; export OUT GAMES
-printf '%s\n' "13 material-quiescence" "13 captures-mates" "14 material-quiescence" "14 captures-mates" \
+for seed in $SEEDS; do printf '%s\n' "$seed material-quiescence" "$seed captures-mates"; done \
   | xargs -P 2 -L 1 bash -c 'train "$0" "$1"'
 
-for seed in 13 14; do
+for seed in $SEEDS; do
   node bin/run-ts.js training/compare-rankers.ts --positions positions/move-scores.jsonl \
     "db=$OUT/s$seed-captures-mates.db" "db=$OUT/s$seed-material-quiescence.db" | tee "$OUT/quality-s$seed.txt"
 done
-for seed in 13 14; do
+for seed in $SEEDS; do
   node bin/morph.js match --white "morph:$OUT/s$seed-material-quiescence.db" --black "morph:$OUT/s$seed-captures-mates.db" \
     --games 100 --seed 1 --concurrency 1 --json --pgn "$OUT/h2h-s$seed.pgn" > "$OUT/h2h-s$seed.json" 2> "$OUT/h2h-s$seed.err" &
 done
