@@ -122,6 +122,33 @@ describe('the material searches with a material prior', () => {
     store.close();
   });
 
+  it('refits the piece values when a material pattern learns, comes or goes, and otherwise returns the last fit', () => {
+    const store = knightStore();
+    const evidenceNow = () =>
+      [...store.hierarchy.material.values()].map((record) => ({ diff: (record.pattern as { diff: number[] }).diff, weight: record.weight, updates: record.updates }));
+    const first = databasePieceValues(store);
+    const knightBefore = first[1];
+    expect([...first]).toEqual([...fitPieceValues(evidenceNow())]);
+    // A copy each time: a caller that changes what it got changes nothing for the next.
+    first[1] = 99;
+    expect(databasePieceValues(store)[1]).toBeCloseTo(fitPieceValues(evidenceNow())[1], 12);
+    // Learning moves a weight in place, as the learner does: the next answer is the new evidence's fit.
+    store.byKey(materialPattern([0, 1, 0, 0, 0]))!.weight = 0.95;
+    const afterLearning = databasePieceValues(store);
+    expect(afterLearning[1]).toBeCloseTo(fitPieceValues(evidenceNow())[1], 9);
+    expect(afterLearning[1]).toBeGreaterThan(knightBefore + 0.3);
+    store.byKey(materialPattern([0, -1, 0, 0, 0]))!.updates++;
+    expect([...databasePieceValues(store)]).not.toEqual([...afterLearning]);
+    // A pattern inserted or deleted changes the evidence too.
+    const queen = store.insert(materialPattern([0, 0, 0, 0, 1]), 'manual', 0, { weight: 0.9, updates: 50 }).record;
+    const withQueen = databasePieceValues(store);
+    expect(withQueen[4]).toBeCloseTo(fitPieceValues(evidenceNow())[4], 9);
+    expect(withQueen[4]).toBeGreaterThan(1);
+    store.delete(queen);
+    expect(databasePieceValues(store)[4]).toBeCloseTo(0, 9);
+    store.close();
+  });
+
   it('lets the player take a second knight that a database without the difference values as a draw', () => {
     const store = knightStore();
     // White is a knight up and can take Black's last knight, reaching two knights up, a difference never seen.
