@@ -402,13 +402,17 @@ describe('reading while training writes', () => {
       }
       expect(first, 'the trainer recorded no game in time').toBeDefined();
 
-      // Many snapshots in this process while the trainer commits game after game...
+      // Many snapshots in this process while the trainer commits game after game: for two seconds at least, and on
+      // until they have seen it commit a game after the first one read (a game can take longer than the two seconds
+      // on a loaded machine); a trainer that stops committing still fails below, after 40 seconds.
       const played: number[] = [];
-      for (const until = Date.now() + 2_000; Date.now() < until; await sleep(20)) {
+      const movedOn = () => played.length > 0 && played.at(-1)! > first!.games.played;
+      for (const until = Date.now() + 2_000, deadline = Date.now() + 40_000; (Date.now() < until || !movedOn()) && Date.now() < deadline; await sleep(20)) {
         const { summary, material } = readInProcess();
         checkConsistent(summary, material);
         played.push(summary.games.played);
       }
+      expect(played.at(-1), 'the trainer should have committed a game while we read').toBeGreaterThan(first!.games.played);
       // ...and the commands themselves, in their own processes.
       const summary = json<DatabaseSummary>(['inspect', '--db', path, '--json']);
       const material = json<unknown[]>(['inspect', 'material', '--db', path, '--json']);
@@ -432,5 +436,5 @@ describe('reading while training writes', () => {
     expect(morph(['inspect', 'pattern', '1', '--db', path]).status).toBe(0);
     expect(fileHash(path)).toBe(before);
     expect(fileHash(sample.path)).toBe(sampleHash);
-  });
+  }, 120_000);
 });

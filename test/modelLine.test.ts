@@ -45,12 +45,28 @@ function model(line: LineShape): OpponentModel {
   return OpponentModel.open(out);
 }
 
+/**
+ * ab:2's equally best moves at each held-out decision, in order, from its own search (rankMoves): searched once and
+ * shared by every model measured, since they depend on the decisions alone.
+ */
+let heldOutBest: Set<string>[] | undefined;
+function abBestMoves(): Set<string>[] {
+  if (heldOutBest) return heldOutBest;
+  const best: Set<string>[] = [];
+  for (const [, history] of decisionHistories(heldOut)) {
+    const ranked = rankMoves(cloneBoard(history.board), AB2);
+    best.push(new Set(ranked.filter((r) => r.score === ranked[0].score).map((r) => uciMove(r.move))));
+  }
+  return (heldOutBest = best);
+}
+
 /** Top-1 on the held-out decisions: right when the model's best move is among ab:2's equally best (ties at their expectation). */
 function top1(m: OpponentModel): number {
+  const bestMoves = abBestMoves();
   let hits = 0;
-  for (const [decision, history] of decisionHistories(heldOut)) {
-    const ranked = rankMoves(cloneBoard(history.board), AB2);
-    const best = new Set(ranked.filter((r) => r.score === ranked[0].score).map((r) => uciMove(r.move)));
+  let i = 0;
+  for (const [, history] of decisionHistories(heldOut)) {
+    const best = bestMoves[i++];
     const scored = m.rank(history);
     const tied = scored.filter((s) => s.score >= scored[0].score - 1e-9);
     hits += tied.filter((s) => best.has(s.move)).length / tied.length;

@@ -31,9 +31,13 @@ const train = (db: string, games: number, ownPolicy = true) =>
 
 /** The partner's moves in the recorded games, read by chess.js: per game (by id), the UCI moves of the side Morph was not. */
 function partnerMovesByGame(db: string): Map<number, string[]> {
-  const rows = new Database(db, { readonly: true })
-    .prepare('SELECT id, pgn, morph_color AS morphColor FROM games ORDER BY id')
-    .all() as { id: number; pgn: string; morphColor: 'w' | 'b' }[];
+  const reader = new Database(db, { readonly: true });
+  let rows: { id: number; pgn: string; morphColor: 'w' | 'b' }[];
+  try {
+    rows = reader.prepare('SELECT id, pgn, morph_color AS morphColor FROM games ORDER BY id').all() as typeof rows;
+  } finally {
+    reader.close();
+  }
   return new Map(
     rows.map((row) => {
       const chess = new Chess();
@@ -351,7 +355,9 @@ describe("Morph's own move policy", () => {
     // Every decision of the first 3 games is learned, then half of each game's.
     const schedule = { squareEvery: 6, squareRefitGames: 4, allLessonsGames: 3, lessonShare: 0.5 };
     const keeper = new OwnPolicyKeeper(writer, played, () => {}, schedule);
-    const moves = (...ids: number[]) => ids.reduce((sum, id) => sum + partnerMovesByGame(played).get(id)!.length, 0);
+    /** The partner's moves in each game, read by chess.js from the PGNs once all 13 games are recorded (below). */
+    let partnerMoves: Map<number, string[]> | undefined;
+    const moves = (...ids: number[]) => ids.reduce((sum, id) => sum + partnerMoves!.get(id)!.length, 0);
     try {
       await play(1);
       keeper.learnGame(1);
@@ -366,6 +372,9 @@ describe("Morph's own move policy", () => {
         refitAfter.set(game, offered());
       }
       expect(keeper.summary).toMatchObject({ squareFits: 2, lastGame: 13, games: 12 });
+      // Every game is recorded: their PGNs, read once, for all the counts below.
+      partnerMoves = partnerMovesByGame(played);
+      expect([...partnerMoves.keys()]).toEqual(games.map((game) => game.id));
       // The harness hands the keeper each game as played: the same decisions chess.js reads from its PGN.
       const reader = openMorphDatabase(played, { readonly: true });
       for (const game of games) {

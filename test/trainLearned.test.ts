@@ -25,6 +25,18 @@ function fewPositions(count: number): string {
 /** Four quick games against random: long enough to leave material patterns to fit (a second or two). */
 const quick = ['--games', '4', '--opponent', 'random', '--jobs', '1', '--seed', '5', '--no-policy', '--progress', 'none'];
 
+/**
+ * One run of `quick` on a fresh database, shared: both tests below start from it (the first reads what it printed,
+ * the second trains on a copy of it), and the run is deterministic (one job, seed 5), so each sees what a run of its
+ * own would give. Started by whichever test asks first (so either can run alone).
+ */
+let quickRun: Promise<{ db: string; code: number | null; stdout: string; stderr: string }> | undefined;
+const trainedQuick = () =>
+  (quickRun ??= (async () => {
+    const db = join(dir, 'plain.db');
+    return { db, ...(await runMorph(['train', '--db', db, ...quick])) };
+  })());
+
 async function agreeQuality(db: string, positions: string): Promise<{ meanLoss: number; blunder: number }> {
   const agree = await runMorph(['agree', '--db', db, '--positions', positions, '--json']);
   expect(agree.code, agree.stderr).toBe(0);
@@ -33,8 +45,8 @@ async function agreeQuality(db: string, positions: string): Promise<{ meanLoss: 
 
 describe('morph train ends with what it learned', () => {
   it('names the piece values inspect material fits, the pattern counts and the relation terms', async () => {
-    const db = join(dir, 'plain.db');
-    const train = await runMorph(['train', '--db', db, ...quick]);
+    const train = await trainedQuick();
+    const db = train.db;
     expect(train.code, train.stderr).toBe(0);
     // Reading what it learned leaves the database one file, as the run left it.
     expect(existsSync(`${db}-wal`) || existsSync(`${db}-shm`)).toBe(false);
@@ -58,7 +70,9 @@ describe('morph train ends with what it learned', () => {
   it('with --yardstick, measures the move quality now and at the start as morph agree finds them, and keeps them in --json', async () => {
     const db = join(dir, 'yardstick.db');
     const positions = fewPositions(8);
-    expect((await runMorph(['train', '--db', db, ...quick])).code).toBe(0);
+    const first = await trainedQuick();
+    expect(first.code, first.stderr).toBe(0);
+    copyFileSync(first.db, db);
     const before = join(dir, 'before.db');
     copyFileSync(db, before);
     const train = await runMorph(['train', '--db', db, ...quick, '--yardstick', '--judge', positions, '--json']);

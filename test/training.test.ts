@@ -164,6 +164,8 @@ describe('morph train', () => {
     const run = await train([
       '--db', db, '--games', '4', '--opponent', opponent, '--progress', 'none', '--json',
       '--pgn', pgnFile, '--json-log', logFile, '--seed', '1',
+      // What is recorded does not depend on the move policy, which test/ownPolicy.test.ts covers.
+      '--no-policy',
     ]);
     expect(run.stderr).toBe('');
     expect(run.code).toBe(0);
@@ -220,6 +222,9 @@ describe('morph train', () => {
     const pgnFile = tempPath('killed.pgn');
     const run = startTrain([
       '--db', db, '--games', '1000', '--opponent', 'random', '--progress', 'none', '--seed', '77', '--pgn', pgnFile, ...SHORT_GAMES,
+      // What a kill loses and a resumed run continues is in the database; the policy's own recovery is
+      // test/ownPolicy.test.ts's. Without its lessons between games, the kill lands in a game, as meant.
+      '--no-policy',
     ]);
     const seen = await waitForGames(db, 2, run);
     // Catch the moment the next game is recorded, then kill a little later: the game after it is under way.
@@ -241,7 +246,7 @@ describe('morph train', () => {
     const filed = readFileSync(pgnFile, 'utf8').trim().split(/\n\n(?=\[Event )/).length;
     expect([before - 1, before]).toContain(filed);
 
-    const resumed = await train(['--db', db, '--games', '2', '--opponent', 'random', '--progress', 'none', '--json', ...SHORT_GAMES]);
+    const resumed = await train(['--db', db, '--games', '2', '--opponent', 'random', '--progress', 'none', '--json', ...SHORT_GAMES, '--no-policy']);
     expect(resumed.stderr).toBe('');
     expect(resumed.code).toBe(0);
     expect(JSON.parse(resumed.stdout)).toMatchObject({ games: 2, firstGame: before + 1, lastGame: before + 2, seed: 77 });
@@ -315,7 +320,8 @@ describe('morph train', () => {
     expect(badRate.stderr).toMatch(/^morph: --regressions-per-game .*\n$/);
     expect(existsSync(db)).toBe(false);
     const good = await train(['--db', db, '--games', '1', '--opponent', 'random', '--update-per', 'position', '--discount', '0.97',
-      '--subgraphs-per-game', '20', '--regressions-per-game', '5', '--specialisations-per-game', '0', '--progress', 'none', ...SHORT_GAMES]);
+      '--subgraphs-per-game', '20', '--regressions-per-game', '5', '--specialisations-per-game', '0', '--progress', 'none', ...SHORT_GAMES,
+      '--no-policy']);
     expect(good.code).toBe(0);
     withDatabase(db, (database) => {
       // A creation rate changes only its own part of a nested setting.
