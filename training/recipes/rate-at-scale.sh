@@ -2,7 +2,8 @@
 # Training games/hour on a large database against a small one (issue 13: at 100k patterns, at least 70% of the
 # rate at 10k). The same `morph train` on a copy of each (never the originals): GAMES games, --jobs JOBS, the
 # default partner, seed SEED, the default creation rates (a database grown by grow-100k.sh saved raised ones),
-# play search SEARCH, no policy rebuild at the end. Prints each run's summary line (games/hour, then Morph's,
+# play search SEARCH, no policy rebuild at the end, and any further `morph train` options in EXTRA (for example
+# EXTRA="--relation-lessons 1", a long run's state). Prints each run's summary line (games/hour, then Morph's,
 # the opponent's and learning's seconds).
 # Takes: two training runs of GAMES (100) games; minutes each, more on the large database.
 #
@@ -21,6 +22,7 @@ GAMES=${GAMES:-100}
 SEED=${SEED:-7}
 SEARCH=${SEARCH:-material-quiescence}
 JOBS=${JOBS:-1}
+EXTRA=${EXTRA:-}
 mkdir -p "$OUT"
 for name in small large; do
   source=$SMALL
@@ -30,6 +32,6 @@ for name in small large; do
   cp "$source" "$copy"
   node bin/morph.js train --db "$copy" --games "$GAMES" --jobs "$JOBS" --seed "$SEED" --search "$SEARCH" \
     --subgraphs-per-game 6 --regressions-per-game 2 --generalisations-per-game 2 --specialisations-per-game 2 \
-    --no-policy --progress lines > "$OUT/$name.out" 2> "$OUT/$name.err"
+    --no-policy --progress lines $EXTRA > "$OUT/$name.out" 2> "$OUT/$name.err"
   echo "$name ($source): $(grep 'games/hour' "$OUT/$name.out")"
 done
