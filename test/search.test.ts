@@ -12,7 +12,7 @@ import { applyMove, boardFromFen, boardToFen, cloneBoard, parseUciMove, uciMove,
 import { generateLegalMoves } from '../src/chess/movegen.ts';
 import { materialEvaluation } from '../src/eval/evaluate.ts';
 import { GameHistory } from '../src/chess/history.ts';
-import { captureLook, defaultContempt, isCapture, MATE_LOOK_DEPTH, mateByChecks, matingReply, QUIESCENCE_DEPTH, SEARCH_EXTENSIONS, SEARCH_MODES, threatenedPieces, threatensAnything, unparriedThreat, worstCaptureReply, worstThreatReply, type SearchMode } from '../src/search/search.ts';
+import { bestReplyLine, captureLook, defaultContempt, isCapture, MATE_LOOK_DEPTH, mateByChecks, matingReply, QUIESCENCE, QUIESCENCE_DEPTH, shortestMateByChecks, SEARCH_EXTENSIONS, SEARCH_MODES, threatenedPieces, threatensAnything, unparriedThreat, worstCaptureReply, worstThreatReply, type SearchMode } from '../src/search/search.ts';
 import { gameEnd } from '../src/chess/gameEnd.ts';
 import { rankMoves } from '../src/engines/alphabeta.ts';
 import { seedPatterns } from '../src/learn/seeding.ts';
@@ -56,6 +56,23 @@ function playedSamplePositions(): string[] {
     }
   }
   return fens;
+}
+
+/**
+ * Made-up material weights for every difference in a range (a logistic of 1/3/3/5/9 points), so that most
+ * positions' material is valued and a threat to a piece shows.
+ */
+function madeUpMaterialStore(): PatternStore {
+  const store = PatternStore.open(':memory:');
+  store.transaction(() => {
+    for (let p = -3; p <= 3; p++) for (let n = -2; n <= 2; n++) for (let b = -2; b <= 2; b++) {
+      for (let r = -2; r <= 2; r++) for (let q = -1; q <= 1; q++) {
+        const weight = 1 / (1 + Math.exp(-0.4 * (p + 3 * n + 3 * b + 5 * r + 9 * q)));
+        store.insert(materialPattern([p, n, b, r, q]), 'manual', 0, { weight, updates: 100 });
+      }
+    }
+  });
+  return store;
 }
 
 describe('isCapture', () => {
@@ -655,23 +672,6 @@ describe('the player searching captures', () => {
     store.close();
   });
 
-  /**
-   * Made-up material weights for every difference in a range (a logistic of 1/3/3/5/9 points), so that most
-   * positions' material is valued and a threat to a piece shows.
-   */
-  function madeUpMaterialStore(): PatternStore {
-    const store = PatternStore.open(':memory:');
-    store.transaction(() => {
-      for (let p = -3; p <= 3; p++) for (let n = -2; n <= 2; n++) for (let b = -2; b <= 2; b++) {
-        for (let r = -2; r <= 2; r++) for (let q = -1; q <= 1; q++) {
-          const weight = 1 / (1 + Math.exp(-0.4 * (p + 3 * n + 3 * b + 5 * r + 9 * q)));
-          store.insert(materialPattern([p, n, b, r, q]), 'manual', 0, { weight, updates: 100 });
-        }
-      }
-    });
-    return store;
-  }
-
   it('material-threats values every move as material-quiescence does, or lower by a quiet reply that forks or checks, or by a mate by checks', () => {
     const store = madeUpMaterialStore();
     let lowered = 0;
@@ -891,6 +891,70 @@ describe('the player searching captures', () => {
     const result = await runMorph(['move', '--fen', '6k1/8/8/8/8/8/8/6K1 w - - 0 1', '--search', 'deeper']);
     expect(result.code).toBe(2);
     expect(result.stderr).toBe('morph: --search must be one of one-ply, material-one-ply, captures, captures-mates, material-quiescence, material-threats, material-forks, got "deeper"\n');
+  });
+});
+
+describe('searches share no state', () => {
+  // Positions from samplePositions' random games where moves threaten pieces, and a smothered mate by checks in two.
+  const positions = [
+    '4r1n1/3p4/pp1bk1r1/1P2P2B/2P2Pp1/PR2K3/1B5P/2R2b2 w - - 0 44',
+    '2n5/r2n2k1/pp6/3p2PQ/1PNP3p/2P4P/PBq2R2/R3K1N1 w - - 0 34',
+    '6nB/5k2/8/8/6R1/4p2N/2Pp2R1/3K2n1 w - - 4 50',
+    'r6k/6pp/7N/8/2Q5/8/8/6K1 w - - 0 1', // Qg8+ Rxg8 Nf7 mate
+  ];
+  const summary = (ranking: readonly { move: string; value: number; refutation?: { move: string } }[]) =>
+    ranking.map((r) => `${r.move} ${r.value} ${r.refutation?.move ?? ''}`);
+
+  it('two players interleaved, move by move, rank and choose as each does alone', () => {
+    const store = madeUpMaterialStore();
+    const searches: SearchMode[] = ['material-forks', 'captures-mates'];
+    const playerOf = (search: SearchMode) => new MorphPlayer(store, { maturity: 0, seed: 3, search });
+    const play = (player: MorphPlayer, fen: string) => {
+      const history = new GameHistory(fen);
+      return [...summary(player.rankMoves(history)), player.choose(history).move, player.bestMove(history)];
+    };
+    const alone = searches.map((search) => {
+      const player = playerOf(search);
+      return positions.map((fen) => play(player, fen));
+    });
+    const players = searches.map(playerOf);
+    const interleaved: string[][][] = [[], []];
+    for (const fen of positions) players.forEach((player, i) => interleaved[i].push(play(player, fen)));
+    expect(interleaved).toEqual(alone);
+    store.close();
+  });
+
+  it("a search run inside another's valuation leaves the outer one's value and line as they are alone", () => {
+    const store = madeUpMaterialStore();
+    const settings = new MorphPlayer(store, { maturity: 0, seed: 1, search: 'material-forks' }).evaluation;
+    const value = (board: Board) => materialEvaluation(store, board, 0, settings).value;
+    const inner = new MorphPlayer(store, { maturity: 0, seed: 1, search: 'material-forks' });
+    let calls = 0;
+    let nested = 0;
+    // Every 50th valuation first runs whole searches of its own: a player's move, a reply line and a mate look.
+    const nestingValue = (board: Board) => {
+      if (calls++ % 50 === 0) {
+        nested++;
+        const history = new GameHistory(boardToFen(board));
+        if (generateLegalMoves(board).length > 0) inner.bestMove(history);
+        bestReplyLine(board, value, QUIESCENCE);
+        shortestMateByChecks(board, 2);
+      }
+      return value(board);
+    };
+    const lines = (valueForMover: (board: Board) => number) =>
+      positions.slice(2).flatMap((fen) => {
+        const board = boardFromFen(fen);
+        const after = cloneBoard(board);
+        return generateLegalMoves(board).map((move) => {
+          applyMove(board, move, after);
+          const line = bestReplyLine(after, valueForMover, QUIESCENCE);
+          return `${uciMove(move)} ${line.value} ${boardToFen(line.end)} ${shortestMateByChecks(after, 2)?.move ?? ''}`;
+        });
+      });
+    expect(lines(nestingValue)).toEqual(lines(value));
+    expect(nested).toBeGreaterThan(5); // not vacuous: the inner searches ran
+    store.close();
   });
 });
 

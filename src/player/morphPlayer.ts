@@ -39,6 +39,7 @@ import {
   looksAtMates,
   looksAtOwnThreats,
   looksAtThreats,
+  MateLookBoards,
   mateLookDepth,
   shortestMateByChecks,
   threatensAnything,
@@ -256,6 +257,8 @@ export class MorphPlayer implements GamePlayer {
   private relationWeights: ArrayLike<number> | undefined;
   /** While positionsValuedFor runs: every position `evaluate` values, with its evaluation. */
   private valuedPositions: ValuedPosition[] | undefined;
+  /** The boards this player's mate looks play their lines on (search.ts): its own, so no other search touches them. */
+  private readonly mateBoards = new MateLookBoards();
 
   constructor(
     readonly store: PatternStore,
@@ -328,7 +331,7 @@ export class MorphPlayer implements GamePlayer {
   private ownMate(history: GameHistory): RankedMove | undefined {
     const depth = mateLookDepth(this.search);
     if (depth === 1) return undefined;
-    const mate = shortestMateByChecks(history.board, depth);
+    const mate = shortestMateByChecks(history.board, depth, this.mateBoards);
     if (mate === undefined || mate.mateIn === 1) return undefined;
     return { move: mate.move, value: 1, source: 'patterns', mateIn: mate.mateIn };
   }
@@ -636,7 +639,7 @@ export class MorphPlayer implements GamePlayer {
    */
   private lookAtMates(next: Board, ranked: RankedMove): void {
     if (ranked.source !== 'patterns' || ranked.value === 0) return;
-    const mate = shortestMateByChecks(next, mateLookDepth(this.search));
+    const mate = shortestMateByChecks(next, mateLookDepth(this.search), this.mateBoards);
     if (mate !== undefined) {
       ranked.value = 0;
       ranked.refutation = { move: mate.move, value: 0, source: 'checkmate', mateIn: mate.mateIn };

@@ -255,7 +255,7 @@ function capturesBestFirst(
  * .5 when it ends the game otherwise, else one minus what the capturer is left after the other side's own
  * captures (`depth` - 1 more at most). Values below `low` or above `high` need not be exact (alpha-beta): a
  * value at or below `low` is returned as soon as it is found. `valueForCapturer`, the position's own value for
- * the capturer, when already known (capturesBestFirst).
+ * the capturer, when already known (capturesBestFirst). With `line`, where the line valued ends is written to it.
  */
 function captureValue(
   after: Board,
@@ -265,19 +265,22 @@ function captureValue(
   valueForMover: (after: Board) => number,
   promotions: boolean,
   valueForCapturer?: number,
+  line?: LineEnd,
 ): number {
   // A capture (or a promotion) changes the material, so the position after it cannot repeat an earlier one.
   const end = gameEnd(after, 1);
-  lineEnd = after;
-  if (end === 'checkmate') return 0;
-  if (end !== null) return 0.5;
-  return 1 - settledValue(after, valueForCapturer ?? valueForMover(after), depth - 1, 1 - high, 1 - low, valueForMover, promotions);
+  if (end !== null) {
+    if (line !== undefined) line.board = after;
+    return end === 'checkmate' ? 0 : 0.5;
+  }
+  return 1 - settledValue(after, valueForCapturer ?? valueForMover(after), depth - 1, 1 - high, 1 - low, valueForMover, promotions, line);
 }
 
 /**
  * What the side that just moved into `position` is left after the side to move's captures, each side capturing
  * in turn or stopping, at most `depth` captures deep (the minimax value, pruned by alpha-beta outside
- * [low, high]). `standPat` is the position's own value for that side.
+ * [low, high]). `standPat` is the position's own value for that side. With `line`, where the line valued ends is
+ * written to it.
  */
 function settledValue(
   position: Board,
@@ -287,30 +290,34 @@ function settledValue(
   high: number,
   valueForMover: (after: Board) => number,
   promotions: boolean,
+  line?: LineEnd,
 ): number {
   let value = standPat;
   let end = position;
-  lineEnd = position;
-  if (depth === 0 || value <= low) return value;
-  if (value < high) high = value;
-  for (const capture of capturesBestFirst(position, valueForMover, promotions)) {
-    const replyValue = captureValue(capture.after, depth, low, high, valueForMover, promotions, capture.valueForCapturer);
-    if (replyValue < value) {
-      value = replyValue;
-      end = lineEnd!;
-      if (value <= low) break;
-      if (value < high) high = value;
+  if (depth > 0 && value > low) {
+    if (value < high) high = value;
+    for (const capture of capturesBestFirst(position, valueForMover, promotions)) {
+      const replyValue = captureValue(capture.after, depth, low, high, valueForMover, promotions, capture.valueForCapturer, line);
+      if (replyValue < value) {
+        value = replyValue;
+        if (line !== undefined) end = line.board;
+        if (value <= low) break;
+        if (value < high) high = value;
+      }
     }
   }
-  lineEnd = end;
+  if (line !== undefined) line.board = end;
   return value;
 }
 
 /**
- * The position at the end of the line the last captureValue or settledValue call valued: its principal
- * variation's last position when the value is exact (inside the window), else only where a bound came from.
+ * Where the line a capture look valued ends: its principal variation's last position when the value is exact
+ * (inside the window), else only where a bound came from. The caller that wants it (bestReplyLine) makes one and
+ * passes it down, so that nothing outlives its search and two searches never share it.
  */
-let lineEnd: Board | null = null;
+interface LineEnd {
+  board: Board;
+}
 
 /** A two-ply search's value of a move and the position its principal variation ends in. */
 export interface ReplyLine {
@@ -346,16 +353,17 @@ export function bestReplyLine(position: Board, valueForMover: (after: Board) => 
   replies.sort((a, b) => b.valueForCapturer - a.valueForCapturer);
   let best = -Infinity;
   let bestEnd = position;
+  const line: LineEnd = { board: position };
   for (const reply of replies) {
     if (reply.valueForCapturer <= best) break;
     const replied = cloneBoard(position);
     applyMove(position, reply.move, replied);
     const value = reply.drawn
       ? 0.5
-      : settledValue(replied, reply.valueForCapturer, look.depth, best, Infinity, valueForMover, look.promotions);
+      : settledValue(replied, reply.valueForCapturer, look.depth, best, Infinity, valueForMover, look.promotions, line);
     if (value > best) {
       best = value;
-      bestEnd = reply.drawn ? replied : lineEnd!;
+      bestEnd = reply.drawn ? replied : line.board;
     }
   }
   return { value: 1 - best, end: bestEnd };
@@ -425,19 +433,23 @@ function bestStaticAnswer(position: Board, valueForMover: (after: Board) => numb
  * The shortest mate by checks within `depth` moves (mateByChecks) the side to move in `position` forces: its
  * first move and length, or undefined. Shorter lengths are tried only once the longest finds one.
  */
-export function shortestMateByChecks(position: Board, depth: number): { move: string; mateIn: number } | undefined {
-  const longest = mateByChecks(position, depth);
+export function shortestMateByChecks(
+  position: Board,
+  depth: number,
+  boards = new MateLookBoards(),
+): { move: string; mateIn: number } | undefined {
+  const longest = mateByChecks(position, depth, boards);
   if (longest === undefined) return undefined;
   for (let n = 1; n < depth; n++) {
-    const move = mateByChecks(position, n);
+    const move = mateByChecks(position, n, boards);
     if (move !== undefined) return { move, mateIn: n };
   }
   return { move: longest, mateIn: depth };
 }
 
 /** An opponent reply that mates at once (the first found), or undefined. */
-export function matingReply(position: Board): string | undefined {
-  return mateByChecks(position, 1);
+export function matingReply(position: Board, boards = new MateLookBoards()): string | undefined {
+  return mateByChecks(position, 1, boards);
 }
 
 /**
@@ -446,9 +458,21 @@ export function matingReply(position: Board): string | undefined {
  */
 export const mateLookDepth = (search: SearchMode): number => Math.max(1, SEARCH_EXTENSIONS[search].mates);
 
+/**
+ * The boards a mate look (mateByChecks) plays its line on, a pair for each move of the line, made the first time
+ * a look goes that deep and reused by every later look given them: the look is made for every move of every
+ * position, and a board each time was allocation for nothing. Whoever looks often (a player) keeps its own, so
+ * that no two searches share a board; a look given none makes its own.
+ */
+export class MateLookBoards {
+  private readonly levels: { afterAttack: Board; afterDefence: Board }[] = [];
 
-// Boards for mateByChecks, one pair per level of its line (the look never nests itself).
-const mateBoards: { afterAttack: Board; afterDefence: Board }[] = [];
+  /** The pair for the line's move at `level` (0 first), made like `position` when new. */
+  at(level: number, position: Board): { afterAttack: Board; afterDefence: Board } {
+    while (this.levels.length <= level) this.levels.push({ afterAttack: cloneBoard(position), afterDefence: cloneBoard(position) });
+    return this.levels[level];
+  }
+}
 
 /**
  * A mate the side to move in `position` forces within `depth` of its moves, each of them a check, whatever the
@@ -457,14 +481,13 @@ const mateBoards: { afterAttack: Board; afterDefence: Board }[] = [];
  * reply that mates at once. Draws by rule along the line are not looked for (a line the defender could
  * draw by repetition counts as a mate), which errs toward avoiding it.
  */
-export function mateByChecks(position: Board, depth: number): string | undefined {
-  return mateWithin(position, depth, 0);
+export function mateByChecks(position: Board, depth: number, boards = new MateLookBoards()): string | undefined {
+  return mateWithin(position, depth, 0, boards);
 }
 
 /** mateByChecks at `level` of its line (each level has its own boards). */
-function mateWithin(position: Board, depth: number, level: number): string | undefined {
-  while (mateBoards.length <= level) mateBoards.push({ afterAttack: cloneBoard(position), afterDefence: cloneBoard(position) });
-  const { afterAttack, afterDefence } = mateBoards[level];
+function mateWithin(position: Board, depth: number, level: number, boards: MateLookBoards): string | undefined {
+  const { afterAttack, afterDefence } = boards.at(level, position);
   for (const attack of generateLegalMoves(position)) {
     applyMove(position, attack, afterAttack);
     if (!isInCheck(afterAttack)) continue;
@@ -473,7 +496,7 @@ function mateWithin(position: Board, depth: number, level: number): string | und
     let escaped = false;
     for (const defence of generateLegalMoves(afterAttack)) {
       applyMove(afterAttack, defence, afterDefence);
-      if (mateWithin(afterDefence, depth - 1, level + 1) === undefined) {
+      if (mateWithin(afterDefence, depth - 1, level + 1, boards) === undefined) {
         escaped = true;
         break;
       }
