@@ -7,7 +7,7 @@
 import { spawn } from 'node:child_process';
 import { existsSync, readFileSync } from 'node:fs';
 import { resolve } from 'node:path';
-import type { SearchMode } from '../src/search/search.ts';
+import type { SearchSpec } from '../src/search/extensions.ts';
 
 /** The built CLI, as a user runs it. */
 export const MORPH_BIN = resolve(new URL('.', import.meta.url).pathname, '..', 'bin', 'morph.js');
@@ -26,7 +26,7 @@ function statusMB(pid: number, field: 'VmRSS' | 'VmHWM'): number {
   return match ? Number(match[1]) / 1000 : NaN;
 }
 
-export async function morphProcessMemory(database: string, fens: readonly string[], search: SearchMode): Promise<ProcessMemory | undefined> {
+export async function morphProcessMemory(database: string, fens: readonly string[], search: SearchSpec): Promise<ProcessMemory | undefined> {
   if (!existsSync('/proc/self/status')) return undefined;
   const engine = spawn(process.execPath, [MORPH_BIN, 'uci', '--db', database, '--search', search, '--no-policy'], {
     stdio: ['pipe', 'pipe', 'inherit'],

@@ -21,7 +21,7 @@ import { TIE_TOLERANCE } from '../src/agree/metrics.ts';
 import { BLUNDER, winChanceLoss } from '../src/agree/winChance.ts';
 import { PIECE_VALUE } from '../src/chess/pieceValues.ts';
 import type { EvaluationFunction } from '../src/eval/evaluation.ts';
-import type { SearchMode } from '../src/search/search.ts';
+import type { SearchSpec } from '../src/search/extensions.ts';
 
 const opts = new Command()
   .requiredOption('--positions <file>')
@@ -51,7 +51,7 @@ const ranker = opts.db
   ? morphRanker(opts.db, {
     evaluation: opts.evaluation as EvaluationFunction | undefined,
     maturity: opts.maturity !== undefined ? Number(opts.maturity) : undefined,
-    search: opts.search as SearchMode | undefined,
+    search: opts.search as SearchSpec | undefined,
   })
   : createRanker(opts.ranker ?? 'greedy');
 const kinds = { enPrise: 0, missedCapture: 0, other: 0 };

@@ -20,7 +20,7 @@ import { Command } from 'commander';
 import { PatternStore } from '../src/store/patternStore.ts';
 import { loadConfig, evaluationSettings } from '../src/learn/config.ts';
 import { MorphPlayer } from '../src/player/morphPlayer.ts';
-import type { SearchMode } from '../src/search/search.ts';
+import type { SearchSpec } from '../src/search/extensions.ts';
 import { boardFromFen } from '../src/chess/board.ts';
 import { GameHistory } from '../src/chess/history.ts';
 import { forEachRelationFeature, relationLogOdds, storeRelationWeights, strongestRelationWeights, RELATION_TERM_FEATURES } from '../src/eval/relationTerms.ts';
@@ -103,7 +103,7 @@ const config = loadConfig(store.db);
 const evaluation = evaluationSettings(config);
 const positions = parseLabelledPositions(readInputLines(opts.positions)).positions.filter((p) => p.scores);
 const median = (xs: number[]) => [...xs].sort((a, b) => a - b)[xs.length >> 1];
-function qualities(search: SearchMode, relationWeights?: Float64Array): { quality: MoveQuality[]; medianMs: number } {
+function qualities(search: SearchSpec, relationWeights?: Float64Array): { quality: MoveQuality[]; medianMs: number } {
   const player = new MorphPlayer(store, { maturity: config.maturity, evaluation, search, seed: 0, ...(relationWeights ? { relationWeights } : {}) });
   const times: number[] = [];
   const quality = positions.map((p) => {
@@ -115,7 +115,7 @@ function qualities(search: SearchMode, relationWeights?: Float64Array): { qualit
   return { quality, medianMs: median(times) };
 }
 const players: [string, { quality: MoveQuality[]; medianMs: number }][] = [];
-for (const search of [config.playSearch, 'material-quiescence'] as SearchMode[]) {
+for (const search of [config.playSearch, 'material-quiescence'] as SearchSpec[]) {
   players.push([`${search}, no terms`, qualities(search)]);
   players.push([`${search}, relation terms`, qualities(search, weights)]);
   // No weights given reads the database's: none, unless --db holds some (then the first row has them too).

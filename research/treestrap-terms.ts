@@ -35,7 +35,7 @@ import type { PatternRecord } from '../src/store/patternRecord.ts';
 import { loadConfig, evaluationSettings } from '../src/learn/config.ts';
 import { databasePieceValues, materialEvaluation } from '../src/eval/evaluate.ts';
 import { MorphPlayer, scaledValue } from '../src/player/morphPlayer.ts';
-import { SEARCH_MODES, type SearchMode } from '../src/search/search.ts';
+import { normalizeSearch, type SearchSpec } from '../src/search/extensions.ts';
 import { GraphTerms } from '../src/eval/graphTerms.ts';
 import { DEFAULT_TERM_LEARNING, settledMaterialValue } from '../src/learn/graphTermLearning.ts';
 import { gameFromPgn } from '../src/learn/learningGame.ts';
@@ -76,8 +76,7 @@ const store = PatternStore.open(opts.db, { readonly: true });
 const config = loadConfig(store.db);
 const evaluation = evaluationSettings(config);
 const pieceValues = databasePieceValues(store);
-const search: SearchMode = opts.search ?? config.playSearch;
-if (!SEARCH_MODES.includes(search)) throw new Error(`--search must be one of ${SEARCH_MODES.join(', ')}`);
+const search: SearchSpec = normalizeSearch(opts.search ?? config.playSearch, '--search');
 const valueForMover = (board: Board) => materialEvaluation(store, board, config.maturity, evaluation, pieceValues).value;
 const logOdds = (value: number) => scaledValue(value, 'log-odds');
 /** The settled material's log-odds of a position, for the side that just moved into it (1 and .5 where it ends). */
@@ -186,7 +185,7 @@ if (!opts.measure) process.exit(0);
 
 // Move quality on the scored positions, paired.
 const positions = parseLabelledPositions(readInputLines(opts.positions)).positions.filter((p) => p.scores);
-function playerQualities(playSearch: SearchMode, graphTerms?: GraphTerms): MoveQuality[] {
+function playerQualities(playSearch: SearchSpec, graphTerms?: GraphTerms): MoveQuality[] {
   const player = new MorphPlayer(store, { maturity: config.maturity, evaluation, search: playSearch, seed: 0, ...(graphTerms ? { graphTerms } : {}) });
   return positions.map((p) => {
     const ranked = player.rankMoves(new GameHistory(p.fen));

@@ -9,6 +9,7 @@ import { MorphPlayer } from '../src/player/morphPlayer.ts';
 import { TerminalGame, type TerminalGameConfig } from '../src/play/terminalGame.ts';
 import { PatternStore } from '../src/store/patternStore.ts';
 import { Random } from '../src/util/random.ts';
+import { SEARCH_FORMS } from '../src/search/extensions.ts';
 import { buildPawnUpDatabase, buildSampleDatabase, PAWN_UP_STALEMATE_FEN } from './helpers/sampleDatabase.ts';
 
 const MORPH_BIN = fileURLToPath(new URL('../bin/morph.js', import.meta.url));
@@ -249,7 +250,7 @@ describe('morph play as a process', () => {
     expect(onePly.stdout).toMatch(/maturity 0, search one-ply, seed 3\)/);
     const bad = await play(['--search', 'deep']);
     expect(bad.code).toBe(2);
-    expect(bad.stderr).toBe('morph: --search must be one of one-ply, material-one-ply, captures, captures-mates, material-quiescence, material-threats, material-forks, got "deep"\n');
+    expect(bad.stderr).toBe(`morph: --search "deep": "deep" is not an extension; ${SEARCH_FORMS}\n`);
   });
 
   it('takes --contempt: a pawn up, Morph stalemates the person only when a draw is worth more to it', async () => {

@@ -3,7 +3,7 @@
  * move's value, and the player looking one capture deep, each checked against chess.js or against the one-ply
  * player composed by hand.
  */
-import { mkdtempSync, rmSync } from 'node:fs';
+import { mkdtempSync, rmSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { Chess } from 'chess.js';
@@ -12,7 +12,8 @@ import { applyMove, boardFromFen, boardToFen, cloneBoard, parseUciMove, uciMove,
 import { generateLegalMoves } from '../src/chess/movegen.ts';
 import { materialEvaluation } from '../src/eval/evaluate.ts';
 import { GameHistory } from '../src/chess/history.ts';
-import { captureLook, defaultContempt, isCapture, MATE_LOOK_DEPTH, mateByChecks, matingReply, QUIESCENCE_DEPTH, SEARCH_EXTENSIONS, SEARCH_MODES, threatenedPieces, threatensAnything, unparriedThreat, worstCaptureReply, worstThreatReply, type SearchMode } from '../src/search/search.ts';
+import { bestReplyLine, isCapture, mateByChecks, matingReply, QUIESCENCE, QUIESCENCE_DEPTH, shortestMateByChecks, threatenedPieces, threatensAnything, unparriedThreat, worstCaptureReply, worstThreatReply } from '../src/search/search.ts';
+import { captureLook, defaultContempt, extensionList, extensionsOf, formatSearch, MATE_LOOK_DEPTH, PRESET_EXTENSIONS, SEARCH_FORMS, SEARCH_PRESETS, type SearchPreset, type SearchSpec } from '../src/search/extensions.ts';
 import { gameEnd } from '../src/chess/gameEnd.ts';
 import { rankMoves } from '../src/engines/alphabeta.ts';
 import { seedPatterns } from '../src/learn/seeding.ts';
@@ -29,9 +30,10 @@ import { runMorph } from './helpers/cli.ts';
 import { verboseMoves } from './helpers/chessMoves.ts';
 import { runTraining } from '../src/train/harness.ts';
 import { scoreText } from '../src/uci/engine.ts';
+import type { MorphError } from '../src/util/errors.ts';
 
 const uciOf = (m: { from: string; to: string; promotion?: string }) => m.from + m.to + (m.promotion ?? '');
-/** The look of the one-capture searches (captureLook('captures')), spelled out. */
+/** The look of the one-capture searches (captureLook of `captures`), spelled out. */
 const ONE_CAPTURE = { depth: 1, promotions: false };
 
 /**
@@ -56,6 +58,23 @@ function playedSamplePositions(): string[] {
     }
   }
   return fens;
+}
+
+/**
+ * Made-up material weights for every difference in a range (a logistic of 1/3/3/5/9 points), so that most
+ * positions' material is valued and a threat to a piece shows.
+ */
+function madeUpMaterialStore(): PatternStore {
+  const store = PatternStore.open(':memory:');
+  store.transaction(() => {
+    for (let p = -3; p <= 3; p++) for (let n = -2; n <= 2; n++) for (let b = -2; b <= 2; b++) {
+      for (let r = -2; r <= 2; r++) for (let q = -1; q <= 1; q++) {
+        const weight = 1 / (1 + Math.exp(-0.4 * (p + 3 * n + 3 * b + 5 * r + 9 * q)));
+        store.insert(materialPattern([p, n, b, r, q]), 'manual', 0, { weight, updates: 100 });
+      }
+    }
+  });
+  return store;
 }
 
 describe('isCapture', () => {
@@ -213,10 +232,10 @@ describe('worstCaptureReply', () => {
     };
     const valuation = (after: Board) => ({ [-1]: 0.01, 0: 0.1, 1: 0.99 })[pawnsAhead(after)]!;
     expect(1 - (1 - 0.1)).toBeLessThan(0.1); // the rounding the search must not take for a loss
-    expect(worstCaptureReply(board, 0.1, valuation, captureLook('material-forks'))).toBeUndefined();
+    expect(worstCaptureReply(board, 0.1, valuation, captureLook(PRESET_EXTENSIONS['material-forks']))).toBeUndefined();
     // A real loss is still found: with the pawn on d3 gone, dxe4 wins it.
     const undefended = boardFromFen('4k3/7p/8/3p4/4P3/8/7P/4K3 b - - 0 1');
-    const refutation = worstCaptureReply(undefended, 0.1, valuation, captureLook('material-forks'));
+    const refutation = worstCaptureReply(undefended, 0.1, valuation, captureLook(PRESET_EXTENSIONS['material-forks']));
     expect(refutation?.move).toBe('d5e4');
     expect(refutation?.value).toBeCloseTo(0.01, 12);
   });
@@ -632,7 +651,7 @@ describe('the player searching captures', () => {
     for (const [diff, weight] of weights) store.insert(materialPattern(diff), 'manual', 0, { weight, updates: 100 });
     // White to move; its knight on e5 is defended by the d4 pawn, and Black's queen on e7 attacks it.
     const fen = '4k3/4q3/8/4N3/3P4/8/8/6K1 w - - 0 1';
-    const kingMove = (search: SearchMode) =>
+    const kingMove = (search: SearchSpec) =>
       new MorphPlayer(store, { maturity: 0, seed: 1, search }).rankMoves(new GameHistory(fen), true).find((r) => r.move === 'g1h1')!;
     // After a king move, one capture deep Qxe5 leaves White a knight down (.3); followed through, dxe5 wins the
     // queen for it, so Black does better not to capture and White keeps the position's own value, .5.
@@ -655,29 +674,12 @@ describe('the player searching captures', () => {
     store.close();
   });
 
-  /**
-   * Made-up material weights for every difference in a range (a logistic of 1/3/3/5/9 points), so that most
-   * positions' material is valued and a threat to a piece shows.
-   */
-  function madeUpMaterialStore(): PatternStore {
-    const store = PatternStore.open(':memory:');
-    store.transaction(() => {
-      for (let p = -3; p <= 3; p++) for (let n = -2; n <= 2; n++) for (let b = -2; b <= 2; b++) {
-        for (let r = -2; r <= 2; r++) for (let q = -1; q <= 1; q++) {
-          const weight = 1 / (1 + Math.exp(-0.4 * (p + 3 * n + 3 * b + 5 * r + 9 * q)));
-          store.insert(materialPattern([p, n, b, r, q]), 'manual', 0, { weight, updates: 100 });
-        }
-      }
-    });
-    return store;
-  }
-
   it('material-threats values every move as material-quiescence does, or lower by a quiet reply that forks or checks, or by a mate by checks', () => {
     const store = madeUpMaterialStore();
     let lowered = 0;
     let moves = 0;
     for (const fen of fixturePositions().filter((_, i) => i % 40 === 7).slice(0, 10)) {
-      const rank = (search: SearchMode) => new MorphPlayer(store, { maturity: 0, seed: 1, search }).rankMoves(new GameHistory(fen));
+      const rank = (search: SearchSpec) => new MorphPlayer(store, { maturity: 0, seed: 1, search }).rankMoves(new GameHistory(fen));
       const quiescence = new Map(rank('material-quiescence').map((r) => [r.move, r]));
       const board = boardFromFen(fen);
       for (const ranked of rank('material-threats')) {
@@ -727,7 +729,7 @@ describe('the player searching captures', () => {
     let lowered = 0;
     let moves = 0;
     let differentChoice = 0;
-    const player = (search: SearchMode, seed = 1) => new MorphPlayer(store, { maturity: 0, seed, search });
+    const player = (search: SearchSpec, seed = 1) => new MorphPlayer(store, { maturity: 0, seed, search });
     const settings = player('material-forks').evaluation;
     const value = (b: Board) => materialEvaluation(store, b, 0, settings).value;
     // Positions from samplePositions' random games where moves threaten pieces (and the deep look stays quick).
@@ -753,14 +755,14 @@ describe('the player searching captures', () => {
           const reply = cloneBoard(after);
           applyMove(after, refutation, reply);
           expect(isCapture(after, refutation)).toBe(false);
-          expect(threatenedPieces(reply, value, captureLook('material-forks'))).toBe(1);
+          expect(threatenedPieces(reply, value, captureLook(PRESET_EXTENSIONS['material-forks']))).toBe(1);
           continue;
         }
         // Raised only when the threats look left the move unrefuted, and it checks or threatens.
         raised++;
         expect(plain.refutation).toBeUndefined();
         expect(ranked.refutation).toBeUndefined();
-        expect(threatensAnything(after, value, captureLook('material-forks'))).toBe(true);
+        expect(threatensAnything(after, value, captureLook(PRESET_EXTENSIONS['material-forks']))).toBe(true);
       }
       // The game path's shortcut bounds a raised move by 1 and plays what choose plays (the same seed).
       const chosen = player('material-forks', 5).choose(new GameHistory(fen)).move;
@@ -820,9 +822,9 @@ describe('the player searching captures', () => {
     expect(chess.fen().split(' ').slice(0, 4).join(' ')).toBe(afterRa2);
     const player = (contempt: number | undefined, seed = 1) =>
       new MorphPlayer(store, { maturity: 0, seed, search: 'material-forks', ...(contempt === undefined ? {} : { contempt }) });
-    expect(player(undefined).drawValue).toBeCloseTo(1 / (1 + Math.exp(defaultContempt('material-forks'))), 15);
-    expect(defaultContempt('material-forks')).toBeGreaterThan(0);
-    expect(defaultContempt('captures-mates')).toBe(0); // training's search is left alone
+    expect(player(undefined).drawValue).toBeCloseTo(1 / (1 + Math.exp(defaultContempt(PRESET_EXTENSIONS['material-forks']))), 15);
+    expect(defaultContempt(PRESET_EXTENSIONS['material-forks'])).toBeGreaterThan(0);
+    expect(defaultContempt(PRESET_EXTENSIONS['captures-mates'])).toBe(0); // training's search is left alone
     for (const contempt of [undefined, 0, -1]) {
       const ranking = player(contempt).rankMoves(new GameHistory(start, moves));
       const repeat = ranking.find((r) => r.move === 'a1a2')!;
@@ -856,13 +858,13 @@ describe('the player searching captures', () => {
     setMeta(store.db, 'config', older);
     expect(loadConfig(store.db).search).toBe('one-ply');
     expect(new MorphPlayer(store, { maturity: 0, seed: 1 }).search).toBe('one-ply');
-    expect(() => mergeConfig(DEFAULT_CONFIG, { search: 'deeper' })).toThrow(/search must be one of one-ply, material-one-ply, captures/);
+    expect(() => mergeConfig(DEFAULT_CONFIG, { search: 'deeper' })).toThrow(/^config search "deeper": "deeper" is not an extension; a search is a preset \(one-ply, material-one-ply, captures/);
     store.close();
   });
 
   it("plays training's games with the training search, and games outside training with the play search", async () => {
     const dir = mkdtempSync(join(tmpdir(), 'morph-play-search-'));
-    const searches = new Set<SearchMode>();
+    const searches = new Set<SearchSpec>();
     const bestMove = MorphPlayer.prototype.bestMove;
     const spy = vi.spyOn(MorphPlayer.prototype, 'bestMove').mockImplementation(function (this: MorphPlayer, history) {
       searches.add(this.search);
@@ -890,41 +892,244 @@ describe('the player searching captures', () => {
   it('refuses an unknown --search in one line with exit code 2', async () => {
     const result = await runMorph(['move', '--fen', '6k1/8/8/8/8/8/8/6K1 w - - 0 1', '--search', 'deeper']);
     expect(result.code).toBe(2);
-    expect(result.stderr).toBe('morph: --search must be one of one-ply, material-one-ply, captures, captures-mates, material-quiescence, material-threats, material-forks, got "deeper"\n');
+    expect(result.stderr).toBe(`morph: --search "deeper": "deeper" is not an extension; ${SEARCH_FORMS}\n`);
   });
 });
 
-describe('search modes as extensions', () => {
-  // Each mode was measured against one listed before it and named by what it added (docs/lab/): so each must do
-  // everything some earlier mode does, and more. A mode listed out of that order, or an extension dropped, breaks this.
-  it('lists the modes so that each does what an earlier one does, and more', () => {
+describe('searches share no state', () => {
+  // Positions from samplePositions' random games where moves threaten pieces, and a smothered mate by checks in two.
+  const positions = [
+    '4r1n1/3p4/pp1bk1r1/1P2P2B/2P2Pp1/PR2K3/1B5P/2R2b2 w - - 0 44',
+    '2n5/r2n2k1/pp6/3p2PQ/1PNP3p/2P4P/PBq2R2/R3K1N1 w - - 0 34',
+    '6nB/5k2/8/8/6R1/4p2N/2Pp2R1/3K2n1 w - - 4 50',
+    'r6k/6pp/7N/8/2Q5/8/8/6K1 w - - 0 1', // Qg8+ Rxg8 Nf7 mate
+  ];
+  const summary = (ranking: readonly { move: string; value: number; refutation?: { move: string } }[]) =>
+    ranking.map((r) => `${r.move} ${r.value} ${r.refutation?.move ?? ''}`);
+
+  it('two players interleaved, move by move, rank and choose as each does alone', () => {
+    const store = madeUpMaterialStore();
+    const searches: SearchSpec[] = ['material-forks', 'captures-mates'];
+    const playerOf = (search: SearchSpec) => new MorphPlayer(store, { maturity: 0, seed: 3, search });
+    const play = (player: MorphPlayer, fen: string) => {
+      const history = new GameHistory(fen);
+      return [...summary(player.rankMoves(history)), player.choose(history).move, player.bestMove(history)];
+    };
+    const alone = searches.map((search) => {
+      const player = playerOf(search);
+      return positions.map((fen) => play(player, fen));
+    });
+    const players = searches.map(playerOf);
+    const interleaved: string[][][] = [[], []];
+    for (const fen of positions) players.forEach((player, i) => interleaved[i].push(play(player, fen)));
+    expect(interleaved).toEqual(alone);
+    store.close();
+  });
+
+  it("a search run inside another's valuation leaves the outer one's value and line as they are alone", () => {
+    const store = madeUpMaterialStore();
+    const settings = new MorphPlayer(store, { maturity: 0, seed: 1, search: 'material-forks' }).evaluation;
+    const value = (board: Board) => materialEvaluation(store, board, 0, settings).value;
+    const inner = new MorphPlayer(store, { maturity: 0, seed: 1, search: 'material-forks' });
+    let calls = 0;
+    let nested = 0;
+    // Every 50th valuation first runs whole searches of its own: a player's move, a reply line and a mate look.
+    const nestingValue = (board: Board) => {
+      if (calls++ % 50 === 0) {
+        nested++;
+        const history = new GameHistory(boardToFen(board));
+        if (generateLegalMoves(board).length > 0) inner.bestMove(history);
+        bestReplyLine(board, value, QUIESCENCE);
+        shortestMateByChecks(board, 2);
+      }
+      return value(board);
+    };
+    const lines = (valueForMover: (board: Board) => number) =>
+      positions.slice(2).flatMap((fen) => {
+        const board = boardFromFen(fen);
+        const after = cloneBoard(board);
+        return generateLegalMoves(board).map((move) => {
+          applyMove(board, move, after);
+          const line = bestReplyLine(after, valueForMover, QUIESCENCE);
+          return `${uciMove(move)} ${line.value} ${boardToFen(line.end)} ${shortestMateByChecks(after, 2)?.move ?? ''}`;
+        });
+      });
+    expect(lines(nestingValue)).toEqual(lines(value));
+    expect(nested).toBeGreaterThan(5); // not vacuous: the inner searches ran
+    store.close();
+  });
+});
+
+describe('search presets as extensions', () => {
+  // Each preset was measured against one listed before it and named by what it added (docs/lab/): so each must do
+  // everything some earlier preset does, and more. A preset listed out of that order, or an extension dropped, breaks this.
+  it('lists the presets so that each does what an earlier one does, and more', () => {
     const captureDepth = { none: 0, one: 1, quiescence: 2 } as const;
     // Answering threats to one piece answers more replies than answering double threats only.
     const threatReach = (threatened: number) => (threatened === 0 ? 0 : 3 - threatened);
-    const growth = (before: (typeof SEARCH_EXTENSIONS)[SearchMode], after: (typeof SEARCH_EXTENSIONS)[SearchMode]) => [
+    const growth = (before: (typeof PRESET_EXTENSIONS)[SearchPreset], after: (typeof PRESET_EXTENSIONS)[SearchPreset]) => [
       Number(after.materialValues) - Number(before.materialValues),
       captureDepth[after.captures] - captureDepth[before.captures],
       after.mates - before.mates,
       threatReach(after.threatened) - threatReach(before.threatened),
       Number(after.ownThreats) - Number(before.ownThreats),
+      Number(after.bareKing) - Number(before.bareKing),
     ];
-    const extends_ = (before: SearchMode, after: SearchMode) => {
-      const grew = growth(SEARCH_EXTENSIONS[before], SEARCH_EXTENSIONS[after]);
+    const extends_ = (before: SearchPreset, after: SearchPreset) => {
+      const grew = growth(PRESET_EXTENSIONS[before], PRESET_EXTENSIONS[after]);
       return grew.every((d) => d >= 0) && grew.some((d) => d > 0);
     };
-    for (let i = 1; i < SEARCH_MODES.length; i++) {
-      const earlier = SEARCH_MODES.slice(0, i).filter((before) => extends_(before, SEARCH_MODES[i]));
-      expect(earlier.length, `${SEARCH_MODES[i]} extends an earlier mode`).toBeGreaterThan(0);
+    for (let i = 1; i < SEARCH_PRESETS.length; i++) {
+      const earlier = SEARCH_PRESETS.slice(0, i).filter((before) => extends_(before, SEARCH_PRESETS[i]));
+      expect(earlier.length, `${SEARCH_PRESETS[i]} extends an earlier preset`).toBeGreaterThan(0);
     }
-    // Two modes look no further than the move's own position: the paper's, and its twin valued by material.
-    expect(SEARCH_MODES.filter((mode) => SEARCH_EXTENSIONS[mode].captures === 'none')).toEqual(['one-ply', 'material-one-ply']);
+    // Two presets look no further than the move's own position: the paper's, and its twin valued by material.
+    expect(SEARCH_PRESETS.filter((preset) => PRESET_EXTENSIONS[preset].captures === 'none')).toEqual(['one-ply', 'material-one-ply']);
   });
 
-  it('looks at mates as deep as the threat looks follow them only where it looks at threats', () => {
-    for (const mode of SEARCH_MODES) {
-      const { mates, threatened } = SEARCH_EXTENSIONS[mode];
-      expect(mates === MATE_LOOK_DEPTH, mode).toBe(threatened > 0);
-      expect(captureLook(mode).depth, mode).toBe(SEARCH_EXTENSIONS[mode].captures === 'quiescence' ? QUIESCENCE_DEPTH : 1);
+  it('looks at mates as deep as the threat looks follow them only where it looks at threats, and mates a bare king where it looks at mates', () => {
+    for (const preset of SEARCH_PRESETS) {
+      const { mates, threatened, bareKing } = PRESET_EXTENSIONS[preset];
+      expect(mates === MATE_LOOK_DEPTH, preset).toBe(threatened > 0);
+      expect(bareKing, preset).toBe(mates > 0);
+      expect(captureLook(PRESET_EXTENSIONS[preset]).depth, preset).toBe(PRESET_EXTENSIONS[preset].captures === 'quiescence' ? QUIESCENCE_DEPTH : 1);
+    }
+  });
+});
+
+describe('searches written as extensions', () => {
+  const FORKS_LIST = 'material,quiescence,mates=4,threats=1,own-threats,bare-king';
+  /** material-forks without its own threats: a search no preset is. */
+  const FORKS_WITHOUT_OWN_THREATS = 'material,quiescence,mates=4,threats=1,bare-king';
+
+  it('reads every preset back from its list, and writes a list that equals a preset as its name', () => {
+    for (const preset of SEARCH_PRESETS) {
+      const list = extensionList(PRESET_EXTENSIONS[preset]);
+      if (preset !== 'one-ply') expect(extensionsOf(list), preset).toEqual(PRESET_EXTENSIONS[preset]);
+      expect(formatSearch(PRESET_EXTENSIONS[preset])).toBe(preset);
+    }
+    expect(extensionList(PRESET_EXTENSIONS['material-forks'])).toBe(FORKS_LIST);
+    expect(extensionList(PRESET_EXTENSIONS['one-ply'])).toBe(''); // no extensions: written only as its name
+    // In any order, with spaces around the commas.
+    expect(formatSearch(extensionsOf('bare-king, own-threats,threats=1,mates=4 ,quiescence,material'))).toBe('material-forks');
+    expect(formatSearch(extensionsOf('material'))).toBe('material-one-ply');
+    expect(formatSearch(extensionsOf('captures'))).toBe('captures');
+  });
+
+  it('writes any other list in one order, and reads it back as written', () => {
+    const lists = [FORKS_WITHOUT_OWN_THREATS, 'quiescence', 'material,captures,mates=2', 'mates=3,bare-king', 'threats=2,own-threats', 'material,bare-king'];
+    for (const list of lists) {
+      const extensions = extensionsOf(list);
+      expect(formatSearch(extensions), list).toBe(list);
+      expect(extensionsOf(formatSearch(extensions)), list).toEqual(extensions);
+    }
+    expect(formatSearch(extensionsOf('own-threats,threats=2'))).toBe('threats=2,own-threats');
+    expect(extensionsOf(FORKS_WITHOUT_OWN_THREATS)).toEqual({ ...PRESET_EXTENSIONS['material-forks'], ownThreats: false });
+  });
+
+  it('refuses a bad search in one line that names the fault and lists the forms a search takes', () => {
+    const faults: [string, string][] = [
+      ['deeper', '"deeper" is not an extension'],
+      ['material,forks', '"forks" is not an extension'],
+      ['', 'no extensions'],
+      ['material,,quiescence', '"" is not an extension'],
+      ['material,material', 'material more than once'],
+      ['captures,quiescence', 'captures or quiescence, not both'],
+      ['quiescence,mates', 'mates needs a count, as mates=N'],
+      ['mates=0', 'mates needs a whole number from 1, got "0"'],
+      ['threats=two', 'threats needs a whole number from 1, got "two"'],
+      ['own-threats=1', 'own-threats takes no count'],
+      ['Material', '"Material" is not an extension'],
+    ];
+    for (const [text, fault] of faults) {
+      let message = '';
+      try {
+        extensionsOf(text, '--search');
+      } catch (error) {
+        expect((error as MorphError).exitCode, text).toBe(2);
+        message = (error as MorphError).message;
+      }
+      expect(message, text).toBe(`--search "${text}": ${fault}; ${SEARCH_FORMS}`);
+      expect(message).not.toMatch(/\n/);
+    }
+  });
+
+  it('plays a list equal to material-forks exactly as material-forks, and a list no preset is, differently', () => {
+    const store = madeUpMaterialStore();
+    const positions = [
+      '4r1n1/3p4/pp1bk1r1/1P2P2B/2P2Pp1/PR2K3/1B5P/2R2b2 w - - 0 44',
+      '2n5/r2n2k1/pp6/3p2PQ/1PNP3p/2P4P/PBq2R2/R3K1N1 w - - 0 34',
+      '6nB/5k2/8/8/6R1/4p2N/2Pp2R1/3K2n1 w - - 4 50',
+      '4bk1r/rp4p1/pP6/2PpPp2/1b1p3p/3q1P1P/P4nKR/6N1 w - - 2 40',
+      'r6k/6pp/7N/8/2Q5/8/8/6K1 w - - 0 1',
+      '8/8/8/3k4/8/8/8/3QK3 w - - 0 1', // a bare king
+    ];
+    const play = (search: SearchSpec) => {
+      const player = new MorphPlayer(store, { maturity: 0, seed: 4, search });
+      return positions.map((fen) => {
+        const history = new GameHistory(fen);
+        const ranking = player.rankMoves(history).map((r) => `${r.move} ${r.value} ${r.refutation?.move ?? ''} ${r.mateIn ?? ''}`);
+        const chosen = player.choose(history);
+        return { ranking, chosen: chosen.move, chosenBy: chosen.chosenBy, played: player.bestMove(history) };
+      });
+    };
+    const forks = play('material-forks');
+    expect(play(FORKS_LIST)).toEqual(forks);
+    expect(new MorphPlayer(store, { maturity: 0, seed: 4, search: FORKS_LIST }).search).toBe('material-forks');
+    expect(forks.at(-1)!.chosenBy).toBe('bare-king'); // not vacuous: every extension had its say
+    // Without its own threats, a move that threatens is no longer raised to what the threat wins.
+    expect(new MorphPlayer(store, { maturity: 0, seed: 4, search: FORKS_WITHOUT_OWN_THREATS }).search).toBe(FORKS_WITHOUT_OWN_THREATS);
+    expect(play(FORKS_WITHOUT_OWN_THREATS)).not.toEqual(forks);
+    // Without the bare-king technique, the values choose against a bare king.
+    const withoutBareKing = new MorphPlayer(store, { maturity: 0, seed: 4, search: 'material,quiescence,mates=4,threats=1,own-threats' });
+    expect(withoutBareKing.choose(new GameHistory(positions.at(-1)!)).chosenBy).toBe('value');
+    store.close();
+  });
+
+  it('stores a list that equals a preset as its name, and any other list as written', () => {
+    const store = PatternStore.open(':memory:');
+    saveConfig(store.db, mergeConfig(DEFAULT_CONFIG, { search: 'captures,bare-king,mates=1', playSearch: FORKS_LIST }));
+    expect(loadConfig(store.db)).toMatchObject({ search: 'captures-mates', playSearch: 'material-forks' });
+    saveConfig(store.db, mergeConfig(DEFAULT_CONFIG, { playSearch: 'bare-king,mates=4,threats=1,quiescence,material' }));
+    expect(loadConfig(store.db).playSearch).toBe(FORKS_WITHOUT_OWN_THREATS);
+    expect(new MorphPlayer(store, { maturity: 0, seed: 1 }).search).toBe(FORKS_WITHOUT_OWN_THREATS);
+    expect(() => mergeConfig(DEFAULT_CONFIG, { playSearch: 'material,deeper' })).toThrow(/^config playSearch "material,deeper": "deeper" is not an extension; a search is a preset/);
+    store.close();
+  });
+
+  it('takes a list wherever the command line takes a play search, and refuses a bad one in one line with exit code 2', async () => {
+    const dir = mkdtempSync(join(tmpdir(), 'morph-search-list-'));
+    try {
+      const db = join(dir, 'sample.db');
+      buildSampleDatabase(db);
+      const positions = join(dir, 'positions.fen');
+      writeFileSync(positions, [
+        'r6k/6pp/7N/8/2Q5/8/8/6K1 b - - 0 1', // a back-rank rook move allows a mate by checks in two
+        'r6k/6pp/7N/8/2Q5/8/8/6K1 w - - 0 1', // and White forces it
+        '4k3/8/8/3p4/4P3/8/8/4K3 w - - 0 1',
+        ...fixturePositions().filter((_, i) => i % 100 === 50).slice(0, 4),
+      ].join('\n') + '\n');
+      const move = (search: string, ...extra: string[]) => runMorph(['move', '--db', db, '--input', positions, '--seed', '2', '--search', search, '--json', ...extra]);
+      const [preset, list, other, bad, badPlaySearch] = await Promise.all([
+        move('material-forks'),
+        move(FORKS_LIST),
+        move(FORKS_WITHOUT_OWN_THREATS),
+        move('material,captures,quiescence'),
+        runMorph(['train', '--db', join(dir, 'never.db'), '--games', '1', '--play-search', 'threats']),
+      ]);
+      expect(preset.code, preset.stderr).toBe(0);
+      expect(preset.stdout.trim().split('\n')).toHaveLength(7);
+      expect(list.stdout).toBe(preset.stdout);
+      expect(list.code).toBe(0);
+      expect(other.code, other.stderr).toBe(0);
+      expect(other.stdout.trim().split('\n').map((line) => JSON.parse(line).best)).toHaveLength(7);
+      expect(bad.code).toBe(2);
+      expect(bad.stdout).toBe('');
+      expect(bad.stderr).toBe(`morph: --search "material,captures,quiescence": captures or quiescence, not both; ${SEARCH_FORMS}\n`);
+      expect(badPlaySearch.code).toBe(2);
+      expect(badPlaySearch.stderr).toBe(`morph: --play-search "threats": threats needs a count, as threats=N; ${SEARCH_FORMS}\n`);
+    } finally {
+      rmSync(dir, { recursive: true, force: true });
     }
   });
 });

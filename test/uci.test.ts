@@ -13,6 +13,7 @@ import { materialPattern } from '../src/pattern/pattern.ts';
 import { PatternStore } from '../src/store/patternStore.ts';
 import { DEFAULT_CONFIG, saveConfig } from '../src/learn/config.ts';
 import { MAX_MULTIPV, UciEngine, valueToCentipawns, valueToWdl, type UciEngineConfig } from '../src/uci/engine.ts';
+import { SEARCH_FORMS } from '../src/search/extensions.ts';
 import { MorphPlayer, type MovePolicy } from '../src/player/morphPlayer.ts';
 import { generateLegalMoves } from '../src/chess/movegen.ts';
 import { uciMove } from '../src/chess/board.ts';
@@ -322,7 +323,7 @@ describe('UciEngine (the protocol state machine)', () => {
     expect(send('go')[0]).toMatch(/ score cp 241 /);
   });
 
-  it("looks at the opponent's captures when Search is captures, and refuses an unknown search", () => {
+  it("looks at the opponent's captures when Search is captures (or its list), and refuses an unknown search", () => {
     // Material only: White's knight against Black's pawn .5 to White; Black's pawn alone, after dxe5, .9 to Black.
     const store = PatternStore.open(':memory:');
     store.insert(materialPattern([-1, 1, 0, 0, 0]), 'seed', 0, { weight: 0.5, updates: 5 });
@@ -336,9 +337,19 @@ describe('UciEngine (the protocol state machine)', () => {
     const lines = send('go');
     expect(scoreOf(lines, 'f3e5')).toBe(String(valueToCentipawns(0.1)));
     expect(scoreOf(lines, 'f3d4')).toBe('0');
-    expect(send('setoption name Search value deeper')[0]).toBe('info string option Search is one of one-ply, material-one-ply, captures, captures-mates, material-quiescence, material-threats, material-forks, got "deeper"');
+    expect(send('setoption name Search value deeper')[0]).toBe(`info string option Search "deeper": "deeper" is not an extension; ${SEARCH_FORMS}`);
     expect(send('setoption name Search value one-ply')).toEqual([]);
     expect(scoreOf(send('go'), 'f3e5')).toBe('0');
+    // A list of extensions, as the command line takes it: captures-mates without the bare-king technique.
+    expect(send('setoption name Search value mates=1,captures')).toEqual([]);
+    expect(scoreOf(send('go'), 'f3e5')).toBe(String(valueToCentipawns(0.1)));
+  });
+
+  it('offers a list of extensions it was started with beside the presets, as the Search option\'s default', () => {
+    const { send } = engineUnderTest({ search: 'material,quiescence,mates=4,bare-king' });
+    expect(send('uci')).toContain(
+      'option name Search type combo default material,quiescence,mates=4,bare-king var one-ply var material-one-ply var captures var captures-mates var material-quiescence var material-threats var material-forks var material,quiescence,mates=4,bare-king',
+    );
   });
 
   it('scores a move the mate look proves lost as the opponent\'s mate, in moves', () => {

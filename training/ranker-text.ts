@@ -5,7 +5,7 @@
  */
 import { createRanker, morphRanker, type MoveRanker } from '../src/agree/rankers.ts';
 import type { EvaluationFunction } from '../src/eval/evaluation.ts';
-import type { SearchMode } from '../src/search/search.ts';
+import type { SearchSpec } from '../src/search/extensions.ts';
 
 export function rankerFromText(text: string): MoveRanker {
   const fields = Object.fromEntries(text.split(';').map((pair) => [pair.slice(0, pair.indexOf('=')), pair.slice(pair.indexOf('=') + 1)]));
@@ -15,7 +15,7 @@ export function rankerFromText(text: string): MoveRanker {
     maturity: fields.maturity !== undefined ? Number(fields.maturity) : undefined,
     prior: fields.prior !== undefined ? Number(fields.prior) : undefined,
     materialPrior: fields.materialPrior !== undefined ? Number(fields.materialPrior) : undefined,
-    search: fields.search as SearchMode | undefined,
+    search: fields.search as SearchSpec | undefined,
     policy: fields.policy === 'none' ? false : fields.policy,
     policyWeight: fields.weight !== undefined ? Number(fields.weight) : undefined,
     graphPatterns: fields.graphPatterns === 'false' ? false : undefined,

@@ -9,7 +9,7 @@
  *   move-patterns:FILE the move patterns of a move-pattern database alone (model/movePatterns.ts; SYLPH's filter)
  *   policy:FILE        an opponent model (a Morph policy) alone: its score of each move, as it predicts
  */
-import type { SearchMode } from '../search/search.ts';
+import type { SearchSpec } from '../search/extensions.ts';
 import { boardFromFen, uciMove } from '../chess/board.ts';
 import { generateLegalMoves } from '../chess/movegen.ts';
 import { GameHistory } from '../chess/history.ts';
@@ -77,7 +77,7 @@ export interface MorphRankerOverrides {
   prior?: number;
   /** Pseudo-counts of the fitted piece values blended into material weights (config materialPrior). */
   materialPrior?: number;
-  search?: SearchMode;
+  search?: SearchSpec;
   /** A model file used as the move policy (src/model/policy.ts); default the database's own if built; false: none. */
   policy?: string | false;
   policyWeight?: number;

@@ -1,14 +1,21 @@
-/** Parsing command-line options (numbers, seeds, search modes, policy weights) with one-line errors. */
+/** Parsing command-line options (numbers, seeds, searches, policy weights) with one-line errors. */
 import { badInput } from '../util/errors.ts';
-import { defaultContempt, defaultPolicyWeight, MODEL_SEARCH_MODES, SEARCH_MODES, valuesByMaterial, type ModelSearchMode, type SearchMode } from '../search/search.ts';
+import { MODEL_SEARCH_MODES, type ModelSearchMode } from '../search/search.ts';
+import { defaultContempt, defaultPolicyWeight, normalizeSearch, PRESET_EXTENSIONS, SEARCH_PRESETS, type SearchSpec } from '../search/extensions.ts';
 import { DEFAULT_MODEL_MODE, MODEL_MODES, type ModelMode } from '../model/predictedReplies.ts';
 import { MATERIAL_FIT_ALONE } from '../eval/materialFit.ts';
 
-/** The help text of `--policy-weight`, for every command that takes a move policy. */
-/** The searches that value positions by material, as help text says them: "a, b and c". */
-const MATERIAL_SEARCHES = SEARCH_MODES.filter(valuesByMaterial).join(', ').replace(/, ([^,]*)$/, ' and $1');
+/**
+ * The help text of a play search's option (`--search`, `--play-search`), before what it is for: the presets, and
+ * the extension lists docs/cli.md ("Searches") spells out.
+ */
+export const SEARCH_HELP = `${SEARCH_PRESETS.join(' | ')}, or extensions joined by commas (material, captures|quiescence, mates=N, threats=N, own-threats, bare-king)`;
 
-export const POLICY_WEIGHT_HELP = `with a policy: what a unit of log-probability counts against a unit of value (default ${defaultPolicyWeight('material-quiescence')} with the searches ${MATERIAL_SEARCHES}, else ${defaultPolicyWeight('captures-mates')})`;
+/** The searches that value positions by material, as help text says them: "a, b, c and any list with material". */
+const MATERIAL_SEARCHES = `${SEARCH_PRESETS.filter((preset) => PRESET_EXTENSIONS[preset].materialValues).join(', ')} and any list with material`;
+
+/** The help text of `--policy-weight`, for every command that takes a move policy. */
+export const POLICY_WEIGHT_HELP = `with a policy: what a unit of log-probability counts against a unit of value (default ${defaultPolicyWeight(PRESET_EXTENSIONS['material-quiescence'])} with the searches ${MATERIAL_SEARCHES}, else ${defaultPolicyWeight(PRESET_EXTENSIONS['captures-mates'])})`;
 
 /** `--policy-weight`: a number of at least 0, or undefined when not given (the policy's default). */
 export function parsePolicyWeightOption(text: string | undefined): number | undefined {
@@ -16,7 +23,7 @@ export function parsePolicyWeightOption(text: string | undefined): number | unde
 }
 
 /** The help text of `--contempt`, for every command that plays Morph. */
-export const CONTEMPT_HELP = `how much less than an even result a draw is worth to Morph, in log-odds (a draw is worth 1/(1+e^c)); 0 for .5 (default ${defaultContempt('material-forks')} with the searches ${MATERIAL_SEARCHES}, else ${defaultContempt('captures-mates')})`;
+export const CONTEMPT_HELP = `how much less than an even result a draw is worth to Morph, in log-odds (a draw is worth 1/(1+e^c)); 0 for .5 (default ${defaultContempt(PRESET_EXTENSIONS['material-forks'])} with the searches ${MATERIAL_SEARCHES}, else ${defaultContempt(PRESET_EXTENSIONS['captures-mates'])})`;
 
 /** `--contempt`: a number from -5 to 5 (a draw worth .007 to .993), or undefined when not given (the search's default). */
 export function parseContemptOption(text: string | undefined): number | undefined {
@@ -70,9 +77,13 @@ export function parseSeedOption(text: string | undefined): number | undefined {
   return text === undefined ? undefined : parseIntegerOption('--seed', text, 0, MAX_SEED);
 }
 
-/** A --search option (or another named one, e.g. --play-search): one of the player's search modes, or undefined when not given. */
-export function parseSearchOption(text: string | undefined, option = '--search'): SearchMode | undefined {
-  return parseModeOption(option, SEARCH_MODES, text);
+/**
+ * A --search option (or another named one, e.g. --play-search): a preset's name or a list of extensions, as it is
+ * stored and shown (the preset's name when the list is one), or undefined when not given. A bad one is refused in
+ * one line that lists the forms a search takes.
+ */
+export function parseSearchOption(text: string | undefined, option = '--search'): SearchSpec | undefined {
+  return text === undefined ? undefined : normalizeSearch(text, option);
 }
 
 /** `--search` of an opponent model (morph model, predict). */

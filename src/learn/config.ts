@@ -9,7 +9,7 @@ import { openDatabaseOfKind } from '../store/databaseKind.ts';
 import { DEFAULT_TEMPERATURE_SCHEDULE, parseTemperatureSchedule } from './annealing.ts';
 import { badInput } from '../util/errors.ts';
 import { EVALUATION_FUNCTIONS, type EvaluationFunction, type EvaluationSettings } from '../eval/evaluation.ts';
-import { SEARCH_MODES, type SearchMode } from '../search/search.ts';
+import { extensionsOf, normalizeSearch, type SearchSpec } from '../search/extensions.ts';
 import { MATERIAL_FIT_ALONE } from '../eval/materialFit.ts';
 
 export interface LearningConfig {
@@ -86,8 +86,10 @@ export interface LearningConfig {
    */
   language: PatternLanguage;
   /**
-   * How far the player looks before judging a move (search/search.ts): "one-ply", the paper's player, or
-   * "captures", one ply and then the opponent's captures. Play only, in training too; learning is the same.
+   * How far the player looks before judging a move: a preset's name or a list of extensions (search/extensions.ts;
+   * stored as the preset's name whenever it is one, so that a Morph that knows only the presets reads it), e.g.
+   * "one-ply", the paper's player, or "captures", one ply and then the opponent's captures. Play only, in training
+   * too; learning is the same.
    * Decided: default "captures" for a new database. Measured (docs/lab/2026-11.md, 2026-11-23): on the same
    * databases, mean win-chance loss -2.35 [-3.63, -1.07] (1000 games) and -2.14 [-3.13, -1.14] (3000 games),
    * and against ab:1 +.255 [+.184, +.326] and +.223 [+.153, +.292] points a game, paired by opening; trained
@@ -99,7 +101,7 @@ export interface LearningConfig {
    * paired; on the same database +.013 [.000, +.025] (ab:2,q, paired), +.024 [-.023, +.071] (the partner) and
    * mean win-chance loss -0.12 [-0.35, +0.11] (docs/lab/, "a mate-in-one look").
    */
-  search: SearchMode;
+  search: SearchSpec;
   /**
    * How far the player looks when it plays from the database outside training (match, play, uci, move, agree,
    * and a `morph:` opponent); training's own games play `search`. Decided (2026-11-24): "material-quiescence"
@@ -119,7 +121,7 @@ export interface LearningConfig {
    * as well, +.015, +.033 and +.052 more (docs/lab/, "own threats"); at about four times
    * material-threats' time a move in games.
    */
-  playSearch: SearchMode;
+  playSearch: SearchSpec;
   /** Patterns with fewer updates are ignored when playing. */
   maturity: number;
   /** Patterns with fewer updates are ignored when evaluating a position for a TD target. */
@@ -194,6 +196,10 @@ export function mergeConfig(base: LearningConfig, patch: ConfigPatch | Partial<R
   }
   const config = merged as unknown as LearningConfig;
   validateConfig(config);
+  // Searches as formatSearch writes them: a list of extensions that equals a preset is kept as the preset's name,
+  // which a Morph that knows only the presets reads.
+  config.search = normalizeSearch(config.search);
+  config.playSearch = normalizeSearch(config.playSearch);
   return config;
 }
 
@@ -209,12 +215,8 @@ export function validateConfig(config: LearningConfig): void {
   if (!PATTERN_LANGUAGES.includes(config.language)) {
     throw badInput(`config language must be one of ${PATTERN_LANGUAGES.join(', ')}, got ${config.language}`);
   }
-  if (!SEARCH_MODES.includes(config.search)) {
-    throw badInput(`config search must be one of ${SEARCH_MODES.join(', ')}, got ${config.search}`);
-  }
-  if (!SEARCH_MODES.includes(config.playSearch)) {
-    throw badInput(`config playSearch must be one of ${SEARCH_MODES.join(', ')}, got ${config.playSearch}`);
-  }
+  extensionsOf(config.search, 'config search');
+  extensionsOf(config.playSearch, 'config playSearch');
   inRange('prior', config.prior, 0, 1e6);
   inRange('materialPrior', config.materialPrior, 0, MATERIAL_FIT_ALONE);
   inRange('lambda', config.lambda, 0, 1);

@@ -19,13 +19,13 @@ import { evaluationWithMaterialPrior, storedConfig } from '../learn/config.ts';
 import { policyModelFor } from '../model/ownPolicy.ts';
 import { checkDatabaseFileKind } from '../store/databaseKind.ts';
 import { badInput } from '../util/errors.ts';
-import { defaultPolicyWeight, type SearchMode } from '../search/search.ts';
+import { defaultPolicyWeight, extensionsOf, type SearchSpec } from '../search/extensions.ts';
 
 export interface ContestantOptions {
   /** Overrides the maturity stored in a Morph database. */
   maturity?: number;
-  /** Overrides the search mode stored in a Morph database. */
-  search?: SearchMode;
+  /** Overrides the play search stored in a Morph database. */
+  search?: SearchSpec;
   /** Overrides the material prior stored in a Morph database (config materialPrior). */
   materialPrior?: number;
   engineTimeouts?: CreateOpponentOptions['engineTimeouts'];
@@ -85,7 +85,7 @@ export class Contestant {
     if (this.policyPath !== undefined) checkDatabaseFileKind(this.policyPath, 'opponent-model');
     // Resolved now, so that the name says the weight played.
     if (this.policyPath !== undefined && this.spec.kind === 'morph') {
-      this.policyWeight = options.policyWeight ?? defaultPolicyWeight(options.search ?? storedConfig(this.spec.dbPath).playSearch);
+      this.policyWeight = options.policyWeight ?? defaultPolicyWeight(extensionsOf(options.search ?? storedConfig(this.spec.dbPath).playSearch));
     }
     this.name =
       formatOpponentSpec(this.spec) +

@@ -11,7 +11,6 @@ import { GameHistory } from '../chess/history.ts';
 import type { GameEnd } from '../chess/gameEnd.ts';
 import { TIE_TOLERANCE, type MorphPlayer, type RankedMove, type ValueSource } from '../player/morphPlayer.ts';
 import { bareKingMove } from '../search/bareKing.ts';
-import { looksAtMates } from '../search/search.ts';
 import { uciMove } from '../chess/board.ts';
 import { Random } from '../util/random.ts';
 import { explainChoice, explanationText } from '../player/explain.ts';
@@ -262,7 +261,7 @@ export class TerminalGame {
     const named = (r: RankedMove) => `${san(r)} (${r.value.toFixed(3)}${ruleNote(r)})`;
     const of = ranking.length > 3 ? ` (of ${ranking.length} moves)` : '';
     // Any seed: it only breaks ties between moves the rules' order finds equally good.
-    const mating = looksAtMates(player.search) ? bareKingMove(history, new Random(0)) : undefined;
+    const mating = player.extensions.bareKing ? bareKingMove(history, new Random(0)) : undefined;
     if (mating !== undefined) {
       const move = ranking.find((r) => r.move === uciMove(mating))!;
       return this.write(`${this.morphName} would play ${san(move)}: against a bare king it mates by the rules' order, not by its values.`);

@@ -2,12 +2,13 @@
  * Morph's move choice (reference section 5): one ply. Every legal move is played on the compact board and the
  * resulting position judged: a mate scores 1; stalemate, insufficient material, threefold repetition and the
  * 50-move rule score .5, and so does a return to a position already seen in the game (the opponent can make
- * it a threefold); anything else is valued by its patterns. With the search mode "captures"
- * (search.ts) a move is then worth no more than what the opponent's best capture leaves it; with
- * "material-quiescence", what the captures in turn leave, every position valued by its material pattern; with
- * "material-threats" also what the opponent's double threats leave, and with "material-forks" what its own
- * threats surely win. The best move is played, ties broken by a seeded random choice; with the mates look, a bare
- * king is mated by the rules' order instead (bareKing.ts). Given a move policy (a
+ * it a threefold); anything else is valued by its patterns. The search's extensions (search/extensions.ts) look
+ * further: with `captures` a move is then worth no more than what the opponent's best capture leaves it; with
+ * `quiescence`, what the captures in turn leave; with `material`, every position is valued by its material; with
+ * `mates=N`, a move is worth 0 when the opponent then mates by checks; with `threats=N`, no more than what the
+ * opponent's threats leave, and with `own-threats` what its own threats surely win. The best move is played, ties
+ * broken by a seeded random choice; with `bare-king`, a bare king is mated by the rules' order instead
+ * (bareKing.ts). Given a move policy (a
  * model of a strong player's choices, src/model/policy.ts), a move is chosen by its value (with the material
  * searches, its value's log-odds) plus the policy's weighted log-probability for it. Given a
  * model of the opponent (src/model/predictedReplies.ts), a move is also worth no more than what each reply the
@@ -31,24 +32,24 @@ import { storedRelationWeights } from '../eval/relationTerms.ts';
 import { evaluationSettings, loadConfig } from '../learn/config.ts';
 import { bareKingMove } from '../search/bareKing.ts';
 import {
-  captureLook,
-  defaultContempt,
-  defaultPolicyWeight,
-  fewestThreatened,
-  looksAtCaptures,
-  looksAtMates,
-  looksAtOwnThreats,
-  looksAtThreats,
-  mateLookDepth,
+  MateLookBoards,
   shortestMateByChecks,
   threatensAnything,
   unparriedThreat,
-  valuesByMaterial,
   worstCaptureReply,
   worstThreatReply,
   type Refutation,
-  type SearchMode,
 } from '../search/search.ts';
+import {
+  captureLook,
+  defaultContempt,
+  defaultPolicyWeight,
+  extensionsOf,
+  formatSearch,
+  looksPastTheMove,
+  type SearchExtensions,
+  type SearchSpec,
+} from '../search/extensions.ts';
 
 /** Values closer than this count as equal when choosing among the best moves (Morph's values are sums of floats). */
 export const TIE_TOLERANCE = 1e-12;
@@ -172,8 +173,11 @@ export interface MorphPlayerOptions {
   seed: number;
   /** How matched patterns combine into a value; default: the database's learning config. */
   evaluation?: EvaluationSettings;
-  /** How far to look (search.ts); default: the database's play search (its config's playSearch). */
-  search?: SearchMode;
+  /**
+   * How far to look: a preset's name or a list of extensions (search/extensions.ts); default: the database's play
+   * search (its config's playSearch).
+   */
+  search?: SearchSpec;
   /** A move prior added when choosing; default none. */
   policy?: MovePolicy;
   /**
@@ -234,7 +238,10 @@ export class MorphPlayer implements GamePlayer {
   private readonly graph = new PositionGraph();
   /** One graph for each position retrieved together (judgeMoves, evaluateTogether). */
   private readonly successorGraphs = new PositionGraphPool();
-  readonly search: SearchMode;
+  /** The search played, as it is written (a preset's name when it is one: extensions.ts formatSearch). */
+  readonly search: SearchSpec;
+  /** What the search looks at: every look reads this. */
+  readonly extensions: Readonly<SearchExtensions>;
   /** How values enter a move's score: log-odds with the material searches, else as they are. */
   readonly valueScale: ValueScale;
   readonly evaluation: EvaluationSettings;
@@ -256,6 +263,8 @@ export class MorphPlayer implements GamePlayer {
   private relationWeights: ArrayLike<number> | undefined;
   /** While positionsValuedFor runs: every position `evaluate` values, with its evaluation. */
   private valuedPositions: ValuedPosition[] | undefined;
+  /** The boards this player's mate looks play their lines on (search.ts): its own, so no other search touches them. */
+  private readonly mateBoards = new MateLookBoards();
 
   constructor(
     readonly store: PatternStore,
@@ -266,10 +275,11 @@ export class MorphPlayer implements GamePlayer {
     this.rng = new Random(options.seed);
     const config = options.evaluation === undefined || options.search === undefined ? loadConfig(store.db) : undefined;
     this.evaluation = options.evaluation ?? evaluationSettings(config!);
-    this.search = options.search ?? config!.playSearch;
-    this.valueScale = valuesByMaterial(this.search) ? 'log-odds' : 'probability';
-    this.policyWeight = options.policy && (options.policy.weight ?? defaultPolicyWeight(this.search));
-    this.drawValue = 1 / (1 + Math.exp(options.contempt ?? defaultContempt(this.search)));
+    this.extensions = extensionsOf(options.search ?? config!.playSearch);
+    this.search = formatSearch(this.extensions);
+    this.valueScale = this.extensions.materialValues ? 'log-odds' : 'probability';
+    this.policyWeight = options.policy && (options.policy.weight ?? defaultPolicyWeight(this.extensions));
+    this.drawValue = 1 / (1 + Math.exp(options.contempt ?? defaultContempt(this.extensions)));
   }
 
   async newGame(): Promise<void> {}
@@ -317,8 +327,8 @@ export class MorphPlayer implements GamePlayer {
   }
 
   /**
-   * With the threat looks: the first move of the shortest mate by checks Morph forces within as many of its own
-   * moves as the look follows the opponent's (mateLookDepth, search.ts), when it is longer than one move (a mate
+   * With a mates look of two moves or more (mates=N): the first move of the shortest mate by checks Morph forces
+   * within as many of its own moves as the look follows the opponent's, when it is longer than one move (a mate
    * at once is judged by the rules, and training's search looks no further). Such a move is won by the rules
    * alone, however its position's material reads, so it is played as a move that mates at once is. Without it
    * Morph saw the opponent's mates by checks and not its own (docs/lab/2026-12.md, 2026-12-01). The line is not
@@ -326,19 +336,19 @@ export class MorphPlayer implements GamePlayer {
    * counts: rare within four checking moves, and the position is then usually won anyway.
    */
   private ownMate(history: GameHistory): RankedMove | undefined {
-    const depth = mateLookDepth(this.search);
-    if (depth === 1) return undefined;
-    const mate = shortestMateByChecks(history.board, depth);
+    const depth = this.extensions.mates;
+    if (depth < 2) return undefined;
+    const mate = shortestMateByChecks(history.board, depth, this.mateBoards);
     if (mate === undefined || mate.mateIn === 1) return undefined;
     return { move: mate.move, value: 1, source: 'patterns', mateIn: mate.mateIn };
   }
 
   /**
-   * With the mates look, against a bare king: the move toward mate by the rules alone (bareKing.ts), where the
-   * learned values see every move that keeps the material as equally won. Undefined otherwise.
+   * With the bare-king technique, against a bare king: the move toward mate by the rules alone (bareKing.ts), where
+   * the learned values see every move that keeps the material as equally won. Undefined otherwise.
    */
   private bareKingMove(history: GameHistory): string | undefined {
-    if (!looksAtMates(this.search)) return undefined;
+    if (!this.extensions.bareKing) return undefined;
     const move = bareKingMove(history, this.rng);
     return move && uciMove(move);
   }
@@ -467,7 +477,7 @@ export class MorphPlayer implements GamePlayer {
   private judgeMoves(history: GameHistory, moves: readonly CompactMove[], keep: boolean): RankedMove[] {
     const board = history.board;
     const next = cloneBoard(board);
-    if (valuesByMaterial(this.search)) {
+    if (this.extensions.materialValues) {
       const ranking = moves.map((move) => {
         applyMove(board, move, next);
         return this.judgePosition(history, next, move, keep);
@@ -521,7 +531,7 @@ export class MorphPlayer implements GamePlayer {
 
   /** The patterns' values of several positions (evaluate's), retrieved together where graph patterns value them. */
   private evaluateTogether(boards: readonly Board[]): number[] {
-    if (valuesByMaterial(this.search)) return boards.map((board) => this.evaluate(board).value);
+    if (this.extensions.materialValues) return boards.map((board) => this.evaluate(board).value);
     boards.forEach((board, k) => this.successorGraphs.build(k, board));
     return this.evaluateGraphsTogether(boards.length).map((evaluation) => evaluation.value);
   }
@@ -535,9 +545,13 @@ export class MorphPlayer implements GamePlayer {
     });
   }
 
-  /** Whether the player looks past the position a move leads to. */
+  /**
+   * Whether the player looks past the position a move leads to. Every look but the own-threats look (which
+   * mayRise bounds) only lowers a move's value, so whichever of them a search combines, bestMove may skip a move
+   * already worth less than the best found.
+   */
   private get looksFurther(): boolean {
-    return looksAtCaptures(this.search) || this.options.opponent !== undefined;
+    return looksPastTheMove(this.extensions) || this.options.opponent !== undefined;
   }
 
   /**
@@ -546,13 +560,14 @@ export class MorphPlayer implements GamePlayer {
    * bounds it (mayRise).
    */
   private lookFurther(history: GameHistory, next: Board, ranked: RankedMove): void {
-    if (looksAtCaptures(this.search)) this.lookAtCaptures(next, ranked);
-    if (looksAtMates(this.search)) {
+    const { captures, mates, threatened, ownThreats } = this.extensions;
+    if (captures !== 'none') this.lookAtCaptures(next, ranked);
+    if (mates > 0) {
       this.lookAtMates(next, ranked);
       this.lookAtRepetitions(history, next, ranked);
     }
-    if (looksAtThreats(this.search)) this.lookAtThreats(next, ranked);
-    if (looksAtOwnThreats(this.search)) this.lookAtOwnThreats(next, ranked);
+    if (threatened > 0) this.lookAtThreats(next, ranked);
+    if (ownThreats) this.lookAtOwnThreats(next, ranked);
     if (this.options.opponent !== undefined) this.lookAtPredictedReplies(this.options.opponent, history, next, ranked);
   }
 
@@ -573,7 +588,7 @@ export class MorphPlayer implements GamePlayer {
       // The reply judged as the opponent's own move, by the same rules; its value for Morph is the complement
       // (a draw too: worth drawValue to Morph, whichever side makes it).
       const judged = this.judgePosition(afterMove, after, move, false, 1 - this.drawValue);
-      if (judged.source === 'patterns' && looksAtCaptures(this.search)) this.lookAtCaptures(after, judged);
+      if (judged.source === 'patterns' && this.extensions.captures !== 'none') this.lookAtCaptures(after, judged);
       const value = 1 - judged.value;
       if (value < ranked.value) {
         ranked.value = value;
@@ -582,11 +597,11 @@ export class MorphPlayer implements GamePlayer {
     }
   }
 
-  /** Search "material-threats": lowers a move's value to what the opponent's worst (double) threat leaves (search.ts). */
+  /** The threats look (threats=N): lowers a move's value to what the opponent's worst threat leaves (search.ts). */
   private lookAtThreats(next: Board, ranked: RankedMove): void {
     if (ranked.source !== 'patterns' || ranked.value === 0) return;
     const value = (after: Board) => this.evaluate(after).value;
-    const refutation = worstThreatReply(next, ranked.value, value, captureLook(this.search), fewestThreatened(this.search));
+    const refutation = worstThreatReply(next, ranked.value, value, captureLook(this.extensions), this.extensions.threatened);
     if (refutation !== undefined) {
       ranked.value = refutation.value;
       ranked.refutation = refutation;
@@ -594,23 +609,23 @@ export class MorphPlayer implements GamePlayer {
   }
 
   /**
-   * Search "material-forks": raises a move the looks above left at its position's own value to what its threat
+   * The own-threats look: raises a move the looks above left at its position's own value to what its threat
    * surely wins (search.ts). A move they lowered was refuted already: no threat of its own makes up for that.
    */
   private lookAtOwnThreats(next: Board, ranked: RankedMove): void {
     if (ranked.source !== 'patterns' || ranked.refutation !== undefined) return;
-    const won = unparriedThreat(next, ranked.value, (after) => this.evaluate(after).value, captureLook(this.search));
+    const won = unparriedThreat(next, ranked.value, (after) => this.evaluate(after).value, captureLook(this.extensions));
     if (won !== undefined) ranked.value = won;
   }
 
   /** Whether the look at the move's own threats may raise its value (a check, or something it could take). */
   private mayRise(next: Board, ranked: RankedMove): boolean {
-    if (!looksAtOwnThreats(this.search) || ranked.source !== 'patterns') return false;
-    return threatensAnything(next, (after) => this.evaluate(after).value, captureLook(this.search));
+    if (!this.extensions.ownThreats || ranked.source !== 'patterns') return false;
+    return threatensAnything(next, (after) => this.evaluate(after).value, captureLook(this.extensions));
   }
 
   /**
-   * With the mates look: a move after which the opponent can return to a position already seen in the game is
+   * With a mates look: a move after which the opponent can return to a position already seen in the game is
    * worth no more than a draw (drawValue, .5 without contempt): the opponent can repeat it once more and claim
    * one, as judgePosition counts Morph's own return to a seen position. Only the positions after Morph's own moves were checked before, so a
    * side far ahead that moved a piece back let the opponent's reply complete a threefold: 12 and 7 of 200 games
@@ -631,22 +646,22 @@ export class MorphPlayer implements GamePlayer {
   }
 
   /**
-   * Search "captures-mates": a move that allows a mate in one is worth 0. With the threat looks, so is a move
-   * that allows a mate by checks within MATE_LOOK_DEPTH moves (search.ts mateLookDepth).
+   * The mates look (mates=N): a move that allows a mate by checks within N of the opponent's moves is worth 0
+   * (N = 1, captures-mates: a mate in one).
    */
   private lookAtMates(next: Board, ranked: RankedMove): void {
     if (ranked.source !== 'patterns' || ranked.value === 0) return;
-    const mate = shortestMateByChecks(next, mateLookDepth(this.search));
+    const mate = shortestMateByChecks(next, this.extensions.mates, this.mateBoards);
     if (mate !== undefined) {
       ranked.value = 0;
       ranked.refutation = { move: mate.move, value: 0, source: 'checkmate', mateIn: mate.mateIn };
     }
   }
 
-  /** Search "captures": lowers a move's value to what the opponent's best capture leaves (search.ts). */
+  /** The captures look: lowers a move's value to what the opponent's best capture leaves (search.ts). */
   private lookAtCaptures(next: Board, ranked: RankedMove): void {
     if (ranked.source !== 'patterns') return;
-    const refutation = worstCaptureReply(next, ranked.value, (after) => this.evaluate(after).value, captureLook(this.search), (afters) =>
+    const refutation = worstCaptureReply(next, ranked.value, (after) => this.evaluate(after).value, captureLook(this.extensions), (afters) =>
       this.evaluateTogether(afters),
     );
     if (refutation !== undefined) {
@@ -656,7 +671,7 @@ export class MorphPlayer implements GamePlayer {
   }
 
   private fitPieceValues(): void {
-    const wanted = valuesByMaterial(this.search) && (this.evaluation.materialPrior ?? 0) > 0;
+    const wanted = this.extensions.materialValues && (this.evaluation.materialPrior ?? 0) > 0;
     // From the last fit: the weights have moved a little at most, so Newton's method needs a step or two.
     this.pieceValues = wanted ? databasePieceValues(this.store, this.pieceValues) : undefined;
     const squares = this.options.policy?.squares;
@@ -665,14 +680,14 @@ export class MorphPlayer implements GamePlayer {
     // The database's own weights unless given: read each move, as the piece values are fitted, since training changes them.
     const wantRelations = this.pieceValues !== undefined && this.options.graphPatterns !== false;
     // Without a capture search, the terms fitted over static material: they also know what a piece en prise costs.
-    const kind = looksAtCaptures(this.search) ? 'settled' : 'static';
+    const kind = this.extensions.captures !== 'none' ? 'settled' : 'static';
     this.relationWeights = wantRelations ? (this.options.relationWeights ?? storedRelationWeights(this.store.db, kind)) : undefined;
   }
 
-  /** The patterns' value of a position for the side that just moved (its material pattern's alone, by search mode). */
+  /** The patterns' value of a position for the side that just moved (by its material alone, with materialValues). */
   private evaluate(board: Board): PositionEvaluation {
     let evaluation: PositionEvaluation;
-    if (valuesByMaterial(this.search)) evaluation = materialEvaluation(this.store, board, this.options.maturity, this.evaluation, this.pieceValues, this.squares, this.relationWeights);
+    if (this.extensions.materialValues) evaluation = materialEvaluation(this.store, board, this.options.maturity, this.evaluation, this.pieceValues, this.squares, this.relationWeights);
     else {
       evaluation = evaluateGraph(this.store, buildPositionGraph(board, this.graph), this.options.maturity, this.evaluation);
       this.lastTested += evaluation.tested;

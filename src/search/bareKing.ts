@@ -20,7 +20,7 @@ import { generateLegalMoves } from '../chess/movegen.ts';
 import { gameEnd } from '../chess/gameEnd.ts';
 import type { PositionHistory } from '../chess/history.ts';
 import type { Random } from '../util/random.ts';
-import { matingReply } from './search.ts';
+import { MateLookBoards, matingReply } from './search.ts';
 
 /** Whether `color` has nothing left but its king. */
 export function hasBareKing(board: Board, color: Color): boolean {
@@ -41,6 +41,7 @@ export function bareKingMove(history: PositionHistory, rng: Random): CompactMove
   if (!hasBareKing(position, position.turn === WHITE ? BLACK : WHITE)) return undefined;
   const after = cloneBoard(position);
   const afterReply = cloneBoard(position);
+  const mateBoards = new MateLookBoards();
   const keepsWon: { move: CompactMove; key: MatingKey }[] = [];
   for (const move of generateLegalMoves(position)) {
     applyMove(position, move, after);
@@ -54,7 +55,7 @@ export function bareKingMove(history: PositionHistory, rng: Random): CompactMove
       applyMove(after, reply, afterReply);
       return history.occurrences(afterReply) === 0;
     });
-    if (keeps) keepsWon.push({ move, key: matingKey(position, move, after, replies) });
+    if (keeps) keepsWon.push({ move, key: matingKey(position, move, after, replies, mateBoards) });
   }
   if (keepsWon.length === 0) return undefined;
   const best = keepsWon.reduce((a, b) => (compareMatingKeys(b.key, a.key) > 0 ? b : a)).key;
@@ -78,11 +79,14 @@ function compareMatingKeys(a: MatingKey, b: MatingKey): number {
   return 0;
 }
 
-/** The key of `move` in `position` (whose side to move plays against a bare king), `after` it and with its `replies`. */
-function matingKey(position: Board, move: CompactMove, after: Board, replies: readonly CompactMove[]): MatingKey {
+/**
+ * The key of `move` in `position` (whose side to move plays against a bare king), `after` it and with its `replies`;
+ * the mate looks play on `mateBoards`.
+ */
+function matingKey(position: Board, move: CompactMove, after: Board, replies: readonly CompactMove[], mateBoards: MateLookBoards): MatingKey {
   return {
     promotes: move.promotion,
-    forcedMate: replies.length > 0 && replies.every((reply) => allowsMate(after, reply)) ? 1 : 0,
+    forcedMate: replies.length > 0 && replies.every((reply) => allowsMate(after, reply, mateBoards)) ? 1 : 0,
     fewerReplies: -replies.length,
     kingsCloser: -kingDistance(after),
     pawnAdvance: pawnProgress(position, move),
@@ -90,10 +94,10 @@ function matingKey(position: Board, move: CompactMove, after: Board, replies: re
 }
 
 /** Whether, after the bare king's `reply`, the attacker has a move that mates. */
-function allowsMate(position: Board, reply: CompactMove): boolean {
+function allowsMate(position: Board, reply: CompactMove, mateBoards: MateLookBoards): boolean {
   const afterReply = cloneBoard(position);
   applyMove(position, reply, afterReply);
-  return matingReply(afterReply) !== undefined;
+  return matingReply(afterReply, mateBoards) !== undefined;
 }
 
 /** The kings' distance in king moves. */

@@ -1,5 +1,6 @@
 /**
- * How far Morph looks before judging a move.
+ * How far Morph looks before judging a move: the looks a search is made of (extensions.ts: any combination of
+ * them, written as a preset's name or a list), here as each preset added one, in the order they were measured.
  *
  * - one-ply:  the paper's player. Every legal move's position is valued by its patterns, nothing more.
  * - captures: one ply, then the opponent's captures. A move is worth the least of its own position's value
@@ -12,7 +13,7 @@
  * - material-quiescence: captures-mates, with the captures followed to the end: after the opponent's capture
  *             Morph may capture back, and so on, each side free to stop (stand pat), at most
  *             QUIESCENCE_DEPTH captures deep. A promotion counts as a capture here and in the looks below
- *             (captureLook): a pawn one step from promoting is a threat like a piece left to be taken. Every
+ *             (extensions.ts captureLook): a pawn one step from promoting is a threat like a piece left to be taken. Every
  *             position, the move's own included, is valued by its material pattern alone (the learned weight
  *             of its material difference; .5 when the database has none): measured on the 2-hour run's
  *             database, the graph patterns' values added nothing to play beside the material patterns'
@@ -29,7 +30,7 @@
  *             the least of what each leaves Morph (its captures settled, free to stop; replies that capture,
  *             check or threaten two pieces judged as above), when that is more than its own value. A fork, a
  *             pin or a trapped piece is worth what it wins, which no look at the opponent's moves alone can see.
- *             The opponent's quiet replies that threaten a single piece are answered too (fewestThreatened).
+ *             The opponent's quiet replies that threaten a single piece are answered too (threats=1).
  *
  * Why captures: nine in ten of the one-ply player's blunders left a piece to be taken (docs/lab/).
  * The one-ply player sees the position before the capture, where material is still level and only patterns
@@ -39,52 +40,6 @@
 import { applyMove, cloneBoard, PAWN, uciMove, type Board, type Color, type CompactMove } from '../chess/board.ts';
 import { gameEnd, type GameEnd } from '../chess/gameEnd.ts';
 import { generateLegalCaptures, generateLegalMaterialMoves, generateLegalMoves, hasLegalMove, isInCheck } from '../chess/movegen.ts';
-
-export const SEARCH_MODES = ['one-ply', 'material-one-ply', 'captures', 'captures-mates', 'material-quiescence', 'material-threats', 'material-forks'] as const;
-
-/**
- * What a search mode does, as independent extensions of the paper's one-ply player. Each mode's name tells only
- * what it added to the one it was measured against (docs/lab/); this says all of it, and the search reads only this.
- */
-export interface SearchExtensions {
-  /**
-   * Positions valued by their material (the fitted piece values, plus relation terms and square values) instead of
-   * by every matching pattern: cheap and bounded, so the looks below can afford to value many positions.
-   */
-  materialValues: boolean;
-  /** The opponent's captures after each move: none, one capture, or a capture quiescence (QUIESCENCE). */
-  captures: 'none' | 'one' | 'quiescence';
-  /** How many of its own moves the opponent's mates by checks are followed: 0 none, 1 a reply that mates at once. */
-  mates: number;
-  /** The opponent's quiet threats: 0 not looked at, else how many of Morph's pieces a reply must threaten. */
-  threatened: number;
-  /** What Morph's own move threatens, and Morph's own mates by checks as deep as the opponent's. */
-  ownThreats: boolean;
-}
-
-/**
- * How many moves the threat looks follow the opponent's mates by checks. Against gnuchess at depth 1, 111 of
- * Morph's 146 losses (400 games) had a move after which the opponent mated by checks alone within four moves
- * where another move did not allow it: 53 within two, 35 within three, 23 within four (research/mate-losses.ts).
- * Measured against that opponent, paired by opening over 400 games: 3 moves +.052 a game over a mate at once,
- * 4 moves +.015 more (with the longest mate first); the look over every move of a position then takes 4.2 ms on
- * average, 19 ms at the 95th percentile and 346 ms at worst, and a game move's time does not measurably change
- * (docs/lab/2026-11.md, 2026-11-28, "mates by checks").
- */
-export const MATE_LOOK_DEPTH = 4;
-
-export const SEARCH_EXTENSIONS: Readonly<Record<SearchMode, Readonly<SearchExtensions>>> = Object.freeze({
-  'one-ply': { materialValues: false, captures: 'none', mates: 0, threatened: 0, ownThreats: false },
-  // The paper's one ply with material values: what the relation terms fitted over static material know of pieces
-  // en prise stands in for a capture search (the static terms, learn/relationLearning.ts).
-  'material-one-ply': { materialValues: true, captures: 'none', mates: 0, threatened: 0, ownThreats: false },
-  captures: { materialValues: false, captures: 'one', mates: 0, threatened: 0, ownThreats: false },
-  'captures-mates': { materialValues: false, captures: 'one', mates: 1, threatened: 0, ownThreats: false },
-  'material-quiescence': { materialValues: true, captures: 'quiescence', mates: 1, threatened: 0, ownThreats: false },
-  'material-threats': { materialValues: true, captures: 'quiescence', mates: MATE_LOOK_DEPTH, threatened: 2, ownThreats: false },
-  // The forks look also answers a single threat no move parries (a pin, a trapped piece), as it follows its own.
-  'material-forks': { materialValues: true, captures: 'quiescence', mates: MATE_LOOK_DEPTH, threatened: 1, ownThreats: true },
-});
 
 /**
  * Values closer than this are the same value, rounded differently: a line of captures that comes back to the
@@ -96,9 +51,6 @@ const ROUNDING = 1e-9;
 /** How many captures deep material-quiescence looks at most (both sides' together). */
 export const QUIESCENCE_DEPTH = 8;
 
-/** Whether a search mode values positions by their material pattern alone. */
-export const valuesByMaterial = (search: SearchMode): boolean => SEARCH_EXTENSIONS[search].materialValues;
-
 /**
  * How far a capture look follows the moves that change material: at most `depth` of them in a line (1: the
  * opponent's captures only), and, with `promotions`, a pawn's promotion as well as a capture (quiet or not).
@@ -108,65 +60,17 @@ export interface CaptureLook {
   promotions: boolean;
 }
 
-const ONE_CAPTURE: CaptureLook = Object.freeze({ depth: 1, promotions: false });
+/** The opponent's captures, one deep (a search's `captures`). */
+export const ONE_CAPTURE: CaptureLook = Object.freeze({ depth: 1, promotions: false });
 /**
  * The material searches follow promotions too: a pawn one step from promoting is a threat as real as a piece
  * left to be taken, and a capture look blind to it let passed pawns run (docs/lab/2026-11.md, 2026-11-25).
  */
 export const QUIESCENCE: CaptureLook = Object.freeze({ depth: QUIESCENCE_DEPTH, promotions: true });
 
-/** A search mode's capture look. */
-export const captureLook = (search: SearchMode): CaptureLook => (SEARCH_EXTENSIONS[search].captures === 'quiescence' ? QUIESCENCE : ONE_CAPTURE);
-
-/**
- * The move policy's default weight (src/model/policy.ts) for a player looking this far (docs/lab/).
- * With the looks that value positions by all their patterns, .1: measured best on the scored positions, and
- * level with .05-1 in games.
- * With the material searches (those valuesByMaterial names), whose values are settled
- * material, .03: there the policy should choose among moves of equal material, not outvote a lost pawn. Against
- * .1 on the same four databases: mean win-chance loss -0.40, -0.10, -0.76 and -0.37, and in games against ab:2,q
- * +.033, +.025 and +.010 (2026-11-24).
- */
-export function defaultPolicyWeight(search: SearchMode): number {
-  return valuesByMaterial(search) ? 0.03 : 0.1;
-}
-
-/**
- * How much less than an even result a draw is worth to Morph after its own move, in log-odds (a draw is then
- * worth 1 / (1 + e^c)): contempt, as engines call it. With the material searches .1 (a draw .475), so that at
- * level material Morph plays on rather than repeat: against ab:2,q about two thirds of its draws were repetitions,
- * many of them at level material in the middlegame, and it wins more of the games it plays on than it loses
- * (docs/lab/2026-11.md, 2026-11-25, "contempt"). Else 0: training's search is left as it was. Against a stronger
- * opponent a draw is worth more than Morph's expected result; against gnuchess:depth=1 (.335 without contempt)
- * it measured no cost (+.030 [-.037, +.097]), and `--contempt 0` is there for such opponents.
- */
-export function defaultContempt(search: SearchMode): number {
-  return valuesByMaterial(search) ? 0.1 : 0;
-}
-
-/** Whether a search mode looks for replies that mate at once. */
-export const looksAtMates = (search: SearchMode): boolean => SEARCH_EXTENSIONS[search].mates > 0;
-
-/** Whether a search mode looks at the opponent's quiet double threats. */
-export const looksAtThreats = (search: SearchMode): boolean => SEARCH_EXTENSIONS[search].threatened > 0;
-
-/** Whether a search mode looks at what its own move threatens. */
-export const looksAtOwnThreats = (search: SearchMode): boolean => SEARCH_EXTENSIONS[search].ownThreats;
-
-/**
- * How many of Morph's pieces an opponent's quiet reply must threaten (a check aside) for the threat look to answer
- * it: two with material-threats, the double threats; one with material-forks, which also answers a single threat
- * that no move parries (a pin, a trapped piece), as it follows its own (docs/lab/, "own threats").
- */
-export const fewestThreatened = (search: SearchMode): number => SEARCH_EXTENSIONS[search].threatened || 2;
-export type SearchMode = (typeof SEARCH_MODES)[number];
-
 /** How far an opponent model looks (src/model): its look is fitted to captures, so no mates look. */
 export const MODEL_SEARCH_MODES = ['one-ply', 'captures'] as const;
 export type ModelSearchMode = (typeof MODEL_SEARCH_MODES)[number];
-
-/** Whether a search mode looks at the opponent's captures. */
-export const looksAtCaptures = (search: SearchMode): boolean => SEARCH_EXTENSIONS[search].captures !== 'none';
 
 /** True when the move takes a piece (en passant included). */
 export function isCapture(board: Board, move: CompactMove): boolean {
@@ -255,7 +159,7 @@ function capturesBestFirst(
  * .5 when it ends the game otherwise, else one minus what the capturer is left after the other side's own
  * captures (`depth` - 1 more at most). Values below `low` or above `high` need not be exact (alpha-beta): a
  * value at or below `low` is returned as soon as it is found. `valueForCapturer`, the position's own value for
- * the capturer, when already known (capturesBestFirst).
+ * the capturer, when already known (capturesBestFirst). With `line`, where the line valued ends is written to it.
  */
 function captureValue(
   after: Board,
@@ -265,19 +169,22 @@ function captureValue(
   valueForMover: (after: Board) => number,
   promotions: boolean,
   valueForCapturer?: number,
+  line?: LineEnd,
 ): number {
   // A capture (or a promotion) changes the material, so the position after it cannot repeat an earlier one.
   const end = gameEnd(after, 1);
-  lineEnd = after;
-  if (end === 'checkmate') return 0;
-  if (end !== null) return 0.5;
-  return 1 - settledValue(after, valueForCapturer ?? valueForMover(after), depth - 1, 1 - high, 1 - low, valueForMover, promotions);
+  if (end !== null) {
+    if (line !== undefined) line.board = after;
+    return end === 'checkmate' ? 0 : 0.5;
+  }
+  return 1 - settledValue(after, valueForCapturer ?? valueForMover(after), depth - 1, 1 - high, 1 - low, valueForMover, promotions, line);
 }
 
 /**
  * What the side that just moved into `position` is left after the side to move's captures, each side capturing
  * in turn or stopping, at most `depth` captures deep (the minimax value, pruned by alpha-beta outside
- * [low, high]). `standPat` is the position's own value for that side.
+ * [low, high]). `standPat` is the position's own value for that side. With `line`, where the line valued ends is
+ * written to it.
  */
 function settledValue(
   position: Board,
@@ -287,30 +194,34 @@ function settledValue(
   high: number,
   valueForMover: (after: Board) => number,
   promotions: boolean,
+  line?: LineEnd,
 ): number {
   let value = standPat;
   let end = position;
-  lineEnd = position;
-  if (depth === 0 || value <= low) return value;
-  if (value < high) high = value;
-  for (const capture of capturesBestFirst(position, valueForMover, promotions)) {
-    const replyValue = captureValue(capture.after, depth, low, high, valueForMover, promotions, capture.valueForCapturer);
-    if (replyValue < value) {
-      value = replyValue;
-      end = lineEnd!;
-      if (value <= low) break;
-      if (value < high) high = value;
+  if (depth > 0 && value > low) {
+    if (value < high) high = value;
+    for (const capture of capturesBestFirst(position, valueForMover, promotions)) {
+      const replyValue = captureValue(capture.after, depth, low, high, valueForMover, promotions, capture.valueForCapturer, line);
+      if (replyValue < value) {
+        value = replyValue;
+        if (line !== undefined) end = line.board;
+        if (value <= low) break;
+        if (value < high) high = value;
+      }
     }
   }
-  lineEnd = end;
+  if (line !== undefined) line.board = end;
   return value;
 }
 
 /**
- * The position at the end of the line the last captureValue or settledValue call valued: its principal
- * variation's last position when the value is exact (inside the window), else only where a bound came from.
+ * Where the line a capture look valued ends: its principal variation's last position when the value is exact
+ * (inside the window), else only where a bound came from. The caller that wants it (bestReplyLine) makes one and
+ * passes it down, so that nothing outlives its search and two searches never share it.
  */
-let lineEnd: Board | null = null;
+interface LineEnd {
+  board: Board;
+}
 
 /** A two-ply search's value of a move and the position its principal variation ends in. */
 export interface ReplyLine {
@@ -346,16 +257,17 @@ export function bestReplyLine(position: Board, valueForMover: (after: Board) => 
   replies.sort((a, b) => b.valueForCapturer - a.valueForCapturer);
   let best = -Infinity;
   let bestEnd = position;
+  const line: LineEnd = { board: position };
   for (const reply of replies) {
     if (reply.valueForCapturer <= best) break;
     const replied = cloneBoard(position);
     applyMove(position, reply.move, replied);
     const value = reply.drawn
       ? 0.5
-      : settledValue(replied, reply.valueForCapturer, look.depth, best, Infinity, valueForMover, look.promotions);
+      : settledValue(replied, reply.valueForCapturer, look.depth, best, Infinity, valueForMover, look.promotions, line);
     if (value > best) {
       best = value;
-      bestEnd = reply.drawn ? replied : lineEnd!;
+      bestEnd = reply.drawn ? replied : line.board;
     }
   }
   return { value: 1 - best, end: bestEnd };
@@ -425,30 +337,41 @@ function bestStaticAnswer(position: Board, valueForMover: (after: Board) => numb
  * The shortest mate by checks within `depth` moves (mateByChecks) the side to move in `position` forces: its
  * first move and length, or undefined. Shorter lengths are tried only once the longest finds one.
  */
-export function shortestMateByChecks(position: Board, depth: number): { move: string; mateIn: number } | undefined {
-  const longest = mateByChecks(position, depth);
+export function shortestMateByChecks(
+  position: Board,
+  depth: number,
+  boards = new MateLookBoards(),
+): { move: string; mateIn: number } | undefined {
+  const longest = mateByChecks(position, depth, boards);
   if (longest === undefined) return undefined;
   for (let n = 1; n < depth; n++) {
-    const move = mateByChecks(position, n);
+    const move = mateByChecks(position, n, boards);
     if (move !== undefined) return { move, mateIn: n };
   }
   return { move: longest, mateIn: depth };
 }
 
 /** An opponent reply that mates at once (the first found), or undefined. */
-export function matingReply(position: Board): string | undefined {
-  return mateByChecks(position, 1);
+export function matingReply(position: Board, boards = new MateLookBoards()): string | undefined {
+  return mateByChecks(position, 1, boards);
 }
 
+
 /**
- * How many of its own moves the opponent's mate look follows (mateByChecks): 1 (a reply that mates at once) with
- * captures-mates and material-quiescence; MATE_LOOK_DEPTH with the threat looks, which Morph plays with.
+ * The boards a mate look (mateByChecks) plays its line on, a pair for each move of the line, made the first time
+ * a look goes that deep and reused by every later look given them: the look is made for every move of every
+ * position, and a board each time was allocation for nothing. Whoever looks often (a player) keeps its own, so
+ * that no two searches share a board; a look given none makes its own.
  */
-export const mateLookDepth = (search: SearchMode): number => Math.max(1, SEARCH_EXTENSIONS[search].mates);
+export class MateLookBoards {
+  private readonly levels: { afterAttack: Board; afterDefence: Board }[] = [];
 
-
-// Boards for mateByChecks, one pair per level of its line (the look never nests itself).
-const mateBoards: { afterAttack: Board; afterDefence: Board }[] = [];
+  /** The pair for the line's move at `level` (0 first), made like `position` when new. */
+  at(level: number, position: Board): { afterAttack: Board; afterDefence: Board } {
+    while (this.levels.length <= level) this.levels.push({ afterAttack: cloneBoard(position), afterDefence: cloneBoard(position) });
+    return this.levels[level];
+  }
+}
 
 /**
  * A mate the side to move in `position` forces within `depth` of its moves, each of them a check, whatever the
@@ -457,14 +380,13 @@ const mateBoards: { afterAttack: Board; afterDefence: Board }[] = [];
  * reply that mates at once. Draws by rule along the line are not looked for (a line the defender could
  * draw by repetition counts as a mate), which errs toward avoiding it.
  */
-export function mateByChecks(position: Board, depth: number): string | undefined {
-  return mateWithin(position, depth, 0);
+export function mateByChecks(position: Board, depth: number, boards = new MateLookBoards()): string | undefined {
+  return mateWithin(position, depth, 0, boards);
 }
 
 /** mateByChecks at `level` of its line (each level has its own boards). */
-function mateWithin(position: Board, depth: number, level: number): string | undefined {
-  while (mateBoards.length <= level) mateBoards.push({ afterAttack: cloneBoard(position), afterDefence: cloneBoard(position) });
-  const { afterAttack, afterDefence } = mateBoards[level];
+function mateWithin(position: Board, depth: number, level: number, boards: MateLookBoards): string | undefined {
+  const { afterAttack, afterDefence } = boards.at(level, position);
   for (const attack of generateLegalMoves(position)) {
     applyMove(position, attack, afterAttack);
     if (!isInCheck(afterAttack)) continue;
@@ -473,7 +395,7 @@ function mateWithin(position: Board, depth: number, level: number): string | und
     let escaped = false;
     for (const defence of generateLegalMoves(afterAttack)) {
       applyMove(afterAttack, defence, afterDefence);
-      if (mateWithin(afterDefence, depth - 1, level + 1) === undefined) {
+      if (mateWithin(afterDefence, depth - 1, level + 1, boards) === undefined) {
         escaped = true;
         break;
       }
@@ -484,9 +406,9 @@ function mateWithin(position: Board, depth: number, level: number): string | und
 }
 
 /**
- * Search material-threats: the opponent's quiet reply to the move that led to `position` (the opponent to move)
- * that leaves the side that just moved worst off, below `value`, or undefined when none does. Only replies that
- * threaten are looked at: a check, or at least `fewest` of the mover's pieces (by default 2, a double threat)
+ * The threats look (threats=N, first in material-threats): the opponent's quiet reply to the move that led to
+ * `position` (the opponent to move) that leaves the side that just moved worst off, below `value`, or undefined
+ * when none does. Only replies that threaten are looked at: a check, or at least `fewest` of the mover's pieces (by default 2, a double threat)
  * the opponent could then take at a profit (threatenedPieces). Each is answered by the mover's best move, followed
  * by the opponent's captures as `look` follows them, as worstCaptureReply settles them. `valueForMover` as in
  * worstCaptureReply.
@@ -517,12 +439,12 @@ export function worstThreatReply(
 }
 
 /**
- * Search material-forks: what the side that just moved into `position` (the opponent to move) is sure to win
- * with a threat no reply parries: the least, over every reply, of what the mover is then left (a capture
- * settled as in worstCaptureReply; a quiet reply that checks or threatens two pieces answered as in
- * worstThreatReply; any other quiet reply followed by the mover's captures, each side free to stop). Undefined
- * when some reply leaves the mover no more than `standPat`, the position's own value, or when the move neither
- * checks nor threatens anything (threatenedPieces, as if the opponent passed).
+ * The own-threats look (own-threats, first in material-forks): what the side that just moved into `position` (the
+ * opponent to move) is sure to win with a threat no reply parries: the least, over every reply, of what the mover
+ * is then left (a capture settled as in worstCaptureReply; a quiet reply that checks or threatens two pieces
+ * answered as in worstThreatReply; any other quiet reply followed by the mover's captures, each side free to
+ * stop). Undefined when some reply leaves the mover no more than `standPat`, the position's own value, or when the
+ * move neither checks nor threatens anything (threatenedPieces, as if the opponent passed).
  */
 export function unparriedThreat(
   position: Board,

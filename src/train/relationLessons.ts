@@ -10,7 +10,7 @@ import { evaluationSettings, type LearningConfig } from '../learn/config.ts';
 import { settledMaterialValue } from '../learn/graphTermLearning.ts';
 import type { RelationLesson } from '../learn/relationLearning.ts';
 import { MorphPlayer, scaledValue } from '../player/morphPlayer.ts';
-import { valuesByMaterial } from '../search/search.ts';
+import { extensionsOf } from '../search/extensions.ts';
 import type { PatternStore } from '../store/patternStore.ts';
 import type { Random } from '../util/random.ts';
 
@@ -43,7 +43,7 @@ export function relationLessons(
   rng: Random,
   config: LearningConfig,
 ): RelationLesson[] {
-  if (count <= 0 || !valuesByMaterial(config.playSearch)) return [];
+  if (count <= 0 || !extensionsOf(config.playSearch).materialValues) return [];
   const plies = Array.from({ length: game.moves.length }, (_, i) => i + 1);
   for (let i = plies.length - 1; i > 0; i--) {
     const j = rng.int(i + 1);

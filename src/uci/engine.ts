@@ -28,12 +28,12 @@ import { checkFen, START_FEN } from '../chess/fen.ts';
 import { GameHistory } from '../chess/history.ts';
 import { findLegalMove, gameStatus } from '../chess/movegen.ts';
 import { MorphPlayer, playingMaturity, type RankedMove } from '../player/morphPlayer.ts';
-import { defaultContempt, SEARCH_MODES, type SearchMode } from '../search/search.ts';
+import { defaultContempt, extensionsOf, normalizeSearch, SEARCH_PRESETS, type SearchSpec } from '../search/extensions.ts';
 import { DEFAULT_CONFIG, evaluationWithMaterialPrior, loadConfig } from '../learn/config.ts';
 import { MATERIAL_FIT_ALONE } from '../eval/materialFit.ts';
 import type { EvaluationSettings } from '../eval/evaluation.ts';
 import { PatternStore } from '../store/patternStore.ts';
-import { oneLineMessage } from '../util/errors.ts';
+import { MorphError, oneLineMessage } from '../util/errors.ts';
 
 export const ENGINE_NAME = 'Morph';
 export const ENGINE_VERSION: string = packageJson.version;
@@ -64,10 +64,10 @@ export interface UciEngineConfig {
   maturity?: number;
   /** The stored maturity of the database at start-up, shown as the Maturity option's default without opening it. */
   databaseMaturity?: number;
-  /** Overrides the database's stored search mode (morph uci --search). */
-  search?: SearchMode;
-  /** The stored search mode of the database at start-up, shown as the Search option's default. */
-  databaseSearch?: SearchMode;
+  /** Overrides the database's stored play search (morph uci --search). */
+  search?: SearchSpec;
+  /** The stored play search of the database at start-up, shown as the Search option's default. */
+  databaseSearch?: SearchSpec;
   /** The stored material prior of the database at start-up (config materialPrior), the MaterialPrior option's default. */
   databaseMaterialPrior?: number;
   seed?: number;
@@ -85,7 +85,7 @@ export interface UciEngineConfig {
   /** Builds the player over the store (default: the 1-ply MorphPlayer); e.g. a model-guided player. */
   createPlayer?: (
     store: PatternStore,
-    options: { maturity: number; seed: number; search?: SearchMode; evaluation?: EvaluationSettings },
+    options: { maturity: number; seed: number; search?: SearchSpec; evaluation?: EvaluationSettings },
     name: string,
   ) => MorphPlayer;
 }
@@ -152,10 +152,10 @@ export class UciEngine {
   /** Set by --maturity or `setoption name Maturity`; otherwise each database's own setting is used. */
   private maturity: number | undefined;
   /** Set by --search or `setoption name Search`; otherwise each database's own setting is used. */
-  private searchMode: SearchMode | undefined;
+  private searchMode: SearchSpec | undefined;
   /** Set by `setoption name MaterialPrior`; otherwise each database's own setting is used. */
   private materialPrior: number | undefined;
-  /** Set by `setoption name Contempt`, in centipawns; otherwise the search's default (search.ts defaultContempt). */
+  /** Set by `setoption name Contempt`, in centipawns; otherwise the search's default (extensions.ts defaultContempt). */
   private contemptCentipawns: number | undefined;
   private seed: number;
   private multiPv = 1;
@@ -266,11 +266,15 @@ export class UciEngine {
       this.config.maturity ?? this.config.databaseMaturity ?? (this.loadedStore ? playingMaturity(this.loadedStore) : 0);
     write(`option name Maturity type spin default ${maturity} min 0 max ${MAX_MATURITY}`);
     const search = this.config.search ?? this.config.databaseSearch ?? (this.loadedStore ? loadConfig(this.loadedStore.db).playSearch : DEFAULT_CONFIG.playSearch);
-    write(`option name Search type combo default ${search} ${SEARCH_MODES.map((mode) => `var ${mode}`).join(' ')}`);
+    // The presets, and the search started with when it is a list of extensions (a combo's default is one of its
+    // vars); `setoption` also takes any other list.
+    const presets: readonly string[] = SEARCH_PRESETS;
+    const searches = presets.includes(search) ? presets : [...presets, search];
+    write(`option name Search type combo default ${search} ${searches.map((known) => `var ${known}`).join(' ')}`);
     const materialPrior =
       this.config.databaseMaterialPrior ?? (this.loadedStore ? loadConfig(this.loadedStore.db).materialPrior : DEFAULT_CONFIG.materialPrior);
     write(`option name MaterialPrior type spin default ${materialPrior} min 0 max ${MATERIAL_FIT_ALONE}`);
-    const contempt = Math.round(defaultContempt(search as SearchMode) * CENTIPAWNS_PER_LOG_ODDS);
+    const contempt = Math.round(defaultContempt(extensionsOf(search)) * CENTIPAWNS_PER_LOG_ODDS);
     write(`option name Contempt type spin default ${contempt} min -${MAX_CONTEMPT} max ${MAX_CONTEMPT}`);
     if (this.config.opponentModel) write(`option name OpponentModel type string default ${this.config.opponentModel.path || '<empty>'}`);
     write(`option name Seed type spin default ${this.config.seed ?? 1} min 0 max ${MAX_SEED}`);
@@ -295,9 +299,14 @@ export class UciEngine {
       case 'maturity':
         return this.setPlayerSpin(name, value, MAX_MATURITY, (number) => (this.maturity = number));
       case 'search': {
-        const mode = SEARCH_MODES.find((known) => known === value.toLowerCase());
-        if (mode === undefined) return this.info(`option ${name} is one of ${SEARCH_MODES.join(', ')}, got "${value}"`);
-        this.searchMode = mode;
+        let search: SearchSpec;
+        try {
+          search = normalizeSearch(value.toLowerCase(), `option ${name}`);
+        } catch (error) {
+          if (!(error instanceof MorphError)) throw error;
+          return this.info(error.message);
+        }
+        this.searchMode = search;
         this.loadedPlayer = null;
         return;
       }

@@ -11,8 +11,7 @@ import { EVALUATION_FUNCTIONS, type EvaluationFunction } from '../../eval/evalua
 import { BAD_INPUT, badInput, MorphError } from '../../util/errors.ts';
 import { action, printLine, reportError } from '../run.ts';
 import { readInputLines } from '../../util/inputLines.ts';
-import { MATERIAL_PRIOR_HELP, parseIntegerOption, parseMaterialPriorOption, parseNumberOption, parseSearchOption, parsePolicyWeightOption, POLICY_WEIGHT_HELP } from '../options.ts';
-import { SEARCH_MODES } from '../../search/search.ts';
+import { MATERIAL_PRIOR_HELP, parseIntegerOption, parseMaterialPriorOption, parseNumberOption, parseSearchOption, parsePolicyWeightOption, POLICY_WEIGHT_HELP, SEARCH_HELP } from '../options.ts';
 import { checkDatabaseFileKind } from '../../store/databaseKind.ts';
 
 interface AgreeOptions {
@@ -68,7 +67,7 @@ export function registerAgreeCommand(program: Command): void {
     .option('--ranker <spec>', `rank with a built-in (repeatable): ${RANKER_FORMS}`, collect, [])
     .option('--json', 'JSON output, one object per ranker a line: {"positions":N,"top1":…,"quality":{…}, …}')
     .optionsGroup("Morph's search and evaluation (with --db):")
-    .option('--search <mode>', `with --db: ${SEARCH_MODES.join(' | ')} (default: the database's)`)
+    .option('--search <search>', `with --db: ${SEARCH_HELP} (default: the database's)`)
     .option('--maturity <n>', "with --db: use patterns of at least this many updates (default: the database's)")
     .option('--evaluation <fn>', `with --db: ${EVALUATION_FUNCTIONS.join(' | ')} (default: the database's)`)
     .option('--prior <n>', "with --db: pseudo-counts shrinking weights for shrunk and logodds (default: the database's)")

@@ -15,8 +15,7 @@ import { checkDatabaseFileKind } from '../../store/databaseKind.ts';
 import { badInput, MorphError } from '../../util/errors.ts';
 import { freshSeed } from '../../util/random.ts';
 import { action, printLine } from '../run.ts';
-import { CONTEMPT_HELP, MATERIAL_PRIOR_HELP, parseContemptOption, parseIntegerOption, parseMaterialPriorOption, parseNumberOption, parseSearchOption, parseSeedOption, parsePolicyWeightOption, POLICY_WEIGHT_HELP, MODEL_MODE_HELP, parseModelModeOption } from '../options.ts';
-import { SEARCH_MODES } from '../../search/search.ts';
+import { CONTEMPT_HELP, MATERIAL_PRIOR_HELP, parseContemptOption, parseIntegerOption, parseMaterialPriorOption, parseNumberOption, parseSearchOption, parseSeedOption, parsePolicyWeightOption, POLICY_WEIGHT_HELP, MODEL_MODE_HELP, parseModelModeOption, SEARCH_HELP } from '../options.ts';
 
 interface MatchCommandOptions {
   white?: string;
@@ -161,7 +160,7 @@ export function registerMatchCommand(program: Command): void {
     .option('--pgn <file>', 'write the games to this PGN file (replaced, then written game by game)')
     .option('--no-progress', 'no progress lines on stderr')
     .optionsGroup('Search and evaluation of Morph players:')
-    .option('--search <mode>', `Morph players: ${SEARCH_MODES.join(' | ')} (default: the database's)`)
+    .option('--search <search>', `Morph players: ${SEARCH_HELP} (default: the database's)`)
     .option('--maturity <n>', 'Morph players: use patterns of at least this many updates (default: the database\'s)')
     .option('--material-prior <k>', `Morph players: ${MATERIAL_PRIOR_HELP}`)
     .option('--contempt <c>', CONTEMPT_HELP)

@@ -9,13 +9,12 @@ import { openStoreForReading } from '../../store/location.ts';
 import { BAD_INPUT, MorphError, badInput } from '../../util/errors.ts';
 import { action, printLine, reportError } from '../run.ts';
 import { readInputLines } from '../../util/inputLines.ts';
-import { CONTEMPT_HELP, MATERIAL_PRIOR_HELP, parseContemptOption, parseIntegerOption, parseMaterialPriorOption, parsePolicyWeightOption, parseSearchOption, parseSeedOption, POLICY_WEIGHT_HELP } from '../options.ts';
+import { CONTEMPT_HELP, MATERIAL_PRIOR_HELP, parseContemptOption, parseIntegerOption, parseMaterialPriorOption, parsePolicyWeightOption, parseSearchOption, parseSeedOption, POLICY_WEIGHT_HELP, SEARCH_HELP } from '../options.ts';
 import { evaluationWithMaterialPrior } from '../../learn/config.ts';
 import type { OpponentModel } from '../../model/opponentModel.ts';
 import { modelPolicy } from '../../model/policy.ts';
 import { openPolicyModel } from '../../model/ownPolicy.ts';
 import { checkDatabaseFileKind } from '../../store/databaseKind.ts';
-import { SEARCH_MODES } from '../../search/search.ts';
 
 interface MoveOptions {
   fen?: string;
@@ -121,7 +120,7 @@ export function registerMoveCommand(program: Command): void {
     .option('--move <uci>', 'with --explain: explain this move instead of the chosen one')
     .option('--seed <n>', 'seed for the random tie-break', '1')
     .optionsGroup('Search and evaluation:')
-    .option('--search <mode>', `${SEARCH_MODES.join(' | ')}: how far Morph looks (default: the database's)`)
+    .option('--search <search>', `${SEARCH_HELP}: how far Morph looks (default: the database's)`)
     .option('--maturity <n>', "ignore patterns with fewer updates than this (default: the database's)")
     .option('--material-prior <k>', MATERIAL_PRIOR_HELP)
     .option('--contempt <c>', CONTEMPT_HELP)

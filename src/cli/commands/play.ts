@@ -11,10 +11,9 @@ import { badInput } from '../../util/errors.ts';
 import { freshSeed } from '../../util/random.ts';
 import { action, printLine, reportError } from '../run.ts';
 import { evaluationWithMaterialPrior } from '../../learn/config.ts';
-import { CONTEMPT_HELP, MATERIAL_PRIOR_HELP, parseContemptOption, parseIntegerOption, parseMaterialPriorOption, parsePolicyWeightOption, parseSearchOption, parseSeedOption, POLICY_WEIGHT_HELP, MODEL_MODE_HELP, parseModelModeOption } from '../options.ts';
+import { CONTEMPT_HELP, MATERIAL_PRIOR_HELP, parseContemptOption, parseIntegerOption, parseMaterialPriorOption, parsePolicyWeightOption, parseSearchOption, parseSeedOption, POLICY_WEIGHT_HELP, MODEL_MODE_HELP, parseModelModeOption, SEARCH_HELP } from '../options.ts';
 import { openPolicyModel } from '../../model/ownPolicy.ts';
 import { checkDatabaseFileKind } from '../../store/databaseKind.ts';
-import { SEARCH_MODES } from '../../search/search.ts';
 
 interface PlayOptions {
   db?: string;
@@ -42,7 +41,7 @@ export function registerPlayCommand(program: Command): void {
     .option('--seed <n>', "seed for Morph's random tie-break (default: a fresh one, shown at the start)")
     .option('--pgn <file>', 'save the game as PGN to this file when it ends')
     .optionsGroup('Search and evaluation:')
-    .option('--search <mode>', `${SEARCH_MODES.join(' | ')}: how far Morph looks (default: the database's)`)
+    .option('--search <search>', `${SEARCH_HELP}: how far Morph looks (default: the database's)`)
     .option('--maturity <n>', "Morph ignores patterns with fewer updates than this (default: the database's)")
     .option('--material-prior <k>', MATERIAL_PRIOR_HELP)
     .option('--contempt <c>', CONTEMPT_HELP)

@@ -9,10 +9,10 @@ import { checkDatabaseFileKind } from '../../store/databaseKind.ts';
 import { isCoached, morphPlayerWithModels, type ModelMode } from '../../model/predictedReplies.ts';
 import { OpponentModel } from '../../model/opponentModel.ts';
 import { action } from '../run.ts';
-import { parseIntegerOption, parsePolicyWeightOption, parseSearchOption, POLICY_WEIGHT_HELP, MODEL_MODE_HELP, parseModelModeOption } from '../options.ts';
+import { parseIntegerOption, parsePolicyWeightOption, parseSearchOption, POLICY_WEIGHT_HELP, MODEL_MODE_HELP, parseModelModeOption, SEARCH_HELP } from '../options.ts';
 import { policyModelFor } from '../../model/ownPolicy.ts';
 import { badInput } from '../../util/errors.ts';
-import { SEARCH_MODES, type SearchMode } from '../../search/search.ts';
+import type { SearchSpec } from '../../search/extensions.ts';
 import { storedConfig } from '../../learn/config.ts';
 
 interface UciOptions {
@@ -33,7 +33,7 @@ export function registerUciCommand(program: Command): void {
     .option('--db <file>', 'pattern database (default: data/morph.db in the checkout, or $MORPH_DB)')
     .option('--seed <n>', 'seed for the random tie-break (UCI option Seed)', '1')
     .optionsGroup('Search and evaluation:')
-    .option('--search <mode>', `${SEARCH_MODES.join(' | ')}: how far Morph looks (UCI option Search; default: the database's)`)
+    .option('--search <search>', `${SEARCH_HELP}: how far Morph looks (UCI option Search; default: the database's)`)
     .option('--maturity <n>', "ignore patterns with fewer updates than this (UCI option Maturity; default: the database's)")
     .optionsGroup('Move policy:')
     .option('--policy <file>', "a model of a strong player (morph model) as Morph's move policy (default: the database's own, DB.policy.db, if built)")
@@ -51,7 +51,7 @@ export function registerUciCommand(program: Command): void {
         // and schema, quickly), while the patterns are loaded only at `isready`, so `uci` is answered at once.
         const fresh = opts.db === undefined && !existsSync(defaultDatabasePath());
         let databaseMaturity: number | undefined;
-        let databaseSearch: SearchMode | undefined;
+        let databaseSearch: SearchSpec | undefined;
         let databaseMaterialPrior: number | undefined;
         if (!fresh) {
           ({ maturity: databaseMaturity, playSearch: databaseSearch, materialPrior: databaseMaterialPrior } = storedConfig(
@@ -87,8 +87,8 @@ async function runUciEngine(setup: {
   dbOption: string | undefined;
   maturity: number | undefined;
   databaseMaturity: number | undefined;
-  search: SearchMode | undefined;
-  databaseSearch: SearchMode | undefined;
+  search: SearchSpec | undefined;
+  databaseSearch: SearchSpec | undefined;
   databaseMaterialPrior: number | undefined;
   seed: number;
   createPlayer?: UciEngineConfig['createPlayer'];
