@@ -15,7 +15,7 @@ import { GameHistory } from '../src/chess/history.ts';
 import { buildPositionGraph, PositionGraph } from '../src/graph/positionGraph.ts';
 import { orderedSubpattern } from '../src/learn/nodeOrder.ts';
 import { allSeedPatterns } from '../src/learn/seeding.ts';
-import type { SearchPreset } from '../src/search/extensions.ts';
+import type { SearchSpec } from '../src/search/extensions.ts';
 import { RELATION_TERM_FEATURES } from '../src/eval/relationTerms.ts';
 import { MorphPlayer, type MovePolicy } from '../src/player/morphPlayer.ts';
 import { TAPERED_SQUARE_VALUES } from '../src/eval/squareValues.ts';
@@ -133,8 +133,8 @@ export function benchStoreFile(path: string, label: string, withTargets: boolean
   const meanRetrieval = times.reduce((a, b) => a + b, 0) / times.length;
   const fractionTested = tested / (times.length + reviewTimes.length) / store.size;
 
-  const moveCpu: Partial<Record<SearchPreset, number>> = {};
-  const moveTimesWith = (search: SearchPreset): number[] => {
+  const moveCpu: Partial<Record<SearchSpec, number>> = {};
+  const moveTimesWith = (search: SearchSpec): number[] => {
     const player = new MorphPlayer(store, { maturity: 0, seed: 1, search });
     const moveTimes: number[] = [];
     const cpuStarted = process.cpuUsage();

@@ -5,7 +5,7 @@
  * W/D/L from Morph's side, score, Elo with its 95% interval (match/elo.ts), distinct games.
  *
  *   node bin/run-ts.js research/varied-games.ts --db FILE --opponents 'ab:1;greedy' --pairs 50 --seed 7 \
- *     [--evaluation paper|shrunk|logodds|joint] [--prior N] [--maturity N]
+ *     [--evaluation paper|shrunk] [--prior N] [--maturity N]
  */
 import { Command } from 'commander';
 import { createPlayer } from '../src/train/playerFromSpec.ts';

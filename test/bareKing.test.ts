@@ -7,7 +7,7 @@ import { bareKingMove, hasBareKing } from '../src/search/bareKing.ts';
 import { MorphPlayer } from '../src/player/morphPlayer.ts';
 import { PatternStore } from '../src/store/patternStore.ts';
 import { Random } from '../src/util/random.ts';
-import type { SearchPreset } from '../src/search/extensions.ts';
+import type { SearchSpec } from '../src/search/extensions.ts';
 
 /** A legal position, White to move, with White's king and `pieces` against Black's bare king, placed at random. */
 function randomPosition(rng: Random, pieces: string): string {
@@ -46,7 +46,7 @@ function fleeingKing(board: Board, rng: Random): CompactMove {
 }
 
 /** Plays Morph (White) against the fleeing king from `fen`; the game as chess.js replays it. */
-function playOut(fen: string, search: SearchPreset, seed: number): Chess {
+function playOut(fen: string, search: SearchSpec, seed: number): Chess {
   const morph = new MorphPlayer(PatternStore.open(':memory:'), { maturity: 0, seed, search });
   const rng = new Random(seed);
   const history = new GameHistory(fen);

@@ -196,7 +196,7 @@ describe('morph train refuses bad input before it touches any file', () => {
     await expectRefusedUntouched(
       dir,
       [...train, '--db', join(dir, 'new.db'), '--evaluation', 'bogus'],
-      /config evaluation must be one of paper, shrunk, logodds, joint, got bogus/,
+      /config evaluation must be one of paper, shrunk, got bogus/,
     );
     expect(readdirSync(dir)).toEqual([]);
   });

@@ -104,7 +104,7 @@ describe('UciEngine (the protocol state machine)', () => {
       'id author Morph team',
       'option name Database type string default /somewhere/morph.db',
       'option name Maturity type spin default 0 min 0 max 100000',
-      'option name Search type combo default material-forks var one-ply var material-one-ply var captures var captures-mates var material-quiescence var material-threats var material-forks',
+      'option name Search type combo default material-forks var one-ply var material-one-ply var captures-mates var material-quiescence var material-forks',
       'option name MaterialPrior type spin default 1000000 min 0 max 1000000',
       'option name Contempt type spin default 17 min -800 max 800',
       'option name Seed type spin default 1 min 0 max 2147483647',
@@ -348,7 +348,7 @@ describe('UciEngine (the protocol state machine)', () => {
   it('offers a list of extensions it was started with beside the presets, as the Search option\'s default', () => {
     const { send } = engineUnderTest({ search: 'material,quiescence,mates=4,bare-king' });
     expect(send('uci')).toContain(
-      'option name Search type combo default material,quiescence,mates=4,bare-king var one-ply var material-one-ply var captures var captures-mates var material-quiescence var material-threats var material-forks var material,quiescence,mates=4,bare-king',
+      'option name Search type combo default material,quiescence,mates=4,bare-king var one-ply var material-one-ply var captures-mates var material-quiescence var material-forks var material,quiescence,mates=4,bare-king',
     );
   });
 

@@ -16,6 +16,8 @@
 #   morph train --db paper.db --games 300 --seed 1
 #   morph train --db joint.db --games 300 --seed 1 --evaluation joint
 #   morph train --db own.db --games 300 --seed 1 --learn-from own
+# The joint and logodds functions were retired in session 75 (docs/lab/2026-12.md): rerunning this needs main
+# before that commit (git log -S RETIRED_EVALUATION_FUNCTIONS).
 set -euo pipefail
 cd "$(dirname "$0")/../.."
 PAPER=${1:?usage: compare-evaluations.sh PAPER.db JOINT.db [OWN.db]}

@@ -161,14 +161,3 @@ export function logit(p: number): number {
 export function logistic(x: number): number {
   return 1 / (1 + Math.exp(-x));
 }
-
-/**
- * Log-odds combination: each weight adds its log-odds logit(w) and the sum is turned back into a value,
- * logistic(Σ logit(w)). A weight of .5 adds nothing, agreeing weights reinforce each other, and the result
- * does not depend on the order of the weights. No weights -> .5.
- */
-export function logOddsValue(weights: ArrayLike<number>): number {
-  let sum = 0;
-  for (let i = 0; i < weights.length; i++) sum += logit(weights[i]);
-  return logistic(sum);
-}

@@ -6,20 +6,27 @@
  * - paper:   the paper's play function over the raw weights (combine.ts, playValue).
  * - shrunk:  the paper's play function over weights shrunk toward .5 by `prior` pseudo-counts of a draw,
  *            (n·w + prior·.5)/(n + prior), so a pattern with few updates cannot decide a move.
- * - logodds: the shrunk weights added in log-odds (logOddsValue), as if each were independent evidence.
- * - joint:   the raw weights added in log-odds, learned jointly: the learner moves every matched pattern's
- *            log-odds along the error of the combined value, by its annealing step, the position's error shared
- *            among its patterns (learner.ts), so the sum, not each weight alone, is fitted to the results. Like
- *            an n-tuple network's additive weights.
+ *
+ * Two more were measured and retired (docs/lab/2026-12.md, session 75): `logodds` (the shrunk weights added in
+ * log-odds) and `joint` (the raw weights added in log-odds and learned jointly, n-tuple style). A database saved
+ * with either is refused with a message saying so (learn/config.ts).
  */
-import { combinePair, logistic, logit, logOddsValue, playOrder, playValue, updateValue } from './combine.ts';
+import { combinePair, playOrder, playValue, updateValue } from './combine.ts';
 
-export const EVALUATION_FUNCTIONS = ['paper', 'shrunk', 'logodds', 'joint'] as const;
+export const EVALUATION_FUNCTIONS = ['paper', 'shrunk'] as const;
 export type EvaluationFunction = (typeof EVALUATION_FUNCTIONS)[number];
+
+/**
+ * Evaluation functions Morph once had, with what measured them: a database saved with one is refused by name.
+ */
+export const RETIRED_EVALUATION_FUNCTIONS: Readonly<Record<string, string>> = {
+  logodds: 'measured no better than shrunk, which it extended (docs/lab/2026-11.md, 2026-11-22)',
+  joint: 'played clearly worse than the paper\'s function, -173 Elo against ab:1 where paper scored -85 (docs/lab/2026-11.md, 2026-11-22)',
+};
 
 export interface EvaluationSettings {
   function: EvaluationFunction;
-  /** Pseudo-counts of a draw each weight is shrunk by (shrunk and logodds only). */
+  /** Pseudo-counts of a draw each weight is shrunk by (shrunk only). */
   prior: number;
   /**
    * Pseudo-counts of the fitted piece values each material weight is blended with, where a search values
@@ -43,7 +50,7 @@ export function shrunkWeight(weight: number, updates: number, prior: number): nu
 
 /** The weight a pattern counts with under these settings. */
 export function effectiveWeight(evidence: Evidence, settings: EvaluationSettings): number {
-  return settings.function === 'shrunk' || settings.function === 'logodds'
+  return settings.function === 'shrunk'
     ? shrunkWeight(evidence.weight, evidence.updates, settings.prior)
     : evidence.weight;
 }
@@ -66,23 +73,17 @@ function effectiveWeights(records: readonly Evidence[], settings: EvaluationSett
   return weights;
 }
 
-const usesLogOdds = (settings: EvaluationSettings) => settings.function === 'logodds' || settings.function === 'joint';
-
 /** Play value of a position from its (mature) most-specific matches. Hot path: allocation-free. */
 export function positionValue(records: readonly Evidence[], settings: EvaluationSettings): number {
-  const weights = effectiveWeights(records, settings);
-  if (usesLogOdds(settings)) return logOddsValue(weights);
-  return playValue(weights, scratch);
+  return playValue(effectiveWeights(records, settings), scratch);
 }
 
 /**
- * The evaluation a TD target bootstraps from. The paper's functions use its update function (an
- * extremeness-weighted average, exponent beta) over the same effective weights as play; the log-odds
- * functions use their play value, so targets and play agree.
+ * The evaluation a TD target bootstraps from: the paper's update function (an extremeness-weighted average,
+ * exponent beta) over the same effective weights as play.
  */
 export function targetValue(records: readonly Evidence[], settings: EvaluationSettings, beta: number): number {
-  const weights = effectiveWeights(records, settings);
-  return usesLogOdds(settings) ? logOddsValue(weights) : updateValue(weights, beta);
+  return updateValue(effectiveWeights(records, settings), beta);
 }
 
 export interface CombinationStep {
@@ -95,21 +96,12 @@ export interface CombinationStep {
 }
 
 /**
- * positionValue step by step, for explanations: the paper's functions in their fold order (the same order
- * playValue uses: most extreme first), the log-odds ones by size of contribution (their sum has no order).
+ * positionValue step by step, for explanations: in the play function's fold order (the same order playValue
+ * uses: most extreme first).
  */
 export function combinationSteps(records: readonly Evidence[], settings: EvaluationSettings): CombinationStep[] {
   const weights = Array.from(effectiveWeights(records, settings));
   const steps: CombinationStep[] = [];
-  if (usesLogOdds(settings)) {
-    const order = weights.map((_, i) => i).sort((i, j) => Math.abs(logit(weights[j])) - Math.abs(logit(weights[i])) || i - j);
-    let sum = 0;
-    for (const index of order) {
-      sum += logit(weights[index]);
-      steps.push({ index, weight: weights[index], runningValue: logistic(sum) });
-    }
-    return steps;
-  }
   let running = NaN;
   for (const index of playOrder(weights)) {
     running = Number.isNaN(running) ? weights[index] : combinePair(running, weights[index]);

@@ -4,7 +4,6 @@
  * may itself follow a schedule over the games played.
  */
 import { badInput } from '../util/errors.ts';
-import { logistic, logit } from '../eval/combine.ts';
 
 /**
  * The paper's update W_n = (W_{n-1}·(n-1) + k·new) / (n + k - 1), with n = updatesBefore + 1 the number of
@@ -29,31 +28,6 @@ export function annealedWeight(previous: number, updatesBefore: number, target: 
   // With n = updatesBefore + 1: n - 1 = updatesBefore and n + k - 1 = updatesBefore + k.
   const weight = (previous * updatesBefore + temperature * target) / (updatesBefore + temperature);
   return clampUnit(weight);
-}
-
-/**
- * The annealing rule's step size k/(n + k - 1) (n = updatesBefore + 1): the share of the way annealedWeight
- * moves a weight toward its target. 1 on a pattern's first update (k > 0), falling as updates accumulate.
- */
-export function annealingStep(updatesBefore: number, temperature: number): number {
-  return temperature > 0 ? temperature / (updatesBefore + temperature) : 0;
-}
-
-/**
- * The log-odds a jointly learned weight may reach: ±6 is a weight of .0025 / .9975, evidence strong enough to
- * outvote several weaker patterns, but never a certainty that nothing could move.
- */
-const JOINT_LOG_ODDS_LIMIT = 6;
-
-/**
- * The joint (log-odds) update: a weight's log-odds move by step·4·error, where error = target - combined value
- * of the position(s) the pattern matched and step the annealing step size. The factor 4 is the inverse slope of
- * the logistic at .5, so a lone pattern near .5 moves its value by about step·error, as annealedWeight would.
- */
-export function jointWeight(previous: number, updatesBefore: number, error: number, temperature: number): number {
-  const step = annealingStep(updatesBefore, temperature);
-  const logOdds = logit(previous) + 4 * step * error;
-  return logistic(Math.max(-JOINT_LOG_ODDS_LIMIT, Math.min(JOINT_LOG_ODDS_LIMIT, logOdds)));
 }
 
 function clampUnit(value: number): number {

@@ -8,7 +8,7 @@ import { closeMorphDatabase, type MorphDatabase } from '../store/database.ts';
 import { openDatabaseOfKind } from '../store/databaseKind.ts';
 import { DEFAULT_TEMPERATURE_SCHEDULE, parseTemperatureSchedule } from './annealing.ts';
 import { badInput } from '../util/errors.ts';
-import { EVALUATION_FUNCTIONS, type EvaluationFunction, type EvaluationSettings } from '../eval/evaluation.ts';
+import { EVALUATION_FUNCTIONS, RETIRED_EVALUATION_FUNCTIONS, type EvaluationFunction, type EvaluationSettings } from '../eval/evaluation.ts';
 import { extensionsOf, normalizeSearch, type SearchSpec } from '../search/extensions.ts';
 import { MATERIAL_FIT_ALONE } from '../eval/materialFit.ts';
 
@@ -51,11 +51,10 @@ export interface LearningConfig {
   temperature: string;
   /**
    * How the matched patterns' weights combine into a position's value, in play and in TD targets
-   * (eval/evaluation.ts): paper | shrunk | logodds | joint. "joint" also changes learning: each matched
-   * pattern's log-odds moves along the error of the combined value.
+   * (eval/evaluation.ts): paper | shrunk.
    */
   evaluation: EvaluationFunction;
-  /** Pseudo-counts of a draw that shrink each weight toward .5 (evaluation shrunk and logodds). */
+  /** Pseudo-counts of a draw that shrink each weight toward .5 (evaluation shrunk). */
   prior: number;
   /**
    * Where a search values positions by material alone (the material-* searches): pseudo-counts of the piece
@@ -209,6 +208,10 @@ export function validateConfig(config: LearningConfig): void {
   };
   if (config.learnFrom !== 'own' && config.learnFrom !== 'both') throw badInput(`config learnFrom must be own or both`);
   if (config.updatePer !== 'game' && config.updatePer !== 'position') throw badInput(`config updatePer must be game or position`);
+  const retired = RETIRED_EVALUATION_FUNCTIONS[config.evaluation];
+  if (retired !== undefined) {
+    throw badInput(`config evaluation ${config.evaluation} was retired (${retired}); this Morph plays and learns with ${EVALUATION_FUNCTIONS.join(' or ')}`);
+  }
   if (!EVALUATION_FUNCTIONS.includes(config.evaluation)) {
     throw badInput(`config evaluation must be one of ${EVALUATION_FUNCTIONS.join(', ')}, got ${config.evaluation}`);
   }

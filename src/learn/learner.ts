@@ -4,7 +4,7 @@
  * caller adds (the training loop records the game in the same transaction). Killing the process at any
  * moment therefore loses at most the game in progress.
  */
-import { positionValue, targetValue } from '../eval/evaluation.ts';
+import { targetValue } from '../eval/evaluation.ts';
 import { materialPattern, withoutSafety, type GraphPattern } from '../pattern/pattern.ts';
 import { boardToFen } from '../chess/board.ts';
 import { addPatternPosition } from '../store/patternPositions.ts';
@@ -13,7 +13,7 @@ import { incrementCounter } from '../store/counters.ts';
 import type { PatternRecord } from '../store/patternRecord.ts';
 import type { PatternStore } from '../store/patternStore.ts';
 import type { Random } from '../util/random.ts';
-import { annealedWeight, annealingStep, jointWeight, parseTemperatureSchedule, temperatureAt } from './annealing.ts';
+import { annealedWeight, parseTemperatureSchedule, temperatureAt } from './annealing.ts';
 import { evaluationSettings, type LearningConfig } from './config.ts';
 import {
   generalisationProposals, nodeOrderedProposals, regressionProposals, specialisationProposals, type Proposal,
@@ -128,27 +128,13 @@ export function learnFromGame(
     const touched = new Set<PatternRecord>();
     const changes = new Map<PatternRecord, { change: number; largestStep: number; position: LearnedPosition }>();
     const settings = evaluationSettings(config);
-    const joint = config.evaluation === 'joint';
     const targetsOf = sequences.map(({ positions, result }, s) => {
       const matchesAt = matchesOf[s];
       const counted = (t: number) => matchesAt[t].filter((r) => r.updates >= config.targetMaturity);
       const evaluate = (t: number) => targetValue(counted(t), settings, config.beta);
-      // Joint learning fits the combined value: each position's error is taken against its value before the game,
-      // and shared among the position's patterns in proportion to their annealing steps (normalised least mean
-      // squares): when the steps add up to more than 1, each is divided by their sum, so that the position's
-      // combined log-odds move by at most 4·error however many patterns match it. Without this, twenty fresh
-      // patterns that each take a full step drive every weight to the log-odds limit within a hundred games.
-      const valueBefore = joint ? positions.map((_, t) => positionValue(counted(t), settings)) : [];
-      const stepSum = joint
-        ? matchesAt.map((records) => records.reduce((sum, r) => sum + annealingStep(r.updates, temperature), 0))
-        : [];
-      /** What moves a pattern at position t: the target itself, or for joint learning its share of the error. */
-      const signal = (t: number, target: number) => (joint ? (target - valueBefore[t]) / Math.max(1, stepSum[t]) : target);
       const applyUpdate = (record: PatternRecord, movedBy: number, position: LearnedPosition) => {
         const before = record.weight;
-        record.weight = joint
-          ? jointWeight(before, record.updates, movedBy, temperature)
-          : annealedWeight(before, record.updates, movedBy, temperature);
+        record.weight = annealedWeight(before, record.updates, movedBy, temperature);
         record.updates++;
         record.variance += Math.abs(record.weight - before);
         touched.add(record);
@@ -164,10 +150,10 @@ export function learnFromGame(
       };
       if (config.updatePer === 'position') {
         return tdSweep(positions.length, result, config.lambda, evaluate, (t, target) => {
-          for (const record of matchesAt[t]) applyUpdate(record, signal(t, target), positions[t]);
+          for (const record of matchesAt[t]) applyUpdate(record, target, positions[t]);
         }, config.discount);
       }
-      // One update per pattern and game: toward the mean of its targets (joint: by the mean error) over the
+      // One update per pattern and game: toward the mean of its targets over the
       // positions it matched, recorded at the position whose target was farthest from its weight
       // (specialisation grows it there).
       const pending = new Map<PatternRecord, { sum: number; count: number; farthest: number; position: LearnedPosition }>();
@@ -175,9 +161,9 @@ export function learnFromGame(
         for (const record of matchesAt[t]) {
           const distance = Math.abs(target - record.weight);
           const entry = pending.get(record);
-          if (!entry) pending.set(record, { sum: signal(t, target), count: 1, farthest: distance, position: positions[t] });
+          if (!entry) pending.set(record, { sum: target, count: 1, farthest: distance, position: positions[t] });
           else {
-            entry.sum += signal(t, target);
+            entry.sum += target;
             entry.count++;
             if (distance > entry.farthest) {
               entry.farthest = distance;

@@ -193,9 +193,7 @@ export function explanationText(explanation: MoveExplanation): string {
   if (explanation.combination.length) {
     const { function: fn, prior } = explanation.evaluation;
     const how = fn === 'paper' ? "the paper's play function, most extreme first"
-      : fn === 'shrunk' ? `the paper's play function over weights shrunk by ${prior} draws, most extreme first`
-      : fn === 'logodds' ? `log-odds of weights shrunk by ${prior} draws, added`
-      : 'jointly learned log-odds, added';
+      : `the paper's play function over weights shrunk by ${prior} draws, most extreme first`;
     lines.push(`  combined by ${how}:`);
     const steps = explanation.combination;
     for (const step of steps.slice(0, PATTERNS_SHOWN)) lines.push(`    #${step.id} (${step.weight.toFixed(3)}) -> ${step.runningValue.toFixed(4)}`);

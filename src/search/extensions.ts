@@ -56,9 +56,13 @@ export const MATE_LOOK_DEPTH = 4;
 
 /**
  * The searches measured in docs/lab/, each against one before it and named by what it added; search.ts's header
- * says what each measured.
+ * says what each measured. Kept by name: the paper's player, the defaults (captures-mates trains, material-forks
+ * plays), and the two a measurement still compares with (material-one-ply, the 1-ply target; material-quiescence,
+ * the training search measured against the default). Two steps on the way were retired as names (session 75,
+ * docs/lab/2026-12.md) and stay writable as lists: `captures` (itself a list of one extension) and
+ * `material-threats` (RETIRED_PRESETS).
  */
-export const SEARCH_PRESETS = ['one-ply', 'material-one-ply', 'captures', 'captures-mates', 'material-quiescence', 'material-threats', 'material-forks'] as const;
+export const SEARCH_PRESETS = ['one-ply', 'material-one-ply', 'captures-mates', 'material-quiescence', 'material-forks'] as const;
 export type SearchPreset = (typeof SEARCH_PRESETS)[number];
 
 /** Every extension of each preset: its name tells only its last addition, this all of them. */
@@ -67,11 +71,9 @@ export const PRESET_EXTENSIONS = freezeEach<SearchPreset, SearchExtensions>({
   // The paper's one ply with material values: what the relation terms fitted over static material know of pieces
   // en prise stands in for a capture search (the static terms, learn/relationLearning.ts).
   'material-one-ply': { materialValues: true, captures: 'none', mates: 0, threatened: 0, ownThreats: false, bareKing: false },
-  captures: { materialValues: false, captures: 'one', mates: 0, threatened: 0, ownThreats: false, bareKing: false },
   // The bare-king technique came with the mates look, and every preset that looks at mates has it.
   'captures-mates': { materialValues: false, captures: 'one', mates: 1, threatened: 0, ownThreats: false, bareKing: true },
   'material-quiescence': { materialValues: true, captures: 'quiescence', mates: 1, threatened: 0, ownThreats: false, bareKing: true },
-  'material-threats': { materialValues: true, captures: 'quiescence', mates: MATE_LOOK_DEPTH, threatened: 2, ownThreats: false, bareKing: true },
   // The forks look also answers a single threat no move parries (a pin, a trapped piece), as it follows its own.
   'material-forks': { materialValues: true, captures: 'quiescence', mates: MATE_LOOK_DEPTH, threatened: 1, ownThreats: true, bareKing: true },
 });
@@ -102,6 +104,7 @@ const isPreset = (text: string): text is SearchPreset => (SEARCH_PRESETS as read
  */
 export function extensionsOf(search: SearchSpec, what = 'search'): Readonly<SearchExtensions> {
   if (isPreset(search)) return PRESET_EXTENSIONS[search];
+  if (typeof search === 'string' && Object.hasOwn(RETIRED_PRESETS, search)) return extensionsOf(RETIRED_PRESETS[search], what);
   const refuse = (reason: string) => badInput(`${what} "${quoteInput(String(search))}": ${reason}; ${SEARCH_FORMS}`);
   // A config is JSON: its search may be anything.
   if (typeof search !== 'string') throw refuse('not text');
@@ -133,6 +136,15 @@ export function extensionsOf(search: SearchSpec, what = 'search'): Readonly<Sear
 }
 
 const EXTENSION_NAMES: ReadonlySet<string> = new Set(['material', 'captures', 'quiescence', 'mates', 'threats', 'own-threats', 'bare-king']);
+
+/**
+ * Preset names no longer offered, as the lists they were: a database saved with one still opens and plays as it
+ * did, and shows the list. `material-threats` answered only double threats; material-forks, which answers single
+ * ones and follows Morph's own, measured stronger (learn/config.ts, playSearch).
+ */
+const RETIRED_PRESETS: Readonly<Record<string, string>> = {
+  'material-threats': `material,quiescence,mates=${MATE_LOOK_DEPTH},threats=2,bare-king`,
+};
 
 /** The extensions as a list in the canonical order ('' for none: the one-ply player). */
 export function extensionList(extensions: Readonly<SearchExtensions>): string {

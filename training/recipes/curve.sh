@@ -9,7 +9,7 @@
 # policy build (about 10 minutes) and three matches (the default player: about 20 minutes of CPU per 100 games,
 # docs/lab/2026-12.md, 2026-12-01): hours for six checkpoints.
 #
-#   GAMES=3000 EVERY=500 training/recipes/curve.sh tmp/curve.db [train options, e.g. --evaluation joint]
+#   GAMES=3000 EVERY=500 training/recipes/curve.sh tmp/curve.db [train options, e.g. --evaluation shrunk]
 #   SKIP_TRAIN=1 training/recipes/curve.sh tmp/curve.db      (measure the checkpoints not measured yet)
 #
 # Defaults: GAMES=3000 EVERY=500 MATCH_GAMES=200 SEED=1 OPPONENTS='ab:1;ab:2,q;stockfish:skill=0,depth=1'

@@ -70,7 +70,7 @@ export function registerAgreeCommand(program: Command): void {
     .option('--search <search>', `with --db: ${SEARCH_HELP} (default: the database's)`)
     .option('--maturity <n>', "with --db: use patterns of at least this many updates (default: the database's)")
     .option('--evaluation <fn>', `with --db: ${EVALUATION_FUNCTIONS.join(' | ')} (default: the database's)`)
-    .option('--prior <n>', "with --db: pseudo-counts shrinking weights for shrunk and logodds (default: the database's)")
+    .option('--prior <n>', "with --db: pseudo-counts shrinking weights for shrunk (default: the database's)")
     .option('--material-prior <k>', `with --db: ${MATERIAL_PRIOR_HELP}`)
     .option('--no-graph-patterns', 'with --db: without what the graph patterns add (their terms and the policy\'s term): material and square values only')
     .optionsGroup("Morph's move policy (with --db):")
