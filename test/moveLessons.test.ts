@@ -1,0 +1,105 @@
+/**
+ * The move patterns' lessons from Morph's own search (issue 71 phase 2, src/train/moveLessons.ts): a quiet move the
+ * play search finds worth more than its settled material (a fork) is a positive, a quiet move that changes nothing is
+ * not; and the move patterns learned from such lessons count them over the quiet moves and rank positives higher.
+ */
+import { Chess } from 'chess.js';
+import { describe, expect, it } from 'vitest';
+import { applyMove, boardFromFen, cloneBoard, KNIGHT, uciMove } from '../src/chess/board.ts';
+import { generateLegalMoves, isInCheck } from '../src/chess/movegen.ts';
+import { DEFAULT_CONFIG } from '../src/learn/config.ts';
+import { learnMovePatternLessons, movePatternMatches, movePatternScore, type MoveLesson } from '../src/model/movePatterns.ts';
+import { materialPattern } from '../src/pattern/pattern.ts';
+import { isFollowed, QUIESCENCE } from '../src/search/search.ts';
+import { PatternStore } from '../src/store/patternStore.ts';
+import { DEFAULT_MOVE_LESSON_GAP, MOVE_LESSON_LOOKS, quietMoveLessons, searchQuietMoves } from '../src/train/moveLessons.ts';
+import { Random } from '../src/util/random.ts';
+
+/** Material weights for every difference in a range (a logistic of 1/3/3/5/9 points), so that a won piece shows. */
+function materialStore(): PatternStore {
+  const store = PatternStore.open(':memory:');
+  store.transaction(() => {
+    for (let n = -2; n <= 2; n++) for (let r = -2; r <= 2; r++) for (let q = -1; q <= 1; q++) {
+      const weight = 1 / (1 + Math.exp(-0.4 * (3 * n + 5 * r + 9 * q)));
+      store.insert(materialPattern([0, n, 0, r, q]), 'manual', 0, { weight, updates: 100 });
+    }
+  });
+  return store;
+}
+
+describe('search lessons for the move patterns', () => {
+  it.each(MOVE_LESSON_LOOKS)('a quiet knight fork of king and rook is a positive; quiet moves that win nothing are not (%s)', (look) => {
+    const store = materialStore();
+    // White's Nc7+ forks the king on e8 and the rook on a8; nothing of Black's reaches c7.
+    const fen = 'r3k3/8/8/1N6/8/8/8/4K3 w - - 0 1';
+    const positions = searchQuietMoves(store, { ...DEFAULT_CONFIG, maturity: 0 }, [{ game: 1, startFen: fen, before: [], chosen: 'b5c7' }], 1, new Random(1), look);
+    store.close();
+    expect(positions).toHaveLength(1);
+    const gaps = new Map(positions[0].quiet.map((q) => [q.move, q.gap]));
+    // Every legal move here is quiet, and each was searched.
+    expect([...gaps.keys()].sort()).toEqual(generateLegalMoves(boardFromFen(fen)).map(uciMove).sort());
+    expect(gaps.get('b5c7')!).toBeGreaterThan(DEFAULT_MOVE_LESSON_GAP);
+    for (const quiet of ['e1d2', 'e1f2', 'b5d4']) expect(Math.abs(gaps.get(quiet)!)).toBeLessThan(DEFAULT_MOVE_LESSON_GAP);
+    const [lesson] = [...quietMoveLessons(positions)()];
+    expect(lesson.positives).toContain('b5c7');
+    expect(lesson.positives).not.toContain('e1d2');
+    expect(lesson.considered!.size).toBe(gaps.size);
+  });
+
+  /**
+   * Lessons of a made-up rule in positions of seeded random playouts: among the quiet moves, a knight move that
+   * checks is a positive.
+   */
+  function ruleLessons(count: number, seed: number): { fen: string; positives: string[]; quiet: string[] }[] {
+    const random = new Random(seed);
+    const chess = new Chess();
+    const lessons: { fen: string; positives: string[]; quiet: string[] }[] = [];
+    while (lessons.length < count) {
+      const moves = chess.moves();
+      if (moves.length === 0 || chess.isDraw() || chess.history().length > 80) chess.reset();
+      else chess.move(moves[random.int(moves.length)]);
+      const board = boardFromFen(chess.fen());
+      const quiet = generateLegalMoves(board).filter((m) => !isFollowed(board, m, QUIESCENCE));
+      const positives = quiet.filter((m) => {
+        if (Math.abs(board.squares[m.from]) !== KNIGHT) return false;
+        const after = cloneBoard(board);
+        applyMove(board, m, after);
+        return isInCheck(after);
+      });
+      if (positives.length === 0 || quiet.length < 3) continue;
+      lessons.push({ fen: chess.fen(), positives: positives.map(uciMove), quiet: quiet.map(uciMove) });
+    }
+    return lessons;
+  }
+  const asLessons = (lessons: ReturnType<typeof ruleLessons>) => (): Iterable<MoveLesson> =>
+    lessons.map((l) => ({ board: boardFromFen(l.fen), positives: l.positives, considered: new Set(l.quiet) }));
+
+  it('learns the positives from lessons of several per position, counting over the quiet moves only', () => {
+    const training = ruleLessons(120, 3);
+    const store = PatternStore.open(':memory:');
+    const summary = learnMovePatternLessons(store, asLessons(training), training.length, {}, 1);
+    expect(summary.positives).toBe(training.reduce((s, l) => s + l.positives.length, 0));
+    // Each move matches exactly one seed of its mover's type and destination safety: their uses add up to the
+    // quiet moves, their updates to the positives (captures, not considered, are not counted).
+    const moverSeeds = [...store.hierarchy.byId.values()].filter(
+      (r) => r.pattern.kind === 'graph' && r.pattern.labels.length === 2 && r.pattern.edges.length === 1 && r.pattern.edges[0][0] === 1 && r.pattern.desigs.every((d) => d === 0),
+    );
+    expect(moverSeeds.reduce((s, r) => s + r.uses, 0)).toBe(training.reduce((s, l) => s + l.quiet.length, 0));
+    expect(moverSeeds.reduce((s, r) => s + r.updates, 0)).toBe(summary.positives);
+    // On held-out positions a positive is ranked first among the quiet moves far more often than chance.
+    const heldOut = ruleLessons(60, 4);
+    let first = 0;
+    let chance = 0;
+    for (const lesson of heldOut) {
+      const scored = movePatternMatches(store, boardFromFen(lesson.fen))
+        .filter((m) => lesson.quiet.includes(m.move))
+        .map((m) => ({ move: m.move, score: movePatternScore(m.patterns) }))
+        .sort((a, b) => b.score - a.score);
+      if (lesson.positives.includes(scored[0].move)) first++;
+      chance += lesson.positives.length / lesson.quiet.length;
+    }
+    store.close();
+    expect(first).toBeGreaterThan(2 * chance);
+    expect(first / heldOut.length).toBeGreaterThan(0.5);
+  });
+});
