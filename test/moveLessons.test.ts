@@ -9,29 +9,18 @@ import { applyMove, boardFromFen, cloneBoard, KNIGHT, uciMove } from '../src/che
 import { generateLegalMoves, isInCheck } from '../src/chess/movegen.ts';
 import { DEFAULT_CONFIG } from '../src/learn/config.ts';
 import { learnMovePatternLessons, movePatternMatches, movePatternScore, type MoveLesson } from '../src/model/movePatterns.ts';
-import { materialPattern } from '../src/pattern/pattern.ts';
 import { isFollowed, QUIESCENCE } from '../src/search/search.ts';
 import { PatternStore } from '../src/store/patternStore.ts';
 import { DEFAULT_MOVE_LESSON_GAP, MOVE_LESSON_LOOKS, quietMoveLessons, searchQuietMoves } from '../src/train/moveLessons.ts';
 import { Random } from '../src/util/random.ts';
-
-/** Material weights for every difference in a range (a logistic of 1/3/3/5/9 points), so that a won piece shows. */
-function materialStore(): PatternStore {
-  const store = PatternStore.open(':memory:');
-  store.transaction(() => {
-    for (let n = -2; n <= 2; n++) for (let r = -2; r <= 2; r++) for (let q = -1; q <= 1; q++) {
-      const weight = 1 / (1 + Math.exp(-0.4 * (3 * n + 5 * r + 9 * q)));
-      store.insert(materialPattern([0, n, 0, r, q]), 'manual', 0, { weight, updates: 100 });
-    }
-  });
-  return store;
-}
+import { materialOnlyStore } from './helpers/materialStore.ts';
 
 describe('search lessons for the move patterns', () => {
   it.each(MOVE_LESSON_LOOKS)('a quiet knight fork of king and rook is a positive; quiet moves that win nothing are not (%s)', (look) => {
-    const store = materialStore();
-    // White's Nc7+ forks the king on e8 and the rook on a8; nothing of Black's reaches c7.
-    const fen = 'r3k3/8/8/1N6/8/8/8/4K3 w - - 0 1';
+    const store = materialOnlyStore();
+    // White's Nc7+ forks the king on e8 and the rook on a8; nothing of Black's reaches c7 (the pawns keep the material
+    // short of a draw by rule).
+    const fen = 'r3k3/7p/8/1N6/8/8/P7/4K3 w - - 0 1';
     const positions = searchQuietMoves(store, { ...DEFAULT_CONFIG, maturity: 0 }, [{ game: 1, startFen: fen, before: [], chosen: 'b5c7' }], 1, new Random(1), look);
     store.close();
     expect(positions).toHaveLength(1);

@@ -368,9 +368,16 @@ export function movePatternScore(patterns: readonly PatternRecord[]): number {
   return score;
 }
 
-/** A move-pattern database opened read-only, ranking a position's moves by the move patterns alone. */
+/**
+ * A move-pattern database opened read-only, ranking a position's moves by the move patterns alone (a
+ * MovePatternRanker for the search's patterns=K look).
+ */
 export class MovePatterns {
-  private constructor(readonly store: PatternStore) {}
+  readonly name: string;
+
+  private constructor(readonly store: PatternStore) {
+    this.name = `move-patterns:${store.path}`;
+  }
 
   static open(path: string): MovePatterns {
     return new MovePatterns(PatternStore.open(path, { readonly: true, kind: 'move-patterns' }));
@@ -382,7 +389,11 @@ export class MovePatterns {
 
   /** Every legal move of the position with its score, higher likelier to be a strong side's choice. */
   rank(fen: string): { move: string; score: number }[] {
-    return movePatternMatches(this.store, boardFromFen(fen)).map(({ move, patterns }) => ({ move, score: movePatternScore(patterns) }));
+    return this.rankBoard(boardFromFen(fen));
+  }
+
+  rankBoard(board: Board): { move: string; score: number }[] {
+    return movePatternMatches(this.store, board).map(({ move, patterns }) => ({ move, score: movePatternScore(patterns) }));
   }
 
   close(): void {
