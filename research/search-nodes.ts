@@ -1,0 +1,81 @@
+/**
+ * What Morph's game move costs and what it loses under several searches on one database (issue 71 phase 2): for each
+ * scored position the move the game path plays (MorphPlayer.bestRanked, with the database's own policy as in play),
+ * the positions its search valued (lastValued), its time, and the played move's win-chance loss; per search the
+ * median and mean of each, and the paired difference of nodes and loss from the FIRST search with 95% intervals.
+ *
+ *   node bin/run-ts.js research/search-nodes.ts --positions positions/move-scores.jsonl --db DB \
+ *     [--move-patterns FILE] [--limit N] SEARCH...
+ */
+import { Command } from 'commander';
+import { GameHistory } from '../src/chess/history.ts';
+import { parseLabelledPositions } from '../src/agree/positions.ts';
+import { meanWithInterval, positionQuality } from '../src/agree/metrics.ts';
+import { loadConfig } from '../src/learn/config.ts';
+import { MovePatterns } from '../src/model/movePatterns.ts';
+import { openPolicyModel } from '../src/model/ownPolicy.ts';
+import { modelPolicy } from '../src/model/policy.ts';
+import { MorphPlayer, playingMaturity } from '../src/player/morphPlayer.ts';
+import { PatternStore } from '../src/store/patternStore.ts';
+import { readInputLines } from '../src/util/inputLines.ts';
+
+const program = new Command()
+  .requiredOption('--positions <file>')
+  .requiredOption('--db <file>')
+  .option('--move-patterns <file>')
+  .option('--limit <n>')
+  .argument('<searches...>')
+  .parse();
+const opts = program.opts<{ positions: string; db: string; movePatterns?: string; limit?: string }>();
+const positions = parseLabelledPositions(readInputLines(opts.positions))
+  .positions.filter((p) => p.scores)
+  .slice(0, opts.limit === undefined ? undefined : Number(opts.limit));
+
+const store = PatternStore.open(opts.db, { readonly: true });
+const config = loadConfig(store.db);
+const model = openPolicyModel(opts.db, undefined) ?? undefined;
+const movePatterns = opts.movePatterns === undefined ? undefined : MovePatterns.open(opts.movePatterns);
+
+const sorted = (xs: readonly number[]) => [...xs].sort((a, b) => a - b);
+const median = (xs: readonly number[]) => sorted(xs)[xs.length >> 1];
+const f = (x: number, digits: number) => Number(x.toFixed(digits));
+
+const rows = program.args.map((search) => {
+  const player = new MorphPlayer(store, {
+    maturity: playingMaturity(store),
+    evaluation: { function: config.evaluation, prior: config.prior, materialPrior: config.materialPrior },
+    search,
+    policy: model === undefined ? undefined : modelPolicy(model),
+    movePatterns,
+    seed: 0,
+  });
+  const nodes: number[] = [];
+  const ms: number[] = [];
+  const losses: number[] = [];
+  for (const position of positions) {
+    const started = performance.now();
+    const played = player.bestRanked(new GameHistory(position.fen));
+    ms.push(performance.now() - started);
+    nodes.push(player.lastValued);
+    losses.push(positionQuality([{ move: played.move, value: 1 }], position.scores!).meanLoss);
+  }
+  return { search, nodes, ms, losses };
+});
+const [base] = rows;
+for (const { search, nodes, ms, losses } of rows) {
+  const loss = meanWithInterval(losses);
+  const lossDiff = meanWithInterval(losses.map((x, i) => x - base.losses[i]));
+  const nodeDiff = meanWithInterval(nodes.map((x, i) => x - base.nodes[i]));
+  console.log(
+    JSON.stringify({
+      search, positions: positions.length, movePatterns: opts.movePatterns,
+      nodesMedian: median(nodes), nodesMean: f(meanWithInterval(nodes).mean, 0), nodesVsFirst: f(nodeDiff.mean, 0), nodesVsFirstInterval: nodeDiff.interval.map((x) => f(x, 0)),
+      msMedian: f(median(ms), 1), msMean: f(meanWithInterval(ms).mean, 1),
+      playedLoss: f(loss.mean, 2), playedLossInterval: loss.interval.map((x) => f(x, 2)),
+      lossVsFirst: f(lossDiff.mean, 2), lossVsFirstInterval: lossDiff.interval.map((x) => f(x, 2)),
+    }),
+  );
+}
+movePatterns?.close();
+model?.close();
+store.close();
