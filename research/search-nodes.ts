@@ -5,7 +5,9 @@
  * median and mean of each, and the paired difference of nodes and loss from the FIRST search with 95% intervals.
  *
  *   node bin/run-ts.js research/search-nodes.ts --positions positions/move-scores.jsonl --db DB \
- *     [--move-patterns FILE] [--limit N] SEARCH...
+ *     [--move-patterns FILE|random:SEED] [--limit N] SEARCH...
+ * `random:SEED` is the control for patterns=K: every move a seeded random score, so the look follows K quiet moves
+ * drawn at random.
  */
 import { Command } from 'commander';
 import { GameHistory } from '../src/chess/history.ts';
@@ -15,7 +17,10 @@ import { loadConfig } from '../src/learn/config.ts';
 import { MovePatterns } from '../src/model/movePatterns.ts';
 import { openPolicyModel } from '../src/model/ownPolicy.ts';
 import { modelPolicy } from '../src/model/policy.ts';
-import { MorphPlayer, playingMaturity } from '../src/player/morphPlayer.ts';
+import { MorphPlayer, playingMaturity, type MovePatternRanker } from '../src/player/morphPlayer.ts';
+import { uciMove } from '../src/chess/board.ts';
+import { generateLegalMoves } from '../src/chess/movegen.ts';
+import { Random } from '../src/util/random.ts';
 import { PatternStore } from '../src/store/patternStore.ts';
 import { readInputLines } from '../src/util/inputLines.ts';
 
@@ -34,7 +39,18 @@ const positions = parseLabelledPositions(readInputLines(opts.positions))
 const store = PatternStore.open(opts.db, { readonly: true });
 const config = loadConfig(store.db);
 const model = openPolicyModel(opts.db, undefined) ?? undefined;
-const movePatterns = opts.movePatterns === undefined ? undefined : MovePatterns.open(opts.movePatterns);
+const randomSeed = opts.movePatterns?.startsWith('random:') ? Number(opts.movePatterns.slice('random:'.length)) : undefined;
+const movePatterns: (MovePatternRanker & { close(): void }) | undefined =
+  opts.movePatterns === undefined ? undefined : randomSeed !== undefined ? randomRanker(new Random(randomSeed)) : MovePatterns.open(opts.movePatterns);
+
+/** Move patterns of no knowledge: a seeded random score for every move. */
+function randomRanker(random: Random): MovePatternRanker & { close(): void } {
+  return {
+    name: `random:${randomSeed}`,
+    rankBoard: (board) => generateLegalMoves(board).map((m) => ({ move: uciMove(m), score: random.next() })),
+    close: () => {},
+  };
+}
 
 const sorted = (xs: readonly number[]) => [...xs].sort((a, b) => a - b);
 const median = (xs: readonly number[]) => sorted(xs)[xs.length >> 1];

@@ -10,7 +10,8 @@
 #      play) under material-forks (first: the paired differences are against it), the same looks without any quiet
 #      move followed, patterns=K for each K with the search lessons' move patterns, and patterns=4 with the partner's:
 #      the positions each search valued a move (median, mean), its time, and the played move's win-chance loss,
-#      paired against material-forks with 95% intervals.
+#      paired against material-forks with 95% intervals; and the same searches' full rankings by
+#      training/compare-rankers.ts (mean win-chance loss paired against material-forks).
 # How long on the 2-core machine, shared (2026-12-06): step 1 about 17 minutes; step 2 about 10 (search) and 5
 # (partner) minutes at POSITIONS 2; steps 3-4 about 15 minutes, most of it material-forks.
 #
@@ -48,10 +49,16 @@ for k in "${KS[@]}"; do SEARCHES+=("$LOOKS,patterns=$k,bare-king"); done
 [ -s "$OUT/nodes-partner.jsonl" ] || node bin/run-ts.js research/search-nodes.ts --positions "$SCORED" --db "$DB" \
   --move-patterns "$PARTNER_MP" material-forks "$LOOKS,patterns=4,bare-king" > "$OUT/nodes-partner.jsonl"
 
+# The same searches' full rankings (what morph agree and move rank), paired mean win-chance loss against material-forks.
+RANKERS=("db=$DB;search=material-forks" "db=$DB;search=$LOOKS,bare-king")
+for k in "${KS[@]}"; do RANKERS+=("db=$DB;search=$LOOKS,patterns=$k,bare-king;movePatterns=$SEARCH_MP"); done
+[ -s "$OUT/compare-search-p$PER_GAME.jsonl" ] || node bin/run-ts.js training/compare-rankers.ts --positions "$SCORED" "${RANKERS[@]}" \
+  > "$OUT/compare-search-p$PER_GAME.jsonl"
+
 # One line per filter and per search.
 cat "$OUT"/*.agree.json | node -e '
   for (const l of require("fs").readFileSync(0, "utf8").split("\n").filter((l) => l.includes("\"top4\""))) {
     const r = JSON.parse(l);
     console.log(`${r.ranker}\ttop-1 ${r.top1.toFixed(3)}\ttop-4 ${r.top4.toFixed(3)} [${r.intervals.top4.map((x) => x.toFixed(3)).join(", ")}]`);
   }'
-cat "$OUT"/nodes-*.jsonl
+cat "$OUT"/nodes-*.jsonl "$OUT"/compare-*.jsonl
