@@ -7,7 +7,8 @@
  *   node bin/run-ts.js research/search-nodes.ts --positions positions/move-scores.jsonl --db DB \
  *     [--move-patterns FILE|random:SEED] [--limit N] SEARCH...
  * `random:SEED` is the control for patterns=K: every move a seeded random score, so the look follows K quiet moves
- * drawn at random.
+ * drawn at random. A SEARCH written SEARCH@FILE (or @random:SEED) reads those move patterns instead of
+ * --move-patterns', so that two sets of move patterns are paired on the same positions.
  */
 import { Command } from 'commander';
 import { GameHistory } from '../src/chess/history.ts';
@@ -39,14 +40,17 @@ const positions = parseLabelledPositions(readInputLines(opts.positions))
 const store = PatternStore.open(opts.db, { readonly: true });
 const config = loadConfig(store.db);
 const model = openPolicyModel(opts.db, undefined) ?? undefined;
-const randomSeed = opts.movePatterns?.startsWith('random:') ? Number(opts.movePatterns.slice('random:'.length)) : undefined;
-const movePatterns: (MovePatternRanker & { close(): void }) | undefined =
-  opts.movePatterns === undefined ? undefined : randomSeed !== undefined ? randomRanker(new Random(randomSeed)) : MovePatterns.open(opts.movePatterns);
+/** Move patterns from a file, or random:SEED. */
+function openMovePatterns(spec: string | undefined): (MovePatternRanker & { close(): void }) | undefined {
+  if (spec === undefined) return undefined;
+  return spec.startsWith('random:') ? randomRanker(Number(spec.slice('random:'.length))) : MovePatterns.open(spec);
+}
 
 /** Move patterns of no knowledge: a seeded random score for every move. */
-function randomRanker(random: Random): MovePatternRanker & { close(): void } {
+function randomRanker(seed: number): MovePatternRanker & { close(): void } {
+  const random = new Random(seed);
   return {
-    name: `random:${randomSeed}`,
+    name: `random:${seed}`,
     rankBoard: (board) => generateLegalMoves(board).map((m) => ({ move: uciMove(m), score: random.next() })),
     close: () => {},
   };
@@ -56,7 +60,9 @@ const sorted = (xs: readonly number[]) => [...xs].sort((a, b) => a - b);
 const median = (xs: readonly number[]) => sorted(xs)[xs.length >> 1];
 const f = (x: number, digits: number) => Number(x.toFixed(digits));
 
-const rows = program.args.map((search) => {
+const rows = program.args.map((text) => {
+  const [search, own] = text.split('@');
+  const movePatterns = openMovePatterns(own ?? opts.movePatterns);
   const player = new MorphPlayer(store, {
     maturity: playingMaturity(store),
     evaluation: { function: config.evaluation, prior: config.prior, materialPrior: config.materialPrior },
@@ -75,7 +81,8 @@ const rows = program.args.map((search) => {
     nodes.push(player.lastValued);
     losses.push(positionQuality([{ move: played.move, value: 1 }], position.scores!).meanLoss);
   }
-  return { search, nodes, ms, losses };
+  movePatterns?.close();
+  return { search: text, nodes, ms, losses };
 });
 const [base] = rows;
 for (const { search, nodes, ms, losses } of rows) {
@@ -92,6 +99,5 @@ for (const { search, nodes, ms, losses } of rows) {
     }),
   );
 }
-movePatterns?.close();
 model?.close();
 store.close();
