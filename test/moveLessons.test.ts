@@ -4,7 +4,10 @@
  * not; and the move patterns learned from such lessons count them over the quiet moves and rank positives higher.
  */
 import { Chess } from 'chess.js';
-import { describe, expect, it } from 'vitest';
+import { mkdtempSync, rmSync, writeFileSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import { afterAll, describe, expect, it } from 'vitest';
 import { applyMove, boardFromFen, cloneBoard, KNIGHT, uciMove } from '../src/chess/board.ts';
 import { generateLegalMoves, isInCheck } from '../src/chess/movegen.ts';
 import { DEFAULT_CONFIG } from '../src/learn/config.ts';
@@ -14,6 +17,8 @@ import { PatternStore } from '../src/store/patternStore.ts';
 import { DEFAULT_MOVE_LESSON_GAP, MOVE_LESSON_LOOKS, quietMoveLessons, searchQuietMoves } from '../src/train/moveLessons.ts';
 import { Random } from '../src/util/random.ts';
 import { materialOnlyStore } from './helpers/materialStore.ts';
+import { runMorph } from './helpers/cli.ts';
+import { runTraining } from '../src/train/harness.ts';
 
 describe('search lessons for the move patterns', () => {
   it.each(MOVE_LESSON_LOOKS)('a quiet knight fork of king and rook is a positive; quiet moves that win nothing are not (%s)', (look) => {
@@ -90,5 +95,36 @@ describe('search lessons for the move patterns', () => {
     store.close();
     expect(first).toBeGreaterThan(2 * chance);
     expect(first / heldOut.length).toBeGreaterThan(0.5);
+  });
+
+  describe('from the command line', () => {
+    const folder = mkdtempSync(join(tmpdir(), 'morph-move-lessons-'));
+    afterAll(() => rmSync(folder, { recursive: true, force: true }));
+
+    it("learns a database's games' search lessons into move patterns, which a patterns=K search then reads", async () => {
+      const db = join(folder, 'value.db');
+      await runTraining({ db, games: 2, opponent: 'random', seed: 4, maxPlies: 40, progress: 'none', maxFailures: 3, jobs: 1 });
+      const out = join(folder, 'moves.db');
+      const learned = await runMorph(['model', '--move-patterns', '--move-pattern-target', 'search', '--from-db', db, '--last', '2', '--positions-per-game', '3', '--out', out, '--seed', '1', '--json', '--no-progress']);
+      expect(learned.stderr).toBe('');
+      expect(learned.code).toBe(0);
+      const summary = JSON.parse(learned.stdout);
+      expect(summary).toMatchObject({ target: 'search', look: 'followed', gap: DEFAULT_MOVE_LESSON_GAP, games: 2, decisions: 6, positionsPerGame: 3 });
+      expect(summary.quietMoves).toBeGreaterThan(30);
+      expect(summary.positives).toBe(summary.positiveMoves);
+      const fen = 'r3k3/7p/8/1N6/8/8/P7/4K3 w - - 0 1';
+      const positions = join(folder, 'one.jsonl');
+      writeFileSync(positions, JSON.stringify({ fen, best: 'b5c7' }) + '\n');
+      const search = 'material,quiescence,mates=1,patterns=2';
+      const without = await runMorph(['agree', '--positions', positions, '--db', db, '--search', search]);
+      expect(without.code).toBe(2);
+      expect(without.stderr).toMatch(/move-pattern database/);
+      const agreed = await runMorph(['agree', '--positions', positions, '--db', db, '--search', search, '--move-patterns', out, '--json']);
+      expect(agreed.stderr).toBe('');
+      expect(JSON.parse(agreed.stdout.trim().split('\n')[0])).toMatchObject({ positions: 1 });
+      const wrong = await runMorph(['model', '--move-patterns', '--move-pattern-target', 'search', '--pgn', positions, '--player', 'x', '--out', join(folder, 'x.db')]);
+      expect(wrong.code).toBe(2);
+      expect(wrong.stderr).toMatch(/--move-pattern-target search learns from --from-db/);
+    });
   });
 });
