@@ -11,7 +11,8 @@
 #   4. The game path's move on the scored positions (research/search-nodes.ts, with the database's own policy, as in
 #      play): positions valued a move, time, the played move's win-chance loss, paired against the first search
 #      (material-forks, or K quiet moves drawn at random: SEARCH@random:1); and the full rankings' mean loss by
-#      training/compare-rankers.ts, paired against material-forks.
+#      training/compare-rankers.ts, paired against material-forks. Then steps 3-4 on Morph's own positions
+#      (research/sets/own-positions-scores.jsonl, 651, from other databases' games).
 # How long on the 2-core machine shared with three training runs (load 5-8, 2026-12-06): step 1 15 minutes; step 2
 # 6 (2 a game), 21 (6 a game) and 5 (partner) minutes; step 3 2 minutes; step 4 about 25 minutes, most of it
 # material-forks (13,807 positions valued a move, median).
@@ -59,6 +60,18 @@ nodes "$OUT/paired-random-threats.jsonl" "$L,threats=1,patterns=4,bare-king@rand
 nodes "$OUT/paired-p6.jsonl" "$L,patterns=4,bare-king@random:1" "$L,patterns=4,bare-king@$P6" "$L,patterns=8,bare-king@$P6" "$L,threats=1,patterns=4,bare-king@$P6"
 nodes "$OUT/nodes-p6-forks.jsonl" material-forks "$L,patterns=4,bare-king@$P6" "$L,threats=1,patterns=4,bare-king@$P6"
 
+# The same on Morph's own positions (651, held out from DB's lessons).
+OWN=research/sets/own-positions-scores.jsonl
+[ -s "$OUT/own-recall.jsonl" ] || node bin/run-ts.js research/move-lesson-recall.ts --positions "$OWN" --db "$DB" "$P2" "$P6" "$PARTNER" > "$OUT/own-recall.jsonl"
+SCORED=$OWN nodes "$OUT/own-paired-random.jsonl" "$L,patterns=4,bare-king@random:1" "$L,patterns=4,bare-king@$P6" "$L,patterns=4,bare-king@$PARTNER" \
+  "$L,patterns=4,bare-king@random:2" "$L,bare-king" "$L,patterns=99,bare-king@random:1"
+SCORED=$OWN nodes "$OUT/own-forks.jsonl" material-forks "$L,threats=1,bare-king" "$L,threats=1,patterns=4,bare-king@$P6" \
+  "$L,threats=1,patterns=4,bare-king@random:1" "$L,patterns=4,bare-king@$P6"
+SCORED=$OWN nodes "$OUT/own-paired-threats.jsonl" "$L,threats=1,patterns=4,bare-king@random:1" "$L,threats=1,patterns=4,bare-king@$P6" \
+  "$L,threats=1,patterns=4,bare-king@$PARTNER" "$L,threats=1,patterns=8,bare-king@$P6"
+SCORED=$OWN nodes "$OUT/own-forks-k8.jsonl" material-forks "$L,threats=1,patterns=8,bare-king@$P6"
+nodes "$OUT/forks-k8.jsonl" material-forks "$L,threats=1,patterns=8,bare-king@$P6" "$L,threats=1,patterns=8,bare-king@random:1"
+
 RANKERS=("db=$DB;search=material-forks" "db=$DB;search=$L,bare-king")
 for k in 2 4 8; do RANKERS+=("db=$DB;search=$L,patterns=$k,bare-king;movePatterns=$P2"); done
 [ -s "$OUT/compare-search-p2.jsonl" ] || node bin/run-ts.js training/compare-rankers.ts --positions "$SCORED" "${RANKERS[@]}" > "$OUT/compare-search-p2.jsonl"
@@ -69,4 +82,4 @@ cat "$OUT"/*.agree.json | node -e '
     const r = JSON.parse(l);
     console.log(`${r.ranker}\ttop-1 ${r.top1.toFixed(3)}\ttop-4 ${r.top4.toFixed(3)} [${r.intervals.top4.map((x) => x.toFixed(3)).join(", ")}]`);
   }'
-cat "$OUT"/recall*.jsonl "$OUT"/nodes-*.jsonl "$OUT"/paired-*.jsonl "$OUT"/compare-*.jsonl
+cat "$OUT"/recall*.jsonl "$OUT"/own-recall.jsonl "$OUT"/nodes-*.jsonl "$OUT"/paired-*.jsonl "$OUT"/own-*.jsonl "$OUT"/forks-k8.jsonl "$OUT"/compare-*.jsonl
