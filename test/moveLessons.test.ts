@@ -101,7 +101,7 @@ describe('search lessons for the move patterns', () => {
     const folder = mkdtempSync(join(tmpdir(), 'morph-move-lessons-'));
     afterAll(() => rmSync(folder, { recursive: true, force: true }));
 
-    it("learns a database's games' search lessons into move patterns, which a patterns=K search then reads", async () => {
+    it("learns a database's games' search lessons into move patterns, which a patterns=K search then reads in agree, move and match", async () => {
       const db = join(folder, 'value.db');
       await runTraining({ db, games: 2, opponent: 'random', seed: 4, maxPlies: 40, progress: 'none', maxFailures: 3, jobs: 1 });
       const out = join(folder, 'moves.db');
@@ -122,6 +122,15 @@ describe('search lessons for the move patterns', () => {
       const agreed = await runMorph(['agree', '--positions', positions, '--db', db, '--search', search, '--move-patterns', out, '--json']);
       expect(agreed.stderr).toBe('');
       expect(JSON.parse(agreed.stdout.trim().split('\n')[0])).toMatchObject({ positions: 1 });
+      // move and match read them too.
+      const moved = await runMorph(['move', '--db', db, '--fen', fen, '--search', search, '--move-patterns', out, '--json']);
+      expect(moved.stderr).toBe('');
+      expect(generateLegalMoves(boardFromFen(fen)).map(uciMove)).toContain(JSON.parse(moved.stdout).best);
+      const matched = await runMorph(['match', '--white', `morph:${db}`, '--black', 'random', '--games', '2', '--seed', '1', '--max-plies', '20', '--search', search, '--move-patterns', out, '--json', '--no-progress']);
+      expect(matched.stderr).toBe('');
+      expect(JSON.parse(matched.stdout)).toMatchObject({ games: 2 });
+      const wrongKind = await runMorph(['move', '--db', db, '--fen', fen, '--search', search, '--move-patterns', db]);
+      expect(wrongKind.code).toBe(2);
       const wrong = await runMorph(['model', '--move-patterns', '--move-pattern-target', 'search', '--pgn', positions, '--player', 'x', '--out', join(folder, 'x.db')]);
       expect(wrong.code).toBe(2);
       expect(wrong.stderr).toMatch(/--move-pattern-target search learns from --from-db/);
