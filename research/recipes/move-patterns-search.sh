@@ -72,6 +72,15 @@ SCORED=$OWN nodes "$OUT/own-paired-threats.jsonl" "$L,threats=1,patterns=4,bare-
 SCORED=$OWN nodes "$OUT/own-forks-k8.jsonl" material-forks "$L,threats=1,patterns=8,bare-king@$P6"
 nodes "$OUT/forks-k8.jsonl" material-forks "$L,threats=1,patterns=8,bare-king@$P6" "$L,threats=1,patterns=8,bare-king@random:1"
 
+# Games against ab:2,q, one seed and the balanced openings, material-forks and threats=1 with eight learned quiet
+# moves (the 2026-12-06 run was stopped when the session ended; compare them pair by pair from the PGNs).
+GAMES=(--black 'ab:2,q' --games 100 --seed 1 --openings openings/balanced-6ply.epd --json --no-progress)
+[ -s "$OUT/games-forks.pgn" ] || node bin/morph.js match --white "morph:$DB" "${GAMES[@]}" --search material-forks \
+  --pgn "$OUT/games-forks.pgn" > "$OUT/games-forks.json"
+[ -s "$OUT/games-k8.pgn" ] || node bin/morph.js match --white "morph:$DB" "${GAMES[@]}" --search "$L,threats=1,patterns=8,bare-king" \
+  --move-patterns "$P6" --pgn "$OUT/games-k8.pgn" > "$OUT/games-k8.json"
+node bin/run-ts.js research/paired-pgns.ts "$OUT/games-forks.pgn" "$OUT/games-k8.pgn"
+
 RANKERS=("db=$DB;search=material-forks" "db=$DB;search=$L,bare-king")
 for k in 2 4 8; do RANKERS+=("db=$DB;search=$L,patterns=$k,bare-king;movePatterns=$P2"); done
 [ -s "$OUT/compare-search-p2.jsonl" ] || node bin/run-ts.js training/compare-rankers.ts --positions "$SCORED" "${RANKERS[@]}" > "$OUT/compare-search-p2.jsonl"
