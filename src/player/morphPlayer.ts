@@ -382,8 +382,8 @@ export class MorphPlayer implements GamePlayer {
    * replies) can only lower a move's value below its position's own, so moves are looked at in the order of
    * their positions' values, and a move whose position is already worth less than the best move found needs no
    * look. Only the look at a move's own threat (own-threats, in material-forks) raises a value, for a move that checks
-   * or threatens something, and the patterns look, for a move it follows: such a move is bounded by 1 instead. The moves that could tie are valued exactly and
-   * picked from as `choose` picks, so the move played is the same.
+   * or threatens something, and the patterns look, for a move it follows: such a move is bounded by 1 instead. The
+   * moves that could tie are valued exactly and picked from as `choose` picks, so the move played is the same.
    */
   bestMove(history: GameHistory): string {
     return this.bestRanked(history).move;
