@@ -23,6 +23,7 @@ import { PatternStore } from '../src/store/patternStore.ts';
 import { DEFAULT_CONFIG, loadConfig, mergeConfig, saveConfig } from '../src/learn/config.ts';
 import { setMeta } from '../src/store/meta.ts';
 import { materialPattern } from '../src/pattern/pattern.ts';
+import { materialOnlyStore as madeUpMaterialStore } from './helpers/materialStore.ts';
 import { Random } from '../src/util/random.ts';
 import { fixturePositions } from './helpers/patternSamples.ts';
 import { buildSampleDatabase } from './helpers/sampleDatabase.ts';
@@ -58,23 +59,6 @@ function playedSamplePositions(): string[] {
     }
   }
   return fens;
-}
-
-/**
- * Made-up material weights for every difference in a range (a logistic of 1/3/3/5/9 points), so that most
- * positions' material is valued and a threat to a piece shows.
- */
-function madeUpMaterialStore(): PatternStore {
-  const store = PatternStore.open(':memory:');
-  store.transaction(() => {
-    for (let p = -3; p <= 3; p++) for (let n = -2; n <= 2; n++) for (let b = -2; b <= 2; b++) {
-      for (let r = -2; r <= 2; r++) for (let q = -1; q <= 1; q++) {
-        const weight = 1 / (1 + Math.exp(-0.4 * (p + 3 * n + 3 * b + 5 * r + 9 * q)));
-        store.insert(materialPattern([p, n, b, r, q]), 'manual', 0, { weight, updates: 100 });
-      }
-    }
-  });
-  return store;
 }
 
 describe('isCapture', () => {

@@ -1,7 +1,7 @@
 /**
  * A ranker written as text, for the measurement scripts: 'ranker=SPEC' (a built-in: greedy, random, ab:D[,q]), or
  * 'db=FILE' with optional ';evaluation=FN', ';maturity=N', ';prior=N', ';materialPrior=K', ';search=MODE', ';policy=MODEL|none',
- * ';weight=X', ';graphPatterns=false' (default: the database's own settings and policy, if built).
+ * ';weight=X', ';graphPatterns=false', ';movePatterns=FILE' (for a search with patterns=K) (default: the database's own settings and policy, if built).
  */
 import { createRanker, morphRanker, type MoveRanker } from '../src/agree/rankers.ts';
 import type { EvaluationFunction } from '../src/eval/evaluation.ts';
@@ -19,5 +19,6 @@ export function rankerFromText(text: string): MoveRanker {
     policy: fields.policy === 'none' ? false : fields.policy,
     policyWeight: fields.weight !== undefined ? Number(fields.weight) : undefined,
     graphPatterns: fields.graphPatterns === 'false' ? false : undefined,
+    movePatterns: fields.movePatterns,
   });
 }

@@ -83,6 +83,8 @@ export interface MorphRankerOverrides {
   policyWeight?: number;
   /** False: without what the graph patterns add (MorphPlayerOptions.graphPatterns). */
   graphPatterns?: boolean;
+  /** A move-pattern database, for a search with patterns=K (MorphPlayerOptions.movePatterns). */
+  movePatterns?: string;
 }
 
 /**
@@ -103,6 +105,7 @@ export function morphRanker(dbPath: string, overrides: MorphRankerOverrides = {}
     search: overrides.search ?? config.playSearch,
     policy: model !== undefined ? modelPolicy(model, overrides.policyWeight) : undefined,
     graphPatterns: overrides.graphPatterns,
+    movePatterns: overrides.movePatterns === undefined ? undefined : MovePatterns.open(overrides.movePatterns),
   };
   const shown = Object.entries({ ...overrides, policy: model?.store.path }).filter(([, value]) => value !== undefined).map(([key, value]) => `${key}=${value}`);
   const player = new MorphPlayer(
@@ -116,6 +119,7 @@ export function morphRanker(dbPath: string, overrides: MorphRankerOverrides = {}
     score: (fen) => player.rankMoves(new GameHistory(fen)).map((r) => ({ move: r.move, value: player.choiceScore(r) })),
     close: () => {
       model?.close();
+      settings.movePatterns?.close();
       store.close();
     },
   };

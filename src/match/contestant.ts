@@ -7,6 +7,7 @@
  * engines (stockfish, uci, gnuchess) are processes: one is kept for the whole match and replaced only after it
  * failed.
  */
+import { MovePatterns } from '../model/movePatterns.ts';
 import { AlphaBetaPlayer, parseAlphaBetaSpec } from '../engines/alphabeta.ts';
 import { createOpponent, type CreateOpponentOptions } from '../engines/opponentFactory.ts';
 import { formatOpponentSpec, parseOpponentSpec, type OpponentSpec } from '../engines/opponentSpec.ts';
@@ -44,6 +45,8 @@ export interface ContestantOptions {
   contempt?: number;
   /** False: a Morph contestant plays without what its graph patterns add (MorphPlayerOptions.graphPatterns). */
   graphPatterns?: boolean;
+  /** A move-pattern database, read by a Morph contestant whose search has patterns=K (MorphPlayerOptions.movePatterns). */
+  movePatterns?: string;
 }
 
 const EXTERNAL_KINDS: ReadonlySet<OpponentSpec['kind']> = new Set(['stockfish', 'uci', 'xboard', 'gnuchess']);
@@ -56,6 +59,7 @@ export class Contestant {
   private store: PatternStore | null = null;
   private model: OpponentModel | null = null;
   private policyModel: OpponentModel | null = null;
+  private movePatterns: MovePatterns | null = null;
   /** The policy model file this contestant plays with, if any. */
   private readonly policyPath: string | undefined;
   /** With a policy: its weight. */
@@ -83,6 +87,7 @@ export class Contestant {
     this.policyPath = this.spec.kind === 'morph' && !coached ? policyModelFor(this.spec.dbPath, options.policyModel) : undefined;
     // Checked now, so a bad policy file is refused before the first game rather than failing every game.
     if (this.policyPath !== undefined) checkDatabaseFileKind(this.policyPath, 'opponent-model');
+    if (options.movePatterns !== undefined && this.spec.kind === 'morph') checkDatabaseFileKind(options.movePatterns, 'move-patterns');
     // Resolved now, so that the name says the weight played.
     if (this.policyPath !== undefined && this.spec.kind === 'morph') {
       this.policyWeight = options.policyWeight ?? defaultPolicyWeight(extensionsOf(options.search ?? storedConfig(this.spec.dbPath).playSearch));
@@ -91,7 +96,8 @@ export class Contestant {
       formatOpponentSpec(this.spec) +
       (options.opponentModel !== undefined ? `+model:${options.opponentModel}@${options.modelMode ?? DEFAULT_MODEL_MODE}` : '') +
       (this.policyPath !== undefined ? `+policy:${this.policyPath}@${this.policyWeight}` : '') +
-      (options.graphPatterns === false ? '-graph-patterns' : '');
+      (options.graphPatterns === false ? '-graph-patterns' : '') +
+      (options.movePatterns !== undefined && this.spec.kind === 'morph' ? `+move-patterns:${options.movePatterns}` : '');
   }
 
   get isExternal(): boolean {
@@ -127,6 +133,8 @@ export class Contestant {
     this.model = null;
     this.policyModel?.close();
     this.policyModel = null;
+    this.movePatterns?.close();
+    this.movePatterns = null;
   }
 
   private create(seed: number): Promise<GamePlayer> {
@@ -139,11 +147,13 @@ export class Contestant {
         const maturity = playingMaturity(this.store, this.options.maturity);
         if (this.options.opponentModel !== undefined) this.model ??= OpponentModel.open(this.options.opponentModel);
         if (this.policyPath !== undefined) this.policyModel ??= OpponentModel.open(this.policyPath);
+        if (this.options.movePatterns !== undefined) this.movePatterns ??= MovePatterns.open(this.options.movePatterns);
         const models = { opponent: this.model, policy: this.policyModel, policyWeight: this.policyWeight, mode: this.options.modelMode };
         const name = this.model !== null || this.policyModel !== null ? this.name : context.name;
         const evaluation = evaluationWithMaterialPrior(this.store.db, this.options.materialPrior);
         const options = {
           maturity, seed: context.seed, search: this.options.search, evaluation, contempt: this.options.contempt, graphPatterns: this.options.graphPatterns,
+          movePatterns: this.movePatterns ?? undefined,
         };
         return morphPlayerWithModels(this.store, options, models, name);
       },

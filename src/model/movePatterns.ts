@@ -122,6 +122,8 @@ export interface MovePatternSummary {
   decisions: number;
   /** Decisions with one legal move (nothing to learn). */
   forced: number;
+  /** Positive moves learned from (a partner's: one a decision). */
+  positives: number;
   patterns: number;
   /** Mean log-likelihood of the chosen move after fitting (0 perfect; -log(legal) random). */
   logLikelihood: number;
@@ -136,10 +138,44 @@ interface Case {
   chosen: number;
 }
 
+/**
+ * One position's lesson for the move patterns: which of its moves were good (`positives`, UCI), among the moves
+ * considered (`considered`; absent: every legal move). A partner's decision has one positive, its choice; a search
+ * lesson (train/moveLessons.ts) the quiet moves whose followed value changed, among the position's quiet moves.
+ */
+export interface MoveLesson {
+  board: Board;
+  positives: readonly string[];
+  considered?: ReadonlySet<string>;
+}
+
+/** A partner's decisions as lessons: each the chosen move among every legal move (replayed as they are iterated). */
+export function* decisionLessons(decisions: readonly Decision[]): Generator<MoveLesson> {
+  for (const [decision, history] of decisionHistories(decisions)) yield { board: history.board, positives: [decision.chosen] };
+}
+
 /** Learns move patterns from `decisions` into `store` (an empty store of any kind; the caller records the kind). */
 export function learnMovePatterns(
   store: PatternStore,
   decisions: readonly Decision[],
+  partial: Partial<MovePatternSettings> = {},
+  seed = 1,
+  onProgress?: (text: string) => void,
+): MovePatternSummary {
+  return learnMovePatternLessons(store, () => decisionLessons(decisions), decisions.length, partial, seed, onProgress);
+}
+
+/**
+ * Learns move patterns from lessons (`lessons()` iterates them; it is called twice, to induce and to match) into
+ * `store`. Patterns are induced around each positive move; SYLPH's counts are over the considered moves; the
+ * conditional logit takes each positive as a choice among its position's considered moves (so several positives
+ * of one position share their evidence, as a multi-label softmax). A position with fewer than two considered moves is
+ * counted forced and left out; one without positives adds to the counts only.
+ */
+export function learnMovePatternLessons(
+  store: PatternStore,
+  lessons: () => Iterable<MoveLesson>,
+  lessonCount: number,
   partial: Partial<MovePatternSettings> = {},
   seed = 1,
   onProgress?: (text: string) => void,
@@ -149,18 +185,19 @@ export function learnMovePatterns(
   const started = performance.now();
   store.transaction(() => {
     for (const pattern of moveSeedPatterns()) store.insert(pattern, 'seed', 0);
-    for (const [decision, history] of decisionHistories(decisions)) {
-      const chosen = parseUciMove(decision.chosen)!;
-      const move = buildMoveGraph(history.board, chosen);
-      if (move.destination < 0) continue;
-      for (let i = 0; i < settings.patternsPerDecision; i++) {
-        const pattern = inducedMovePattern(move, 2 + rng.int(settings.maxSize - 1), rng);
-        if (pattern.labels.length >= 2) store.insert(pattern, 'forward', 0);
+    for (const { board, positives } of lessons()) {
+      for (const positive of positives) {
+        const move = buildMoveGraph(board, parseUciMove(positive)!);
+        if (move.destination < 0) continue;
+        for (let i = 0; i < settings.patternsPerDecision; i++) {
+          const pattern = inducedMovePattern(move, 2 + rng.int(settings.maxSize - 1), rng);
+          if (pattern.labels.length >= 2) store.insert(pattern, 'forward', 0);
+        }
       }
     }
   });
   const induced = performance.now();
-  onProgress?.(`${store.size} move patterns from ${decisions.length} decisions in ${((induced - started) / 1000).toFixed(1)} s; matching`);
+  onProgress?.(`${store.size} move patterns from ${lessonCount} decisions in ${((induced - started) / 1000).toFixed(1)} s; matching`);
   // Dense feature indices over the patterns, and SYLPH's counts.
   const records = [...store.hierarchy.byId.values()];
   const dense = new Map<number, number>(records.map((record, k) => [record.id, k]));
@@ -171,11 +208,13 @@ export function learnMovePatterns(
   const cases: Case[] = [];
   let forced = 0;
   let count = 0;
-  for (const [decision, history] of decisionHistories(decisions)) {
+  let positiveMoves = 0;
+  for (const { board, positives, considered } of lessons()) {
     count++;
-    const moves = movePatternMatches(store, history.board);
-    const chosen = moves.findIndex((m) => m.move === decision.chosen);
-    if (moves.length < 2 || chosen < 0) {
+    const all = movePatternMatches(store, board);
+    const moves = considered === undefined ? all : all.filter((m) => considered.has(m.move));
+    const chosen = positives.map((move) => moves.findIndex((m) => m.move === move)).filter((s) => s >= 0);
+    if (moves.length < 2 || (considered === undefined && chosen.length === 0)) {
       forced++;
       continue;
     }
@@ -192,20 +231,23 @@ export function learnMovePatterns(
     }
     const start = new Int32Array(moves.length + 1);
     const features: number[] = [];
+    const isChosen = new Set(chosen);
     moves.forEach(({ patterns }, s) => {
       for (const record of patterns) {
         const f = dense.get(record.id)!;
         available[f]++;
-        if (s === chosen) chosenCount[f]++;
+        if (isChosen.has(s)) chosenCount[f]++;
         if (inAll[f] < moves.length) features.push(f);
       }
       start[s + 1] = features.length;
     });
-    cases.push({ start, features: Int32Array.from(features), chosen });
+    const shared = Int32Array.from(features);
+    for (const s of isChosen) cases.push({ start, features: shared, chosen: s });
+    positiveMoves += isChosen.size;
     if (count % 2000 === 0) onProgress?.(`${count} decisions matched`);
   }
   const matched = performance.now();
-  onProgress?.(`${cases.length} decisions in ${((matched - induced) / 1000).toFixed(1)} s; fitting`);
+  onProgress?.(`${cases.length} choices in ${((matched - induced) / 1000).toFixed(1)} s; fitting`);
   const { scores, logLikelihood } = fitLogit(cases, records.length, settings, rng);
   store.transaction(() => {
     records.forEach((record, f) => {
@@ -217,8 +259,9 @@ export function learnMovePatterns(
   });
   const fitted = performance.now();
   return {
-    decisions: decisions.length,
+    decisions: lessonCount,
     forced,
+    positives: positiveMoves,
     patterns: store.size,
     logLikelihood,
     seconds: { patterns: (induced - started) / 1000, features: (matched - induced) / 1000, fitting: (fitted - matched) / 1000 },
@@ -284,10 +327,13 @@ const gradient = new Map<number, number>();
 
 export const MOVE_PATTERN_INFO_KEY = 'move_pattern_info';
 
-/** Learns move patterns from `decisions` and writes them, whole, to `out` (a 'move-patterns' database). */
+/**
+ * Learns move patterns from `decisions` (a partner's choices) or lessons (`{ lessons, count }`: learnMovePatternLessons)
+ * and writes them, whole, to `out` (a 'move-patterns' database).
+ */
 export function buildMovePatterns(
   out: string,
-  decisions: readonly Decision[],
+  decisions: readonly Decision[] | { lessons: () => Iterable<MoveLesson>; count: number },
   info: Record<string, unknown>,
   settings: Partial<MovePatternSettings> = {},
   seed = 1,
@@ -297,7 +343,10 @@ export function buildMovePatterns(
   return writeWholeFile(out, { replace, writers: 'morph move-patterns' }, (temporary) => {
     const store = PatternStore.open(':memory:');
     try {
-      const summary = learnMovePatterns(store, decisions, settings, seed, onProgress);
+      const summary =
+        'lessons' in decisions
+          ? learnMovePatternLessons(store, decisions.lessons, decisions.count, settings, seed, onProgress)
+          : learnMovePatterns(store, decisions, settings, seed, onProgress);
       store.transaction(() => {
         recordDatabaseKind(store.db, 'move-patterns');
         setMeta(store.db, MOVE_PATTERN_INFO_KEY, { ...info, ...summary });
@@ -319,9 +368,16 @@ export function movePatternScore(patterns: readonly PatternRecord[]): number {
   return score;
 }
 
-/** A move-pattern database opened read-only, ranking a position's moves by the move patterns alone. */
+/**
+ * A move-pattern database opened read-only, ranking a position's moves by the move patterns alone (a
+ * MovePatternRanker for the search's patterns=K look).
+ */
 export class MovePatterns {
-  private constructor(readonly store: PatternStore) {}
+  readonly name: string;
+
+  private constructor(readonly store: PatternStore) {
+    this.name = `move-patterns:${store.path}`;
+  }
 
   static open(path: string): MovePatterns {
     return new MovePatterns(PatternStore.open(path, { readonly: true, kind: 'move-patterns' }));
@@ -333,7 +389,11 @@ export class MovePatterns {
 
   /** Every legal move of the position with its score, higher likelier to be a strong side's choice. */
   rank(fen: string): { move: string; score: number }[] {
-    return movePatternMatches(this.store, boardFromFen(fen)).map(({ move, patterns }) => ({ move, score: movePatternScore(patterns) }));
+    return this.rankBoard(boardFromFen(fen));
+  }
+
+  rankBoard(board: Board): { move: string; score: number }[] {
+    return movePatternMatches(this.store, board).map(({ move, patterns }) => ({ move, score: movePatternScore(patterns) }));
   }
 
   close(): void {

@@ -68,9 +68,9 @@ export function openPolicyModel(dbPath: string, given: string | false | undefine
 const PARTNER_GAMES = `FROM games WHERE pgn IS NOT NULL AND morph_color IS NOT NULL AND opponent IS NOT NULL AND opponent <> 'self'`;
 
 /** The partner's decisions (the side Morph was not) in recorded games, in their order. */
-function partnerSides(rows: readonly { pgn: string; morphColor: 'w' | 'b' }[], source: string): Decision[] {
+function partnerSides(rows: readonly { pgn: string; morphColor: 'w' | 'b' }[], source: string, bothSides = false): Decision[] {
   const text = rows.map((r) => r.pgn.trim()).join('\n\n') + '\n';
-  return sideDecisions(text, source, (_headers, index) => [rows[index].morphColor === 'w' ? 'b' : 'w']).decisions;
+  return sideDecisions(text, source, (_headers, index) => (bothSides ? ['w', 'b'] : [rows[index].morphColor === 'w' ? 'b' : 'w'])).decisions;
 }
 
 export interface PartnerGames {
@@ -86,14 +86,14 @@ export interface PartnerGames {
 /**
  * The partners' decisions in the last `lastGames` recorded games of a value database, or with `evenly`, in
  * `lastGames` games spread evenly over all of them (all when there are no more); with `after` and `upTo`, only
- * among the games numbered after the one and up to the other. Self-play games are left out: there the partner is
- * Morph itself.
+ * among the games numbered after the one and up to the other; with `bothSides`, Morph's moves too (every move of
+ * those games). Self-play games are left out: there the partner is Morph itself.
  */
 export function partnerDecisions(
   db: MorphDatabase,
   dbPath: string,
   lastGames = OWN_POLICY_GAMES,
-  { evenly = false, after = 0, upTo = Number.MAX_SAFE_INTEGER } = {},
+  { evenly = false, after = 0, upTo = Number.MAX_SAFE_INTEGER, bothSides = false } = {},
 ): PartnerGames {
   let ids = partnerGamesAfter(db, after, upTo);
   if (ids.length > lastGames) {
@@ -102,7 +102,7 @@ export function partnerDecisions(
   const byId = db.prepare(`SELECT id, pgn, morph_color AS morphColor, opponent FROM games WHERE id = ?`);
   const rows = ids.map((id) => byId.get(id) as { id: number; pgn: string; morphColor: 'w' | 'b'; opponent: string });
   if (rows.length === 0) return { decisions: [], games: 0, firstGame: 0, lastGame: 0, partners: [] };
-  const decisions = partnerSides(rows, `${dbPath}'s games`);
+  const decisions = partnerSides(rows, `${dbPath}'s games`, bothSides);
   return {
     decisions,
     games: rows.length,

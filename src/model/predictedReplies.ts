@@ -57,7 +57,7 @@ export const isCoached = (hasOpponentModel: boolean, mode: ModelMode | undefined
 /** A Morph player using the models given: the one rule for match, play and uci. */
 export function morphPlayerWithModels(
   store: PatternStore,
-  options: Pick<MorphPlayerOptions, 'maturity' | 'seed' | 'search' | 'evaluation' | 'contempt' | 'graphPatterns'>,
+  options: Pick<MorphPlayerOptions, 'maturity' | 'seed' | 'search' | 'evaluation' | 'contempt' | 'graphPatterns' | 'movePatterns'>,
   models: PlayerModels,
   name?: string,
 ): MorphPlayer {

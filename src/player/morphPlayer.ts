@@ -6,7 +6,8 @@
  * further: with `captures` a move is then worth no more than what the opponent's best capture leaves it; with
  * `quiescence`, what the captures in turn leave; with `material`, every position is valued by its material; with
  * `mates=N`, a move is worth 0 when the opponent then mates by checks; with `threats=N`, no more than what the
- * opponent's threats leave, and with `own-threats` what its own threats surely win. The best move is played, ties
+ * opponent's threats leave, and with `own-threats` what its own threats surely win; with `patterns=K`, the K quiet
+ * moves the move patterns rank highest are followed through every reply too. The best move is played, ties
  * broken by a seeded random choice; with `bare-king`, a bare king is mated by the rules' order instead
  * (bareKing.ts). Given a move policy (a
  * model of a strong player's choices, src/model/policy.ts), a move is chosen by its value (with the material
@@ -32,6 +33,8 @@ import { storedRelationWeights } from '../eval/relationTerms.ts';
 import { evaluationSettings, loadConfig } from '../learn/config.ts';
 import { bareKingMove } from '../search/bareKing.ts';
 import {
+  followedThroughReplies,
+  isFollowed,
   MateLookBoards,
   shortestMateByChecks,
   threatensAnything,
@@ -158,6 +161,16 @@ export interface MovePolicy {
 }
 
 /**
+ * Move patterns (src/model/movePatterns.ts): a score for each legal move of a position, higher for the moves they
+ * predict are worth following. The search's patterns=K look follows the K quiet moves they rank highest.
+ */
+export interface MovePatternRanker {
+  readonly name: string;
+  /** Every legal move of `board` (UCI) with its score. */
+  rankBoard(board: Board): { move: string; score: number }[];
+}
+
+/**
  * A model of the opponent's choices (src/model/predictedReplies.ts): the player looks at the replies it finds
  * likeliest, as the captures search looks at captures.
  */
@@ -187,6 +200,8 @@ export interface MorphPlayerOptions {
   squareWeight?: number;
   /** A model of the opponent whose predicted replies the player looks at; default none. */
   opponent?: ReplyPredictor;
+  /** The move patterns whose highest-ranked quiet moves a search with patterns=K follows; required by such a search. */
+  movePatterns?: MovePatternRanker;
   /** How much less than an even result a draw is worth to Morph, in log-odds; default search.ts defaultContempt. */
   contempt?: number;
   /**
@@ -251,6 +266,10 @@ export class MorphPlayer implements GamePlayer {
   readonly drawValue: number;
   /** Patterns tested in the last call to rankMoves (for benchmarks and --explain). */
   lastTested = 0;
+  /** Positions valued in the last call to rankMoves or bestMove (the search's nodes, for measurements). */
+  lastValued = 0;
+  /** With patterns=K: the quiet moves of the position being ranked that the look follows (UCI). */
+  private patternFollowed: ReadonlySet<string> | undefined;
   /**
    * The piece values the material searches blend with (materialFit.ts), fitted afresh for each move: the
    * database may have learned since the last one (4,245 patterns: about 6 ms from nothing, much less from the
@@ -280,6 +299,9 @@ export class MorphPlayer implements GamePlayer {
     this.valueScale = this.extensions.materialValues ? 'log-odds' : 'probability';
     this.policyWeight = options.policy && (options.policy.weight ?? defaultPolicyWeight(this.extensions));
     this.drawValue = 1 / (1 + Math.exp(options.contempt ?? defaultContempt(this.extensions)));
+    if (this.extensions.patterns > 0 && options.movePatterns === undefined) {
+      throw badInput(`the search ${this.search} follows the quiet moves move patterns rank highest: give a move-pattern database (--move-patterns FILE)`);
+    }
   }
 
   async newGame(): Promise<void> {}
@@ -295,8 +317,10 @@ export class MorphPlayer implements GamePlayer {
     const board = history.board;
     const next = cloneBoard(board);
     this.lastTested = 0;
+    this.lastValued = 0;
     this.fitPieceValues();
     const moves = generateLegalMoves(board);
+    this.patternFollowed = this.patternMoves(board, moves);
     const ranking = this.judgeMoves(history, moves, keepEvaluations);
     moves.forEach((move, i) => {
       applyMove(board, move, next);
@@ -357,9 +381,9 @@ export class MorphPlayer implements GamePlayer {
    * The move `choose` plays, with less work when the player looks past one ply. The look (captures, predicted
    * replies) can only lower a move's value below its position's own, so moves are looked at in the order of
    * their positions' values, and a move whose position is already worth less than the best move found needs no
-   * look. Only material-forks' look at a move's own threat raises a value, and only for a move that checks or
-   * threatens something: such a move is bounded by 1 instead. The moves that could tie are valued exactly and
-   * picked from as `choose` picks, so the move played is the same.
+   * look. Only the look at a move's own threat (own-threats, in material-forks) raises a value, for a move that checks
+   * or threatens something, and the patterns look, for a move it follows: such a move is bounded by 1 instead. The
+   * moves that could tie are valued exactly and picked from as `choose` picks, so the move played is the same.
    */
   bestMove(history: GameHistory): string {
     return this.bestRanked(history).move;
@@ -376,9 +400,11 @@ export class MorphPlayer implements GamePlayer {
     const board = history.board;
     const next = cloneBoard(board);
     this.lastTested = 0;
+    this.lastValued = 0;
     this.fitPieceValues();
     const moves = generateLegalMoves(board);
     if (moves.length === 0) throw badInput('no legal moves: the game is over');
+    this.patternFollowed = this.patternMoves(board, moves);
     const judged = this.judgeMoves(history, moves, false);
     const candidates = moves.map((move, i) => {
       applyMove(board, move, next);
@@ -538,6 +564,7 @@ export class MorphPlayer implements GamePlayer {
 
   /** The evaluations of the first `count` of successorGraphs, retrieved together (retrieval.ts). */
   private evaluateGraphsTogether(count: number): PositionEvaluation[] {
+    this.lastValued += count;
     return this.store.retrieveTogether(this.successorGraphs.first(count)).map((retrieval) => {
       const evaluation = evaluationOf(retrieval, this.options.maturity, this.evaluation);
       this.lastTested += evaluation.tested;
@@ -568,6 +595,7 @@ export class MorphPlayer implements GamePlayer {
     }
     if (threatened > 0) this.lookAtThreats(next, ranked);
     if (ownThreats) this.lookAtOwnThreats(next, ranked);
+    if (this.patternFollowed?.has(ranked.move)) this.lookAtPatternMove(next, ranked);
     if (this.options.opponent !== undefined) this.lookAtPredictedReplies(this.options.opponent, history, next, ranked);
   }
 
@@ -618,9 +646,42 @@ export class MorphPlayer implements GamePlayer {
     if (won !== undefined) ranked.value = won;
   }
 
-  /** Whether the look at the move's own threats may raise its value (a check, or something it could take). */
+  /**
+   * With patterns=K: the K quiet moves (not followed by the capture look) of `board` the move patterns rank highest,
+   * equal scores in move order; undefined without the look.
+   */
+  private patternMoves(board: Board, moves: readonly CompactMove[]): ReadonlySet<string> | undefined {
+    const count = this.extensions.patterns;
+    if (count === 0) return undefined;
+    const look = captureLook(this.extensions);
+    const quiet = new Set(moves.filter((move) => !isFollowed(board, move, look)).map(uciMove));
+    const ranked = this.options.movePatterns!.rankBoard(board).filter((m) => quiet.has(m.move));
+    ranked.sort((a, b) => b.score - a.score || (a.move < b.move ? -1 : 1));
+    return new Set(ranked.slice(0, count).map((m) => m.move));
+  }
+
+  /**
+   * The patterns look (patterns=K): raises a quiet move the move patterns chose, when the looks above left it at its
+   * position's own value, to what following it through every reply surely wins (search.ts followedThroughReplies).
+   * A move the own-threats look followed already is not followed twice.
+   */
+  private lookAtPatternMove(next: Board, ranked: RankedMove): void {
+    if (ranked.source !== 'patterns' || ranked.refutation !== undefined) return;
+    const value = (after: Board) => this.evaluate(after).value;
+    const look = captureLook(this.extensions);
+    if (this.extensions.ownThreats && threatensAnything(next, value, look)) return;
+    const won = followedThroughReplies(next, ranked.value, value, look);
+    if (won !== undefined) ranked.value = won;
+  }
+
+  /**
+   * Whether a look may raise the move's value: the patterns look for a move it follows, the own-threats look for a
+   * move that checks or could take something.
+   */
   private mayRise(next: Board, ranked: RankedMove): boolean {
-    if (!this.extensions.ownThreats || ranked.source !== 'patterns') return false;
+    if (ranked.source !== 'patterns') return false;
+    if (this.patternFollowed?.has(ranked.move)) return true;
+    if (!this.extensions.ownThreats) return false;
     return threatensAnything(next, (after) => this.evaluate(after).value, captureLook(this.extensions));
   }
 
@@ -693,6 +754,7 @@ export class MorphPlayer implements GamePlayer {
       this.lastTested += evaluation.tested;
     }
     this.valuedPositions?.push({ board: cloneBoard(board), evaluation });
+    this.lastValued++;
     return evaluation;
   }
 }

@@ -13,6 +13,8 @@
  *                 from N = 2, Morph's own mates by checks as deep, played first
  *   threats=N     the opponent's quiet replies that check or threaten N or more of Morph's pieces, answered
  *   own-threats   what Morph's own move threatens, followed through every reply
+ *   patterns=K    the K quiet moves a move-pattern database ranks highest (learned, not written: issue 71), each
+ *                 followed through every reply as own-threats follows a threat; needs the database (--move-patterns)
  *   bare-king     against a bare king, the rules' order of moves toward mate instead of the values
  * So `material,quiescence,mates=4,threats=1,own-threats,bare-king` is material-forks, and a list that equals a preset
  * is written as the preset's name: what a database stores stays readable by a Morph that knows only the presets.
@@ -39,6 +41,11 @@ export interface SearchExtensions {
   threatened: number;
   /** What Morph's own move threatens, followed through every reply (search.ts unparriedThreat). */
   ownThreats: boolean;
+  /**
+   * How many of the quiet moves the move patterns rank highest (MorphPlayerOptions.movePatterns) are followed through
+   * every reply (search.ts followedThroughReplies); 0 none.
+   */
+  patterns: number;
   /** Against a bare king, the rules' order of moves toward mate instead of the values (bareKing.ts). */
   bareKing: boolean;
 }
@@ -67,15 +74,15 @@ export type SearchPreset = (typeof SEARCH_PRESETS)[number];
 
 /** Every extension of each preset: its name tells only its last addition, this all of them. */
 export const PRESET_EXTENSIONS = freezeEach<SearchPreset, SearchExtensions>({
-  'one-ply': { materialValues: false, captures: 'none', mates: 0, threatened: 0, ownThreats: false, bareKing: false },
+  'one-ply': { materialValues: false, captures: 'none', mates: 0, threatened: 0, ownThreats: false, patterns: 0, bareKing: false },
   // The paper's one ply with material values: what the relation terms fitted over static material know of pieces
   // en prise stands in for a capture search (the static terms, learn/relationLearning.ts).
-  'material-one-ply': { materialValues: true, captures: 'none', mates: 0, threatened: 0, ownThreats: false, bareKing: false },
+  'material-one-ply': { materialValues: true, captures: 'none', mates: 0, threatened: 0, ownThreats: false, patterns: 0, bareKing: false },
   // The bare-king technique came with the mates look, and every preset that looks at mates has it.
-  'captures-mates': { materialValues: false, captures: 'one', mates: 1, threatened: 0, ownThreats: false, bareKing: true },
-  'material-quiescence': { materialValues: true, captures: 'quiescence', mates: 1, threatened: 0, ownThreats: false, bareKing: true },
+  'captures-mates': { materialValues: false, captures: 'one', mates: 1, threatened: 0, ownThreats: false, patterns: 0, bareKing: true },
+  'material-quiescence': { materialValues: true, captures: 'quiescence', mates: 1, threatened: 0, ownThreats: false, patterns: 0, bareKing: true },
   // The forks look also answers a single threat no move parries (a pin, a trapped piece), as it follows its own.
-  'material-forks': { materialValues: true, captures: 'quiescence', mates: MATE_LOOK_DEPTH, threatened: 1, ownThreats: true, bareKing: true },
+  'material-forks': { materialValues: true, captures: 'quiescence', mates: MATE_LOOK_DEPTH, threatened: 1, ownThreats: true, patterns: 0, bareKing: true },
 });
 
 /** The record frozen, and each of its values: every player of a preset shares that preset's extensions. */
@@ -93,7 +100,7 @@ export type SearchSpec = string;
 /** The forms a search may take, for the one-line error that refuses a bad one. */
 export const SEARCH_FORMS =
   `a search is a preset (${SEARCH_PRESETS.join(', ')}) or extensions joined by commas, each at most once: ` +
-  'material, captures or quiescence, mates=N, threats=N, own-threats, bare-king (N a whole number from 1; ' +
+  'material, captures or quiescence, mates=N, threats=N, own-threats, patterns=N, bare-king (N a whole number from 1; ' +
   'e.g. material,quiescence,mates=4,threats=1,own-threats,bare-king)';
 
 const isPreset = (text: string): text is SearchPreset => (SEARCH_PRESETS as readonly string[]).includes(text);
@@ -120,7 +127,7 @@ export function extensionsOf(search: SearchSpec, what = 'search'): Readonly<Sear
     // Two depths of one look: a search follows the captures one deep or in turn.
     if (seen.has(name === 'captures' ? 'quiescence' : name === 'quiescence' ? 'captures' : '')) throw refuse('captures or quiescence, not both');
     seen.add(name);
-    const counted = name === 'mates' || name === 'threats';
+    const counted = name === 'mates' || name === 'threats' || name === 'patterns';
     if (counted && count === undefined) throw refuse(`${name} needs a count, as ${name}=N`);
     if (!counted && count !== undefined) throw refuse(`${name} takes no count`);
     if (counted && !/^[1-9]\d*$/.test(count!)) throw refuse(`${name} needs a whole number from 1, got "${quoteInput(count!)}"`);
@@ -130,12 +137,13 @@ export function extensionsOf(search: SearchSpec, what = 'search'): Readonly<Sear
     else if (name === 'mates') extensions.mates = Number(count);
     else if (name === 'threats') extensions.threatened = Number(count);
     else if (name === 'own-threats') extensions.ownThreats = true;
+    else if (name === 'patterns') extensions.patterns = Number(count);
     else extensions.bareKing = true;
   }
   return Object.freeze(extensions);
 }
 
-const EXTENSION_NAMES: ReadonlySet<string> = new Set(['material', 'captures', 'quiescence', 'mates', 'threats', 'own-threats', 'bare-king']);
+const EXTENSION_NAMES: ReadonlySet<string> = new Set(['material', 'captures', 'quiescence', 'mates', 'threats', 'own-threats', 'patterns', 'bare-king']);
 
 /**
  * Preset names no longer offered, as the lists they were: a database saved with one still opens and plays as it
@@ -155,6 +163,7 @@ export function extensionList(extensions: Readonly<SearchExtensions>): string {
   if (extensions.mates > 0) items.push(`mates=${extensions.mates}`);
   if (extensions.threatened > 0) items.push(`threats=${extensions.threatened}`);
   if (extensions.ownThreats) items.push('own-threats');
+  if (extensions.patterns > 0) items.push(`patterns=${extensions.patterns}`);
   if (extensions.bareKing) items.push('bare-king');
   return items.join(',');
 }
@@ -175,7 +184,7 @@ export const captureLook = (extensions: Readonly<SearchExtensions>): CaptureLook
 
 /** Whether a search looks past a move's own position at all (MorphPlayer.bestMove's shortcut then applies). */
 export const looksPastTheMove = (extensions: Readonly<SearchExtensions>): boolean =>
-  extensions.captures !== 'none' || extensions.mates > 0 || extensions.threatened > 0 || extensions.ownThreats;
+  extensions.captures !== 'none' || extensions.mates > 0 || extensions.threatened > 0 || extensions.ownThreats || extensions.patterns > 0;
 
 /**
  * The move policy's default weight (src/model/policy.ts) for a player looking this far (docs/lab/).

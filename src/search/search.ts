@@ -453,6 +453,22 @@ export function unparriedThreat(
   look: CaptureLook,
 ): number | undefined {
   if (!threatensAnything(position, valueForMover, look)) return undefined;
+  return followedThroughReplies(position, standPat, valueForMover, look);
+}
+
+/**
+ * The move that led to `position` (the opponent to move) followed through every reply, as unparriedThreat follows a
+ * threat, whether or not the move threatens anything: the least, over every reply, of what the side that just moved
+ * is then left, or undefined when some reply leaves it no more than `standPat`. What the patterns look (patterns=K)
+ * finds for the quiet moves the move patterns rank highest, and what the move patterns' search lessons label
+ * (train/moveLessons.ts).
+ */
+export function followedThroughReplies(
+  position: Board,
+  standPat: number,
+  valueForMover: (after: Board) => number,
+  look: CaptureLook,
+): number | undefined {
   let value = Infinity;
   const after = cloneBoard(position);
   const answered = cloneBoard(position);

@@ -31,10 +31,52 @@ export function lessonsForGame(config: Pick<LearningConfig, 'relationLessons' | 
 }
 
 /**
+ * What a lesson's search needs: the play search without relation terms or policy (graphPatterns false), so that a
+ * target is what material and the search's looks find, not what the terms already say; and the capture-settled
+ * material it is compared with. Undefined when the play search does not value positions by material.
+ */
+export interface LessonSearch {
+  searcher: MorphPlayer;
+  valueForMover: (board: Board) => number;
+}
+
+export function lessonSearch(store: PatternStore, config: LearningConfig): LessonSearch | undefined {
+  if (!extensionsOf(config.playSearch).materialValues) return undefined;
+  const evaluation = evaluationSettings(config);
+  const searcher = new MorphPlayer(store, { maturity: config.maturity, evaluation, search: config.playSearch, seed: 0, contempt: 0, graphPatterns: false });
+  const pieceValues = databasePieceValues(store);
+  const valueForMover = (board: Board) => materialEvaluation(store, board, config.maturity, evaluation, pieceValues).value;
+  return { searcher, valueForMover };
+}
+
+/**
+ * The position at the end of `history` (not over) valued one ply deeper by the play search: every reply searched,
+ * the position worth 1 minus the best reply's value; beside it its capture-settled and static material, all in
+ * log-odds for the side that just moved into it. Costs a search (tens of milliseconds).
+ */
+export function searchedLesson({ searcher, valueForMover }: LessonSearch, history: GameHistory): RelationLesson {
+  const best = searcher.bestRanked(history);
+  return {
+    fen: boardToFen(history.board),
+    settled: settledLogOdds(history.board, valueForMover),
+    static: scaledValue(valueForMover(history.board), 'log-odds'),
+    target: scaledValue(1 - best.value, 'log-odds'),
+  };
+}
+
+/** `count` distinct plies among 1..`plies` (all when there are no more), drawn by `rng`. */
+export function samplePlies(plies: number, count: number, rng: Random): Set<number> {
+  const all = Array.from({ length: plies }, (_, i) => i + 1);
+  for (let i = all.length - 1; i > 0; i--) {
+    const j = rng.int(i + 1);
+    [all[i], all[j]] = [all[j], all[i]];
+  }
+  return new Set(all.slice(0, count));
+}
+
+/**
  * Up to `count` positions of a game (both sides', drawn by `rng` without repeats; none where the game is over),
- * each valued one ply deeper by the play search: every reply searched, the position worth 1 minus the best reply's
- * value. The search reads no relation terms and no policy (graphPatterns false), so a target is what material and
- * the search's looks find, not what the terms already say. Costs a search a lesson (tens of milliseconds).
+ * each a searchedLesson.
  */
 export function relationLessons(
   store: PatternStore,
@@ -43,29 +85,16 @@ export function relationLessons(
   rng: Random,
   config: LearningConfig,
 ): RelationLesson[] {
-  if (count <= 0 || !extensionsOf(config.playSearch).materialValues) return [];
-  const plies = Array.from({ length: game.moves.length }, (_, i) => i + 1);
-  for (let i = plies.length - 1; i > 0; i--) {
-    const j = rng.int(i + 1);
-    [plies[i], plies[j]] = [plies[j], plies[i]];
-  }
-  const chosen = new Set(plies.slice(0, count));
-  const evaluation = evaluationSettings(config);
-  const searcher = new MorphPlayer(store, { maturity: config.maturity, evaluation, search: config.playSearch, seed: 0, contempt: 0, graphPatterns: false });
-  const pieceValues = databasePieceValues(store);
-  const valueForMover = (board: Board) => materialEvaluation(store, board, config.maturity, evaluation, pieceValues).value;
+  if (count <= 0) return [];
+  const search = lessonSearch(store, config);
+  if (search === undefined) return [];
+  const chosen = samplePlies(game.moves.length, count, rng);
   const history = new GameHistory(game.startFen);
   const lessons: RelationLesson[] = [];
   game.moves.forEach((move, i) => {
     history.play(move);
     if (!chosen.has(i + 1) || history.verdict() !== null) return;
-    const best = searcher.bestRanked(history);
-    lessons.push({
-      fen: boardToFen(history.board),
-      settled: settledLogOdds(history.board, valueForMover),
-      static: scaledValue(valueForMover(history.board), 'log-odds'),
-      target: scaledValue(1 - best.value, 'log-odds'),
-    });
+    lessons.push(searchedLesson(search, history));
   });
   return lessons;
 }

@@ -27,6 +27,7 @@ interface AgreeOptions {
   /** False from --no-graph-patterns. */
   graphPatterns?: boolean;
   policyWeight?: string;
+  movePatterns?: string;
   json?: boolean;
 }
 
@@ -73,6 +74,7 @@ export function registerAgreeCommand(program: Command): void {
     .option('--prior <n>', "with --db: pseudo-counts shrinking weights for shrunk (default: the database's)")
     .option('--material-prior <k>', `with --db: ${MATERIAL_PRIOR_HELP}`)
     .option('--no-graph-patterns', 'with --db: without what the graph patterns add (their terms and the policy\'s term): material and square values only')
+    .option('--move-patterns <file>', 'with --db: the move-pattern database (morph model --move-patterns) whose highest-ranked quiet moves a search with patterns=K follows')
     .optionsGroup("Morph's move policy (with --db):")
     .option('--policy <file>', "with --db: a model of a strong player (morph model) as the move policy (default: the database's own, DB.policy.db, if built)")
     .option('--no-policy', 'with --db: no move policy')
@@ -86,6 +88,7 @@ export function registerAgreeCommand(program: Command): void {
         const materialPrior = parseMaterialPriorOption(opts.materialPrior);
         const search = parseSearchOption(opts.search);
         if (typeof opts.policy === 'string') checkDatabaseFileKind(opts.policy, 'opponent-model');
+        if (opts.movePatterns !== undefined) checkDatabaseFileKind(opts.movePatterns, 'move-patterns');
         const policyWeight = parsePolicyWeightOption(opts.policyWeight);
         if (opts.evaluation !== undefined && !(EVALUATION_FUNCTIONS as readonly string[]).includes(opts.evaluation)) {
           throw badInput(`--evaluation must be one of ${EVALUATION_FUNCTIONS.join(', ')}`);
@@ -102,7 +105,7 @@ export function registerAgreeCommand(program: Command): void {
           ...(opts.db
             ? [() => morphRanker(opts.db!, {
                 maturity, evaluation: opts.evaluation as EvaluationFunction | undefined, prior, materialPrior, search, policy: opts.policy, policyWeight,
-                graphPatterns: opts.graphPatterns === false ? false : undefined,
+                graphPatterns: opts.graphPatterns === false ? false : undefined, movePatterns: opts.movePatterns,
               })]
             : []),
           ...specs.map((spec) => () => createRanker(spec)),

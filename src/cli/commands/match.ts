@@ -30,6 +30,7 @@ interface MatchCommandOptions {
   maxPlies: string;
   maturity?: string;
   materialPrior?: string;
+  movePatterns?: string;
   search?: string;
   engineTimeout?: string;
   maxFailures: string;
@@ -161,6 +162,7 @@ export function registerMatchCommand(program: Command): void {
     .option('--no-progress', 'no progress lines on stderr')
     .optionsGroup('Search and evaluation of Morph players:')
     .option('--search <search>', `Morph players: ${SEARCH_HELP} (default: the database's)`)
+    .option('--move-patterns <file>', 'Morph players: the move-pattern database (morph model --move-patterns) whose highest-ranked quiet moves a search with patterns=K follows')
     .option('--maturity <n>', 'Morph players: use patterns of at least this many updates (default: the database\'s)')
     .option('--material-prior <k>', `Morph players: ${MATERIAL_PRIOR_HELP}`)
     .option('--contempt <c>', CONTEMPT_HELP)
@@ -229,6 +231,7 @@ export function registerMatchCommand(program: Command): void {
             contempt: parseContemptOption(opts.contempt),
             maturity: opts.maturity !== undefined ? parseIntegerOption('--maturity', opts.maturity, 0) : undefined,
             search: parseSearchOption(opts.search),
+            movePatterns: opts.movePatterns,
             materialPrior: parseMaterialPriorOption(opts.materialPrior),
             engineTimeouts: timeout ? { searchTimeoutMs: timeout } : undefined,
             shouldStop: () => interrupted,

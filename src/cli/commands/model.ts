@@ -12,13 +12,16 @@ import { DEFAULT_OPENING_PLIES, playCollection } from '../../match/gameCollectio
 import { MATERIAL_MODES, type FeatureSet, type MaterialMode } from '../../model/opponentModel.ts';
 import { buildModel, SHRINKAGE_CANDIDATES, type BuildSummary } from '../../model/modelBuilder.ts';
 import { checkNewFilePath } from '../../store/wholeFile.ts';
-import { buildOwnPolicy, OWN_POLICY_GAMES, partnerDecisions } from '../../model/ownPolicy.ts';
-import { buildMovePatterns } from '../../model/movePatterns.ts';
+import { buildOwnPolicy, OWN_POLICY_GAMES, partnerDecisions, type PartnerGames } from '../../model/ownPolicy.ts';
+import { buildMovePatterns, type MovePatternSettings, type MovePatternSummary } from '../../model/movePatterns.ts';
+import { DEFAULT_MOVE_LESSON_GAP, MOVE_LESSON_LOOKS, quietMoveLessons, searchQuietMoves, type MoveLessonLook, type SearchedPosition } from '../../train/moveLessons.ts';
+import { PatternStore } from '../../store/patternStore.ts';
+import { loadConfig } from '../../learn/config.ts';
 import type { Decision } from '../../model/decisions.ts';
-import { openDatabaseOfKind } from '../../store/databaseKind.ts';
+import { checkDatabaseFileKind, openDatabaseOfKind } from '../../store/databaseKind.ts';
 import { closeMorphDatabase } from '../../store/database.ts';
 import { badInput } from '../../util/errors.ts';
-import { freshSeed } from '../../util/random.ts';
+import { freshSeed, Random } from '../../util/random.ts';
 import { parseIntegerOption, parseNumberOption, parseModelSearchOption, parseSeedOption } from '../options.ts';
 import { LINE_SHAPES, MODEL_SEARCH_MODES, type LineShape } from '../../search/search.ts';
 import { action, printLine } from '../run.ts';
@@ -50,6 +53,10 @@ interface ModelOptions {
   json?: boolean;
   progress: boolean;
   movePatterns?: boolean;
+  movePatternTarget: string;
+  positionsPerGame: string;
+  gap: string;
+  lessonLook: string;
 }
 
 function summaryText(s: BuildSummary & { squareGames?: number }, out: string): string {
@@ -107,6 +114,10 @@ export function registerModelCommand(program: Command): void {
     .option('--fresh-squares', "with --from-db: fit the square values on the database's games afresh, not adding the games since the last build to the replaced policy's evidence")
     .optionsGroup('Move patterns (issue 71):')
     .option('--move-patterns', "learn move patterns instead (SYLPH's: patterns of move graphs, which moves the player chooses; src/model/movePatterns.ts) from --pgn/--player or --from-db (its partners' moves in its last --last games) into --out; rank with morph agree --ranker move-patterns:FILE")
+    .option('--move-pattern-target <target>', "with --move-patterns: partner (the moves the player chose) or search (with --from-db: in positions of its last --last games, the quiet moves whose value Morph's play search, one ply deeper, finds above their capture-settled material by more than --gap; src/train/moveLessons.ts)", 'partner')
+    .option('--positions-per-game <n>', 'with --move-pattern-target search: positions of each game whose quiet moves are searched (a search each)', '2')
+    .option('--lesson-look <look>', `with --move-pattern-target search: ${MOVE_LESSON_LOOKS.join(' | ')}: each quiet move followed through every reply (as the patterns=K look follows it), or the play search one ply deeper (a search a move, several times dearer)`, 'followed')
+    .option('--gap <x>', `with --move-pattern-target search: how far above its settled material, in log-odds, a quiet move's searched value must be to count (default ${DEFAULT_MOVE_LESSON_GAP})`)
     .optionsGroup('Fitting:')
     .option('--patterns-per-decision <n>', 'induced patterns per chosen position', '2')
     .option('--passes <n>', 'fitting passes', '4')
@@ -149,6 +160,10 @@ export function registerModelCommand(program: Command): void {
         }
         if (opts.line !== 'quiescence' && settings.material !== 'two-ply') throw badInput('--line needs --material two-ply');
         const progress = (message: string) => opts.progress && process.stderr.write(`morph: ${message}\n`);
+        if (opts.movePatternTarget !== 'partner' && opts.movePatternTarget !== 'search') {
+          throw badInput(`--move-pattern-target must be partner or search, got "${opts.movePatternTarget}"`);
+        }
+        if (opts.movePatternTarget === 'search' && !opts.movePatterns) throw badInput('--move-pattern-target needs --move-patterns');
         if (opts.movePatterns) {
           printLine(learnMovePatternFile(opts, seed, settings, progress));
           return;
@@ -221,6 +236,7 @@ function learnMovePatternFile(
 ): string {
   if (opts.out === undefined) throw badInput('--move-patterns needs --out FILE: the move-pattern database to create');
   checkNewFilePath(opts.out);
+  if (opts.movePatternTarget === 'search') return learnSearchMovePatternFile(opts, opts.out, seed, settings, progress);
   let decisions: Decision[];
   let info: Record<string, unknown>;
   if (opts.fromDb !== undefined) {
@@ -245,11 +261,56 @@ function learnMovePatternFile(
   }
   const { patternsPerDecision, passes, shrinkage } = settings;
   const summary = buildMovePatterns(opts.out, decisions, info, { patternsPerDecision, passes, shrinkage }, seed, progress);
+  return movePatternSummaryText(opts, info, summary, seed);
+}
+
+/**
+ * `morph model --move-patterns --move-pattern-target search`: the quiet moves of positions of --from-db's last games,
+ * each searched (train/moveLessons.ts), learned into --out; the summary line.
+ */
+function learnSearchMovePatternFile(
+  opts: ModelOptions,
+  out: string,
+  seed: number,
+  settings: Pick<MovePatternSettings, 'patternsPerDecision' | 'passes' | 'shrinkage'>,
+  progress: (message: string) => void,
+): string {
+  if (opts.fromDb === undefined || opts.pgn !== undefined) throw badInput('--move-pattern-target search learns from --from-db FILE (its games, searched by its play search)');
+  const lastGames = parseIntegerOption('--last', opts.last, 1);
+  const perGame = parseIntegerOption('--positions-per-game', opts.positionsPerGame, 1, 1000);
+  const gap = opts.gap === undefined ? DEFAULT_MOVE_LESSON_GAP : parseNumberOption('--gap', opts.gap, 0);
+  const look = opts.lessonLook as MoveLessonLook;
+  if (!(MOVE_LESSON_LOOKS as readonly string[]).includes(look)) throw badInput(`--lesson-look must be one of ${MOVE_LESSON_LOOKS.join(', ')}, got "${opts.lessonLook}"`);
+  checkDatabaseFileKind(opts.fromDb, 'value');
+  const store = PatternStore.open(opts.fromDb, { readonly: true });
+  let positions: SearchedPosition[];
+  let games: PartnerGames;
+  const started = performance.now();
+  try {
+    games = partnerDecisions(store.db, opts.fromDb, lastGames, { bothSides: true });
+    if (games.games === 0) throw badInput(`${opts.fromDb} has no recorded games against a partner yet: train first`);
+    positions = searchQuietMoves(store, loadConfig(store.db), games.decisions, perGame, new Random(seed), look, progress);
+  } finally {
+    store.close();
+  }
+  const quiet = positions.reduce((sum, p) => sum + p.quiet.length, 0);
+  const positives = positions.reduce((sum, p) => sum + p.quiet.filter((q) => q.gap > gap).length, 0);
+  const info = {
+    source: opts.fromDb, games: games.games, firstGame: games.firstGame, lastGame: games.lastGame, player: "Morph's play search",
+    target: 'search', look, gap, positionsPerGame: perGame, quietMoves: quiet, positiveMoves: positives, searchSeconds: (performance.now() - started) / 1000,
+  };
+  progress(`${positions.length} positions, ${quiet} quiet moves searched in ${info.searchSeconds.toFixed(1)} s; ${positives} above the gap; learning`);
+  const { patternsPerDecision, passes, shrinkage } = settings;
+  const summary = buildMovePatterns(out, { lessons: quietMoveLessons(positions, gap), count: positions.length }, info, { patternsPerDecision, passes, shrinkage }, seed, progress);
+  return movePatternSummaryText(opts, info, summary, seed);
+}
+
+function movePatternSummaryText(opts: ModelOptions, info: Record<string, unknown>, summary: MovePatternSummary, seed: number): string {
   const all = { ...info, ...summary, seed, out: opts.out };
   if (opts.json) return JSON.stringify(all);
   return [
     `move patterns of "${info.player}" written to ${opts.out}: ${summary.patterns} patterns`,
-    `from ${info.games} games (${info.source}), ${summary.decisions} decisions (${summary.forced} forced); seed ${seed}`,
+    `from ${info.games} games (${info.source}), ${summary.decisions} decisions (${summary.forced} forced), ${summary.positives} positive moves; seed ${seed}`,
     `fit: mean log-likelihood ${summary.logLikelihood.toFixed(3)} per decision; ${summary.seconds.patterns.toFixed(1)} s patterns, ` +
       `${summary.seconds.features.toFixed(1)} s matching, ${summary.seconds.fitting.toFixed(1)} s fitting`,
   ].join('\n');

@@ -3,6 +3,7 @@ import type { Command } from 'commander';
 import { Chess } from 'chess.js';
 import { checkFen } from '../../chess/fen.ts';
 import { GameHistory } from '../../chess/history.ts';
+import { MovePatterns } from '../../model/movePatterns.ts';
 import { MorphPlayer, playingMaturity, type RankedMove } from '../../player/morphPlayer.ts';
 import { explainChoice, explanationText, type MoveExplanation } from '../../player/explain.ts';
 import { openStoreForReading } from '../../store/location.ts';
@@ -32,6 +33,7 @@ interface MoveOptions {
   policyWeight?: string;
   materialPrior?: string;
   contempt?: string;
+  movePatterns?: string;
 }
 
 export interface MoveReport {
@@ -125,6 +127,7 @@ export function registerMoveCommand(program: Command): void {
     .option('--material-prior <k>', MATERIAL_PRIOR_HELP)
     .option('--contempt <c>', CONTEMPT_HELP)
     .option('--no-graph-patterns', 'rank without what the graph patterns add (their terms and the policy\'s term): material and square values only')
+    .option('--move-patterns <file>', 'the move-pattern database (morph model --move-patterns) whose highest-ranked quiet moves a search with patterns=K follows')
     .optionsGroup('Move policy:')
     .option('--policy <file>', "a model of a strong player (morph model) as Morph's move policy (default: the database's own, DB.policy.db, if built)")
     .option('--no-policy', 'rank without a move policy')
@@ -142,6 +145,7 @@ export function registerMoveCommand(program: Command): void {
         const materialPrior = parseMaterialPriorOption(opts.materialPrior);
         const contempt = parseContemptOption(opts.contempt);
         if (typeof opts.policy === 'string') checkDatabaseFileKind(opts.policy, 'opponent-model');
+        if (opts.movePatterns !== undefined) checkDatabaseFileKind(opts.movePatterns, 'move-patterns');
         const { store, fresh } = openStoreForReading(opts.db);
         let policyModel: OpponentModel | null = null;
         try {
@@ -152,7 +156,8 @@ export function registerMoveCommand(program: Command): void {
         }
         const policy = policyModel !== null ? modelPolicy(policyModel, policyWeight) : undefined;
         const evaluation = evaluationWithMaterialPrior(store.db, materialPrior);
-        const options = { maturity: playingMaturity(store, maturity), seed, search, policy, evaluation, contempt, graphPatterns: opts.graphPatterns !== false };
+        const movePatterns = opts.movePatterns === undefined ? undefined : MovePatterns.open(opts.movePatterns);
+        const options = { maturity: playingMaturity(store, maturity), seed, search, policy, evaluation, contempt, graphPatterns: opts.graphPatterns !== false, movePatterns };
         if (fresh && !opts.json) process.stderr.write('morph: no database yet (train first); every move values 0.5\n');
         const player = new MorphPlayer(store, options);
         const show = (report: MoveReport) => printLine(opts.json ? JSON.stringify(report) : reportText(report));
@@ -174,6 +179,7 @@ export function registerMoveCommand(program: Command): void {
         } finally {
           store.close();
           policyModel?.close();
+          movePatterns?.close();
         }
       }),
     );

@@ -10,6 +10,7 @@ import { EXIT_FAILURES, signalExitCode } from '../exitCodes.ts';
 import { AUTO_RELOAD_FACTOR, runTrainWorker } from '../../train/trainWorker.ts';
 import type { ProgressMode } from '../../train/progress.ts';
 import { badInput } from '../../util/errors.ts';
+import { extensionsOf } from '../../search/extensions.ts';
 import { action, printLine, reportError } from '../run.ts';
 import { parseIntegerOption, parseNumberOption, parsePositiveNumberOption, parseSearchOption, parseSeedOption, SEARCH_HELP } from '../options.ts';
 import type { ConfigPatch, LearningConfig } from '../../learn/config.ts';
@@ -158,6 +159,10 @@ export function registerTrainCommand(program: Command): void {
         if (opts.language !== undefined) config.language = opts.language as LearningConfig['language'];
         if (opts.search !== undefined) config.search = parseSearchOption(opts.search);
         if (opts.playSearch !== undefined) config.playSearch = parseSearchOption(opts.playSearch, '--play-search')!;
+        // The patterns look reads a move-pattern database, which training does not yet carry (issue 71).
+        for (const [option, search] of [['--search', config.search], ['--play-search', config.playSearch]] as const) {
+          if (search !== undefined && extensionsOf(search).patterns > 0) throw badInput(`${option}: patterns=K is not yet for training (it needs a move-pattern database: morph agree --move-patterns)`);
+        }
         // Creation rates: how fast a database grows (training/recipes/grow-100k.sh raises them).
         if (opts.subgraphsPerGame !== undefined) {
           config.subgraphsPerGame = parseIntegerOption('--subgraphs-per-game', opts.subgraphsPerGame, 0, 1000);
