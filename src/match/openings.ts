@@ -104,11 +104,5 @@ export function openingOfGame<T>(order: readonly T[], index: number): T {
 
 /** The suite in the order a match with this seed plays it (a seeded Fisher-Yates shuffle). */
 export function shuffleOpenings(openings: readonly Opening[], seed: number): Opening[] {
-  const order = [...openings];
-  const rng = new Random(seed ^ 0x5bd1e995);
-  for (let i = order.length - 1; i > 0; i--) {
-    const j = rng.int(i + 1);
-    [order[i], order[j]] = [order[j], order[i]];
-  }
-  return order;
+  return new Random(seed ^ 0x5bd1e995).shuffle([...openings]);
 }

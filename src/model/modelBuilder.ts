@@ -435,10 +435,7 @@ function fitScores(
   // times over: it goes unshrunk.
   for (const f of realFeatures) state.shrinkage[f] = 0;
   for (let pass = 0; pass < settings.passes; pass++) {
-    for (let i = order.length - 1; i > 0; i--) {
-      const j = rng.int(i + 1);
-      [order[i], order[j]] = [order[j], order[i]];
-    }
+    rng.shuffle(order);
     logLikelihood = 0;
     for (const index of order) logLikelihood += state.step(cases[index], realFeatures);
   }

@@ -66,12 +66,7 @@ export function searchedLesson({ searcher, valueForMover }: LessonSearch, histor
 
 /** `count` distinct plies among 1..`plies` (all when there are no more), drawn by `rng`. */
 export function samplePlies(plies: number, count: number, rng: Random): Set<number> {
-  const all = Array.from({ length: plies }, (_, i) => i + 1);
-  for (let i = all.length - 1; i > 0; i--) {
-    const j = rng.int(i + 1);
-    [all[i], all[j]] = [all[j], all[i]];
-  }
-  return new Set(all.slice(0, count));
+  return new Set(rng.shuffle(Array.from({ length: plies }, (_, i) => i + 1)).slice(0, count));
 }
 
 /**

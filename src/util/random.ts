@@ -26,6 +26,15 @@ export class Random {
     return items[this.int(items.length)];
   }
 
+  /** Shuffles `items` in place (Fisher-Yates, from the last item down) and returns them. */
+  shuffle<T>(items: T[]): T[] {
+    for (let i = items.length - 1; i > 0; i--) {
+      const j = this.int(i + 1);
+      [items[i], items[j]] = [items[j], items[i]];
+    }
+    return items;
+  }
+
   /** The generator's position, so that it can be saved and resumed. */
   getState(): number {
     return this.state;
