@@ -13,7 +13,7 @@ import { generateLegalMoves } from '../src/chess/movegen.ts';
 import { materialGain } from '../src/engines/simplePlayers.ts';
 import { createRanker } from '../src/agree/rankers.ts';
 import type { Decision } from '../src/model/decisions.ts';
-import { buildMovePatterns, learnMovePatterns, movePatternMatches, movePatternScore, MovePatterns } from '../src/model/movePatterns.ts';
+import { buildMovePatterns, learnMovePatterns, movePatternMatches, movePatternScore, MovePatterns, partnerLessons } from '../src/model/movePatterns.ts';
 import { PatternStore } from '../src/store/patternStore.ts';
 import { Random } from '../src/util/random.ts';
 
@@ -94,7 +94,7 @@ describe('move patterns', () => {
 
   it('writes a database of its own kind, ranked by the agree ranker and refused as a value database', () => {
     const file = join(dir, 'moves.db');
-    buildMovePatterns(file, training.slice(0, 60), { source: 'test', games: 60 }, {}, 1);
+    buildMovePatterns(file, partnerLessons(training.slice(0, 60)), { source: 'test', games: 60 }, {}, 1);
     const patterns = MovePatterns.open(file);
     expect(patterns.info()).toMatchObject({ source: 'test', decisions: 60 });
     patterns.close();

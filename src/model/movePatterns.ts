@@ -154,6 +154,17 @@ export function* decisionLessons(decisions: readonly Decision[]): Generator<Move
   for (const [decision, history] of decisionHistories(decisions)) yield { board: history.board, positives: [decision.chosen] };
 }
 
+/** A set of lessons: `lessons()` iterates them (more than once), `count` says how many positions they are. */
+export interface MoveLessons {
+  lessons: () => Iterable<MoveLesson>;
+  count: number;
+}
+
+/** A partner's decisions as a set of lessons (decisionLessons). */
+export function partnerLessons(decisions: readonly Decision[]): MoveLessons {
+  return { lessons: () => decisionLessons(decisions), count: decisions.length };
+}
+
 /** Learns move patterns from `decisions` into `store` (an empty store of any kind; the caller records the kind). */
 export function learnMovePatterns(
   store: PatternStore,
@@ -162,7 +173,8 @@ export function learnMovePatterns(
   seed = 1,
   onProgress?: (text: string) => void,
 ): MovePatternSummary {
-  return learnMovePatternLessons(store, () => decisionLessons(decisions), decisions.length, partial, seed, onProgress);
+  const { lessons, count } = partnerLessons(decisions);
+  return learnMovePatternLessons(store, lessons, count, partial, seed, onProgress);
 }
 
 /**
@@ -328,12 +340,12 @@ const gradient = new Map<number, number>();
 export const MOVE_PATTERN_INFO_KEY = 'move_pattern_info';
 
 /**
- * Learns move patterns from `decisions` (a partner's choices) or lessons (`{ lessons, count }`: learnMovePatternLessons)
+ * Learns move patterns from a set of lessons (a partner's choices: partnerLessons; the search's: quietMoveLessons)
  * and writes them, whole, to `out` (a 'move-patterns' database).
  */
 export function buildMovePatterns(
   out: string,
-  decisions: readonly Decision[] | { lessons: () => Iterable<MoveLesson>; count: number },
+  { lessons, count }: MoveLessons,
   info: Record<string, unknown>,
   settings: Partial<MovePatternSettings> = {},
   seed = 1,
@@ -343,10 +355,7 @@ export function buildMovePatterns(
   return writeWholeFile(out, { replace, writers: 'morph move-patterns' }, (temporary) => {
     const store = PatternStore.open(':memory:');
     try {
-      const summary =
-        'lessons' in decisions
-          ? learnMovePatternLessons(store, decisions.lessons, decisions.count, settings, seed, onProgress)
-          : learnMovePatterns(store, decisions, settings, seed, onProgress);
+      const summary = learnMovePatternLessons(store, lessons, count, settings, seed, onProgress);
       store.transaction(() => {
         recordDatabaseKind(store.db, 'move-patterns');
         setMeta(store.db, MOVE_PATTERN_INFO_KEY, { ...info, ...summary });

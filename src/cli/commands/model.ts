@@ -13,7 +13,7 @@ import { MATERIAL_MODES, type FeatureSet, type MaterialMode } from '../../model/
 import { buildModel, SHRINKAGE_CANDIDATES, type BuildSummary } from '../../model/modelBuilder.ts';
 import { checkNewFilePath } from '../../store/wholeFile.ts';
 import { buildOwnPolicy, OWN_POLICY_GAMES, partnerDecisions, type PartnerGames } from '../../model/ownPolicy.ts';
-import { buildMovePatterns, type MovePatternSettings, type MovePatternSummary } from '../../model/movePatterns.ts';
+import { buildMovePatterns, partnerLessons, type MovePatternSettings, type MovePatternSummary } from '../../model/movePatterns.ts';
 import { DEFAULT_MOVE_LESSON_GAP, MOVE_LESSON_LOOKS, quietMoveLessons, searchQuietMoves, type MoveLessonLook, type SearchedPosition } from '../../train/moveLessons.ts';
 import { PatternStore } from '../../store/patternStore.ts';
 import { loadConfig } from '../../learn/config.ts';
@@ -260,7 +260,7 @@ function learnMovePatternFile(
     throw badInput('--move-patterns learns from --pgn FILE --player NAME or --from-db FILE');
   }
   const { patternsPerDecision, passes, shrinkage } = settings;
-  const summary = buildMovePatterns(opts.out, decisions, info, { patternsPerDecision, passes, shrinkage }, seed, progress);
+  const summary = buildMovePatterns(opts.out, partnerLessons(decisions), info, { patternsPerDecision, passes, shrinkage }, seed, progress);
   return movePatternSummaryText(opts, info, summary, seed);
 }
 
