@@ -11,6 +11,7 @@ import { PatternStore } from '../src/store/patternStore.ts';
 import { Random } from '../src/util/random.ts';
 import { SEARCH_FORMS } from '../src/search/extensions.ts';
 import { buildPawnUpDatabase, buildSampleDatabase, PAWN_UP_STALEMATE_FEN } from './helpers/sampleDatabase.ts';
+import { writeMovePatternFile } from './helpers/movePatternFile.ts';
 
 const MORPH_BIN = fileURLToPath(new URL('../bin/morph.js', import.meta.url));
 const tempDir = mkdtempSync(join(tmpdir(), 'morph-play-'));
@@ -268,6 +269,26 @@ describe('morph play as a process', () => {
     const bad = await play(['--contempt', 'high']);
     expect(bad.code).toBe(2);
     expect(bad.stderr).toBe('morph: --contempt needs a number from -5 to 5, got "high"\n');
+  });
+
+  it('follows the quiet moves move patterns rank highest with --move-patterns, and needs them for patterns=K', async () => {
+    const db = join(tempDir, 'patterns-look.db');
+    buildSampleDatabase(db, 5);
+    const movePatterns = join(tempDir, 'move-patterns.db');
+    writeMovePatternFile(movePatterns);
+    const search = 'material,quiescence,mates=4,patterns=4,bare-king';
+    // Morph (White) moves first, so the look runs before quit.
+    const play = (extra: string[]) => playThenQuit(['--db', db, '--seed', '3', '--fen', BACK_RANK, '--color', 'black', '--search', search, ...extra]);
+    const looked = await play(['--move-patterns', movePatterns]);
+    expect(looked.stderr).toBe('');
+    expect(looked.code).toBe(0);
+    expect(looked.stdout).toMatch(/last move Ra8#/);
+    const without = await play([]);
+    expect(without.code).toBe(2);
+    expect(without.stderr).toMatch(/^morph: the search .*patterns=4.* give a move-pattern database \(--move-patterns FILE\)\n$/);
+    const wrongKind = await play(['--move-patterns', db]);
+    expect(wrongKind.code).toBe(2);
+    expect(wrongKind.stderr.trim().split('\n')).toHaveLength(1);
   });
 
   it('rejects a bad --color with a one-line error', async () => {

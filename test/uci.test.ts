@@ -19,6 +19,7 @@ import { generateLegalMoves } from '../src/chess/movegen.ts';
 import { uciMove } from '../src/chess/board.ts';
 import { fixturePositions } from './helpers/patternSamples.ts';
 import { GameHistory } from '../src/chess/history.ts';
+import { writeMovePatternFile } from './helpers/movePatternFile.ts';
 
 const MORPH_BIN = fileURLToPath(new URL('../bin/morph.js', import.meta.url));
 const tempDir = mkdtempSync(join(tmpdir(), 'morph-uci-engine-'));
@@ -345,6 +346,18 @@ describe('UciEngine (the protocol state machine)', () => {
     expect(scoreOf(send('go'), 'f3e5')).toBe(String(valueToCentipawns(0.1)));
   });
 
+  it('refuses a Search with patterns=K unless it was started with move patterns', () => {
+    const { send } = engineUnderTest({ search: 'material-forks' });
+    expect(send('setoption name Search value material,quiescence,patterns=4')).toEqual([
+      'info string option Search: material,quiescence,patterns=4 follows the quiet moves move patterns rank highest: start morph uci with --move-patterns FILE',
+    ]);
+    expect(send('uci')).toContain(
+      'option name Search type combo default material-forks var one-ply var material-one-ply var captures-mates var material-quiescence var material-forks',
+    );
+    const started = engineUnderTest({ search: 'material-forks', movePatterns: true });
+    expect(started.send('setoption name Search value material,quiescence,patterns=4')).toEqual([]);
+  });
+
   it('offers a list of extensions it was started with beside the presets, as the Search option\'s default', () => {
     const { send } = engineUnderTest({ search: 'material,quiescence,mates=4,bare-king' });
     expect(send('uci')).toContain(
@@ -628,6 +641,28 @@ describe('morph uci as a process', () => {
 
     morph.send('quit');
     expect(await morph.exited).toBe(0);
+  });
+
+  it('follows the quiet moves move patterns rank highest with --move-patterns, and needs them for patterns=K', async () => {
+    const movePatterns = join(tempDir, 'move-patterns.db');
+    writeMovePatternFile(movePatterns);
+    const search = 'material,quiescence,mates=4,patterns=4,bare-king';
+    const morph = startMorph(['--search', search, '--move-patterns', movePatterns]);
+    morph.send('isready');
+    await morph.readUntil(/^readyok$/);
+    morph.send('position startpos moves e2e4 e7e5');
+    morph.send('go depth 1');
+    const [info, best] = await morph.readUntil(/^bestmove /);
+    expect(info).toMatch(INFO_LINE);
+    expect(legalMoves(START_FEN, ['e2e4', 'e7e5'])).toContain(best.split(' ')[1]);
+    morph.send('quit');
+    expect(await morph.exited).toBe(0);
+
+    const without = startMorph(['--search', search]);
+    let stderr = '';
+    without.child.stderr.on('data', (chunk) => (stderr += chunk));
+    expect(await without.exited).toBe(2);
+    expect(stderr).toBe(`morph: --search ${search} follows the quiet moves move patterns rank highest: give a move-pattern database (--move-patterns FILE)\n`);
   });
 
   it('treats the end of input as quit', async () => {

@@ -71,6 +71,8 @@ export interface UciEngineConfig {
   /** The stored material prior of the database at start-up (config materialPrior), the MaterialPrior option's default. */
   databaseMaterialPrior?: number;
   seed?: number;
+  /** Whether a move-pattern database was given (morph uci --move-patterns): a search with patterns=K needs one. */
+  movePatterns?: boolean;
   /** Receives every output line (without the newline). */
   write: (line: string) => void;
   /** Said as `info string` in answer to `uci` (e.g. that the database is still empty). */
@@ -305,6 +307,9 @@ export class UciEngine {
         } catch (error) {
           if (!(error instanceof MorphError)) throw error;
           return this.info(error.message);
+        }
+        if (extensionsOf(search).patterns > 0 && !this.config.movePatterns) {
+          return this.info(`option ${name}: ${search} follows the quiet moves move patterns rank highest: start morph uci with --move-patterns FILE`);
         }
         this.searchMode = search;
         this.loadedPlayer = null;

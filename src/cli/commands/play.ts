@@ -4,6 +4,7 @@ import { createInterface } from 'node:readline';
 import { checkFen } from '../../chess/fen.ts';
 import { playingMaturity } from '../../player/morphPlayer.ts';
 import { isCoached, morphPlayerWithModels } from '../../model/predictedReplies.ts';
+import { MovePatterns } from '../../model/movePatterns.ts';
 import { OpponentModel } from '../../model/opponentModel.ts';
 import { TerminalGame, type Side } from '../../play/terminalGame.ts';
 import { openStoreForReading } from '../../store/location.ts';
@@ -27,6 +28,7 @@ interface PlayOptions {
   modelMode?: string;
   policy?: string | false;
   policyWeight?: string;
+  movePatterns?: string;
   materialPrior?: string;
   contempt?: string;
 }
@@ -45,6 +47,7 @@ export function registerPlayCommand(program: Command): void {
     .option('--maturity <n>', "Morph ignores patterns with fewer updates than this (default: the database's)")
     .option('--material-prior <k>', MATERIAL_PRIOR_HELP)
     .option('--contempt <c>', CONTEMPT_HELP)
+    .option('--move-patterns <file>', 'the move-pattern database (morph model --move-patterns) whose highest-ranked quiet moves a search with patterns=K follows')
     .optionsGroup('Move policy:')
     .option('--policy <file>', 'a model of a strong player (morph model) as Morph\'s move policy (default: the database\'s own, DB.policy.db, if built)')
     .option('--no-policy', 'play without a move policy')
@@ -67,15 +70,19 @@ export function registerPlayCommand(program: Command): void {
         const materialPrior = parseMaterialPriorOption(opts.materialPrior);
         const contempt = parseContemptOption(opts.contempt);
         if (typeof opts.policy === 'string') checkDatabaseFileKind(opts.policy, 'opponent-model');
+        if (opts.movePatterns !== undefined) checkDatabaseFileKind(opts.movePatterns, 'move-patterns');
         const model = opts.model === undefined ? null : OpponentModel.open(opts.model);
         let opened: ReturnType<typeof openStoreForReading> | null = null;
         let policyModel: OpponentModel | null = null;
+        let movePatterns: MovePatterns | undefined;
         try {
           opened = openStoreForReading(opts.db);
           // IAM's coach plays without a policy.
           if (!coached) policyModel = openPolicyModel(opened.store.path, opts.policy);
+          if (opts.movePatterns !== undefined) movePatterns = MovePatterns.open(opts.movePatterns);
         } catch (error) {
           model?.close();
+          policyModel?.close();
           opened?.store.close();
           throw error;
         }
@@ -84,7 +91,7 @@ export function registerPlayCommand(program: Command): void {
           const maturity = playingMaturity(store, chosenMaturity);
           const models = { opponent: model, policy: policyModel, policyWeight, mode: modelMode };
           const evaluation = evaluationWithMaterialPrior(store.db, materialPrior);
-          const player = morphPlayerWithModels(store, { maturity, seed, search: chosenSearch, evaluation, contempt }, models, 'Morph');
+          const player = morphPlayerWithModels(store, { maturity, seed, search: chosenSearch, evaluation, contempt, movePatterns }, models, 'Morph');
           printLine(
             fresh
               ? `Morph has no database yet (train first): every move values 0.5, so it plays at random. Seed ${seed}.`
@@ -101,6 +108,7 @@ export function registerPlayCommand(program: Command): void {
           store.close();
           model?.close();
           policyModel?.close();
+          movePatterns?.close();
         }
       }),
     );

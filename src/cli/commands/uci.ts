@@ -7,12 +7,13 @@ import type { PatternStore } from '../../store/patternStore.ts';
 import { MAX_MATURITY, MAX_SEED, UciEngine, type UciEngineConfig } from '../../uci/engine.ts';
 import { checkDatabaseFileKind } from '../../store/databaseKind.ts';
 import { isCoached, morphPlayerWithModels, type ModelMode } from '../../model/predictedReplies.ts';
+import { MovePatterns } from '../../model/movePatterns.ts';
 import { OpponentModel } from '../../model/opponentModel.ts';
 import { action } from '../run.ts';
 import { parseIntegerOption, parsePolicyWeightOption, parseSearchOption, POLICY_WEIGHT_HELP, MODEL_MODE_HELP, parseModelModeOption, SEARCH_HELP } from '../options.ts';
 import { policyModelFor } from '../../model/ownPolicy.ts';
 import { badInput } from '../../util/errors.ts';
-import type { SearchSpec } from '../../search/extensions.ts';
+import { extensionsOf, type SearchSpec } from '../../search/extensions.ts';
 import { storedConfig } from '../../learn/config.ts';
 
 interface UciOptions {
@@ -24,6 +25,7 @@ interface UciOptions {
   modelMode?: string;
   policy?: string | false;
   policyWeight?: string;
+  movePatterns?: string;
 }
 
 export function registerUciCommand(program: Command): void {
@@ -35,6 +37,7 @@ export function registerUciCommand(program: Command): void {
     .optionsGroup('Search and evaluation:')
     .option('--search <search>', `${SEARCH_HELP}: how far Morph looks (UCI option Search; default: the database's)`)
     .option('--maturity <n>', "ignore patterns with fewer updates than this (UCI option Maturity; default: the database's)")
+    .option('--move-patterns <file>', 'the move-pattern database (morph model --move-patterns) whose highest-ranked quiet moves a search with patterns=K follows (loaded at isready)')
     .optionsGroup('Move policy:')
     .option('--policy <file>', "a model of a strong player (morph model) as Morph's move policy (default: the database's own, DB.policy.db, if built)")
     .option('--no-policy', 'play without a move policy')
@@ -65,6 +68,10 @@ export function registerUciCommand(program: Command): void {
           throw badInput('--model-mode coach plays without a policy: leave out --policy');
         }
         const policyWeight = parsePolicyWeightOption(opts.policyWeight);
+        if (opts.movePatterns !== undefined) checkDatabaseFileKind(opts.movePatterns, 'move-patterns');
+        else if (search !== undefined && extensionsOf(search).patterns > 0) {
+          throw badInput(`--search ${search} follows the quiet moves move patterns rank highest: give a move-pattern database (--move-patterns FILE)`);
+        }
         await runUciEngine({
           store: () => openStoreForReading(opts.db).store,
           fresh,
@@ -75,7 +82,8 @@ export function registerUciCommand(program: Command): void {
           databaseSearch,
           databaseMaterialPrior,
           seed,
-          ...playerFactory({ policy: opts.policy, policyWeight, opponentModel: opts.model, modelMode }),
+          movePatterns: opts.movePatterns !== undefined,
+          ...playerFactory({ policy: opts.policy, policyWeight, opponentModel: opts.model, modelMode, movePatterns: opts.movePatterns }),
         });
       }),
     );
@@ -91,6 +99,7 @@ async function runUciEngine(setup: {
   databaseSearch: SearchSpec | undefined;
   databaseMaterialPrior: number | undefined;
   seed: number;
+  movePatterns: boolean;
   createPlayer?: UciEngineConfig['createPlayer'];
   opponentModel?: UciEngineConfig['opponentModel'];
 }): Promise<void> {
@@ -115,6 +124,7 @@ async function runUciEngine(setup: {
       databaseSearch: setup.databaseSearch,
       databaseMaterialPrior: setup.databaseMaterialPrior,
       seed: setup.seed,
+      movePatterns: setup.movePatterns,
       createPlayer: setup.createPlayer,
       opponentModel: setup.opponentModel,
       write,
@@ -134,14 +144,17 @@ async function runUciEngine(setup: {
 /**
  * Morph over whatever value database the engine plays from, with its models: the opponent model (given with
  * --model or by the UCI option OpponentModel), and the move policy given, else that database's own if built
- * (none after --no-policy, or for IAM's coach). Each model is loaded once.
+ * (none after --no-policy, or for IAM's coach), and the move patterns given with --move-patterns. Each model is
+ * loaded once, when the first player is built.
  */
 function playerFactory(setup: {
   policy: string | false | undefined;
   policyWeight: number | undefined;
   opponentModel: string | undefined;
   modelMode: ModelMode | undefined;
+  movePatterns: string | undefined;
 }): Pick<UciEngineConfig, 'createPlayer' | 'opponentModel'> {
+  let movePatterns: MovePatterns | undefined;
   const policies = new Map<string, OpponentModel | null>();
   let opponentPath = setup.opponentModel;
   let opponent: OpponentModel | null = null;
@@ -166,7 +179,8 @@ function playerFactory(setup: {
       if (!policies.has(path)) policies.set(path, openPolicyOrWarn(path));
       policy = policies.get(path)!;
     }
-    return morphPlayerWithModels(store, options, { opponent, policy, policyWeight: setup.policyWeight, mode: setup.modelMode }, name);
+    if (setup.movePatterns !== undefined) movePatterns ??= MovePatterns.open(setup.movePatterns);
+    return morphPlayerWithModels(store, { ...options, movePatterns }, { opponent, policy, policyWeight: setup.policyWeight, mode: setup.modelMode }, name);
   };
   return { createPlayer, opponentModel: { path: setup.opponentModel ?? '', select } };
 }
