@@ -16,6 +16,13 @@ import { patternSvg } from '../src/inspect/patternSvg.ts';
 import { materialOrderReport, materialOrderText } from '../src/inspect/materialOrder.ts';
 import { materialPattern } from '../src/pattern/pattern.ts';
 import { PatternStore } from '../src/store/patternStore.ts';
+import Database from 'better-sqlite3';
+import { boardFromFen, parseUciMove } from '../src/chess/board.ts';
+import { buildMoveGraph } from '../src/graph/moveGraph.ts';
+import { layoutPattern } from '../src/inspect/patternLayout.ts';
+import { inducedMovePattern } from '../src/model/movePatterns.ts';
+import { Random } from '../src/util/random.ts';
+import { writeMovePatternFile } from './helpers/movePatternFile.ts';
 import { GAMES_PLAYED, HAND_MADE, MORPH_BIN, TABLE_1, buildSampleDatabase, morph, type SampleDatabase } from './helpers/sampleDatabase.ts';
 
 const tempDir = mkdtempSync(join(tmpdir(), 'morph-inspect-'));
@@ -437,4 +444,65 @@ describe('reading while training writes', () => {
     expect(fileHash(path)).toBe(before);
     expect(fileHash(sample.path)).toBe(sampleHash);
   }, 120_000);
+});
+
+describe('morph inspect move-patterns', () => {
+  const file = join(tempDir, 'move-patterns.db');
+  beforeAll(() => writeMovePatternFile(file, 60));
+
+  it('lists the patterns that most favour a move, with SYLPH\'s counts, and draws the first few', () => {
+    const listed = morph(['inspect', 'move-patterns', '--db', file, '--min-uses', '3', '--limit', '8', '--json']);
+    expect(listed.status).toBe(0);
+    const { info, total, rows } = JSON.parse(listed.stdout) as {
+      info: { source: string; decisions: number }; total: number; rows: { id: number; score: number; uses: number; chosen: number }[];
+    };
+    expect(info).toMatchObject({ source: 'test', decisions: 60 });
+    expect(rows).toHaveLength(8);
+    // Against the file itself: the stored weights are logistic(score), and the count of patterns with 3 uses or more.
+    const db = new Database(file, { readonly: true });
+    const stored = db.prepare("SELECT l.id, l.weight, l.uses, l.updates FROM pattern_learning AS l JOIN patterns AS p ON p.id = l.id WHERE p.kind = 'graph'").all() as { id: number; weight: number; uses: number; updates: number }[];
+    db.close();
+    expect(total).toBe(stored.filter((p) => p.uses >= 3).length);
+    const byId = new Map(stored.map((p) => [p.id, p]));
+    for (const row of rows) {
+      const record = byId.get(row.id)!;
+      expect(row.score).toBeCloseTo(Math.log(record.weight / (1 - record.weight)), 9);
+      expect(row.uses).toBe(record.uses);
+      expect(row.chosen).toBe(record.updates);
+      expect(row.chosen).toBeLessThanOrEqual(row.uses);
+    }
+    const best = Math.max(...stored.filter((p) => p.uses >= 3).map((p) => p.weight));
+    expect(byId.get(rows[0].id)!.weight).toBe(best);
+    for (let i = 1; i < rows.length; i++) expect(rows[i].score).toBeLessThanOrEqual(rows[i - 1].score);
+
+    const text = morph(['inspect', 'move-patterns', '--db', file, '--min-uses', '3', '--limit', '8', '--draw', '2']);
+    expect(text.status).toBe(0);
+    expect(text.stdout).toMatch(/^Move patterns: learned from test, 60 decisions\.\n/);
+    expect(text.stdout.match(/^Move pattern \d+: score [+-]\d/gm)).toHaveLength(2);
+    expect(text.stdout).toContain("'@' is the move's destination");
+  });
+
+  it('refuses a value database in one line', () => {
+    const { path } = sample;
+    const refused = morph(['inspect', 'move-patterns', '--db', path]);
+    expect(refused.status).toBe(2);
+    expect(refused.stderr).toBe(`morph: ${path} is a value database, not a move-pattern database (morph model --move-patterns)\n`);
+  });
+
+  it("draws a move's destination as '@', the mover's edge into it as the move, its edges out as the moved piece's", () => {
+    // White's Nc7 forks the king on e8 and the rook on a8.
+    const move = buildMoveGraph(boardFromFen('r3k3/8/8/1N6/8/8/P7/4K3 w - - 0 1'), parseUciMove('b5c7')!);
+    const pattern = inducedMovePattern(move, 4, new Random(1));
+    const { nodes, edges } = layoutPattern(pattern, true);
+    const destination = nodes.filter((node) => node.letter === '@');
+    expect(destination).toHaveLength(1);
+    const knight = nodes.find((node) => node.letter === 'n')!;
+    expect(edges.find((edge) => edge.from === knight.index)).toMatchObject({ to: destination[0].index, relation: 'move' });
+    const outOfIt = edges.filter((edge) => edge.from === destination[0].index);
+    expect(outOfIt.length).toBeGreaterThan(0);
+    for (const edge of outOfIt) expect(edge.relation).toBe(nodes[edge.to].side === 'moved' ? 'attack' : 'defend');
+    // As a position pattern the same node is an empty square.
+    expect(layoutPattern(pattern).nodes.filter((node) => node.letter === '@')).toHaveLength(0);
+    expect(patternDiagramText(pattern, true)).toContain("the move's destination");
+  });
 });

@@ -7,9 +7,9 @@
  * rank, only a file, or nothing; only exact squares go on the board.
  */
 import { squareName, type PieceLetter } from '../chess/board.ts';
-import { edgeTypeName, labelPiece, labelSide, type EdgeType, type Side } from '../graph/labels.ts';
+import { edgeTypeName, labelPiece, labelSide, SAFETY_ANY, type EdgeType, type Side } from '../graph/labels.ts';
 import { desigKind, desigSquare } from '../pattern/designation.ts';
-import type { GraphPattern } from '../pattern/pattern.ts';
+import { nodeSafety, type GraphPattern } from '../pattern/pattern.ts';
 
 export type NodePlace =
   | { kind: 'square'; square: number }
@@ -21,14 +21,17 @@ export interface DrawnNode {
   index: number;
   piece: PieceLetter | 'square';
   side: Side | null;
-  /** Upper case for the side that just moved (White), lower case for the side to move, '*' an empty square. */
+  /**
+   * Upper case for the side that just moved (White), lower case for the side to move, '*' an empty square, '@' a
+   * move pattern's destination.
+   */
   letter: string;
   place: NodePlace;
   /** e.g. "#0 N  knight of the side that just moved (White), on f3". */
   text: string;
 }
 
-export type EdgeRelation = 'attack' | 'defend' | 'square';
+export type EdgeRelation = 'attack' | 'defend' | 'square' | 'move';
 
 export interface DrawnEdge {
   from: number;
@@ -40,6 +43,12 @@ export interface DrawnEdge {
 export const NORMAL_FORM_LEGEND =
   'Normal form: the side that just moved is White (upper case), moving up the board; the side to move is Black ' +
   "(lower case); '*' is an empty square next to a king.";
+
+/** The legend of a move pattern's drawing (src/graph/moveGraph.ts): the normal form before the move. */
+export const MOVE_PATTERN_LEGEND =
+  "A move pattern, drawn before the move: the mover is the side to move, Black (lower case), moving down the board; " +
+  "'@' is the move's destination, its edges out what the moved piece will attack or defend from there; " +
+  "'*' is an empty square next to a king.";
 
 const PIECE_NAMES: Record<PieceLetter, string> = { P: 'pawn', N: 'knight', B: 'bishop', R: 'rook', Q: 'queen', K: 'king' };
 
@@ -76,22 +85,34 @@ function describePlace(place: NodePlace): string {
   }
 }
 
-export function layoutPattern(pattern: GraphPattern): { nodes: DrawnNode[]; edges: DrawnEdge[] } {
+/**
+ * The nodes and edges as drawn. With `movePattern` the square nodes that are a move's destination (a safety, or
+ * edges out, which no empty square next to a king has: moveGraph.ts) are drawn as '@', their edges out judged from
+ * the mover's side.
+ */
+export function layoutPattern(pattern: GraphPattern, movePattern = false): { nodes: DrawnNode[]; edges: DrawnEdge[] } {
+  const destination = (index: number) =>
+    movePattern && labelPiece(pattern.labels[index]) === 'square' &&
+    (nodeSafety(pattern, index) !== SAFETY_ANY || pattern.edges.some(([from]) => from === index));
   const nodes = pattern.labels.map((label, index): DrawnNode => {
     const piece = labelPiece(label);
     const side = labelSide(label);
     const place = placeOf(pattern.desigs[index]);
-    const letter = piece === 'square' ? '*' : side === 'moved' ? piece : piece.toLowerCase();
-    const who = piece === 'square'
-      ? 'empty square next to a king'
-      : `${PIECE_NAMES[piece]} of the ${side === 'moved' ? 'side that just moved (White)' : 'side to move (Black)'}`;
+    const isDestination = destination(index);
+    const letter = isDestination ? '@' : piece === 'square' ? '*' : side === 'moved' ? piece : piece.toLowerCase();
+    const who = isDestination
+      ? "the move's destination"
+      : piece === 'square'
+        ? 'empty square next to a king'
+        : `${PIECE_NAMES[piece]} of the ${side === 'moved' ? 'side that just moved (White)' : 'side to move (Black)'}`;
     return { index, piece, side, letter, place, text: `#${index} ${letter}  ${who}, ${describePlace(place)}` };
   });
   const edges = pattern.edges.map(([from, to, code]): DrawnEdge => {
     const target = nodes[to];
-    const relation: EdgeRelation = target.side === null ? 'square' : target.side === nodes[from].side ? 'defend' : 'attack';
+    // A destination speaks for the mover, the side to move.
+    const fromSide = nodes[from].letter === '@' ? 'toMove' : nodes[from].side;
+    const relation: EdgeRelation = target.letter === '@' ? 'move' : target.side === null ? 'square' : target.side === fromSide ? 'defend' : 'attack';
     return { from, to, type: edgeTypeName(code), relation };
   });
   return { nodes, edges };
 }
-

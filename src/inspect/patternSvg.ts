@@ -34,8 +34,8 @@ const LIGHT = '#f0d9b5';
 const DARK = '#b58863';
 const DESIGNATION_TINT = '#ffe066';
 
-export const RELATION_COLORS: Record<EdgeRelation, string> = { attack: '#c62828', defend: '#2e7d32', square: '#1565c0' };
-const RELATION_WORDS: Record<EdgeRelation, string> = { attack: 'attacks', defend: 'defends', square: 'covers an empty square' };
+export const RELATION_COLORS: Record<EdgeRelation, string> = { attack: '#c62828', defend: '#2e7d32', square: '#1565c0', move: '#6a1b9a' };
+const RELATION_WORDS: Record<EdgeRelation, string> = { attack: 'attacks', defend: 'defends', square: 'covers an empty square', move: "moves to the move's destination" };
 export const EDGE_DASHES: Record<EdgeType, string> = { direct: '', indirect: '8 4', discovered: '2 4', attacks: '12 3 2 3' };
 
 export function escapeXml(text: string): string {
@@ -325,7 +325,7 @@ function legendText(types: EdgeType[], relations: EdgeRelation[], width: number)
     'Normal form: White is the side that just moved (moving up the board), Black the side to move; ' +
       'purple dot: an empty square next to a king; grey disc: a node with only a rank, a file or no square.',
   ];
-  const usedRelations = [...new Set(relations)].map((r) => `${{ attack: 'red', defend: 'green', square: 'blue' }[r]} ${RELATION_WORDS[r]}`);
+  const usedRelations = [...new Set(relations)].map((r) => `${{ attack: 'red', defend: 'green', square: 'blue', move: 'purple' }[r]} ${RELATION_WORDS[r]}`);
   const styles: Record<EdgeType, string> = { direct: 'solid', indirect: 'dashed', discovered: 'dotted', attacks: 'dash-dot' };
   const usedTypes = [...new Set(types)].map((t) => `${styles[t]} ${t === 'direct' ? 'direct' : `${t}: ${EDGE_MEANINGS[t]}`}`);
   if (usedRelations.length) parts.push(`Arrows: ${usedRelations.join(', ')}; ${usedTypes.join('; ')}.`);

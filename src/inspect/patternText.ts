@@ -1,21 +1,22 @@
 /** A pattern as a text board diagram with its node and edge lists (see patternLayout.ts for the conventions). */
 import { describeMaterial, type Pattern } from '../pattern/pattern.ts';
-import { EDGE_MEANINGS, NORMAL_FORM_LEGEND, layoutPattern, type DrawnNode, type EdgeRelation } from './patternLayout.ts';
+import { EDGE_MEANINGS, MOVE_PATTERN_LEGEND, NORMAL_FORM_LEGEND, layoutPattern, type DrawnNode, type EdgeRelation } from './patternLayout.ts';
 
-const RELATION_VERBS: Record<EdgeRelation, string> = { attack: 'attacks', defend: 'defends', square: 'covers' };
+const RELATION_VERBS: Record<EdgeRelation, string> = { attack: 'attacks', defend: 'defends', square: 'covers', move: 'moves to' };
 
-export function patternDiagramText(pattern: Pattern): string {
+/** With `movePattern`, a move pattern's drawing: its destination marked and the legend about the mover. */
+export function patternDiagramText(pattern: Pattern, movePattern = false): string {
   if (pattern.kind === 'material') {
     return `Material: ${describeMaterial(pattern.diff)}. P N B R Q difference ${pattern.diff.join(' ')}.`;
   }
-  const { nodes, edges } = layoutPattern(pattern);
+  const { nodes, edges } = layoutPattern(pattern, movePattern);
   const onSquare = new Map<number, DrawnNode>();
   const onRank = new Map<number, DrawnNode[]>();
   for (const node of nodes) {
     if (node.place.kind === 'square') onSquare.set(node.place.square, node);
     if (node.place.kind === 'rank') onRank.set(node.place.rank, [...(onRank.get(node.place.rank) ?? []), node]);
   }
-  const lines = [NORMAL_FORM_LEGEND];
+  const lines = [movePattern ? MOVE_PATTERN_LEGEND : NORMAL_FORM_LEGEND];
   for (let rank = 7; rank >= 0; rank--) {
     let row = `  ${rank + 1} `;
     for (let file = 0; file < 8; file++) row += ' ' + (onSquare.get(rank * 8 + file)?.letter ?? '.');

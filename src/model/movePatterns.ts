@@ -16,9 +16,8 @@
  *      0; stored as weight = logistic(score). A pattern that every legal move of a decision matches (a pattern of
  *      the position alone) says nothing about the choice there and is left out of that decision.
  * Ranking a position's moves by the move patterns alone (morph agree --ranker move-patterns:FILE): each move's score.
- *
- * Not yet (issue 71, later sessions): lessons from Morph's own searches (which followed moves changed the value), a
- * search that extends the moves the patterns rank highest (--search patterns), `morph inspect move-patterns`.
+ * Lessons from Morph's own searches: src/train/moveLessons.ts; the search's patterns=K look: MorphPlayer; a look at
+ * the strongest: src/inspect/movePatterns.ts.
  */
 import { writeFileSync } from 'node:fs';
 import { boardFromFen, parseUciMove, uciMove, type Board } from '../chess/board.ts';

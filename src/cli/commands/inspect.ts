@@ -14,6 +14,7 @@ import {
   type PatternSortKey,
 } from '../../inspect/patterns.ts';
 import { patternDiagramText } from '../../inspect/patternText.ts';
+import { movePatternListingJson, movePatternListingText, readMovePatterns } from '../../inspect/movePatterns.ts';
 import { patternSvg } from '../../inspect/patternSvg.ts';
 import { databaseKind } from '../../store/databaseKind.ts';
 import { badInput } from '../../util/errors.ts';
@@ -53,7 +54,7 @@ export function writeTextFile(path: string, text: string): void {
 export function registerInspectCommand(program: Command): void {
   const inspect = program
     .command('inspect')
-    .description('look inside a database, read-only (safe while training writes to it): summary, material, squares, relations, patterns')
+    .description('look inside a database, read-only (safe while training writes to it): summary, material, squares, relations, patterns, move-patterns')
     .option('--db <file>', 'pattern database (default: data/morph.db in the checkout, or $MORPH_DB)')
     .option('--json', 'JSON output')
     .configureHelp({ showGlobalOptions: true })
@@ -146,6 +147,24 @@ export function registerInspectCommand(program: Command): void {
         };
         const { total, rows } = withSnapshot(opts.db, ({ db }) => listPatterns(db, query));
         printLine(opts.json ? JSON.stringify(rows) : patternListText(rows, total, query.sort));
+      }),
+    );
+
+  inspect
+    .command('move-patterns')
+    .description("a move-pattern database's strongest patterns (morph model --move-patterns; --db FILE): what most favours a move, with how often a move matching each was chosen, the first few drawn on a board")
+    .option('--min-uses <n>', 'only patterns that matched at least this many legal moves while learning', '20')
+    .option('--limit <n>', 'show at most this many', '15')
+    .option('--draw <n>', 'draw this many of them on a board', '3')
+    .option('--ascending', 'the patterns that most disfavour a move instead')
+    .action(
+      action((local: { minUses: string; limit: string; draw: string; ascending?: boolean }, command: Command) => {
+        const opts = common(command);
+        const minUses = parseIntegerOption('--min-uses', local.minUses, 0);
+        const limit = parseIntegerOption('--limit', local.limit, 1);
+        const drawn = parseIntegerOption('--draw', local.draw, 0);
+        const listing = withSnapshot(opts.db, ({ db, path }) => readMovePatterns(db, path, { minUses, limit, ascending: !!local.ascending }));
+        printLine(opts.json ? JSON.stringify(movePatternListingJson(listing)) : movePatternListingText(listing, minUses, drawn, (pattern) => patternDiagramText(pattern, true)));
       }),
     );
 
