@@ -7,6 +7,7 @@
 import type { MorphDatabase } from '../store/database.ts';
 import { storedRelationWeights, strongestRelationWeights, type RelationWeightsKind } from '../eval/relationTerms.ts';
 import { relationProgress } from '../learn/relationLearning.ts';
+import { signed } from '../util/format.ts';
 
 export interface RelationTermSet {
   kind: RelationWeightsKind;
@@ -54,12 +55,11 @@ export function relationTermsText(terms: RelationTerms): string {
   if (terms.sets.length === 0) return 'no relation terms yet: training learns them from its games (morph train --relation-lessons N, default 4)';
   return terms.sets
     .map((set) => {
-      const fitted = set.lessons === null ? 'fitted by an older learner' : `${set.lessons} lessons${set.bias === null ? '' : `, shared bias ${signed(set.bias)}`}`;
-      const rows = set.strongest.map(({ pattern, weight }) => `  ${signed(weight)}  ${pattern}`);
+      const fitted = set.lessons === null ? 'fitted by an older learner' : `${set.lessons} lessons${set.bias === null ? '' : `, shared bias ${signed(set.bias, 3)}`}`;
+      const rows = set.strongest.map(({ pattern, weight }) => `  ${signed(weight, 3)}  ${pattern}`);
       return [`${set.kind} terms: ${READS[set.kind]}; ${fitted}; ${set.nonZero} weights not 0, the strongest:`, ...rows].join('\n');
     })
     .join('\n\n')
     .concat('\n\nIn log-odds for the side that just moved; "moved" is that side, "toMove" the other; "A > B" an attack or defence of B by A.');
 }
 
-const signed = (x: number) => `${x >= 0 ? '+' : '-'}${Math.abs(x).toFixed(3)}`;

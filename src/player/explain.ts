@@ -23,6 +23,7 @@ import type { GameHistory } from '../chess/history.ts';
 import { buildPositionGraph, materialDifference } from '../graph/positionGraph.ts';
 import { provenLossPenalty, scaledValue, type MorphPlayer, type RankedMove, type ValuedPosition } from './morphPlayer.ts';
 import { QUIESCENCE_DEPTH } from '../search/search.ts';
+import { signed } from '../util/format.ts';
 
 export interface ExplainedPattern {
   id: number;
@@ -436,13 +437,12 @@ function differenceText(difference: ArrayLike<number>): string {
   return parts.length ? `material ${parts.join(' ')}` : 'even material';
 }
 
-const signed = (v: number, digits = 4) => `${v >= 0 ? '+' : '-'}${Math.abs(v).toFixed(digits)}`;
 const percent = (p: number) => (p >= 0.001 ? `${(p * 100).toFixed(1)}%` : p.toExponential(1));
 
 /** The score's lines of explanationText: the line that set the value, then one line a term. */
 function scoreText(explanation: MoveExplanation, score: ExplainedScore): string[] {
   const how = score.scale === 'log-odds' ? "the value's log-odds" : 'the value';
-  const lines = [`  score ${signed(score.score)} (what Morph ranks moves by: ${how}${score.terms.length > 1 ? ' and its other terms' : ''}), the sum of:`];
+  const lines = [`  score ${signed(score.score, 4)} (what Morph ranks moves by: ${how}${score.terms.length > 1 ? ' and its other terms' : ''}), the sum of:`];
   const line = score.line;
   if (line?.moves) {
     lines.push(line.moves.length === 0
@@ -450,6 +450,6 @@ function scoreText(explanation: MoveExplanation, score: ExplainedScore): string[
       : `  line: ${explanation.san} ${line.moves.join(' ')}, valued where it ends`);
   } else if (line) lines.push(`  line: ended in ${line.fen} (the moves to it were not found)`);
   const width = Math.max(...score.terms.map((t) => t.term.length));
-  for (const term of score.terms) lines.push(`    ${term.term.padEnd(width)} ${signed(term.value).padStart(10)}  ${term.detail}`);
+  for (const term of score.terms) lines.push(`    ${term.term.padEnd(width)} ${signed(term.value, 4).padStart(10)}  ${term.detail}`);
   return lines;
 }

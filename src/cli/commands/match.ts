@@ -16,6 +16,7 @@ import { badInput, MorphError } from '../../util/errors.ts';
 import { freshSeed } from '../../util/random.ts';
 import { action, printLine } from '../run.ts';
 import { CONTEMPT_HELP, MATERIAL_PRIOR_HELP, parseContemptOption, parseIntegerOption, parseMaterialPriorOption, parseNumberOption, parseSearchOption, parseSeedOption, parsePolicyWeightOption, POLICY_WEIGHT_HELP, MODEL_MODE_HELP, parseModelModeOption, SEARCH_HELP } from '../options.ts';
+import { signed } from '../../util/format.ts';
 
 interface MatchCommandOptions {
   white?: string;
@@ -50,7 +51,6 @@ interface MatchCommandOptions {
 /** Games an SPRT may play at most when --games is not given. */
 const SPRT_MAX_GAMES = 20_000;
 
-const signed = (x: number, digits = 0) => (x >= 0 ? '+' : '') + x.toFixed(digits);
 const percent = (x: number) => `${(100 * x).toFixed(2)}%`;
 
 function tallyText(t: { wins: number; draws: number; losses: number }): string {

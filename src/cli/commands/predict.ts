@@ -12,6 +12,7 @@ import { measurePrediction, PHASES, type PredictionRanker, type PredictionReport
 import { action, printLine } from '../run.ts';
 import { parseModelSearchOption } from '../options.ts';
 import { MODEL_SEARCH_MODES } from '../../search/search.ts';
+import { signed } from '../../util/format.ts';
 
 interface PredictOptions {
   model: string;
@@ -54,8 +55,7 @@ function reportText(r: PredictionReport): string {
     lines.push(`${k.ranker.slice(0, 44).padEnd(44)} ${percent(k.top1).padEnd(22)} ${percent(k.top4).padEnd(22)} ${percent(k.topThird).padEnd(22)} ${k.msPerMove.toFixed(1)}`);
   }
   const points = (s: Share) => {
-    const signed = (x: number) => `${x >= 0 ? '+' : ''}${(100 * x).toFixed(1)}`;
-    return `${signed(s.value)} [${signed(s.low)}, ${signed(s.high)}]`;
+    return `${signed(100 * s.value, 1)} [${signed(100 * s.low, 1)}, ${signed(100 * s.high, 1)}]`;
   };
   lines.push(`paired, the model less each ranker on the same moves (points):`);
   for (const k of r.rankers.slice(1)) {
