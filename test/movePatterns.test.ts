@@ -16,6 +16,10 @@ import type { Decision } from '../src/model/decisions.ts';
 import { buildMovePatterns, learnMovePatterns, movePatternMatches, movePatternScore, MovePatterns, partnerLessons } from '../src/model/movePatterns.ts';
 import { PatternStore } from '../src/store/patternStore.ts';
 import { Random } from '../src/util/random.ts';
+import { GameHistory } from '../src/chess/history.ts';
+import { jointPolicy, movePatternPolicy } from '../src/model/policy.ts';
+import type { MovePolicy } from '../src/player/morphPlayer.ts';
+import { writeMovePatternFile } from './helpers/movePatternFile.ts';
 
 /**
  * A teacher that takes the most material it can and otherwise prefers moving a knight, at random among equals: its
@@ -103,5 +107,32 @@ describe('move patterns', () => {
     ranker.close();
     expect(scored.map((m) => m.move).sort()).toEqual(generateLegalMoves(boardFromFen(heldOut[0].startFen)).map(uciMove).sort());
     expect(() => PatternStore.open(file, { readonly: true })).toThrow(/move-pattern database/);
+  });
+});
+
+describe('move patterns as a move policy', () => {
+  const dir = mkdtempSync(join(tmpdir(), 'morph-move-policy-'));
+  afterAll(() => rmSync(dir, { recursive: true, force: true }));
+
+  it('gives every legal move the log of the softmax of its score, and joins another policy times a scale', () => {
+    const file = join(dir, 'moves.db');
+    writeMovePatternFile(file, 40);
+    const patterns = MovePatterns.open(file);
+    const fen = 'r1bqkbnr/pppp1ppp/2n5/4p3/4P3/5N2/PPPP1PPP/RNBQKB1R w KQkq - 2 3';
+    const policy = movePatternPolicy(patterns, 0.5);
+    expect(policy.weight).toBe(0.5);
+    const logProbabilities = policy.logProbabilities(new GameHistory(fen));
+    const scores = new Map(patterns.rank(fen).map((m) => [m.move, m.score]));
+    expect([...logProbabilities.keys()].sort()).toEqual(generateLegalMoves(boardFromFen(fen)).map(uciMove).sort());
+    expect([...logProbabilities.values()].reduce((sum, lp) => sum + Math.exp(lp), 0)).toBeCloseTo(1, 12);
+    // Differences between moves are the differences of their scores.
+    const [a, b] = [...scores.keys()];
+    expect(logProbabilities.get(a)! - logProbabilities.get(b)!).toBeCloseTo(scores.get(a)! - scores.get(b)!, 12);
+
+    const flat: MovePolicy = { name: 'flat', weight: 2, logProbabilities: () => new Map([...scores.keys()].map((move) => [move, move === a ? 1 : 0])) };
+    const joint = jointPolicy(flat, policy, 3).logProbabilities(new GameHistory(fen));
+    for (const [move, lp] of logProbabilities) expect(joint.get(move)).toBeCloseTo((move === a ? 1 : 0) + 3 * lp, 12);
+    expect(jointPolicy(flat, policy, 3).weight).toBe(2);
+    patterns.close();
   });
 });

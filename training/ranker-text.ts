@@ -1,7 +1,8 @@
 /**
  * A ranker written as text, for the measurement scripts: 'ranker=SPEC' (a built-in: greedy, random, ab:D[,q]), or
  * 'db=FILE' with optional ';evaluation=FN', ';maturity=N', ';prior=N', ';materialPrior=K', ';search=MODE', ';policy=MODEL|none',
- * ';weight=X', ';graphPatterns=false', ';movePatterns=FILE' (for a search with patterns=K) (default: the database's own settings and policy, if built).
+ * ';weight=X', ';graphPatterns=false', ';movePatterns=FILE' (for a search with patterns=K), ';movePolicy=FILE' (move patterns as a
+ * policy, joined to the model policy times ';movePolicyScale=X') (default: the database's own settings and policy, if built).
  */
 import { createRanker, morphRanker, type MoveRanker } from '../src/agree/rankers.ts';
 import type { EvaluationFunction } from '../src/eval/evaluation.ts';
@@ -20,5 +21,7 @@ export function rankerFromText(text: string): MoveRanker {
     policyWeight: fields.weight !== undefined ? Number(fields.weight) : undefined,
     graphPatterns: fields.graphPatterns === 'false' ? false : undefined,
     movePatterns: fields.movePatterns,
+    movePolicy: fields.movePolicy,
+    movePolicyScale: fields.movePolicyScale !== undefined ? Number(fields.movePolicyScale) : undefined,
   });
 }

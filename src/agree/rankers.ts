@@ -18,7 +18,7 @@ import { materialGain } from '../engines/simplePlayers.ts';
 import { loadConfig } from '../learn/config.ts';
 import { MorphPlayer, playingMaturity } from '../player/morphPlayer.ts';
 import { PatternStore } from '../store/patternStore.ts';
-import { modelPolicy } from '../model/policy.ts';
+import { jointPolicy, modelPolicy, movePatternPolicy } from '../model/policy.ts';
 import { openPolicyModel } from '../model/ownPolicy.ts';
 import { OpponentModel } from '../model/opponentModel.ts';
 import { MovePatterns } from '../model/movePatterns.ts';
@@ -85,6 +85,12 @@ export interface MorphRankerOverrides {
   graphPatterns?: boolean;
   /** A move-pattern database, for a search with patterns=K (MorphPlayerOptions.movePatterns). */
   movePatterns?: string;
+  /**
+   * A move-pattern database used as a policy (policy.ts movePatternPolicy): joined to the model policy, its
+   * log-probabilities times `movePolicyScale` (default 1), or the policy alone when there is no model policy.
+   */
+  movePolicy?: string;
+  movePolicyScale?: number;
 }
 
 /**
@@ -95,6 +101,10 @@ export function morphRanker(dbPath: string, overrides: MorphRankerOverrides = {}
   const store = PatternStore.open(dbPath, { readonly: true });
   const config = loadConfig(store.db);
   const model = openPolicyModel(dbPath, overrides.policy) ?? undefined;
+  const policyPatterns = overrides.movePolicy === undefined ? undefined : MovePatterns.open(overrides.movePolicy);
+  const patternPolicy = policyPatterns && movePatternPolicy(policyPatterns, overrides.policyWeight);
+  const modelsPolicy = model !== undefined ? modelPolicy(model, overrides.policyWeight) : undefined;
+  const policy = modelsPolicy && patternPolicy ? jointPolicy(modelsPolicy, patternPolicy, overrides.movePolicyScale ?? 1) : (modelsPolicy ?? patternPolicy);
   const settings = {
     maturity: playingMaturity(store, overrides.maturity),
     evaluation: {
@@ -103,7 +113,7 @@ export function morphRanker(dbPath: string, overrides: MorphRankerOverrides = {}
       materialPrior: overrides.materialPrior ?? config.materialPrior,
     },
     search: overrides.search ?? config.playSearch,
-    policy: model !== undefined ? modelPolicy(model, overrides.policyWeight) : undefined,
+    policy,
     graphPatterns: overrides.graphPatterns,
     movePatterns: overrides.movePatterns === undefined ? undefined : MovePatterns.open(overrides.movePatterns),
   };
@@ -119,6 +129,7 @@ export function morphRanker(dbPath: string, overrides: MorphRankerOverrides = {}
     score: (fen) => player.rankMoves(new GameHistory(fen)).map((r) => ({ move: r.move, value: player.choiceScore(r) })),
     close: () => {
       model?.close();
+      policyPatterns?.close();
       settings.movePatterns?.close();
       store.close();
     },

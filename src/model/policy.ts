@@ -10,6 +10,7 @@
  */
 import type { GameHistory } from '../chess/history.ts';
 import type { MovePolicy } from '../player/morphPlayer.ts';
+import type { MovePatterns } from './movePatterns.ts';
 import type { OpponentModel } from './opponentModel.ts';
 
 /**
@@ -23,4 +24,38 @@ export function modelPolicy(model: OpponentModel, weight?: number): MovePolicy {
     logProbabilities: (history: GameHistory) => new Map(model.rank(history).map((m) => [m.move, m.logProbability])),
     ...(model.choiceSquares ? { squares: model.choiceSquares } : {}),
   };
+}
+
+/**
+ * Move patterns (movePatterns.ts) as a policy: the log of the softmax of their move scores, the conditional logit
+ * they were fitted as. The caller closes the patterns.
+ */
+export function movePatternPolicy(patterns: MovePatterns, weight?: number): MovePolicy {
+  return {
+    name: `${patterns.name}${weight !== undefined ? `@${weight}` : ''}`,
+    weight,
+    logProbabilities: (history: GameHistory) => logSoftmax(patterns.rankBoard(history.board)),
+  };
+}
+
+/**
+ * Two policies as one: the first's log-probabilities plus `scale` times the second's (a product of experts; only
+ * differences between a position's moves matter to the choice). The first's weight and square values stay.
+ */
+export function jointPolicy(first: MovePolicy, second: MovePolicy, scale: number): MovePolicy {
+  return {
+    ...first,
+    name: `${first.name}+${scale}*${second.name}`,
+    logProbabilities: (history: GameHistory) => {
+      const a = first.logProbabilities(history);
+      const b = second.logProbabilities(history);
+      return new Map([...a].map(([move, lp]) => [move, lp + scale * (b.get(move) ?? 0)]));
+    },
+  };
+}
+
+function logSoftmax(scored: readonly { move: string; score: number }[]): Map<string, number> {
+  const top = Math.max(...scored.map((m) => m.score));
+  const logZ = top + Math.log(scored.reduce((sum, m) => sum + Math.exp(m.score - top), 0));
+  return new Map(scored.map((m) => [m.move, m.score - logZ]));
 }
