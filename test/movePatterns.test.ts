@@ -20,6 +20,10 @@ import { GameHistory } from '../src/chess/history.ts';
 import { jointPolicy, movePatternPolicy } from '../src/model/policy.ts';
 import type { MovePolicy } from '../src/player/morphPlayer.ts';
 import { writeMovePatternFile } from './helpers/movePatternFile.ts';
+import { morphPlayerWithModels } from '../src/model/predictedReplies.ts';
+import { materialOnlyStore } from './helpers/materialStore.ts';
+import { buildSampleDatabase } from './helpers/sampleDatabase.ts';
+import { runMorph } from './helpers/cli.ts';
 
 /**
  * A teacher that takes the most material it can and otherwise prefers moving a knight, at random among equals: its
@@ -134,5 +138,42 @@ describe('move patterns as a move policy', () => {
     for (const [move, lp] of logProbabilities) expect(joint.get(move)).toBeCloseTo((move === a ? 1 : 0) + 3 * lp, 12);
     expect(jointPolicy(flat, policy, 3).weight).toBe(2);
     patterns.close();
+  });
+});
+
+describe('a Morph player with move patterns as its second policy', () => {
+  const dir = mkdtempSync(join(tmpdir(), 'morph-move-policy-player-'));
+  afterAll(() => rmSync(dir, { recursive: true, force: true }));
+  const file = join(dir, 'moves.db');
+  writeMovePatternFile(file, 40);
+
+  it("adds their weighted log-probability to each move's score, joined to a model policy when there is one", () => {
+    const store = materialOnlyStore();
+    const patterns = MovePatterns.open(file);
+    const fen = 'r1bqkbnr/pppp1ppp/2n5/4p3/4P3/5N2/PPPP1PPP/RNBQKB1R w KQkq - 2 3';
+    const expected = movePatternPolicy(patterns).logProbabilities(new GameHistory(fen));
+    const player = morphPlayerWithModels(store, { maturity: 0, seed: 1, search: 'material-quiescence' }, { movePolicy: patterns, policyWeight: 0.5 });
+    const ranked = player.rankMoves(new GameHistory(fen));
+    expect(ranked).toHaveLength(expected.size);
+    for (const move of ranked) expect(move.policy).toBeCloseTo(0.5 * expected.get(move.move)!, 12);
+    const without = morphPlayerWithModels(store, { maturity: 0, seed: 1, search: 'material-quiescence' }, {});
+    expect(without.rankMoves(new GameHistory(fen)).every((move) => move.policy === undefined)).toBe(true);
+    patterns.close();
+    store.close();
+  });
+
+  it('plays in a match as --white-move-policy, for a Morph player only', async () => {
+    const db = join(dir, 'sample.db');
+    buildSampleDatabase(db, 5);
+    const played = await runMorph(['match', '--white', `morph:${db}`, '--white-move-policy', file, '--black', 'random', '--games', '2', '--seed', '1', '--json', '--no-progress']);
+    expect(played.stderr).toBe('');
+    expect(played.code).toBe(0);
+    expect(JSON.parse(played.stdout).first).toContain(`+move-policy:${file}@`);
+    const notMorph = await runMorph(['match', '--white', 'ab:1', '--white-move-policy', file, '--black', 'random', '--games', '2']);
+    expect(notMorph.code).toBe(2);
+    expect(notMorph.stderr).toBe('morph: a move policy needs a Morph player (morph:FILE), not ab:1\n');
+    const wrongKind = await runMorph(['match', '--white', `morph:${db}`, '--white-move-policy', db, '--black', 'random', '--games', '2']);
+    expect(wrongKind.code).toBe(2);
+    expect(wrongKind.stderr.trim().split('\n')).toHaveLength(1);
   });
 });

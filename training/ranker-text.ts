@@ -2,7 +2,7 @@
  * A ranker written as text, for the measurement scripts: 'ranker=SPEC' (a built-in: greedy, random, ab:D[,q]), or
  * 'db=FILE' with optional ';evaluation=FN', ';maturity=N', ';prior=N', ';materialPrior=K', ';search=MODE', ';policy=MODEL|none',
  * ';weight=X', ';graphPatterns=false', ';movePatterns=FILE' (for a search with patterns=K), ';movePolicy=FILE' (move patterns as a
- * policy, joined to the model policy times ';movePolicyScale=X') (default: the database's own settings and policy, if built).
+ * policy, joined to the model policy times ';movePolicyScale=X'), ';relationScale=X' (the relation terms times X) (default: the database's own settings and policy, if built).
  */
 import { createRanker, morphRanker, type MoveRanker } from '../src/agree/rankers.ts';
 import type { EvaluationFunction } from '../src/eval/evaluation.ts';
@@ -23,5 +23,6 @@ export function rankerFromText(text: string): MoveRanker {
     movePatterns: fields.movePatterns,
     movePolicy: fields.movePolicy,
     movePolicyScale: fields.movePolicyScale !== undefined ? Number(fields.movePolicyScale) : undefined,
+    relationScale: fields.relationScale !== undefined ? Number(fields.relationScale) : undefined,
   });
 }

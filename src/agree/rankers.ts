@@ -24,6 +24,7 @@ import { OpponentModel } from '../model/opponentModel.ts';
 import { MovePatterns } from '../model/movePatterns.ts';
 import { badInput } from '../util/errors.ts';
 import type { EvaluationFunction } from '../eval/evaluation.ts';
+import { storedRelationWeights } from '../eval/relationTerms.ts';
 
 export interface MoveScore {
   move: string;
@@ -91,6 +92,8 @@ export interface MorphRankerOverrides {
    */
   movePolicy?: string;
   movePolicyScale?: number;
+  /** The database's own relation terms (the settled ones, as the capture searches read them) times this. */
+  relationScale?: number;
 }
 
 /**
@@ -115,6 +118,7 @@ export function morphRanker(dbPath: string, overrides: MorphRankerOverrides = {}
     search: overrides.search ?? config.playSearch,
     policy,
     graphPatterns: overrides.graphPatterns,
+    relationWeights: overrides.relationScale === undefined ? undefined : storedRelationWeights(store.db)?.map((w) => w * overrides.relationScale!),
     movePatterns: overrides.movePatterns === undefined ? undefined : MovePatterns.open(overrides.movePatterns),
   };
   const shown = Object.entries({ ...overrides, policy: model?.store.path }).filter(([, value]) => value !== undefined).map(([key, value]) => `${key}=${value}`);

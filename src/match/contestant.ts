@@ -47,6 +47,8 @@ export interface ContestantOptions {
   graphPatterns?: boolean;
   /** A move-pattern database, read by a Morph contestant whose search has patterns=K (MorphPlayerOptions.movePatterns). */
   movePatterns?: string;
+  /** A move-pattern database used as a second move policy (PlayerModels.movePolicy), joined to the policy. */
+  movePolicy?: string;
 }
 
 const EXTERNAL_KINDS: ReadonlySet<OpponentSpec['kind']> = new Set(['stockfish', 'uci', 'xboard', 'gnuchess']);
@@ -60,6 +62,7 @@ export class Contestant {
   private model: OpponentModel | null = null;
   private policyModel: OpponentModel | null = null;
   private movePatterns: MovePatterns | null = null;
+  private movePolicy: MovePatterns | null = null;
   /** The policy model file this contestant plays with, if any. */
   private readonly policyPath: string | undefined;
   /** With a policy: its weight. */
@@ -88,14 +91,20 @@ export class Contestant {
     // Checked now, so a bad policy file is refused before the first game rather than failing every game.
     if (this.policyPath !== undefined) checkDatabaseFileKind(this.policyPath, 'opponent-model');
     if (options.movePatterns !== undefined && this.spec.kind === 'morph') checkDatabaseFileKind(options.movePatterns, 'move-patterns');
+    if (options.movePolicy !== undefined) {
+      if (this.spec.kind !== 'morph') throw badInput(`a move policy needs a Morph player (morph:FILE), not ${formatOpponentSpec(this.spec)}`);
+      if (coached) throw badInput('a Morph player coached by an opponent model plays without a policy');
+      checkDatabaseFileKind(options.movePolicy, 'move-patterns');
+    }
     // Resolved now, so that the name says the weight played.
-    if (this.policyPath !== undefined && this.spec.kind === 'morph') {
+    if ((this.policyPath !== undefined || options.movePolicy !== undefined) && this.spec.kind === 'morph') {
       this.policyWeight = options.policyWeight ?? defaultPolicyWeight(extensionsOf(options.search ?? storedConfig(this.spec.dbPath).playSearch));
     }
     this.name =
       formatOpponentSpec(this.spec) +
       (options.opponentModel !== undefined ? `+model:${options.opponentModel}@${options.modelMode ?? DEFAULT_MODEL_MODE}` : '') +
       (this.policyPath !== undefined ? `+policy:${this.policyPath}@${this.policyWeight}` : '') +
+      (options.movePolicy !== undefined ? `+move-policy:${options.movePolicy}@${this.policyWeight}` : '') +
       (options.graphPatterns === false ? '-graph-patterns' : '') +
       (options.movePatterns !== undefined && this.spec.kind === 'morph' ? `+move-patterns:${options.movePatterns}` : '');
   }
@@ -135,6 +144,8 @@ export class Contestant {
     this.policyModel = null;
     this.movePatterns?.close();
     this.movePatterns = null;
+    this.movePolicy?.close();
+    this.movePolicy = null;
   }
 
   private create(seed: number): Promise<GamePlayer> {
@@ -148,8 +159,9 @@ export class Contestant {
         if (this.options.opponentModel !== undefined) this.model ??= OpponentModel.open(this.options.opponentModel);
         if (this.policyPath !== undefined) this.policyModel ??= OpponentModel.open(this.policyPath);
         if (this.options.movePatterns !== undefined) this.movePatterns ??= MovePatterns.open(this.options.movePatterns);
-        const models = { opponent: this.model, policy: this.policyModel, policyWeight: this.policyWeight, mode: this.options.modelMode };
-        const name = this.model !== null || this.policyModel !== null ? this.name : context.name;
+        if (this.options.movePolicy !== undefined) this.movePolicy ??= MovePatterns.open(this.options.movePolicy);
+        const models = { opponent: this.model, policy: this.policyModel, policyWeight: this.policyWeight, movePolicy: this.movePolicy, mode: this.options.modelMode };
+        const name = this.model !== null || this.policyModel !== null || this.movePolicy !== null ? this.name : context.name;
         const evaluation = evaluationWithMaterialPrior(this.store.db, this.options.materialPrior);
         const options = {
           maturity, seed: context.seed, search: this.options.search, evaluation, contempt: this.options.contempt, graphPatterns: this.options.graphPatterns,

@@ -45,6 +45,8 @@ export interface MatchOptions extends ContestantOptions {
   firstPolicy?: string | false;
   /** False: the first player (a Morph player) plays without what its graph patterns add (the ablation). */
   firstGraphPatterns?: boolean;
+  /** The first player's (a Morph player's) move patterns as a second move policy, joined to its policy. */
+  firstMovePolicy?: string;
   secondPolicy?: string | false;
   /** Stop as soon as the SPRT accepts a hypothesis. */
   sprt?: SprtSettings;
@@ -163,6 +165,7 @@ export async function runMatch(options: MatchOptions): Promise<MatchSummary> {
   const workers = Array.from({ length: concurrency }, () => [
     new Contestant(options.first, {
       ...options, opponentModel: options.firstModel, policyModel: options.firstPolicy, graphPatterns: options.firstGraphPatterns,
+      movePolicy: options.firstMovePolicy,
     }),
     new Contestant(options.second, { ...options, opponentModel: options.secondModel, policyModel: options.secondPolicy }),
   ] as const);

@@ -13,7 +13,8 @@ import { MorphPlayer, type MorphPlayerOptions, type ReplyPredictor } from '../pl
 import type { PatternStore } from '../store/patternStore.ts';
 import { ModelGuidedPlayer } from './modelGuidedPlayer.ts';
 import type { OpponentModel } from './opponentModel.ts';
-import { modelPolicy } from './policy.ts';
+import type { MovePatterns } from './movePatterns.ts';
+import { jointPolicy, modelPolicy, movePatternPolicy } from './policy.ts';
 import { LINE_CANDIDATES, PredictedLinePlayer } from './predictedLine.ts';
 
 /** How many of the model's likeliest replies are looked at (3: measured in docs/lab/). */
@@ -44,6 +45,11 @@ export interface PlayerModels {
   /** A model of a strong player's choices, the move policy (policy.ts). */
   policy?: OpponentModel | null;
   policyWeight?: number;
+  /**
+   * Move patterns (movePatterns.ts) as a second policy, e.g. learned from a strong teacher's games: their
+   * log-probabilities joined to the policy's (policy.ts jointPolicy), or the policy alone when there is no model.
+   */
+  movePolicy?: MovePatterns | null;
   /** A model of the opponent. */
   opponent?: OpponentModel | null;
   /** How the opponent model is used (default DEFAULT_MODEL_MODE); IAM's coach plays without a policy. */
@@ -65,7 +71,9 @@ export function morphPlayerWithModels(
   if (opponent !== undefined && isCoached(true, models.mode)) {
     return new ModelGuidedPlayer(store, opponent, { maturity: options.maturity, seed: options.seed, replies: DEFAULT_REPLIES }, name);
   }
-  const policy = models.policy ? modelPolicy(models.policy, models.policyWeight) : undefined;
+  const fromModel = models.policy ? modelPolicy(models.policy, models.policyWeight) : undefined;
+  const fromPatterns = models.movePolicy ? movePatternPolicy(models.movePolicy, models.policyWeight) : undefined;
+  const policy = fromModel && fromPatterns ? jointPolicy(fromModel, fromPatterns, 1) : (fromModel ?? fromPatterns);
   if (opponent !== undefined && (models.mode ?? DEFAULT_MODEL_MODE) === 'line') return new PredictedLinePlayer(store, { ...options, policy }, opponent, LINE_CANDIDATES, name);
   return new MorphPlayer(store, { ...options, policy, opponent: opponent && modelReplies(opponent) }, name);
 }

@@ -41,6 +41,7 @@ interface MatchCommandOptions {
   modelMode?: string;
   whitePolicy?: string;
   blackPolicy?: string;
+  whiteMovePolicy?: string;
   policy: boolean;
   policyWeight?: string;
   /** False from --no-graph-patterns. */
@@ -170,6 +171,7 @@ export function registerMatchCommand(program: Command): void {
     .optionsGroup('Move policies of Morph players:')
     .option('--white-policy <file>', 'a model of a strong player (morph model), the Morph player --white\'s move policy')
     .option('--black-policy <file>', 'the same for the Morph player --black')
+    .option('--white-move-policy <file>', "move patterns (morph model --move-patterns, e.g. from a strong player's games) as a second move policy of the Morph player --white, joined to its policy")
     .option('--no-policy', "Morph players: no move policy (by default each plays with its database's own, DB.policy.db, if built)")
     .option('--policy-weight <x>', POLICY_WEIGHT_HELP)
     .optionsGroup('Opponent models of Morph players:')
@@ -227,6 +229,7 @@ export function registerMatchCommand(program: Command): void {
             firstPolicy: opts.whitePolicy ?? (opts.policy ? undefined : false),
             secondPolicy: opts.blackPolicy ?? (opts.policy ? undefined : false),
             firstGraphPatterns: opts.graphPatterns === false ? false : undefined,
+            firstMovePolicy: opts.whiteMovePolicy,
             policyWeight: parsePolicyWeightOption(opts.policyWeight),
             contempt: parseContemptOption(opts.contempt),
             maturity: opts.maturity !== undefined ? parseIntegerOption('--maturity', opts.maturity, 0) : undefined,
