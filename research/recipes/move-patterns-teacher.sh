@@ -5,7 +5,8 @@
 # positions, the move patterns alone as a root filter (top-4), and as a move policy beside a value database's own
 # (`;movePolicy=FILE`, src/model/policy.ts movePatternPolicy and jointPolicy).
 #   Seeds: match 5 (opening order), model 1. Needs `apt-get install -y stockfish` (/usr/games/stockfish).
-#   How long (2026-12-07, 2 cores shared with two matches): about 7 s a game; 207 games' move patterns 2 minutes.
+#   How long (2026-12-07, 2 cores shared with two matches): about 7 s a game; 207 games' move patterns 2 minutes; the
+#   rankers about 25 minutes; the 100-game match 71 minutes.
 #
 #   research/recipes/move-patterns-teacher.sh OUT_DIR DB [GAMES]   (DB: a value database with DB.policy.db beside it;
 #                                                                  GAMES default 200; resumes: an existing PGN is kept)
@@ -36,3 +37,6 @@ node bin/run-ts.js training/compare-rankers.ts --positions "$POSITIONS" "db=$DB"
   "db=$DB;movePolicy=$OUT/mp-teacher.db;movePolicyScale=0.5" "db=$DB;policy=none;movePolicy=$OUT/mp-teacher.db" \
   "db=$DB;policy=none" > "$OUT/policy.txt"
 cat "$OUT/filter.json" "$OUT/policy.txt"
+# In games: the database with the teacher's move patterns beside its own policy against itself without them.
+[ -s "$OUT/h2h.json" ] || node bin/morph.js match --white "morph:$DB" --white-move-policy "$OUT/mp-teacher.db" --black "morph:$DB" \
+  --games 100 --seed 1 --json --pgn "$OUT/h2h.pgn" > "$OUT/h2h.json"
