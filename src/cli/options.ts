@@ -9,7 +9,10 @@ import { MATERIAL_FIT_ALONE } from '../eval/materialFit.ts';
  * The help text of a play search's option (`--search`, `--play-search`), before what it is for: the presets, and
  * the extension lists docs/cli.md ("Searches") spells out.
  */
-export const SEARCH_HELP = `${SEARCH_PRESETS.join(' | ')}, or extensions joined by commas (material, captures|quiescence, mates=N, threats=N, own-threats, patterns=K with --move-patterns, bare-king)`;
+const EXTENSIONS_HELP = 'material, captures|quiescence, mates=N, threats=N, own-threats, bare-king';
+export const SEARCH_HELP = `${SEARCH_PRESETS.join(' | ')}, or extensions joined by commas (${EXTENSIONS_HELP}, patterns=K with --move-patterns)`;
+/** Training's searches: a database carries no move patterns, so patterns=K is not among them. */
+export const TRAINING_SEARCH_HELP = `${SEARCH_PRESETS.join(' | ')}, or extensions joined by commas (${EXTENSIONS_HELP})`;
 
 /** The searches that value positions by material, as help text says them: "a, b, c and any list with material". */
 const MATERIAL_SEARCHES = `${SEARCH_PRESETS.filter((preset) => PRESET_EXTENSIONS[preset].materialValues).join(', ')} and any list with material`;
