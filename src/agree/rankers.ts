@@ -18,7 +18,7 @@ import { materialGain } from '../engines/simplePlayers.ts';
 import { loadConfig } from '../learn/config.ts';
 import { MorphPlayer, playingMaturity } from '../player/morphPlayer.ts';
 import { PatternStore } from '../store/patternStore.ts';
-import { jointPolicy, modelPolicy, movePatternPolicy } from '../model/policy.ts';
+import { playerPolicy } from '../model/policy.ts';
 import { openPolicyModel } from '../model/ownPolicy.ts';
 import { OpponentModel } from '../model/opponentModel.ts';
 import { MovePatterns } from '../model/movePatterns.ts';
@@ -105,9 +105,7 @@ export function morphRanker(dbPath: string, overrides: MorphRankerOverrides = {}
   const config = loadConfig(store.db);
   const model = openPolicyModel(dbPath, overrides.policy) ?? undefined;
   const policyPatterns = overrides.movePolicy === undefined ? undefined : MovePatterns.open(overrides.movePolicy);
-  const patternPolicy = policyPatterns && movePatternPolicy(policyPatterns, overrides.policyWeight);
-  const modelsPolicy = model !== undefined ? modelPolicy(model, overrides.policyWeight) : undefined;
-  const policy = modelsPolicy && patternPolicy ? jointPolicy(modelsPolicy, patternPolicy, overrides.movePolicyScale ?? 1) : (modelsPolicy ?? patternPolicy);
+  const policy = playerPolicy(model, policyPatterns, overrides.policyWeight, overrides.movePolicyScale);
   const settings = {
     maturity: playingMaturity(store, overrides.maturity),
     evaluation: {

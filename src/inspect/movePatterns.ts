@@ -7,8 +7,9 @@ import { databaseKind } from '../store/databaseKind.ts';
 import { getMetaJson } from '../store/meta.ts';
 import { MOVE_PATTERN_INFO_KEY } from '../model/movePatterns.ts';
 import { scoreOfWeight } from '../model/opponentModel.ts';
-import { describePattern, patternFromJson, type Pattern } from '../pattern/pattern.ts';
-import { badInput, MorphError } from '../util/errors.ts';
+import { describePattern, type Pattern } from '../pattern/pattern.ts';
+import { badInput } from '../util/errors.ts';
+import { parsePatternBody } from './patterns.ts';
 import { signed } from '../util/format.ts';
 
 export interface MovePatternRow {
@@ -34,9 +35,10 @@ export interface MovePatternListing {
   rows: MovePatternRow[];
 }
 
-export const MOVE_PATTERN_LEGEND =
-  'In a move pattern the side to move ("toMove") is the mover; the square node with an edge into it from a piece is\n' +
-  "the move's destination, its safety the mover's there after the move, its edges out what the piece will attack or\n" +
+/** What the listing's columns and descriptions mean (the drawings carry patternLayout's MOVE_PATTERN_LEGEND). */
+const LISTING_LEGEND =
+  'In a move pattern the side to move ("toMove") is the mover; the square node with a safety or edges out is the\n' +
+  "move's destination, its safety the mover's there after the move, its edges out what the piece will attack or\n" +
   'defend from there. score: what a matching move gains in the learned choice, in log-odds; chosen/uses: SYLPH\'s rate.';
 
 /**
@@ -55,12 +57,7 @@ export function readMovePatterns(db: MorphDatabase, path: string, query: { minUs
     info: getMetaJson(db, MOVE_PATTERN_INFO_KEY),
     total,
     rows: rows.map((row) => {
-      let pattern: Pattern;
-      try {
-        pattern = patternFromJson(row.body);
-      } catch (error) {
-        throw new MorphError(`pattern ${row.id} is unreadable: ${(error as Error).message}`, 2);
-      }
+      const pattern = parsePatternBody(row);
       return {
         id: row.id, size: row.size, score: scoreOfWeight(row.weight), uses: row.uses, chosen: row.updates, origin: row.origin,
         description: describePattern(pattern), pattern,
@@ -81,7 +78,7 @@ export function movePatternListingText(listing: MovePatternListing, minUses: num
   const lines = [
     `Move patterns: ${source}.`,
     `${total} with at least ${minUses} uses${rows.length < total ? `, showing ${rows.length}` : ''}.`,
-    MOVE_PATTERN_LEGEND,
+    LISTING_LEGEND,
     '     id  size   score  chosen/uses   rate  origin     pattern',
   ];
   for (const r of rows) {

@@ -89,7 +89,8 @@ const ORDER_BY: Record<PatternSortKey, string> = {
   age: 'age',
 };
 
-function parseBody(row: { id: number; body: string }): Pattern {
+/** A stored pattern's body, parsed; an unreadable one is a one-line error naming the pattern. */
+export function parsePatternBody(row: { id: number; body: string }): Pattern {
   try {
     return patternFromJson(row.body);
   } catch (error) {
@@ -112,7 +113,7 @@ function summaryRow(row: StatsRow): PatternSummaryRow {
     origin: row.origin,
     createdGame: row.created_game,
     lastUsedGame: row.last_used_game,
-    description: describePattern(parseBody(row)),
+    description: describePattern(parsePatternBody(row)),
   };
 }
 
@@ -197,7 +198,7 @@ export interface PatternDetail extends PatternSummaryRow {
 }
 
 function brief(row: StatsRow): PatternBrief {
-  return { id: row.id, kind: row.kind, size: row.size, weight: row.weight, updates: row.updates, description: describePattern(parseBody(row)) };
+  return { id: row.id, kind: row.kind, size: row.size, weight: row.weight, updates: row.updates, description: describePattern(parsePatternBody(row)) };
 }
 
 /** Parses a pattern id given on the command line (exit 2 for anything but a positive whole number). */
@@ -213,7 +214,7 @@ export function readPatternDetail(db: MorphDatabase, id: number, path: string): 
   const row = db.prepare(`SELECT ${STATS_COLUMNS} FROM pattern_stats WHERE id = ?`).get(id) as StatsRow | undefined;
   if (!row) throw badInput(`no pattern ${id} in ${path}`);
   const summary = summaryRow(row);
-  const pattern = parseBody(row);
+  const pattern = parsePatternBody(row);
   const related = (sql: string) => (db.prepare(sql).all(id) as StatsRow[]).map(brief);
   const detail: PatternDetail = {
     ...summary,

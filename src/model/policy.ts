@@ -54,6 +54,21 @@ export function jointPolicy(first: MovePolicy, second: MovePolicy, scale: number
   };
 }
 
+/**
+ * A player's policy from what it was given: the model's, the move patterns', both joined (the patterns'
+ * log-probabilities times `patternScale`), or none.
+ */
+export function playerPolicy(
+  model: OpponentModel | null | undefined,
+  patterns: MovePatterns | null | undefined,
+  weight?: number,
+  patternScale = 1,
+): MovePolicy | undefined {
+  const fromModel = model ? modelPolicy(model, weight) : undefined;
+  const fromPatterns = patterns ? movePatternPolicy(patterns, weight) : undefined;
+  return fromModel && fromPatterns ? jointPolicy(fromModel, fromPatterns, patternScale) : (fromModel ?? fromPatterns);
+}
+
 function logSoftmax(scored: readonly { move: string; score: number }[]): Map<string, number> {
   const top = Math.max(...scored.map((m) => m.score));
   const logZ = top + Math.log(scored.reduce((sum, m) => sum + Math.exp(m.score - top), 0));

@@ -14,7 +14,7 @@ import type { PatternStore } from '../store/patternStore.ts';
 import { ModelGuidedPlayer } from './modelGuidedPlayer.ts';
 import type { OpponentModel } from './opponentModel.ts';
 import type { MovePatterns } from './movePatterns.ts';
-import { jointPolicy, modelPolicy, movePatternPolicy } from './policy.ts';
+import { playerPolicy } from './policy.ts';
 import { LINE_CANDIDATES, PredictedLinePlayer } from './predictedLine.ts';
 
 /** How many of the model's likeliest replies are looked at (3: measured in docs/lab/). */
@@ -71,9 +71,7 @@ export function morphPlayerWithModels(
   if (opponent !== undefined && isCoached(true, models.mode)) {
     return new ModelGuidedPlayer(store, opponent, { maturity: options.maturity, seed: options.seed, replies: DEFAULT_REPLIES }, name);
   }
-  const fromModel = models.policy ? modelPolicy(models.policy, models.policyWeight) : undefined;
-  const fromPatterns = models.movePolicy ? movePatternPolicy(models.movePolicy, models.policyWeight) : undefined;
-  const policy = fromModel && fromPatterns ? jointPolicy(fromModel, fromPatterns, 1) : (fromModel ?? fromPatterns);
+  const policy = playerPolicy(models.policy, models.movePolicy, models.policyWeight);
   if (opponent !== undefined && (models.mode ?? DEFAULT_MODEL_MODE) === 'line') return new PredictedLinePlayer(store, { ...options, policy }, opponent, LINE_CANDIDATES, name);
   return new MorphPlayer(store, { ...options, policy, opponent: opponent && modelReplies(opponent) }, name);
 }

@@ -50,6 +50,7 @@ import {
   extensionsOf,
   formatSearch,
   looksPastTheMove,
+  movePatternsNeeded,
   type SearchExtensions,
   type SearchSpec,
 } from '../search/extensions.ts';
@@ -300,7 +301,7 @@ export class MorphPlayer implements GamePlayer {
     this.policyWeight = options.policy && (options.policy.weight ?? defaultPolicyWeight(this.extensions));
     this.drawValue = 1 / (1 + Math.exp(options.contempt ?? defaultContempt(this.extensions)));
     if (this.extensions.patterns > 0 && options.movePatterns === undefined) {
-      throw badInput(`the search ${this.search} follows the quiet moves move patterns rank highest: give a move-pattern database (--move-patterns FILE)`);
+      throw badInput(`the search ${movePatternsNeeded(this.search, 'give a move-pattern database (--move-patterns FILE)')}`);
     }
   }
 

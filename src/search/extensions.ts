@@ -105,6 +105,11 @@ export const SEARCH_FORMS =
 
 const isPreset = (text: string): text is SearchPreset => (SEARCH_PRESETS as readonly string[]).includes(text);
 
+/** Why a search with patterns=K cannot start without a move-pattern database; `remedy` says how to give one. */
+export function movePatternsNeeded(search: string, remedy: string): string {
+  return `${search} follows the quiet moves move patterns rank highest: ${remedy}`;
+}
+
 /**
  * The extensions of a search written as a preset's name or as a list; a bad one is refused in one line (exit 2),
  * `what` naming where it came from (an option, a config field).

@@ -28,7 +28,7 @@ import { checkFen, START_FEN } from '../chess/fen.ts';
 import { GameHistory } from '../chess/history.ts';
 import { findLegalMove, gameStatus } from '../chess/movegen.ts';
 import { MorphPlayer, playingMaturity, type RankedMove } from '../player/morphPlayer.ts';
-import { defaultContempt, extensionsOf, normalizeSearch, SEARCH_PRESETS, type SearchSpec } from '../search/extensions.ts';
+import { defaultContempt, extensionsOf, movePatternsNeeded, normalizeSearch, SEARCH_PRESETS, type SearchSpec } from '../search/extensions.ts';
 import { DEFAULT_CONFIG, evaluationWithMaterialPrior, loadConfig } from '../learn/config.ts';
 import { MATERIAL_FIT_ALONE } from '../eval/materialFit.ts';
 import type { EvaluationSettings } from '../eval/evaluation.ts';
@@ -309,7 +309,7 @@ export class UciEngine {
           return this.info(error.message);
         }
         if (extensionsOf(search).patterns > 0 && !this.config.movePatterns) {
-          return this.info(`option ${name}: ${search} follows the quiet moves move patterns rank highest: start morph uci with --move-patterns FILE`);
+          return this.info(`option ${name}: ${movePatternsNeeded(search, 'start morph uci with --move-patterns FILE')}`);
         }
         this.searchMode = search;
         this.loadedPlayer = null;

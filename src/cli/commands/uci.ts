@@ -13,7 +13,7 @@ import { action } from '../run.ts';
 import { parseIntegerOption, parsePolicyWeightOption, parseSearchOption, POLICY_WEIGHT_HELP, MODEL_MODE_HELP, parseModelModeOption, SEARCH_HELP } from '../options.ts';
 import { policyModelFor } from '../../model/ownPolicy.ts';
 import { badInput } from '../../util/errors.ts';
-import { extensionsOf, type SearchSpec } from '../../search/extensions.ts';
+import { extensionsOf, movePatternsNeeded, type SearchSpec } from '../../search/extensions.ts';
 import { storedConfig } from '../../learn/config.ts';
 
 interface UciOptions {
@@ -70,7 +70,7 @@ export function registerUciCommand(program: Command): void {
         const policyWeight = parsePolicyWeightOption(opts.policyWeight);
         if (opts.movePatterns !== undefined) checkDatabaseFileKind(opts.movePatterns, 'move-patterns');
         else if (search !== undefined && extensionsOf(search).patterns > 0) {
-          throw badInput(`--search ${search} follows the quiet moves move patterns rank highest: give a move-pattern database (--move-patterns FILE)`);
+          throw badInput(`--search ${movePatternsNeeded(search, 'give a move-pattern database (--move-patterns FILE)')}`);
         }
         await runUciEngine({
           store: () => openStoreForReading(opts.db).store,
