@@ -79,11 +79,14 @@ export class Contestant {
     if (typeof options.policyModel === 'string' && this.spec.kind !== 'morph') {
       throw badInput(`a policy needs a Morph player (morph:FILE), not ${formatOpponentSpec(this.spec)}`);
     }
+    if (options.movePolicy !== undefined && this.spec.kind !== 'morph') {
+      throw badInput(`a move policy needs a Morph player (morph:FILE), not ${formatOpponentSpec(this.spec)}`);
+    }
     if (options.graphPatterns === false && this.spec.kind !== 'morph') {
       throw badInput(`--no-graph-patterns needs a Morph player (morph:FILE), not ${formatOpponentSpec(this.spec)}`);
     }
     const coached = isCoached(options.opponentModel !== undefined, options.modelMode);
-    if (typeof options.policyModel === 'string' && coached) {
+    if ((typeof options.policyModel === 'string' || options.movePolicy !== undefined) && coached) {
       throw badInput('a Morph player coached by an opponent model plays without a policy');
     }
     // IAM's coach plays without a policy, its database's own included.
@@ -91,11 +94,7 @@ export class Contestant {
     // Checked now, so a bad policy file is refused before the first game rather than failing every game.
     if (this.policyPath !== undefined) checkDatabaseFileKind(this.policyPath, 'opponent-model');
     if (options.movePatterns !== undefined && this.spec.kind === 'morph') checkDatabaseFileKind(options.movePatterns, 'move-patterns');
-    if (options.movePolicy !== undefined) {
-      if (this.spec.kind !== 'morph') throw badInput(`a move policy needs a Morph player (morph:FILE), not ${formatOpponentSpec(this.spec)}`);
-      if (coached) throw badInput('a Morph player coached by an opponent model plays without a policy');
-      checkDatabaseFileKind(options.movePolicy, 'move-patterns');
-    }
+    if (options.movePolicy !== undefined) checkDatabaseFileKind(options.movePolicy, 'move-patterns');
     // Resolved now, so that the name says the weight played.
     if ((this.policyPath !== undefined || options.movePolicy !== undefined) && this.spec.kind === 'morph') {
       this.policyWeight = options.policyWeight ?? defaultPolicyWeight(extensionsOf(options.search ?? storedConfig(this.spec.dbPath).playSearch));
