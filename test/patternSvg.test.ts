@@ -1,6 +1,6 @@
 import { describe, expect, it } from 'vitest';
 import { parseSquare, KING, KNIGHT, PAWN, ROOK, BISHOP } from '../src/chess/board.ts';
-import { EDGE_DIRECT, EDGE_INDIRECT, pieceLabel } from '../src/graph/labels.ts';
+import { EDGE_DIRECT, EDGE_INDIRECT, SAFETY_ANY, SAFETY_DEFENDED, SQUARE_LABEL, pieceLabel } from '../src/graph/labels.ts';
 import { DESIG_NONE, exactDesig, fileDesig, rankDesig } from '../src/pattern/designation.ts';
 import type { GraphPattern } from '../src/pattern/pattern.ts';
 import { patternSvg } from '../src/inspect/patternSvg.ts';
@@ -89,5 +89,81 @@ describe('pattern SVG edges', () => {
     };
     const svg = patternSvg(pattern);
     for (const m of svg.matchAll(/class="pattern-edge"[^>]* d="([^"]+)"/g)) expect(m[1]).toMatch(/^M[\d.,-]+ L[\d.,-]+$/);
+  });
+});
+
+/** The board's 64 squares as drawn (its smallest square rectangles), each named by its column and row on the board. */
+function boardSquares(svg: string): { name: string; x: number; y: number; size: number }[] {
+  const board = /<g class="board">([\s\S]*?)<\/g>/.exec(svg)![1];
+  const rects = [...board.matchAll(/<rect x="([\d.]+)" y="([\d.]+)" width="([\d.]+)" height="([\d.]+)"/g)]
+    .map((m) => ({ x: Number(m[1]), y: Number(m[2]), width: Number(m[3]), height: Number(m[4]) }))
+    .filter((r) => r.width === r.height);
+  const size = Math.min(...rects.map((r) => r.width));
+  const squares = rects.filter((r) => r.width === size);
+  expect(squares).toHaveLength(64);
+  const xs = [...new Set(squares.map((r) => r.x))].sort((a, b) => a - b);
+  const ys = [...new Set(squares.map((r) => r.y))].sort((a, b) => a - b);
+  // a is the leftmost column, rank 1 the bottom row.
+  return squares.map((r) => ({ name: `${'abcdefgh'[xs.indexOf(r.x)]}${8 - ys.indexOf(r.y)}`, x: r.x, y: r.y, size }));
+}
+
+/** The square a point of the drawing falls on. */
+function squareAt(svg: string, point: { x: number; y: number }): string | undefined {
+  return boardSquares(svg).find((s) => point.x > s.x && point.x < s.x + s.size && point.y > s.y && point.y < s.y + s.size)?.name;
+}
+
+describe('move pattern SVG', () => {
+  // The mover's knight on b4 goes to c2 (defended there), from where it will attack the king on e1 and the rook on a1.
+  const fork: GraphPattern = {
+    kind: 'graph',
+    labels: [pieceLabel('toMove', KNIGHT), SQUARE_LABEL, pieceLabel('moved', KING), pieceLabel('moved', ROOK)],
+    desigs: [exactDesig(parseSquare('b4')), exactDesig(parseSquare('c2')), exactDesig(parseSquare('e1')), exactDesig(parseSquare('a1'))],
+    edges: [[0, 1, EDGE_DIRECT], [1, 2, EDGE_DIRECT], [1, 3, EDGE_DIRECT]],
+    safety: [SAFETY_ANY, SAFETY_DEFENDED, SAFETY_ANY, SAFETY_ANY],
+  };
+
+  it('draws the move as a thick arrow from the moving piece to its ringed, highlighted destination', () => {
+    const svg = patternSvg(fork, { movePattern: true });
+    const edges = [...svg.matchAll(/<path class="pattern-edge" data-from="(\d+)" data-to="(\d+)"[^>]*data-relation="(\w+)" d="([^"]+)"[^>]*stroke="([^"]+)" stroke-width="([\d.]+)"/g)]
+      .map((m) => ({ from: Number(m[1]), to: Number(m[2]), relation: m[3], d: m[4], stroke: m[5], width: Number(m[6]) }));
+    expect(edges.map((e) => e.relation).sort()).toEqual(['attack', 'attack', 'move']);
+    const move = edges.find((e) => e.relation === 'move')!;
+    const [x0, y0, x1, y1] = move.d.match(/-?[\d.]+/g)!.map(Number);
+    expect(squareAt(svg, { x: x0, y: y0 })).toBe('b4');
+    expect(squareAt(svg, { x: x1, y: y1 })).toBe('c2');
+    // Styled apart from the attacks: its own colour, thicker, and drawn over them.
+    for (const edge of edges.filter((e) => e.relation !== 'move')) {
+      expect(edge.stroke).not.toBe(move.stroke);
+      expect(move.width).toBeGreaterThan(1.5 * edge.width);
+    }
+    expect(edges.at(-1)).toBe(move);
+    // The destination's square and the mover's are highlighted; the destination is a ring with its safety, no piece.
+    const highlight = (role: string) => {
+      const m = new RegExp(`<rect class="${role}" data-node="\\d+" x="([\\d.]+)" y="([\\d.]+)" width="([\\d.]+)"`).exec(svg)!;
+      return squareAt(svg, { x: Number(m[1]) + Number(m[3]) / 2, y: Number(m[2]) + Number(m[3]) / 2 });
+    };
+    expect(highlight('move-to')).toBe('c2');
+    expect(highlight('move-from')).toBe('b4');
+    const destination = /<g class="pattern-node" data-node="1"[^>]*>([\s\S]*?)<\/g>/.exec(svg)![1];
+    expect(destination).toContain('class="destination"');
+    expect(destination).toContain('>defended</text>');
+    expect(destination).not.toMatch(/[\u265A-\u265F]/);
+    expect(svg).toContain('A move pattern, drawn before the move');
+    expect(svg).toContain('thick orange the move');
+  });
+
+  it('draws the same pattern as a position pattern without a move', () => {
+    const svg = patternSvg(fork);
+    expect(svg).not.toContain('data-relation="move"');
+    expect(svg).not.toContain('class="move-to"');
+    expect(svg).toContain('Normal form: White is the side that just moved');
+  });
+
+  it('says so when the moving piece is not in the pattern', () => {
+    const destinationOnly: GraphPattern = { ...fork, labels: fork.labels.slice(1), desigs: fork.desigs.slice(1), edges: [[0, 1, EDGE_DIRECT]], safety: [SAFETY_DEFENDED, SAFETY_ANY, SAFETY_ANY] };
+    const svg = patternSvg(destinationOnly, { movePattern: true });
+    expect(svg).toContain('the moving piece is not in the pattern');
+    expect(svg).not.toContain('data-relation="move"');
+    expect(svg).toContain('class="move-to"');
   });
 });

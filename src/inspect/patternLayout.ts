@@ -7,7 +7,7 @@
  * rank, only a file, or nothing; only exact squares go on the board.
  */
 import { squareName, type PieceLetter } from '../chess/board.ts';
-import { edgeTypeName, labelPiece, labelSide, SAFETY_ANY, type EdgeType, type Side } from '../graph/labels.ts';
+import { edgeTypeName, labelPiece, labelSide, SAFETY_ANY, SAFETY_NAMES, type EdgeType, type SafetyName, type Side } from '../graph/labels.ts';
 import { desigKind, desigSquare } from '../pattern/designation.ts';
 import { nodeSafety, type GraphPattern } from '../pattern/pattern.ts';
 
@@ -27,6 +27,8 @@ export interface DrawnNode {
    */
   letter: string;
   place: NodePlace;
+  /** The safety the node requires (unattacked, defended, en prise), if any: a destination's is the mover's there after the move. */
+  safety?: SafetyName;
   /** e.g. "#0 N  knight of the side that just moved (White), on f3". */
   text: string;
 }
@@ -105,7 +107,11 @@ export function layoutPattern(pattern: GraphPattern, movePattern = false): { nod
       : piece === 'square'
         ? 'empty square next to a king'
         : `${PIECE_NAMES[piece]} of the ${side === 'moved' ? 'side that just moved (White)' : 'side to move (Black)'}`;
-    return { index, piece, side, letter, place, text: `#${index} ${letter}  ${who}, ${describePlace(place)}` };
+    const safety = nodeSafety(pattern, index);
+    return {
+      index, piece, side, letter, place, ...(safety !== SAFETY_ANY ? { safety: SAFETY_NAMES[safety] } : {}),
+      text: `#${index} ${letter}  ${who}, ${describePlace(place)}`,
+    };
   });
   const edges = pattern.edges.map(([from, to, code]): DrawnEdge => {
     const target = nodes[to];

@@ -11,7 +11,7 @@
  */
 import { fileOf, rankOf, type PieceLetter } from '../chess/board.ts';
 import type { EdgeType } from '../graph/labels.ts';
-import { MATERIAL_PIECES, describeMaterial, type Pattern } from '../pattern/pattern.ts';
+import { MATERIAL_PIECES, describeMaterial, type GraphPattern, type Pattern } from '../pattern/pattern.ts';
 import { EDGE_MEANINGS, layoutPattern, type DrawnNode, type EdgeRelation } from './patternLayout.ts';
 
 export interface PatternSvgOptions {
@@ -23,6 +23,11 @@ export interface PatternSvgOptions {
   idPrefix?: string;
   /** Draw the legend under the board (default true). */
   legend?: boolean;
+  /**
+   * A move pattern (src/graph/moveGraph.ts), drawn before the move as patternLayout lays it out: the move is a thick
+   * orange arrow from the moving piece to its destination, whose square is ringed, the piece's square tinted.
+   */
+  movePattern?: boolean;
 }
 
 // Filled glyphs for both sides: White pieces are the same shapes filled white and outlined, which renders the
@@ -34,8 +39,12 @@ const LIGHT = '#f0d9b5';
 const DARK = '#b58863';
 const DESIGNATION_TINT = '#ffe066';
 
-export const RELATION_COLORS: Record<EdgeRelation, string> = { attack: '#c62828', defend: '#2e7d32', square: '#1565c0', move: '#6a1b9a' };
-const RELATION_WORDS: Record<EdgeRelation, string> = { attack: 'attacks', defend: 'defends', square: 'covers an empty square', move: "moves to the move's destination" };
+export const RELATION_COLORS: Record<EdgeRelation, string> = { attack: '#c62828', defend: '#2e7d32', square: '#1565c0', move: '#ef6c00' };
+const RELATION_COLOR_NAMES: Record<EdgeRelation, string> = { attack: 'red', defend: 'green', square: 'blue', move: 'thick orange' };
+const RELATION_WORDS: Record<EdgeRelation, string> = { attack: 'attacks', defend: 'defends', square: 'covers an empty square', move: 'the move' };
+/** A move pattern's moving piece's square, and its destination's (ringed in the move's colour). */
+const MOVE_FROM_TINT = '#ffcc80';
+const MOVE_TO_TINT = '#ffa726';
 export const EDGE_DASHES: Record<EdgeType, string> = { direct: '', indirect: '8 4', discovered: '2 4', attacks: '12 3 2 3' };
 
 export function escapeXml(text: string): string {
@@ -71,15 +80,35 @@ function wrap(text: string, width: number): string[] {
 }
 
 export function patternSvg(pattern: Pattern, options: PatternSvgOptions = {}): string {
-  return pattern.kind === 'material' ? materialSvg(pattern.diff, options) : graphSvg(pattern, options);
+  return pattern.kind === 'material' ? materialSvg(pattern.diff, options) : graphSvg(pattern, options).svg;
 }
 
-function graphSvg(pattern: Extract<Pattern, { kind: 'graph' }>, options: PatternSvgOptions): string {
+/** One graph pattern's drawing, its size, and what its legend would need to explain. */
+interface Drawing {
+  svg: string;
+  width: number;
+  height: number;
+  types: EdgeType[];
+  relations: EdgeRelation[];
+}
+
+/** Roughly how wide a line of bold 14px sans-serif text is (for the title, which must not be cut off). */
+const titleWidth = (title: string): number => Math.ceil(title.length * 8.2);
+
+function graphSvg(pattern: Extract<Pattern, { kind: 'graph' }>, options: PatternSvgOptions): Drawing {
   const S = options.squareSize ?? 44;
   const prefix = options.idPrefix ?? 'morph-';
-  const { nodes, edges } = layoutPattern(pattern);
+  const movePattern = options.movePattern === true;
+  const { nodes, edges } = layoutPattern(pattern, movePattern);
+  // A move pattern's move: the edges into its destination ('@'), from the moving piece.
+  const moveEdges = edges.filter((edge) => edge.relation === 'move');
+  const movers = new Set(moveEdges.map((edge) => edge.from));
+  const isDestination = (node: DrawnNode) => node.letter === '@';
+  // A move pattern without the moving piece matches a move of any piece to such a destination.
+  const note = movePattern && moveEdges.length === 0 && nodes.some(isDestination) ? 'the moving piece is not in the pattern: any piece of the mover' : null;
   const left = 22;
-  const top = options.title ? 30 : 8;
+  const noteTop = options.title ? 30 : 8;
+  const top = noteTop + (note ? 16 : 0);
   const boardRight = left + 8 * S;
   const boardBottom = top + 8 * S;
 
@@ -130,9 +159,13 @@ function graphSvg(pattern: Extract<Pattern, { kind: 'graph' }>, options: Pattern
   }
   const anywhereRows = Math.ceil(anywhere.length / anywhereColumns);
   let height = boardless ? ringCentre.y + ringRadius + 0.6 * S + 6 : anywhereTop + anywhereRows * S + 6;
-  const width = Math.max(boardRight + (rankTrayColumns ? 14 + rankTrayColumns * S : 0) + 8, 8 * S + left + 8);
+  const width = Math.max(
+    boardRight + (rankTrayColumns ? 14 + rankTrayColumns * S : 0) + 8, 8 * S + left + 8, options.title ? left + titleWidth(options.title) : 0,
+  );
+  const types = edges.map((e) => e.type);
+  const relations = edges.map((e) => e.relation);
 
-  const legendLines = options.legend === false ? [] : legendText(edges.map((e) => e.type), edges.map((e) => e.relation), width);
+  const legendLines = options.legend === false ? [] : legendText(types, relations, width, movePattern);
   const legendTop = height + 8;
   height = legendTop + legendLines.length * 15 + 4;
 
@@ -154,6 +187,7 @@ function graphSvg(pattern: Extract<Pattern, { kind: 'graph' }>, options: Pattern
   if (options.title) {
     out.push(`<text x="${left}" y="20" font-family="sans-serif" font-size="14" font-weight="bold" fill="#222">${escapeXml(options.title)}</text>`);
   }
+  if (note) out.push(`<text class="note" x="${left}" y="${noteTop + 10}" font-family="sans-serif" font-size="11" fill="#555">${escapeXml(note)}</text>`);
   if (boardless) {
     out.push(`<text x="${left}" y="${top + 12}" font-family="sans-serif" font-size="11" fill="#555">no square, rank or file: matches anywhere on the board</text>`);
   } else {
@@ -171,12 +205,25 @@ function graphSvg(pattern: Extract<Pattern, { kind: 'graph' }>, options: Pattern
   if (anywhere.length && !boardless) {
     out.push(`<text x="${left}" y="${anywhereTop + S / 2 + 4}" font-family="sans-serif" font-size="11" fill="#555">any square:</text>`);
   }
+  // The move on the board: the moving piece's square tinted, its destination's tinted deeper and outlined.
+  for (const node of nodes) {
+    const role = isDestination(node) ? 'move-to' : movers.has(node.index) ? 'move-from' : null;
+    if (role === null || node.place.kind !== 'square') continue;
+    const { x, y } = centre.get(node.index)!;
+    const inset = role === 'move-to' ? 1.5 : 0;
+    out.push(
+      `<rect class="${role}" data-node="${node.index}" x="${round(x - S / 2 + inset)}" y="${round(y - S / 2 + inset)}" ` +
+        `width="${S - 2 * inset}" height="${S - 2 * inset}" fill="${role === 'move-to' ? MOVE_TO_TINT : MOVE_FROM_TINT}" fill-opacity="0.75"` +
+        `${role === 'move-to' ? ` stroke="${RELATION_COLORS.move}" stroke-width="3"` : ''}/>`,
+    );
+  }
 
   // Arrows under the pieces' labels but over the board. A pair of opposite edges is drawn as two parallel arrows.
   // An arrow that would cross a node it does not join bends around it (see edgeRoute).
   out.push('<g class="edges">');
   const pairs = new Set(edges.map((e) => `${e.from}>${e.to}`));
-  for (const edge of edges) {
+  // The move last, over the other arrows.
+  for (const edge of [...edges.filter((e) => e.relation !== 'move'), ...moveEdges]) {
     const a = centre.get(edge.from)!;
     const b = centre.get(edge.to)!;
     const shift = pairs.has(`${edge.to}>${edge.from}`) ? 5 : 0;
@@ -186,7 +233,7 @@ function graphSvg(pattern: Extract<Pattern, { kind: 'graph' }>, options: Pattern
     out.push(
       `<path class="pattern-edge" data-from="${edge.from}" data-to="${edge.to}" data-type="${edge.type}" data-relation="${edge.relation}" ` +
         `d="${route}" fill="none" ` +
-        `stroke="${RELATION_COLORS[edge.relation]}" stroke-width="${round(S / 11)}" stroke-opacity="0.9" stroke-linecap="round"` +
+        `stroke="${RELATION_COLORS[edge.relation]}" stroke-width="${round(edge.relation === 'move' ? S / 6.5 : S / 11)}" stroke-opacity="0.9" stroke-linecap="round"` +
         `${dash ? ` stroke-dasharray="${dash}"` : ''} marker-end="url(#${prefix}arrow-${edge.relation})">` +
         `<title>#${edge.from} -&gt; #${edge.to}: ${edge.type} (${RELATION_WORDS[edge.relation]})</title></path>`,
     );
@@ -200,9 +247,25 @@ function graphSvg(pattern: Extract<Pattern, { kind: 'graph' }>, options: Pattern
       `<g class="pattern-node" data-node="${node.index}" data-piece="${node.piece}" data-side="${node.side ?? 'none'}" ` +
         `data-x="${round(x)}" data-y="${round(y)}" data-place="${node.place.kind}">`,
     );
-    out.push(`<title>${escapeXml(node.text)}</title>`);
-    if (!board) out.push(`<circle cx="${round(x)}" cy="${round(y)}" r="${round(S * 0.46)}" fill="#e8e8e8" stroke="#999" stroke-dasharray="3 2"/>`);
-    out.push(pieceGlyph(node, x, y, S));
+    const destination = isDestination(node);
+    out.push(`<title>${escapeXml(node.text + (node.safety ? ` (${node.safety})` : ''))}</title>`);
+    if (!board) {
+      const moving = destination || movers.has(node.index);
+      out.push(
+        `<circle cx="${round(x)}" cy="${round(y)}" r="${round(S * 0.46)}" fill="${destination ? MOVE_FROM_TINT : '#e8e8e8'}" ` +
+          `stroke="${moving ? RELATION_COLORS.move : '#999'}"${moving ? ' stroke-width="2"' : ''} stroke-dasharray="3 2"/>`,
+      );
+    }
+    if (destination) {
+      // A ring where the piece lands, and the safety it will have there.
+      out.push(`<circle class="destination" cx="${round(x)}" cy="${round(y)}" r="${round(S * 0.3)}" fill="none" stroke="${RELATION_COLORS.move}" stroke-width="3"/>`);
+      if (node.safety) {
+        out.push(
+          `<text x="${round(x)}" y="${round(y + S * 0.46)}" font-family="sans-serif" font-size="${round(S * 0.2)}" text-anchor="middle" ` +
+            `fill="#000" stroke="#fff" stroke-width="2" paint-order="stroke">${escapeXml(node.safety)}</text>`,
+        );
+      }
+    } else out.push(pieceGlyph(node, x, y, S));
     out.push(`<text x="${round(x - S / 2 + 3)}" y="${round(y - S / 2 + 10)}" font-family="sans-serif" font-size="9" fill="#000" fill-opacity="0.7">${node.index}</text>`);
     out.push('</g>');
   }
@@ -212,7 +275,61 @@ function graphSvg(pattern: Extract<Pattern, { kind: 'graph' }>, options: Pattern
     out.push(`<text x="4" y="${legendTop + 11 + i * 15}" font-family="sans-serif" font-size="11" fill="#333">${escapeXml(line)}</text>`);
   });
   out.push('</svg>');
-  return out.join('\n');
+  return { svg: out.join('\n'), width, height: round(height), types, relations };
+}
+
+export interface PatternSheetOptions {
+  /** Lines above the drawings, e.g. what the patterns were learned from. */
+  heading?: string[];
+  /** Move patterns (PatternSvgOptions.movePattern), under a move pattern's legend. */
+  movePattern?: boolean;
+  /** Drawings side by side (default 2). */
+  columns?: number;
+  squareSize?: number;
+}
+
+/**
+ * Several graph patterns in one SVG file: each on its own board under its title, in a grid (row by row, in the
+ * order given), and one legend under them all for the edge styles any of them uses.
+ */
+export function patternSheetSvg(items: readonly { pattern: GraphPattern; title: string }[], options: PatternSheetOptions = {}): string {
+  const drawings = items.map((item, i) =>
+    graphSvg(item.pattern, { title: item.title, idPrefix: `morph-${i + 1}-`, legend: false, movePattern: options.movePattern, squareSize: options.squareSize }),
+  );
+  const margin = 8;
+  const gap = 16;
+  const columns = Math.max(1, Math.min(options.columns ?? 2, drawings.length));
+  const cellWidth = Math.max(8 * (options.squareSize ?? 44) + 30, ...drawings.map((d) => d.width));
+  const width = 2 * margin + columns * cellWidth + (columns - 1) * gap;
+  const heading = [...(options.heading ?? []), ...(drawings.length ? [] : ['No patterns to draw.'])].flatMap((line) =>
+    wrap(line, Math.floor((width - 2 * margin) / 7)),
+  );
+  const out: string[] = [];
+  heading.forEach((line, i) => {
+    out.push(`<text x="${margin + 4}" y="${margin + 14 + i * 18}" font-family="sans-serif" font-size="13" fill="#222">${escapeXml(line)}</text>`);
+  });
+  let y = margin + heading.length * 18 + (heading.length ? 8 : 0);
+  for (let start = 0; start < drawings.length; start += columns) {
+    const row = drawings.slice(start, start + columns);
+    row.forEach((drawing, column) => {
+      out.push(
+        `<g class="sheet-cell" data-rank="${start + column + 1}" transform="translate(${margin + column * (cellWidth + gap)},${round(y)})">\n${drawing.svg}\n</g>`,
+      );
+    });
+    y += Math.max(...row.map((d) => d.height)) + gap;
+  }
+  const legend = drawings.length ? legendText(drawings.flatMap((d) => d.types), drawings.flatMap((d) => d.relations), width, options.movePattern) : [];
+  legend.forEach((line, i) => {
+    out.push(`<text x="${margin + 4}" y="${round(y + 11 + i * 15)}" font-family="sans-serif" font-size="11" fill="#333">${escapeXml(line)}</text>`);
+  });
+  const height = round(y + legend.length * 15 + margin);
+  return [
+    `<svg xmlns="http://www.w3.org/2000/svg" class="morph-pattern-sheet" width="${width}" height="${height}" viewBox="0 0 ${width} ${height}" ` +
+      `role="img" aria-label="${escapeXml(heading[0] ?? 'Morph patterns')}">`,
+    `<rect width="100%" height="100%" fill="#fff"/>`,
+    ...out,
+    '</svg>',
+  ].join('\n');
 }
 
 interface Point {
@@ -318,14 +435,23 @@ function boardElements({ S, left, top, byRank, byFile, trayWidth }: BoardGeometr
   return out;
 }
 
-/** The legend: the normal-form convention, then only the edge styles the drawing uses. */
-function legendText(types: EdgeType[], relations: EdgeRelation[], width: number): string[] {
+/**
+ * The legend: the normal-form convention (a move pattern's, as patternLayout's MOVE_PATTERN_LEGEND has it), then
+ * only the edge styles the drawing uses.
+ */
+function legendText(types: EdgeType[], relations: EdgeRelation[], width: number, movePattern = false): string[] {
   const chars = Math.max(40, Math.floor(width / 6.2));
+  const places = 'purple dot: an empty square next to a king; grey disc: a node with only a rank, a file or no square.';
   const parts = [
-    'Normal form: White is the side that just moved (moving up the board), Black the side to move; ' +
-      'purple dot: an empty square next to a king; grey disc: a node with only a rank, a file or no square.',
+    movePattern
+      ? 'A move pattern, drawn before the move: the mover is the side to move, Black, moving down the board. ' +
+        "The thick orange arrow is the move, from the moving piece (its square tinted) to the move's destination " +
+        "(ringed in orange, with the safety the piece will have there); the arrows out of the destination are what " +
+        `the moved piece will attack or defend from there; ${places}`
+      : `Normal form: White is the side that just moved (moving up the board), Black the side to move; ${places}`,
   ];
-  const usedRelations = [...new Set(relations)].map((r) => `${{ attack: 'red', defend: 'green', square: 'blue', move: 'purple' }[r]} ${RELATION_WORDS[r]}`);
+  const order: EdgeRelation[] = ['move', 'attack', 'defend', 'square'];
+  const usedRelations = order.filter((r) => relations.includes(r)).map((r) => `${RELATION_COLOR_NAMES[r]} ${RELATION_WORDS[r]}`);
   const styles: Record<EdgeType, string> = { direct: 'solid', indirect: 'dashed', discovered: 'dotted', attacks: 'dash-dot' };
   const usedTypes = [...new Set(types)].map((t) => `${styles[t]} ${t === 'direct' ? 'direct' : `${t}: ${EDGE_MEANINGS[t]}`}`);
   if (usedRelations.length) parts.push(`Arrows: ${usedRelations.join(', ')}; ${usedTypes.join('; ')}.`);
