@@ -7,7 +7,8 @@ import { databaseKind } from '../store/databaseKind.ts';
 import { getMetaJson } from '../store/meta.ts';
 import { MOVE_PATTERN_INFO_KEY } from '../model/movePatterns.ts';
 import { scoreOfWeight } from '../model/opponentModel.ts';
-import { describePattern, type Pattern } from '../pattern/pattern.ts';
+import { describePattern, type GraphPattern, type Pattern } from '../pattern/pattern.ts';
+import { patternSheetSvg } from './patternSvg.ts';
 import { badInput } from '../util/errors.ts';
 import { parsePatternBody } from './patterns.ts';
 import { signed } from '../util/format.ts';
@@ -71,12 +72,21 @@ export function movePatternListingJson(listing: MovePatternListing): Record<stri
   return { ...listing, rows: listing.rows.map(({ pattern: _pattern, ...row }) => row) };
 }
 
+/** What the patterns were learned from, as the listing's first line says it. */
+function sourceText(info: MovePatternListing['info']): string {
+  return info ? `learned from ${String(info.source ?? 'unknown')}${info.decisions !== undefined ? `, ${String(info.decisions)} decisions` : ''}` : 'no record of what it was learned from';
+}
+
+/** The heading of a drawn pattern, in the text listing and on its SVG board: its id, score and SYLPH's counts. */
+function drawingHeading(row: MovePatternRow): string {
+  return `Move pattern ${row.id}: score ${signed(row.score, 2)}, chosen ${row.chosen} of ${row.uses}`;
+}
+
 /** The table, then the first `drawn` rows drawn (given `draw`, e.g. patternDiagramText). */
 export function movePatternListingText(listing: MovePatternListing, minUses: number, drawn: number, draw: (pattern: Pattern) => string): string {
   const { info, total, rows } = listing;
-  const source = info ? `learned from ${String(info.source ?? 'unknown')}${info.decisions !== undefined ? `, ${String(info.decisions)} decisions` : ''}` : 'no record of what it was learned from';
   const lines = [
-    `Move patterns: ${source}.`,
+    `Move patterns: ${sourceText(info)}.`,
     `${total} with at least ${minUses} uses${rows.length < total ? `, showing ${rows.length}` : ''}.`,
     LISTING_LEGEND,
     '     id  size   score  chosen/uses   rate  origin     pattern',
@@ -89,7 +99,21 @@ export function movePatternListingText(listing: MovePatternListing, minUses: num
     );
   }
   for (const r of rows.slice(0, drawn)) {
-    lines.push('', `Move pattern ${r.id}: score ${signed(r.score, 2)}, chosen ${r.chosen} of ${r.uses}`, draw(r.pattern));
+    lines.push('', drawingHeading(r), draw(r.pattern));
   }
   return lines.join('\n');
+}
+
+/**
+ * The first `drawn` rows on SVG boards in one file (patternSvg.ts's sheet), each titled with its rank in the
+ * listing and the heading the text listing gives it, the move drawn as an arrow to its ringed destination.
+ */
+export function movePatternListingSvg(listing: MovePatternListing, minUses: number, drawn: number, ascending = false): string {
+  const rows = listing.rows.slice(0, drawn).filter((r): r is MovePatternRow & { pattern: GraphPattern } => r.pattern.kind === 'graph');
+  const heading = [
+    `Move patterns: ${sourceText(listing.info)}.`,
+    `The ${rows.length} ${ascending ? 'lowest' : 'highest'}-scoring of ${listing.total} with at least ${minUses} uses ` +
+      '(score: what a matching move gains in the learned choice, in log-odds; chosen of uses: SYLPH\'s counts).',
+  ];
+  return patternSheetSvg(rows.map((r, i) => ({ pattern: r.pattern, title: `${i + 1}. ${drawingHeading(r)}` })), { heading, movePattern: true });
 }

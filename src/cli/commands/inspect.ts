@@ -14,7 +14,7 @@ import {
   type PatternSortKey,
 } from '../../inspect/patterns.ts';
 import { patternDiagramText } from '../../inspect/patternText.ts';
-import { movePatternListingJson, movePatternListingText, readMovePatterns } from '../../inspect/movePatterns.ts';
+import { movePatternListingJson, movePatternListingSvg, movePatternListingText, readMovePatterns } from '../../inspect/movePatterns.ts';
 import { patternSvg } from '../../inspect/patternSvg.ts';
 import { databaseKind } from '../../store/databaseKind.ts';
 import { badInput } from '../../util/errors.ts';
@@ -157,14 +157,24 @@ export function registerInspectCommand(program: Command): void {
     .option('--limit <n>', 'show at most this many', '15')
     .option('--draw <n>', 'draw this many of them on a board', '3')
     .option('--ascending', 'the patterns that most disfavour a move instead')
+    .option('--svg <file>', 'also draw the first --draw of them on SVG boards, the move an arrow to its destination, all in this one file')
     .action(
-      action((local: { minUses: string; limit: string; draw: string; ascending?: boolean }, command: Command) => {
+      action((local: { minUses: string; limit: string; draw: string; ascending?: boolean; svg?: string }, command: Command) => {
         const opts = common(command);
         const minUses = parseIntegerOption('--min-uses', local.minUses, 0);
         const limit = parseIntegerOption('--limit', local.limit, 1);
         const drawn = parseIntegerOption('--draw', local.draw, 0);
+        if (local.svg !== undefined && drawn === 0) throw badInput('--svg draws the first --draw patterns: give --draw 1 or more');
         const listing = withSnapshot(opts.db, ({ db, path }) => readMovePatterns(db, path, { minUses, limit, ascending: !!local.ascending }));
-        printLine(opts.json ? JSON.stringify(movePatternListingJson(listing)) : movePatternListingText(listing, minUses, drawn, (pattern) => patternDiagramText(pattern, true)));
+        if (local.svg !== undefined) writeTextFile(local.svg, movePatternListingSvg(listing, minUses, drawn, !!local.ascending) + '\n');
+        if (opts.json) {
+          printLine(JSON.stringify({ ...movePatternListingJson(listing), ...(local.svg !== undefined ? { svg: local.svg } : {}) }));
+        } else {
+          printLine(
+            movePatternListingText(listing, minUses, drawn, (pattern) => patternDiagramText(pattern, true)) +
+              (local.svg !== undefined ? `\nSVG written to ${local.svg}` : ''),
+          );
+        }
       }),
     );
 
