@@ -95,7 +95,8 @@ interface Drawing {
 /** Roughly how wide a line of bold 14px sans-serif text is (for the title, which must not be cut off). */
 const titleWidth = (title: string): number => Math.ceil(title.length * 8.2);
 
-function graphSvg(pattern: Extract<Pattern, { kind: 'graph' }>, options: PatternSvgOptions): Drawing {
+/** `reserveNote`: leave the note's line above the board even without a note (a sheet's boards then line up). */
+function graphSvg(pattern: Extract<Pattern, { kind: 'graph' }>, options: PatternSvgOptions, reserveNote = false): Drawing {
   const S = options.squareSize ?? 44;
   const prefix = options.idPrefix ?? 'morph-';
   const movePattern = options.movePattern === true;
@@ -108,7 +109,7 @@ function graphSvg(pattern: Extract<Pattern, { kind: 'graph' }>, options: Pattern
   const note = movePattern && moveEdges.length === 0 && nodes.some(isDestination) ? 'the moving piece is not in the pattern: any piece of the mover' : null;
   const left = 22;
   const noteTop = options.title ? 30 : 8;
-  const top = noteTop + (note ? 16 : 0);
+  const top = noteTop + (note || reserveNote ? 16 : 0);
   const boardRight = left + 8 * S;
   const boardBottom = top + 8 * S;
 
@@ -261,7 +262,7 @@ function graphSvg(pattern: Extract<Pattern, { kind: 'graph' }>, options: Pattern
       out.push(`<circle class="destination" cx="${round(x)}" cy="${round(y)}" r="${round(S * 0.3)}" fill="none" stroke="${RELATION_COLORS.move}" stroke-width="3"/>`);
       if (node.safety) {
         out.push(
-          `<text x="${round(x)}" y="${round(y + S * 0.46)}" font-family="sans-serif" font-size="${round(S * 0.2)}" text-anchor="middle" ` +
+          `<text x="${round(x)}" y="${round(y + S * 0.46)}" font-family="sans-serif" font-size="${round(S * 0.18)}" text-anchor="middle" ` +
             `fill="#000" stroke="#fff" stroke-width="2" paint-order="stroke">${escapeXml(node.safety)}</text>`,
         );
       }
@@ -294,7 +295,7 @@ export interface PatternSheetOptions {
  */
 export function patternSheetSvg(items: readonly { pattern: GraphPattern; title: string }[], options: PatternSheetOptions = {}): string {
   const drawings = items.map((item, i) =>
-    graphSvg(item.pattern, { title: item.title, idPrefix: `morph-${i + 1}-`, legend: false, movePattern: options.movePattern, squareSize: options.squareSize }),
+    graphSvg(item.pattern, { title: item.title, idPrefix: `morph-${i + 1}-`, legend: false, movePattern: options.movePattern, squareSize: options.squareSize }, true),
   );
   const margin = 8;
   const gap = 16;
