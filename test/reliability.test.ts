@@ -240,7 +240,9 @@ describe('game workers of a killed trainer', () => {
   it('print no error after kill -9 of the trainer (3 trials)', async () => {
     for (let trial = 0; trial < 3; trial++) {
       const { db } = await folderWithDatabase(`kill-${trial}`);
-      const run = tracked(startMorph(['train', '--db', db, '--games', '1000', '--jobs', '2', '--opponent', 'random', '--progress', 'none', '--no-policy']));
+      // Games of 60 plies at most, as the tests of training's records use (training.test.ts SHORT_GAMES): the kill and
+      // what it leaves do not depend on a game's length, and the trials wait for fewer seconds of play.
+      const run = tracked(startMorph(['train', '--db', db, '--games', '1000', '--jobs', '2', '--opponent', 'random', '--max-plies', '60', '--progress', 'none', '--no-policy']));
       // Once a game is recorded the worker is playing; then a little later each trial, so kills land mid-game.
       const deadline = Date.now() + 60_000;
       while (recordedGames(db) < 2 && Date.now() < deadline) await sleep(100);
@@ -277,7 +279,7 @@ describe('read commands leave the directory as they found it', () => {
 
   it("leaves a killed writer's log as it was (the games in it are read)", async () => {
     const { dir, db } = await folderWithDatabase('reader-after-kill');
-    const run = tracked(startMorph(['train', '--db', db, '--games', '1000', '--jobs', '1', '--opponent', 'random', '--progress', 'none', '--no-policy']));
+    const run = tracked(startMorph(['train', '--db', db, '--games', '1000', '--jobs', '1', '--opponent', 'random', '--max-plies', '60', '--progress', 'none', '--no-policy']));
     const deadline = Date.now() + 60_000;
     while (recordedGames(db) < 3 && Date.now() < deadline) await sleep(50);
     run.child.kill('SIGKILL');
@@ -331,7 +333,7 @@ describe('read commands leave the directory as they found it', () => {
 describe('what a kill -9 of the trainer leaves beside the database', () => {
   it("only SQLite's log of saved games and the empty lock file; the next run resumes and leaves one file and the lock", async () => {
     const { dir, db } = await folderWithDatabase('killed-files');
-    const run = tracked(startMorph(['train', '--db', db, '--games', '1000', '--jobs', '1', '--opponent', 'random', '--progress', 'none', '--no-policy']));
+    const run = tracked(startMorph(['train', '--db', db, '--games', '1000', '--jobs', '1', '--opponent', 'random', '--max-plies', '60', '--progress', 'none', '--no-policy']));
     const deadline = Date.now() + 60_000;
     while (recordedGames(db) < 3 && Date.now() < deadline) await sleep(50);
     run.child.kill('SIGKILL');
