@@ -244,6 +244,51 @@ describe('linear systems', () => {
     solveLinearSystem(rows).forEach((v, i) => expect(x[i]).toBeCloseTo(v, 6));
   });
 
+  it('solves rows with nothing off the diagonal on their own, to the same x as the whole factorisation', () => {
+    // The textbook Cholesky solve over every row (what solvePositiveDefinite did before it set such rows apart).
+    const dense = (a: Float64Array, rhs: Float64Array): Float64Array => {
+      const n = rhs.length;
+      const lower = new Float64Array(n * n);
+      for (let i = 0; i < n; i++)
+        for (let j = 0; j <= i; j++) {
+          let sum = a[i * n + j];
+          for (let k = 0; k < j; k++) sum -= lower[i * n + k] * lower[j * n + k];
+          lower[i * n + j] = i === j ? Math.sqrt(sum) : sum / lower[j * n + j];
+        }
+      const x = Float64Array.from(rhs);
+      for (let i = 0; i < n; i++) {
+        for (let k = 0; k < i; k++) x[i] -= lower[i * n + k] * x[k];
+        x[i] /= lower[i * n + i];
+      }
+      for (let i = n - 1; i >= 0; i--) {
+        for (let k = i + 1; k < n; k++) x[i] -= lower[k * n + i] * x[k];
+        x[i] /= lower[i * n + i];
+      }
+      return x;
+    };
+    const random = new Random(7);
+    const n = 50;
+    // A logit's Hessian under a ridge: features no row touched (every third, and the last ten) keep the ridge alone.
+    const untouched = (i: number) => i % 3 === 1 || i >= n - 10;
+    const b = Float64Array.from({ length: n * 8 }, (_, k) => (untouched(Math.floor(k / 8)) ? 0 : random.next() - 0.5));
+    const a = new Float64Array(n * n);
+    for (let i = 0; i < n; i++)
+      for (let j = 0; j < n; j++) {
+        for (let k = 0; k < 8; k++) a[i * n + j] += b[i * 8 + k] * b[j * 8 + k];
+        if (i === j) a[i * n + j] += 0.5 + random.next();
+      }
+    const rhs = Float64Array.from({ length: n }, () => random.next() - 0.5);
+    const x = solvePositiveDefinite(a, rhs);
+    expect([...x]).toEqual([...dense(a, rhs)]);
+    times(a, x).forEach((v, i) => expect(v).toBeCloseTo(rhs[i], 9));
+    // Every row alone (a diagonal matrix), and none (a dense one): the same as the whole factorisation too.
+    const diagonal = Float64Array.from(a, (v, k) => (k % (n + 1) === 0 ? v : 0));
+    expect([...solvePositiveDefinite(diagonal, rhs)]).toEqual([...dense(diagonal, rhs)]);
+    // A row alone whose pivot is not positive: elimination, as for any other.
+    const negative = Float64Array.from([1, 0, 0, 0, -2, 0, 0, 0, 4]);
+    expect([...solvePositiveDefinite(negative, Float64Array.from([1, 2, 3]))]).toEqual([1, -1, 0.75]);
+  });
+
   it('a matrix that is not positive definite is still solved, by elimination', () => {
     const a = Float64Array.from([0, 2, 3, 1]); // [[0, 2], [3, 1]]: a zero first pivot
     const x = solvePositiveDefinite(a, Float64Array.from([4, 5]));

@@ -153,9 +153,45 @@ export function solveLinearSystem(rows: Float64Array[]): Float64Array {
 /**
  * Solves A x = b for a symmetric positive definite A (n x n, row-major; not changed) by Cholesky's factorisation,
  * A = L L': a sixth of the arithmetic of solveLinearSystem's elimination, which it falls back to when rounding
- * leaves a pivot that is not positive.
+ * leaves a pivot that is not positive. A row with nothing off the diagonal (in a square-value fit, a piece on a
+ * square no line ended on, under a diagonal prior: a fifth to three quarters of the 776) is an equation of its own,
+ * solved as the factorisation would solve it, and the other rows are factorised together: the same arithmetic less
+ * its products with those rows' zeros, so the same x (to the sign of a zero), in (m / n)^3 of the time for m
+ * coupled rows.
  */
 export function solvePositiveDefinite(a: Float64Array, b: Float64Array): Float64Array {
+  const n = b.length;
+  const coupled: number[] = [];
+  const x = new Float64Array(n);
+  for (let i = 0; i < n; i++) {
+    let alone = true;
+    for (let j = 0; j < n && alone; j++) if (j !== i && (a[i * n + j] !== 0 || a[j * n + i] !== 0)) alone = false;
+    if (!alone) {
+      coupled.push(i);
+      continue;
+    }
+    // L_ii = sqrt(a_ii); forward y_i = b_i / L_ii; back x_i = y_i / L_ii.
+    const pivot = a[i * n + i];
+    if (!(pivot > 0)) return solveByElimination(a, b);
+    x[i] = b[i] / Math.sqrt(pivot) / Math.sqrt(pivot);
+  }
+  const m = coupled.length;
+  if (m === 0) return x;
+  const block = m === n ? a : new Float64Array(m * m);
+  if (block !== a) for (let p = 0; p < m; p++) for (let q = 0; q < m; q++) block[p * m + q] = a[coupled[p] * n + coupled[q]];
+  const solved = choleskySolve(block, Float64Array.from(coupled, (i) => b[i]));
+  if (solved === null) return solveByElimination(a, b);
+  coupled.forEach((i, p) => (x[i] = solved[p]));
+  return x;
+}
+
+const solveByElimination = (a: Float64Array, b: Float64Array): Float64Array => {
+  const n = b.length;
+  return solveLinearSystem(Array.from({ length: n }, (_, r) => Float64Array.from([...a.subarray(r * n, r * n + n), b[r]])));
+};
+
+/** A x = b by Cholesky's factorisation, or null when a pivot is not positive. */
+function choleskySolve(a: Float64Array, b: Float64Array): Float64Array | null {
   const n = b.length;
   const lower = new Float64Array(n * n);
   for (let i = 0; i < n; i++) {
@@ -165,7 +201,7 @@ export function solvePositiveDefinite(a: Float64Array, b: Float64Array): Float64
       let sum = a[rowI + j];
       for (let k = 0; k < j; k++) sum -= lower[rowI + k] * lower[rowJ + k];
       if (i === j) {
-        if (!(sum > 0)) return solveLinearSystem(Array.from({ length: n }, (_, r) => Float64Array.from([...a.subarray(r * n, r * n + n), b[r]])));
+        if (!(sum > 0)) return null;
         lower[rowI + i] = Math.sqrt(sum);
       } else lower[rowI + j] = sum / lower[rowJ + j];
     }
