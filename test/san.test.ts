@@ -5,6 +5,7 @@ import { gameSans } from '../src/chess/san.ts';
 import { gamePgn, type PlayedGame } from '../src/game/playGame.ts';
 import { Random } from '../src/util/random.ts';
 import { randomPlayout } from './helpers/playedGames.ts';
+import { playUciMove } from './helpers/chessMoves.ts';
 
 const START = 'rnbqkbnr/pppppppp/8/8/8/8/PPPPPPPP/RNBQKBNR w KQkq - 0 1';
 /** Positions where disambiguation, promotion, castling both ways and en passant come up often in random play. */
@@ -21,7 +22,8 @@ const STARTS = [
 /** The same PGN as chess.js writes it: the reference (gamePgn's own code before san.ts). */
 function chessJsPgn(game: PlayedGame, round: number): string {
   const chess = new Chess(game.startFen);
-  for (const uci of game.moves) chess.move({ from: uci.slice(0, 2), to: uci.slice(2, 4), promotion: uci[4] });
+  // chess.move({ from, to, promotion }), less the SAN of a Move it would return and pgn() writes again (below).
+  for (const uci of game.moves) playUciMove(chess, uci);
   chess.setHeader('Event', 'Test');
   chess.setHeader('Site', 'Morph');
   chess.setHeader('Date', new Date().toISOString().slice(0, 10).replace(/-/g, '.'));

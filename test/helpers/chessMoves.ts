@@ -50,3 +50,59 @@ for (const fen of SELF_CHECK) {
 export function verboseMoves(chess: Chess): Move[] {
   return listedOnce(chess);
 }
+
+/** The private parts of chess.js 1.4 that its move() runs to play a move given as an object. */
+interface MoveInternals {
+  _moves(options?: { legal?: boolean; square?: string }): { to: number; promotion?: string }[];
+  _makeMove(move: unknown): void;
+  _incPositionCount(): void;
+}
+
+/**
+ * `chess.move({ from, to, promotion })` for a UCI move, without the Move it returns: chess.js finds the move among
+ * its legal moves and plays it the same way, but does not write the Move's SAN and two FENs, most of the time of
+ * replaying a game in chess.js to have it write the game's PGN (test/san.test.ts). Checked against move() at its
+ * first call. Throws as move() does for a move that is not legal.
+ */
+export function playUciMove(chess: Chess, uci: string): void {
+  if (!playChecked) {
+    playChecked = true;
+    checkPlayUciMove();
+  }
+  play(chess, uci);
+}
+
+let playChecked = false;
+
+function play(chess: Chess, uci: string): void {
+  const inner = chess as unknown as MoveInternals;
+  const [from, to, promotion] = [uci.slice(0, 2), uci.slice(2, 4), uci[4]];
+  // chess.js's squares are 0x88: file in the low nibble, rank 8 first.
+  const square = (index: number) => 'abcdefgh'[index & 0xf] + String(8 - (index >> 4));
+  const found = inner._moves({ legal: true, square: from }).find((m) => square(m.to) === to && (!('promotion' in m) || m.promotion === promotion));
+  if (found === undefined) throw new Error(`Invalid move: ${uci}`);
+  inner._makeMove(found);
+  inner._incPositionCount();
+}
+
+/**
+ * Every legal move of the SELF_CHECK positions, then a game through castling, en passant and promotions: play leaves
+ * the same position, repetition count and PGN as move().
+ */
+function checkPlayUciMove(): void {
+  const game = ['e2e4', 'g8f6', 'e4e5', 'd7d5', 'e5d6', 'c8e6', 'd6c7', 'b8c6', 'c7d8n', 'a8d8', 'g1f3', 'd8d2', 'f1c4', 'd2c2', 'e1g1'];
+  const cases: [string, string[]][] = [
+    ...SELF_CHECK.flatMap((fen) => new Chess(fen).moves({ verbose: true }).map((m): [string, string[]] => [fen, [m.lan]])),
+    [new Chess().fen(), game],
+  ];
+  for (const [fen, moves] of cases) {
+    const [fast, slow] = [new Chess(fen), new Chess(fen)];
+    for (const uci of moves) {
+      play(fast, uci);
+      slow.move({ from: uci.slice(0, 2), to: uci.slice(2, 4), promotion: uci[4] });
+    }
+    if (fast.fen() !== slow.fen() || fast.pgn() !== slow.pgn() || fast.isThreefoldRepetition() !== slow.isThreefoldRepetition()) {
+      throw new Error(`test/helpers/chessMoves.ts: chess.js's internals changed (${moves.join(' ')} from ${fen} differ); use move()`);
+    }
+  }
+}
