@@ -17,7 +17,8 @@ copyFileSync(source, target);
 const to = PatternStore.open(target);
 const patch: Record<string, unknown> = {};
 for (const setting of settings) {
-  const [key, value] = setting.split('=');
+  const equals = setting.indexOf('=');
+  const [key, value] = [setting.slice(0, equals), setting.slice(equals + 1)];
   patch[key] = /^-?\d+(\.\d+)?$/.test(value) ? Number(value) : value;
 }
 const config = mergeConfig(loadConfig(to.db), patch);

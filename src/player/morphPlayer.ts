@@ -39,6 +39,7 @@ import {
   shortestMateByChecks,
   threatensAnything,
   unparriedThreat,
+  fullWidthValue,
   worstCaptureReply,
   worstThreatReply,
   type Refutation,
@@ -92,6 +93,9 @@ export type ValueScale = 'probability' | 'log-odds';
 
 /** Values this close to 0 or 1 count as that far from it, so that a mate's value, 1, has finite log-odds (about 27.6). */
 const LOG_ODDS_EDGE = 1e-12;
+
+/** Kept below a bound when a value is compared with it after scaling, so that rounding never cuts a tie. */
+const ROUNDING_MARGIN = 1e-9;
 
 /** A value as it enters a move's score on `scale` (choiceScore). */
 export function scaledValue(value: number, scale: ValueScale): number {
@@ -271,6 +275,8 @@ export class MorphPlayer implements GamePlayer {
   lastValued = 0;
   /** With patterns=K: the quiet moves of the position being ranked that the look follows (UCI). */
   private patternFollowed: ReadonlySet<string> | undefined;
+  /** The plies look's least value of interest for the move bestRanked is valuing (valueNeeded); else -Infinity. */
+  private rootLow = -Infinity;
   /**
    * The piece values the material searches blend with (materialFit.ts), fitted afresh for each move: the
    * database may have learned since the last one (4,245 patterns: about 6 ms from nothing, much less from the
@@ -417,15 +423,23 @@ export class MorphPlayer implements GamePlayer {
     this.addPolicy(history, candidates.map((c) => c.ranked));
     const highest = scaledValue(1, this.valueScale);
     for (const c of candidates) c.bound = c.mayRise ? highest + (c.ranked.policy ?? 0) + (c.ranked.graphTerm ?? 0) : this.choiceScore(c.ranked);
-    candidates.sort((a, b) => b.bound - a.bound);
+    // The plies look can raise any move: its moves are tried best first by their own positions, each needing only
+    // to be known not to reach the best found (its window's low end, rootLow).
+    if (this.extensions.plies > 0) candidates.sort((a, b) => this.choiceScore(b.ranked) - this.choiceScore(a.ranked));
+    else candidates.sort((a, b) => b.bound - a.bound);
     let best = -Infinity;
     const valued: RankedMove[] = [];
-    for (const { move, ranked, bound } of candidates) {
-      if (bound < best - TIE_TOLERANCE) break;
-      applyMove(board, move, next);
-      this.lookFurther(history, next, ranked);
-      valued.push(ranked);
-      best = Math.max(best, this.choiceScore(ranked));
+    try {
+      for (const { move, ranked, bound } of candidates) {
+        if (bound < best - TIE_TOLERANCE) break;
+        applyMove(board, move, next);
+        this.rootLow = this.valueNeeded(best, ranked);
+        this.lookFurther(history, next, ranked);
+        valued.push(ranked);
+        best = Math.max(best, this.choiceScore(ranked));
+      }
+    } finally {
+      this.rootLow = -Infinity;
     }
     return this.pickAmongBest(valued.sort(this.byScoreThenMove));
   }
@@ -588,14 +602,15 @@ export class MorphPlayer implements GamePlayer {
    * bounds it (mayRise).
    */
   private lookFurther(history: GameHistory, next: Board, ranked: RankedMove): void {
-    const { captures, mates, threatened, ownThreats } = this.extensions;
-    if (captures !== 'none') this.lookAtCaptures(next, ranked);
+    const { captures, mates, threatened, ownThreats, plies } = this.extensions;
+    if (plies > 0) this.lookAtPlies(next, ranked);
+    else if (captures !== 'none') this.lookAtCaptures(next, ranked);
     if (mates > 0) {
       this.lookAtMates(next, ranked);
       this.lookAtRepetitions(history, next, ranked);
     }
-    if (threatened > 0) this.lookAtThreats(next, ranked);
-    if (ownThreats) this.lookAtOwnThreats(next, ranked);
+    if (threatened > 0 && plies === 0) this.lookAtThreats(next, ranked);
+    if (ownThreats && plies === 0) this.lookAtOwnThreats(next, ranked);
     if (this.patternFollowed?.has(ranked.move)) this.lookAtPatternMove(next, ranked);
     if (this.options.opponent !== undefined) this.lookAtPredictedReplies(this.options.opponent, history, next, ranked);
   }
@@ -624,6 +639,28 @@ export class MorphPlayer implements GamePlayer {
         ranked.refutation = { move: reply, value, source: judged.source === 'repetition' ? 'patterns' : judged.source };
       }
     }
+  }
+
+  /**
+   * The plies look (plies=N): the move's value is what a full-width search N plies past it finds (search.ts
+   * fullWidthValue), higher or lower than its position's own. Below rootLow (bestRanked's: the least that could
+   * still make the move the best) the value need only be known to be below.
+   */
+  private lookAtPlies(next: Board, ranked: RankedMove): void {
+    if (ranked.source !== 'patterns') return;
+    const value = (after: Board) => this.evaluate(after).value;
+    ranked.value = fullWidthValue(next, this.extensions.plies, this.rootLow, Infinity, value, captureLook(this.extensions), ranked.value);
+  }
+
+  /**
+   * The least value that could still give `ranked` a score within TIE_TOLERANCE of `best` (the best score found so
+   * far), given its policy and graph terms; -Infinity when any value could.
+   */
+  private valueNeeded(best: number, ranked: RankedMove): number {
+    if (best === -Infinity) return -Infinity;
+    const scaled = best - TIE_TOLERANCE - (ranked.policy ?? 0) - (ranked.graphTerm ?? 0) - ROUNDING_MARGIN;
+    if (this.valueScale === 'probability') return scaled;
+    return 1 / (1 + Math.exp(-scaled));
   }
 
   /** The threats look (threats=N): lowers a move's value to what the opponent's worst threat leaves (search.ts). */
@@ -681,6 +718,7 @@ export class MorphPlayer implements GamePlayer {
    */
   private mayRise(next: Board, ranked: RankedMove): boolean {
     if (ranked.source !== 'patterns') return false;
+    if (this.extensions.plies > 0) return true;
     if (this.patternFollowed?.has(ranked.move)) return true;
     if (!this.extensions.ownThreats) return false;
     return threatensAnything(next, (after) => this.evaluate(after).value, captureLook(this.extensions));

@@ -13,6 +13,9 @@
  *                 from N = 2, Morph's own mates by checks as deep, played first
  *   threats=N     the opponent's quiet replies that check or threaten N or more of Morph's pieces, answered
  *   own-threats   what Morph's own move threatens, followed through every reply
+ *   plies=N       every move of each side followed N plies past the move (full width, alpha-beta), each line then
+ *                 settled by the captures look; it finds what captures, threats and own-threats look for, so a search
+ *                 with it does not run those
  *   patterns=K    the K quiet moves a move-pattern database ranks highest (learned, not written: issue 71), each
  *                 followed through every reply as own-threats follows a threat; needs the database (--move-patterns)
  *   bare-king     against a bare king, the rules' order of moves toward mate instead of the values
@@ -46,6 +49,11 @@ export interface SearchExtensions {
    * every reply (search.ts followedThroughReplies); 0 none.
    */
   patterns: number;
+  /**
+   * How many plies past the move every legal move of each side is followed (search.ts fullWidthValue), each line
+   * then settled by the captures look; 0 none. In place of the captures, threats and own-threats looks.
+   */
+  plies: number;
   /** Against a bare king, the rules' order of moves toward mate instead of the values (bareKing.ts). */
   bareKing: boolean;
 }
@@ -74,15 +82,15 @@ export type SearchPreset = (typeof SEARCH_PRESETS)[number];
 
 /** Every extension of each preset: its name tells only its last addition, this all of them. */
 export const PRESET_EXTENSIONS = freezeEach<SearchPreset, SearchExtensions>({
-  'one-ply': { materialValues: false, captures: 'none', mates: 0, threatened: 0, ownThreats: false, patterns: 0, bareKing: false },
+  'one-ply': { materialValues: false, captures: 'none', mates: 0, threatened: 0, ownThreats: false, patterns: 0, plies: 0, bareKing: false },
   // The paper's one ply with material values: what the relation terms fitted over static material know of pieces
   // en prise stands in for a capture search (the static terms, learn/relationLearning.ts).
-  'material-one-ply': { materialValues: true, captures: 'none', mates: 0, threatened: 0, ownThreats: false, patterns: 0, bareKing: false },
+  'material-one-ply': { materialValues: true, captures: 'none', mates: 0, threatened: 0, ownThreats: false, patterns: 0, plies: 0, bareKing: false },
   // The bare-king technique came with the mates look, and every preset that looks at mates has it.
-  'captures-mates': { materialValues: false, captures: 'one', mates: 1, threatened: 0, ownThreats: false, patterns: 0, bareKing: true },
-  'material-quiescence': { materialValues: true, captures: 'quiescence', mates: 1, threatened: 0, ownThreats: false, patterns: 0, bareKing: true },
+  'captures-mates': { materialValues: false, captures: 'one', mates: 1, threatened: 0, ownThreats: false, patterns: 0, plies: 0, bareKing: true },
+  'material-quiescence': { materialValues: true, captures: 'quiescence', mates: 1, threatened: 0, ownThreats: false, patterns: 0, plies: 0, bareKing: true },
   // The forks look also answers a single threat no move parries (a pin, a trapped piece), as it follows its own.
-  'material-forks': { materialValues: true, captures: 'quiescence', mates: MATE_LOOK_DEPTH, threatened: 1, ownThreats: true, patterns: 0, bareKing: true },
+  'material-forks': { materialValues: true, captures: 'quiescence', mates: MATE_LOOK_DEPTH, threatened: 1, ownThreats: true, patterns: 0, plies: 0, bareKing: true },
 });
 
 /** The record frozen, and each of its values: every player of a preset shares that preset's extensions. */
@@ -100,7 +108,7 @@ export type SearchSpec = string;
 /** The forms a search may take, for the one-line error that refuses a bad one. */
 export const SEARCH_FORMS =
   `a search is a preset (${SEARCH_PRESETS.join(', ')}) or extensions joined by commas, each at most once: ` +
-  'material, captures or quiescence, mates=N, threats=N, own-threats, patterns=N, bare-king (N a whole number from 1; ' +
+  'material, captures or quiescence, mates=N, threats=N, own-threats, patterns=N, plies=N, bare-king (N a whole number from 1; ' +
   'e.g. material,quiescence,mates=4,threats=1,own-threats,bare-king)';
 
 const isPreset = (text: string): text is SearchPreset => (SEARCH_PRESETS as readonly string[]).includes(text);
@@ -132,7 +140,7 @@ export function extensionsOf(search: SearchSpec, what = 'search'): Readonly<Sear
     // Two depths of one look: a search follows the captures one deep or in turn.
     if (seen.has(name === 'captures' ? 'quiescence' : name === 'quiescence' ? 'captures' : '')) throw refuse('captures or quiescence, not both');
     seen.add(name);
-    const counted = name === 'mates' || name === 'threats' || name === 'patterns';
+    const counted = name === 'mates' || name === 'threats' || name === 'patterns' || name === 'plies';
     if (counted && count === undefined) throw refuse(`${name} needs a count, as ${name}=N`);
     if (!counted && count !== undefined) throw refuse(`${name} takes no count`);
     if (counted && !/^[1-9]\d*$/.test(count!)) throw refuse(`${name} needs a whole number from 1, got "${quoteInput(count!)}"`);
@@ -143,12 +151,13 @@ export function extensionsOf(search: SearchSpec, what = 'search'): Readonly<Sear
     else if (name === 'threats') extensions.threatened = Number(count);
     else if (name === 'own-threats') extensions.ownThreats = true;
     else if (name === 'patterns') extensions.patterns = Number(count);
+    else if (name === 'plies') extensions.plies = Number(count);
     else extensions.bareKing = true;
   }
   return Object.freeze(extensions);
 }
 
-const EXTENSION_NAMES: ReadonlySet<string> = new Set(['material', 'captures', 'quiescence', 'mates', 'threats', 'own-threats', 'patterns', 'bare-king']);
+const EXTENSION_NAMES: ReadonlySet<string> = new Set(['material', 'captures', 'quiescence', 'mates', 'threats', 'own-threats', 'patterns', 'plies', 'bare-king']);
 
 /**
  * Preset names no longer offered, as the lists they were: a database saved with one still opens and plays as it
@@ -169,6 +178,7 @@ export function extensionList(extensions: Readonly<SearchExtensions>): string {
   if (extensions.threatened > 0) items.push(`threats=${extensions.threatened}`);
   if (extensions.ownThreats) items.push('own-threats');
   if (extensions.patterns > 0) items.push(`patterns=${extensions.patterns}`);
+  if (extensions.plies > 0) items.push(`plies=${extensions.plies}`);
   if (extensions.bareKing) items.push('bare-king');
   return items.join(',');
 }
@@ -189,7 +199,7 @@ export const captureLook = (extensions: Readonly<SearchExtensions>): CaptureLook
 
 /** Whether a search looks past a move's own position at all (MorphPlayer.bestMove's shortcut then applies). */
 export const looksPastTheMove = (extensions: Readonly<SearchExtensions>): boolean =>
-  extensions.captures !== 'none' || extensions.mates > 0 || extensions.threatened > 0 || extensions.ownThreats || extensions.patterns > 0;
+  extensions.captures !== 'none' || extensions.mates > 0 || extensions.threatened > 0 || extensions.ownThreats || extensions.patterns > 0 || extensions.plies > 0;
 
 /**
  * The move policy's default weight (src/model/policy.ts) for a player looking this far (docs/lab/).

@@ -215,6 +215,49 @@ function settledValue(
 }
 
 /**
+ * The plies look (plies=N): the value, for the side that just moved into `position`, of a full-width alpha-beta
+ * search `plies` plies deep from there (every legal move of each side, the side to move first), every line then
+ * settled by the captures look (`look`, each side free to stop), as chess engines search. Where the selective looks
+ * (captures, threats, own-threats) follow the moves a rule picks, this one follows every move and lets the learned
+ * values judge: a quiet move that threatens, a defence, a fork are all found at the depth they occur. A side with
+ * no legal move is mated (0 for it) or stalemated (.5); a leaf is asked only whether it is mate (a check with no
+ * reply). Values below `low` or above `high` need not be exact, as settledValue's. Each side's moves are tried best
+ * first by the learned value of the position each leads to (the captures look's ordering). `standPat`, the
+ * position's own value when known.
+ */
+export function fullWidthValue(
+  position: Board,
+  plies: number,
+  low: number,
+  high: number,
+  valueForMover: (after: Board) => number,
+  look: CaptureLook,
+  standPat?: number,
+): number {
+  if (plies <= 0) {
+    if (isInCheck(position) && !hasLegalMove(position)) return 1;
+    return settledValue(position, standPat ?? valueForMover(position), look.depth, low, high, valueForMover, look.promotions);
+  }
+  const moves = generateLegalMoves(position);
+  if (moves.length === 0) return isInCheck(position) ? 1 : 0.5;
+  const replies = moves.map((move) => {
+    const after = cloneBoard(position);
+    applyMove(position, move, after);
+    return { after, valueForReplier: valueForMover(after) };
+  });
+  replies.sort((a, b) => b.valueForReplier - a.valueForReplier);
+  let value = Infinity;
+  for (const reply of replies) {
+    const replierValue = fullWidthValue(reply.after, plies - 1, 1 - Math.min(high, value), 1 - low, valueForMover, look, reply.valueForReplier);
+    if (1 - replierValue < value) {
+      value = 1 - replierValue;
+      if (value <= low) break;
+    }
+  }
+  return value;
+}
+
+/**
  * Where the line a capture look valued ends: its principal variation's last position when the value is exact
  * (inside the window), else only where a bound came from. The caller that wants it (bestReplyLine) makes one and
  * passes it down, so that nothing outlives its search and two searches never share it.

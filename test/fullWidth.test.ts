@@ -1,0 +1,145 @@
+/**
+ * The plies look (search.ts fullWidthValue): its alpha-beta value against a plain minimax written here over
+ * chess.js's moves, with the same values at the leaves; and the player with plies=N choosing as its own ranking does.
+ */
+import { Chess } from 'chess.js';
+import { describe, expect, it } from 'vitest';
+import { boardFromFen, type Board } from '../src/chess/board.ts';
+import { fullWidthValue, QUIESCENCE, QUIESCENCE_DEPTH } from '../src/search/search.ts';
+import { extensionList, extensionsOf, formatSearch } from '../src/search/extensions.ts';
+import { GameHistory } from '../src/chess/history.ts';
+import { MorphPlayer } from '../src/player/morphPlayer.ts';
+import { materialOnlyStore } from './helpers/materialStore.ts';
+
+/** Textbook piece values, for these tests only: a value function the search knows nothing about. */
+const VALUES: Record<string, number> = { p: 1, n: 3, b: 3, r: 5, q: 9, k: 0 };
+
+/** A position's value for the side that just moved: the logistic of its material lead in pawns / 3. */
+function valueOfFen(fen: string): number {
+  const [placement, turn] = fen.split(' ');
+  let whiteLead = 0;
+  for (const c of placement) {
+    const v = VALUES[c.toLowerCase()];
+    if (v !== undefined) whiteLead += c === c.toLowerCase() ? -v : v;
+  }
+  const moverLead = turn === 'b' ? whiteLead : -whiteLead;
+  return 1 / (1 + Math.exp(-moverLead / 3));
+}
+
+const boardToFenOf = (board: Board): string => {
+  // The value reads only placement and turn: rebuild them from the board.
+  const letters = ' pnbrqk';
+  const rows: string[] = [];
+  for (let rank = 7; rank >= 0; rank--) {
+    let row = '';
+    let empty = 0;
+    for (let file = 0; file < 8; file++) {
+      const piece = board.squares[rank * 8 + file];
+      if (piece === 0) empty++;
+      else {
+        if (empty > 0) row += String(empty);
+        empty = 0;
+        const letter = letters[Math.abs(piece)];
+        row += piece > 0 ? letter.toUpperCase() : letter;
+      }
+    }
+    rows.push(row + (empty > 0 ? String(empty) : ''));
+  }
+  return `${rows.join('/')} ${board.turn === 0 ? 'w' : 'b'} - - 0 1`;
+};
+const valueForMover = (board: Board): number => valueOfFen(boardToFenOf(board));
+
+/** Captures (and promotions) each side may make in turn or stop, for the side that just moved into `game`. */
+function settled(game: Chess, depth: number): number {
+  let value = valueOfFen(game.fen());
+  if (depth === 0) return value;
+  for (const move of game.moves({ verbose: true })) {
+    if (!move.isCapture() && !move.isEnPassant() && !move.isPromotion()) continue;
+    game.move(move);
+    let replyValue: number;
+    if (game.isCheckmate()) replyValue = 0;
+    else if (game.isStalemate() || game.isInsufficientMaterial()) replyValue = 0.5;
+    else replyValue = 1 - settled(game, depth - 1);
+    game.undo();
+    value = Math.min(value, replyValue);
+  }
+  return value;
+}
+
+/** Plain minimax, `plies` of every move, then settled: the value for the side that just moved into `game`. */
+function minimax(game: Chess, plies: number): number {
+  const moves = game.moves({ verbose: true });
+  if (plies === 0) return game.isCheckmate() ? 1 : settled(game, QUIESCENCE_DEPTH);
+  if (moves.length === 0) return game.isCheck() ? 1 : 0.5;
+  let value = Infinity;
+  for (const move of moves) {
+    game.move(move);
+    value = Math.min(value, 1 - minimax(game, plies - 1));
+    game.undo();
+  }
+  return value;
+}
+
+describe('the plies look', () => {
+  // Positions after a move (the side to move replies), with tactics within two plies: a mate in one on the back
+  // rank, a promotion race, a pin, a hanging rook, a knight near a rook. Few pieces each: the plain minimax's capture
+  // sequences over chess.js grow past a minute in a crowded middlegame.
+  const sparse = [
+    '6k1/5ppp/8/8/8/8/1q3PPP/R5K1 w - - 0 30',
+    '4k3/1P6/8/8/8/8/6p1/4K3 w - - 0 50',
+    '4k3/4r3/8/8/8/8/4B3/4K3 w - - 0 40',
+    '2r3k1/5ppp/8/3N4/8/8/5PPP/6K1 b - - 0 25',
+    '4k3/8/8/r7/8/8/8/2N1K3 w - - 0 40',
+    // Mated already: no reply, worth 1 to the side that mated.
+    'rnb1kbnr/pppp1ppp/8/4p3/6Pq/5P2/PPPPP2P/RNBQKBNR w KQkq - 1 3',
+  ];
+
+  it.each(sparse)('equals plain minimax over chess.js one and two plies deep: %s', (fen) => {
+    const board = boardFromFen(fen);
+    for (const plies of [1, 2]) {
+      const reference = minimax(new Chess(fen), plies);
+      expect(fullWidthValue(board, plies, -Infinity, Infinity, valueForMover, QUIESCENCE)).toBeCloseTo(reference, 12);
+    }
+  });
+
+  it('proves a bound outside its window: at most low when the value is at most low, at least high when above', () => {
+    const fen = sparse[3];
+    const exact = minimax(new Chess(fen), 2);
+    const board = boardFromFen(fen);
+    expect(fullWidthValue(board, 2, exact + 0.01, Infinity, valueForMover, QUIESCENCE)).toBeLessThanOrEqual(exact + 0.01);
+    expect(fullWidthValue(board, 2, -Infinity, exact - 0.01, valueForMover, QUIESCENCE)).toBeGreaterThanOrEqual(exact - 0.01);
+    expect(fullWidthValue(board, 2, exact - 0.01, exact + 0.01, valueForMover, QUIESCENCE)).toBeCloseTo(exact, 12);
+  });
+
+  it('is written plies=N and shown in the canonical list', () => {
+    const extensions = extensionsOf('quiescence,plies=2,material,mates=4');
+    expect(extensions.plies).toBe(2);
+    expect(extensionList(extensions)).toBe('material,quiescence,mates=4,plies=2');
+    expect(formatSearch(extensionsOf('material-forks'))).toBe('material-forks');
+    expect(() => extensionsOf('material,plies')).toThrow(/plies needs a count/);
+    expect(() => extensionsOf('material,plies=0')).toThrow(/whole number from 1/);
+  });
+
+  it('plays the fork a one-ply look with captures misses', () => {
+    const store = materialOnlyStore();
+    const fork = '2r3k1/5ppp/8/3N4/8/8/5PPP/6K1 w - - 0 25';
+    const move = (search: string) => new MorphPlayer(store, { maturity: 0, seed: 1, search }).bestMove(new GameHistory(fork));
+    expect(move('material,quiescence,plies=1')).toBe('d5e7');
+    expect(move('material-quiescence')).not.toBe('d5e7');
+    store.close();
+  });
+
+  it('plays, with its window at the root, a move its exact ranking puts first', () => {
+    const store = materialOnlyStore();
+    const fens = [...sparse.slice(0, 5), '2r3k1/5ppp/8/3N4/8/8/5PPP/6K1 w - - 0 25', 'r3k2r/ppp2ppp/2n5/3qp3/8/2N2N2/PPP2PPP/R2QK2R w KQkq - 0 10'];
+    for (const fen of fens) {
+      const player = new MorphPlayer(store, { maturity: 0, seed: 1, search: 'material,quiescence,plies=1,mates=2' });
+      const ranking = player.rankMoves(new GameHistory(fen));
+      const best = Math.max(...ranking.map((r) => player.choiceScore(r)));
+      const played = player.bestRanked(new GameHistory(fen));
+      expect(player.choiceScore(ranking.find((r) => r.move === played.move)!)).toBeCloseTo(best, 9);
+      expect(player.choiceScore(played)).toBeCloseTo(best, 9);
+    }
+    store.close();
+  });
+});
