@@ -1,5 +1,5 @@
 /**
- * Time and work of Morph's game move (`bestMove`) with material-forks on a database (issue 12; measurement only):
+ * Time and work of Morph's game move (`bestMove`) with material-forks (or SEARCH) on a database (issue 12; measurement only):
  * mean, median and worst milliseconds a move, and how many positions the search valued. The positions are
  * Morph's own (research/sets/own-positions-scores.jsonl) unless FENS names another JSONL with a "fen" field.
  *
@@ -27,7 +27,7 @@ let evaluations = 0;
 const player = new MorphPlayer(store, {
   maturity: 0,
   seed: 1,
-  search: 'material-forks',
+  search: process.env.SEARCH ?? 'material-forks',
   evaluation: { function: 'paper', prior: 20, materialPrior: Number(process.env.K ?? 20) },
 });
 const counted = player as unknown as { evaluate(board: unknown): unknown };

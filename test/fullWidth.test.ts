@@ -10,6 +10,7 @@ import { extensionList, extensionsOf, formatSearch } from '../src/search/extensi
 import { GameHistory } from '../src/chess/history.ts';
 import { MorphPlayer } from '../src/player/morphPlayer.ts';
 import { materialOnlyStore } from './helpers/materialStore.ts';
+import { lessonSearchFor } from '../src/train/relationLessons.ts';
 
 /** Textbook piece values, for these tests only: a value function the search knows nothing about. */
 const VALUES: Record<string, number> = { p: 1, n: 3, b: 3, r: 5, q: 9, k: 0 };
@@ -141,5 +142,12 @@ describe('the plies look', () => {
       expect(player.choiceScore(played)).toBeCloseTo(best, 9);
     }
     store.close();
+  });
+
+  it("values the relation terms' lessons by material-forks under a full-width play search, else by the play search", () => {
+    expect(lessonSearchFor('material-full-width')).toBe('material-forks');
+    expect(lessonSearchFor('material,quiescence,plies=2')).toBe('material-forks');
+    expect(lessonSearchFor('material-quiescence')).toBe('material-quiescence');
+    expect(lessonSearchFor('material-forks')).toBe('material-forks');
   });
 });

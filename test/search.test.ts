@@ -831,7 +831,7 @@ describe('the player searching captures', () => {
     expect(new MorphPlayer(store, { maturity: 0, seed: 1 }).search).toBe('captures');
     expect(new MorphPlayer(store, { maturity: 0, seed: 1 }).search).toBe(loadConfig(store.db).playSearch);
     expect(new MorphPlayer(store, { maturity: 0, seed: 1, search: 'one-ply' }).search).toBe('one-ply');
-    expect(DEFAULT_CONFIG).toMatchObject({ search: 'captures-mates', playSearch: 'material-forks' });
+    expect(DEFAULT_CONFIG).toMatchObject({ search: 'captures-mates', playSearch: 'material-full-width' });
     // A configuration saved before the play search existed plays as it trains...
     const { playSearch: _p, ...beforePlaySearch } = mergeConfig(DEFAULT_CONFIG, { search: 'captures' });
     setMeta(store.db, 'config', beforePlaySearch);
@@ -957,6 +957,7 @@ describe('search presets as extensions', () => {
       after.mates - before.mates,
       threatReach(after.threatened) - threatReach(before.threatened),
       Number(after.ownThreats) - Number(before.ownThreats),
+      after.plies - before.plies,
       Number(after.bareKing) - Number(before.bareKing),
     ];
     const extends_ = (before: SearchPreset, after: SearchPreset) => {
@@ -971,10 +972,10 @@ describe('search presets as extensions', () => {
     expect(SEARCH_PRESETS.filter((preset) => PRESET_EXTENSIONS[preset].captures === 'none')).toEqual(['one-ply', 'material-one-ply']);
   });
 
-  it('looks at mates as deep as the threat looks follow them only where it looks at threats, and mates a bare king where it looks at mates', () => {
+  it('looks at mates as deep as the threat looks follow them only where it looks at threats or every move, and mates a bare king where it looks at mates', () => {
     for (const preset of SEARCH_PRESETS) {
-      const { mates, threatened, bareKing } = PRESET_EXTENSIONS[preset];
-      expect(mates === MATE_LOOK_DEPTH, preset).toBe(threatened > 0);
+      const { mates, threatened, plies, bareKing } = PRESET_EXTENSIONS[preset];
+      expect(mates === MATE_LOOK_DEPTH, preset).toBe(threatened > 0 || plies > 0);
       expect(bareKing, preset).toBe(mates > 0);
       expect(captureLook(PRESET_EXTENSIONS[preset]).depth, preset).toBe(PRESET_EXTENSIONS[preset].captures === 'quiescence' ? QUIESCENCE_DEPTH : 1);
     }

@@ -48,6 +48,13 @@ function storeWithEqualMaterialPattern(weight: number): PatternStore {
   return store;
 }
 
+/**
+ * The search the tests of storeWithEqualMaterialPattern play: it values a position with any piece taken at .5 (no
+ * pattern), and a full-width search reaches captures from the start position, so its score would not be the weight;
+ * material-forks values each first move by its own position, where the weight shows.
+ */
+const EQUAL_MATERIAL_SEARCH = 'material-forks';
+
 /** An engine whose output is collected; `send` returns the lines one input line produced. */
 function engineUnderTest(config: Partial<UciEngineConfig> = {}) {
   const output: string[] = [];
@@ -105,7 +112,7 @@ describe('UciEngine (the protocol state machine)', () => {
       'id author Morph team',
       'option name Database type string default /somewhere/morph.db',
       'option name Maturity type spin default 0 min 0 max 100000',
-      'option name Search type combo default material-forks var one-ply var material-one-ply var captures-mates var material-quiescence var material-forks',
+      'option name Search type combo default material-full-width var one-ply var material-one-ply var captures-mates var material-quiescence var material-forks var material-full-width',
       'option name MaterialPrior type spin default 1000000 min 0 max 1000000',
       'option name Contempt type spin default 17 min -800 max 800',
       'option name Seed type spin default 1 min 0 max 2147483647',
@@ -163,6 +170,7 @@ describe('UciEngine (the protocol state machine)', () => {
         opened++;
         return storeWithEqualMaterialPattern(0.8);
       },
+      search: EQUAL_MATERIAL_SEARCH,
       createPlayer: (store, options, name) => {
         built++;
         return new MorphPlayer(store, options, name);
@@ -311,7 +319,7 @@ describe('UciEngine (the protocol state machine)', () => {
   });
 
   it('values moves from its database, honours Maturity, and reports the value in centipawns', () => {
-    const { send } = engineUnderTest({ store: storeWithEqualMaterialPattern(0.8) });
+    const { send } = engineUnderTest({ store: storeWithEqualMaterialPattern(0.8), search: EQUAL_MATERIAL_SEARCH });
     send('position startpos');
     expect(send('go')[0]).toMatch(/^info depth 1 seldepth 1 multipv 1 score cp 241 nodes 20 pv /);
     expect(send('setoption name Maturity value 6')).toEqual([]); // the pattern has 5 updates: now too young
@@ -352,7 +360,7 @@ describe('UciEngine (the protocol state machine)', () => {
       'info string option Search: material,quiescence,patterns=4 follows the quiet moves move patterns rank highest: start morph uci with --move-patterns FILE',
     ]);
     expect(send('uci')).toContain(
-      'option name Search type combo default material-forks var one-ply var material-one-ply var captures-mates var material-quiescence var material-forks',
+      'option name Search type combo default material-forks var one-ply var material-one-ply var captures-mates var material-quiescence var material-forks var material-full-width',
     );
     const started = engineUnderTest({ search: 'material-forks', movePatterns: true });
     expect(started.send('setoption name Search value material,quiescence,patterns=4')).toEqual([]);
@@ -361,7 +369,7 @@ describe('UciEngine (the protocol state machine)', () => {
   it('offers a list of extensions it was started with beside the presets, as the Search option\'s default', () => {
     const { send } = engineUnderTest({ search: 'material,quiescence,mates=4,bare-king' });
     expect(send('uci')).toContain(
-      'option name Search type combo default material,quiescence,mates=4,bare-king var one-ply var material-one-ply var captures-mates var material-quiescence var material-forks var material,quiescence,mates=4,bare-king',
+      'option name Search type combo default material,quiescence,mates=4,bare-king var one-ply var material-one-ply var captures-mates var material-quiescence var material-forks var material-full-width var material,quiescence,mates=4,bare-king',
     );
   });
 
@@ -487,6 +495,7 @@ describe('UciEngine (the protocol state machine)', () => {
     const opened: string[] = [];
     const { send } = engineUnderTest({
       store: storeWithEqualMaterialPattern(0.8),
+      search: EQUAL_MATERIAL_SEARCH,
       openDatabase: (path) => {
         opened.push(path);
         if (path === '/data/other.db') return losing;

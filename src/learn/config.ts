@@ -118,7 +118,8 @@ export interface LearningConfig {
    * +.092, +.015 (two seeds), +.083 and +.055 a game against ab:2,q on three databases (pooled about +.06),
    * and mean win-chance loss 2.98 -> 2.42 on the labelled positions; answering the opponent's single threats
    * as well, +.015, +.033 and +.052 more (docs/lab/, "own threats"); at about four times
-   * material-threats' time a move in games.
+   * material-threats' time a move in games. Since 2026-12-07 "material-full-width", which follows every move of
+   * each side three plies past the move instead of the threat looks: FILL_CONFIG (docs/lab/2026-12.md, session 77).
    */
   playSearch: SearchSpec;
   /** Patterns with fewer updates are ignored when playing. */
@@ -166,7 +167,7 @@ export const DEFAULT_CONFIG: LearningConfig = {
   materialPrior: MATERIAL_FIT_ALONE,
   language: 'safety',
   search: 'captures-mates',
-  playSearch: 'material-forks',
+  playSearch: 'material-full-width',
   maturity: 0,
   targetMaturity: 0,
   relationLessons: 4,

@@ -71,13 +71,13 @@ export const MATE_LOOK_DEPTH = 4;
 
 /**
  * The searches measured in docs/lab/, each against one before it and named by what it added; search.ts's header
- * says what each measured. Kept by name: the paper's player, the defaults (captures-mates trains, material-forks
- * plays), and the two a measurement still compares with (material-one-ply, the 1-ply target; material-quiescence,
- * the training search measured against the default). Two steps on the way were retired as names (session 75,
+ * says what each measured. Kept by name: the paper's player, the defaults (captures-mates trains, material-full-width
+ * plays), and the three a measurement still compares with (material-one-ply, the 1-ply target; material-quiescence,
+ * the training search measured against the default; material-forks, the play search before material-full-width). Two steps on the way were retired as names (session 75,
  * docs/lab/2026-12.md) and stay writable as lists: `captures` (itself a list of one extension) and
  * `material-threats` (RETIRED_PRESETS).
  */
-export const SEARCH_PRESETS = ['one-ply', 'material-one-ply', 'captures-mates', 'material-quiescence', 'material-forks'] as const;
+export const SEARCH_PRESETS = ['one-ply', 'material-one-ply', 'captures-mates', 'material-quiescence', 'material-forks', 'material-full-width'] as const;
 export type SearchPreset = (typeof SEARCH_PRESETS)[number];
 
 /** Every extension of each preset: its name tells only its last addition, this all of them. */
@@ -91,6 +91,9 @@ export const PRESET_EXTENSIONS = freezeEach<SearchPreset, SearchExtensions>({
   'material-quiescence': { materialValues: true, captures: 'quiescence', mates: 1, threatened: 0, ownThreats: false, patterns: 0, plies: 0, bareKing: true },
   // The forks look also answers a single threat no move parries (a pin, a trapped piece), as it follows its own.
   'material-forks': { materialValues: true, captures: 'quiescence', mates: MATE_LOOK_DEPTH, threatened: 1, ownThreats: true, patterns: 0, plies: 0, bareKing: true },
+  // Every move of each side three plies past the move, in place of the hand-written threat looks: what they find,
+  // and whatever else the learned values see that deep (docs/lab/2026-12.md, session 77).
+  'material-full-width': { materialValues: true, captures: 'quiescence', mates: MATE_LOOK_DEPTH, threatened: 0, ownThreats: false, patterns: 0, plies: 3, bareKing: true },
 });
 
 /** The record frozen, and each of its values: every player of a preset shares that preset's extensions. */

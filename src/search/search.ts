@@ -32,6 +32,17 @@
  *             pin or a trapped piece is worth what it wins, which no look at the opponent's moves alone can see.
  *             The opponent's quiet replies that threaten a single piece are answered too (threats=1).
  *
+ * - material-full-width: material-quiescence with the mates look of material-forks, and in place of its threat
+ *             looks every move of each side followed three plies past the move (plies=3, fullWidthValue): a
+ *             full-width alpha-beta over the learned values, each line settled by the captures. The hand-written
+ *             looks follow the moves a rule picks (a threat of two pieces, a check); this follows every move and lets
+ *             the values judge, so a defence, a quiet move that prepares a threat and a threat one ply later are all
+ *             seen. Against material-forks on the same database (session 75's seed-14 database, each with its policy,
+ *             docs/lab/2026-12.md, session 77): mean win-chance loss on the scored positions 1.68 against 2.16, -0.48
+ *             [-0.82, -0.15]; head to head FILL_H2H. Two plies: 2.02 and +49 [-13, +114]; one ply: worse on
+ *             the positions (2.49). Its move takes a median of about 150 ms to material-forks' 75 (mean 376 against
+ *             265 ms; 100 scored positions).
+ *
  * Why captures: nine in ten of the one-ply player's blunders left a piece to be taken (docs/lab/).
  * The one-ply player sees the position before the capture, where material is still level and only patterns
  * such as "queen en prise" hint at the loss. After the capture its material patterns see the loss itself.

@@ -10,7 +10,7 @@ import { evaluationSettings, type LearningConfig } from '../learn/config.ts';
 import { settledMaterialValue } from '../learn/graphTermLearning.ts';
 import type { RelationLesson } from '../learn/relationLearning.ts';
 import { MorphPlayer, scaledValue } from '../player/morphPlayer.ts';
-import { extensionsOf } from '../search/extensions.ts';
+import { extensionsOf, type SearchSpec } from '../search/extensions.ts';
 import type { PatternStore } from '../store/patternStore.ts';
 import type { Random } from '../util/random.ts';
 
@@ -43,10 +43,21 @@ export interface LessonSearch {
 export function lessonSearch(store: PatternStore, config: LearningConfig): LessonSearch | undefined {
   if (!extensionsOf(config.playSearch).materialValues) return undefined;
   const evaluation = evaluationSettings(config);
-  const searcher = new MorphPlayer(store, { maturity: config.maturity, evaluation, search: config.playSearch, seed: 0, contempt: 0, graphPatterns: false });
+  const search = lessonSearchFor(config.playSearch);
+  const searcher = new MorphPlayer(store, { maturity: config.maturity, evaluation, search, seed: 0, contempt: 0, graphPatterns: false });
   const pieceValues = databasePieceValues(store);
   const valueForMover = (board: Board) => materialEvaluation(store, board, config.maturity, evaluation, pieceValues).value;
   return { searcher, valueForMover };
+}
+
+/**
+ * The search a lesson is valued by: the play search, but material-forks for a full-width one (plies=N). The relation
+ * terms were measured learning the gap material-forks' threat looks find beyond the captures (docs/lab/2026-12.md),
+ * and material-full-width played +250 Elo over material-forks with terms learned so (session 77); lessons valued by
+ * the full-width search itself, a gap several plies deep, are not measured yet.
+ */
+export function lessonSearchFor(playSearch: SearchSpec): SearchSpec {
+  return extensionsOf(playSearch).plies > 0 ? 'material-forks' : playSearch;
 }
 
 /**

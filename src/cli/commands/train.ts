@@ -13,7 +13,7 @@ import { badInput } from '../../util/errors.ts';
 import { extensionsOf } from '../../search/extensions.ts';
 import { action, printLine, reportError } from '../run.ts';
 import { parseIntegerOption, parseNumberOption, parsePositiveNumberOption, parseSearchOption, parseSeedOption, TRAINING_SEARCH_HELP } from '../options.ts';
-import type { ConfigPatch, LearningConfig } from '../../learn/config.ts';
+import { DEFAULT_CONFIG, type ConfigPatch, type LearningConfig } from '../../learn/config.ts';
 import { OWN_SQUARE_EVERY } from '../../model/ownPolicy.ts';
 import { openingPositions, readOpenings } from '../../match/openings.ts';
 import { defaultDatabasePath } from '../../store/location.ts';
@@ -115,7 +115,7 @@ export function registerTrainCommand(program: Command): void {
     .option('--specialisations-per-game <n>', 'patterns proposed by specialisation per game (default 2)')
     .optionsGroup('Search (saved in the database):')
     .option('--search <search>', `${TRAINING_SEARCH_HELP}: how far Morph looks in its training games (a new database: captures-mates)`)
-    .option('--play-search <search>', `${TRAINING_SEARCH_HELP}: how far Morph looks when it plays from the database outside training (a new database: material-forks)`)
+    .option('--play-search <search>', `${TRAINING_SEARCH_HELP}: how far Morph looks when it plays from the database outside training (a new database: ${DEFAULT_CONFIG.playSearch})`)
     .option('--temperature <schedule>', 'constant:K | linear:K0->K1@G | exp:K0,HALF,KMIN')
     .optionsGroup('Workers:')
     .option('--snapshot-every <n>', `with --jobs > 1, games a worker plays before loading fresh weights, or auto: once its games took ${AUTO_RELOAD_FACTOR} times as long as loading them (default ${DEFAULT_SNAPSHOT_EVERY})`)
