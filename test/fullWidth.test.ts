@@ -8,7 +8,7 @@ import { boardFromFen, type Board } from '../src/chess/board.ts';
 import { fullWidthValue, QUIESCENCE, QUIESCENCE_DEPTH } from '../src/search/search.ts';
 import { extensionList, extensionsOf, formatSearch } from '../src/search/extensions.ts';
 import { GameHistory } from '../src/chess/history.ts';
-import { MorphPlayer } from '../src/player/morphPlayer.ts';
+import { MorphPlayer, type RankedMove } from '../src/player/morphPlayer.ts';
 import { materialOnlyStore } from './helpers/materialStore.ts';
 import { lessonSearchFor } from '../src/train/relationLessons.ts';
 
@@ -140,6 +140,26 @@ describe('the plies look', () => {
       const played = player.bestRanked(new GameHistory(fen));
       expect(player.choiceScore(ranking.find((r) => r.move === played.move)!)).toBeCloseTo(best, 9);
       expect(player.choiceScore(played)).toBeCloseTo(best, 9);
+    }
+    store.close();
+  });
+
+  it('scores for move quality, with the work of a game move, the same best moves and ties as the full ranking', () => {
+    const store = materialOnlyStore();
+    const fens = [...sparse.slice(0, 5), 'r3k2r/ppp2ppp/2n5/3qp3/8/2N2N2/PPP2PPP/R2QK2R w KQkq - 0 10', 'r1bqkb1r/pppp1ppp/2n2n2/4p2Q/2B1P3/8/PPPP1PPP/RNB1K1NR b KQkq - 5 4'];
+    for (const search of ['material,quiescence,plies=2,mates=2', 'material-forks']) {
+      const player = new MorphPlayer(store, { maturity: 0, seed: 1, search });
+      const tops = (ranking: RankedMove[]) => {
+        const scored = ranking.map((r) => ({ move: r.move, score: player.choiceScore(r) }));
+        const best = Math.max(...scored.map((r) => r.score));
+        return scored.filter((r) => r.score >= best - 1e-9).map((r) => `${r.move} ${r.score.toFixed(9)}`).sort();
+      };
+      for (const fen of fens) {
+        const full = player.rankMoves(new GameHistory(fen));
+        const partial = player.bestRanking(new GameHistory(fen));
+        expect(tops(partial), `${search} ${fen}`).toEqual(tops(full));
+        expect(partial.length).toBeLessThanOrEqual(full.length);
+      }
     }
     store.close();
   });

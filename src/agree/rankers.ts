@@ -94,6 +94,11 @@ export interface MorphRankerOverrides {
   movePolicyScale?: number;
   /** The database's own relation terms (the settled ones, as the capture searches read them) times this. */
   relationScale?: number;
+  /**
+   * Score only the moves the player's game move is chosen among (MorphPlayer.bestRanking), for the cost of a game
+   * move: enough for move quality, which reads the best move and its ties, not for the shares of top moves.
+   */
+  bestOnly?: boolean;
 }
 
 /**
@@ -119,7 +124,8 @@ export function morphRanker(dbPath: string, overrides: MorphRankerOverrides = {}
     relationWeights: overrides.relationScale === undefined ? undefined : storedRelationWeights(store.db)?.map((w) => w * overrides.relationScale!),
     movePatterns: overrides.movePatterns === undefined ? undefined : MovePatterns.open(overrides.movePatterns),
   };
-  const shown = Object.entries({ ...overrides, policy: model?.store.path }).filter(([, value]) => value !== undefined).map(([key, value]) => `${key}=${value}`);
+  // bestOnly changes what is scored, not the move chosen: not part of the player's name.
+  const shown = Object.entries({ ...overrides, policy: model?.store.path, bestOnly: undefined }).filter(([, value]) => value !== undefined).map(([key, value]) => `${key}=${value}`);
   const player = new MorphPlayer(
     store,
     { ...settings, seed: 0 },
@@ -128,7 +134,11 @@ export function morphRanker(dbPath: string, overrides: MorphRankerOverrides = {}
   return {
     name: player.name,
     // What the player chooses by: the value, plus the policy's term when there is one.
-    score: (fen) => player.rankMoves(new GameHistory(fen)).map((r) => ({ move: r.move, value: player.choiceScore(r) })),
+    score: (fen) => {
+      const history = new GameHistory(fen);
+      const ranking = overrides.bestOnly ? player.bestRanking(history) : player.rankMoves(history);
+      return ranking.map((r) => ({ move: r.move, value: player.choiceScore(r) }));
+    },
     close: () => {
       model?.close();
       policyPatterns?.close();

@@ -399,11 +399,30 @@ export class MorphPlayer implements GamePlayer {
   /** The move bestMove plays, with its value (and policy term) as `choose` would rank it. */
   bestRanked(history: GameHistory): RankedMove {
     if (!this.looksFurther) return this.choose(history);
-    // Against a bare king the rules' order mates: the position is won whatever the values say.
+    return this.decidedByRule(history) ?? this.pickAmongBest(this.searchedRanking(history));
+  }
+
+  /**
+   * The moves bestRanked chooses among, best first: what move quality reads (the best move and its ties), for the
+   * work of a game move instead of a full ranking (rankMoves values every move exactly, which a full-width search
+   * makes several times dearer). The moves within TIE_TOLERANCE of the best are valued exactly; a move below is only
+   * known to be below, and one that needed no look at all is left out.
+   */
+  bestRanking(history: GameHistory): RankedMove[] {
+    if (!this.looksFurther) return this.rankMoves(history);
+    const decided = this.decidedByRule(history);
+    return decided !== undefined ? [decided] : this.searchedRanking(history);
+  }
+
+  /** Against a bare king the rules' order mates, and a mate by checks Morph forces is played: whatever the values say. */
+  private decidedByRule(history: GameHistory): RankedMove | undefined {
     const mating = this.bareKingMove(history);
     if (mating !== undefined) return { move: mating, value: 1, source: 'patterns' };
-    const mate = this.ownMate(history);
-    if (mate !== undefined) return mate;
+    return this.ownMate(history);
+  }
+
+  /** bestRanked's search: the moves it valued, best first (bestRanking). */
+  private searchedRanking(history: GameHistory): RankedMove[] {
     const board = history.board;
     const next = cloneBoard(board);
     this.lastTested = 0;
@@ -441,7 +460,7 @@ export class MorphPlayer implements GamePlayer {
     } finally {
       this.rootLow = -Infinity;
     }
-    return this.pickAmongBest(valued.sort(this.byScoreThenMove));
+    return valued.sort(this.byScoreThenMove);
   }
 
   /**

@@ -39,7 +39,7 @@
  *             the values judge, so a defence, a quiet move that prepares a threat and a threat one ply later are all
  *             seen. Against material-forks on the same database (session 75's seed-14 database, each with its policy,
  *             docs/lab/2026-12.md, session 77): mean win-chance loss on the scored positions 1.68 against 2.16, -0.48
- *             [-0.82, -0.15]; head to head FILL_H2H. Two plies: 2.02 and +49 [-13, +114]; one ply: worse on
+ *             [-0.82, -0.15]; head to head +280 Elo [+196, +404] (66 games, paired). Two plies: 2.02 and +49 [-13, +114]; one ply: worse on
  *             the positions (2.49). Its move takes a median of about 150 ms to material-forks' 75 (mean 376 against
  *             265 ms; 100 scored positions).
  *

@@ -38,7 +38,8 @@ export function judgeCheckpoint(
   positionsFile: string,
   policy: string | false,
 ): CheckpointResult {
-  const ranker = morphRanker(checkpoint, { policy });
+  // Move quality reads only the best move and its ties: a game move's work, not a full ranking's.
+  const ranker = morphRanker(checkpoint, { policy, bestOnly: true });
   try {
     const report = measureAgreement(positions, ranker);
     const quality = report.quality!;

@@ -98,7 +98,8 @@ export function readLearned(path: string): Learned {
  * or, when there is no such file yet, of a new one with the run's settings (`config`).
  */
 export function measureMoveQuality(path: string, sample: readonly LabelledPosition[], config: ConfigPatch = {}): MoveQualityFigure {
-  const ranker = existsSync(path) ? morphRanker(path) : newDatabaseRanker(config);
+  // Move quality reads only the best move and its ties: a game move's work, not a full ranking's.
+  const ranker = existsSync(path) ? morphRanker(path, { bestOnly: true }) : newDatabaseRanker(config);
   try {
     const quality = measureAgreement(sample, ranker).quality!;
     return { meanLoss: quality.meanLoss, lossLow: quality.intervals.meanLoss[0], lossHigh: quality.intervals.meanLoss[1], blunder: quality.blunder };
@@ -114,7 +115,7 @@ function newDatabaseRanker(config: ConfigPatch): MoveRanker {
   const player = new MorphPlayer(store, { maturity: playingMaturity(store), seed: 0 }, 'morph (a new database)');
   return {
     name: player.name,
-    score: (fen) => player.rankMoves(new GameHistory(fen)).map((r) => ({ move: r.move, value: player.choiceScore(r) })),
+    score: (fen) => player.bestRanking(new GameHistory(fen)).map((r) => ({ move: r.move, value: player.choiceScore(r) })),
     close: () => store.close(),
   };
 }

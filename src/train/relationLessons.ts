@@ -53,7 +53,7 @@ export function lessonSearch(store: PatternStore, config: LearningConfig): Lesso
 /**
  * The search a lesson is valued by: the play search, but material-forks for a full-width one (plies=N). The relation
  * terms were measured learning the gap material-forks' threat looks find beyond the captures (docs/lab/2026-12.md),
- * and material-full-width played +250 Elo over material-forks with terms learned so (session 77); lessons valued by
+ * and material-full-width played +280 Elo over material-forks with terms learned so (session 77); lessons valued by
  * the full-width search itself, a gap several plies deep, are not measured yet.
  */
 export function lessonSearchFor(playSearch: SearchSpec): SearchSpec {
