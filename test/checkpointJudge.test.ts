@@ -47,7 +47,8 @@ describe('checkpoints judged during training', () => {
       const report = JSON.parse(agree.stdout);
       expect(row.meanLoss).toBeCloseTo(report.quality.meanLoss, 9);
       expect(row.blunder).toBeCloseTo(report.quality.blunder, 9);
-      expect(row.top4).toBeCloseTo(report.top4, 9);
+      // The judge reads only the moves Morph chooses among, so it leaves the top-4 share to agree.
+      expect(row.top4).toBeUndefined();
     }
   }, 120_000);
 

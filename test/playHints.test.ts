@@ -11,6 +11,13 @@ import { DEFAULT_CONFIG, saveConfig } from '../src/learn/config.ts';
 const LOOSE_KNIGHT = '4k3/8/8/3n4/8/8/8/3QK3 w - - 0 1';
 
 /**
+ * The search these hints are read from: material-forks values each move by its own position and the threats it
+ * follows. A full-width search over a database that knows three material balances values most lines .5 (a balance
+ * it has no pattern for), which would say nothing about hints.
+ */
+const HINT_SEARCH = 'material-forks';
+
+/**
  * A database that knows two material patterns (P N B R Q, side that just moved minus side to move), played with
  * each weight alone (material prior 0) unless told otherwise.
  */
@@ -19,7 +26,7 @@ function knowingPlayer(materialPrior = 0): { player: MorphPlayer; queenUp: numbe
   saveConfig(store.db, { ...DEFAULT_CONFIG, materialPrior });
   const queenUp = store.insert(materialPattern([0, 0, 0, 0, 1]), 'material', 0, { weight: 0.95, updates: 50 }).record.id;
   store.insert(materialPattern([0, -1, 0, 0, 1]), 'material', 0, { weight: 0.6, updates: 50 });
-  return { player: new MorphPlayer(store, { maturity: 0, seed: 3 }), queenUp, store };
+  return { player: new MorphPlayer(store, { maturity: 0, seed: 3, search: HINT_SEARCH }), queenUp, store };
 }
 
 function session(materialPrior = 0, startFen = LOOSE_KNIGHT) {
@@ -34,7 +41,7 @@ function session(materialPrior = 0, startFen = LOOSE_KNIGHT) {
   };
   /** The moves Morph itself plays in `fen` over a few seeds (its tie-break is a seeded random choice). */
   const choices = (fen: string) =>
-    new Set(Array.from({ length: 12 }, (_, seed) => new MorphPlayer(store, { maturity: 0, seed }).choose(new GameHistory(fen, []))));
+    new Set(Array.from({ length: 12 }, (_, seed) => new MorphPlayer(store, { maturity: 0, seed, search: HINT_SEARCH }).choose(new GameHistory(fen, []))));
   return { game, send, queenUp, choices };
 }
 
@@ -42,7 +49,7 @@ describe('play: hint and explain', () => {
   it('hint names the moves Morph values alike as equals: the moves it picks among at random', () => {
     const { send, choices } = session();
     const capture = new Chess(LOOSE_KNIGHT).moves({ verbose: true }).find((m) => m.captured === 'n')!.san;
-    // Qh5+ checks and attacks the knight along the fifth rank: the default search (material-forks) values the
+    // Qh5+ checks and attacks the knight along the fifth rank: material-forks values the
     // fork at what it surely wins, the knight, as it values the capture; every other move keeps the material.
     const tie = `(${capture}, Qh5\\+|Qh5\\+, ${capture})`;
     expect(send('hint')).toMatch(

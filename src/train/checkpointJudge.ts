@@ -38,7 +38,9 @@ export function judgeCheckpoint(
   positionsFile: string,
   policy: string | false,
 ): CheckpointResult {
-  // Move quality reads only the best move and its ties: a game move's work, not a full ranking's.
+  // Move quality reads only the best move and its ties: a game move's work, not a full ranking's (several times
+  // dearer with a full-width search). The share of the engine's move in Morph's top 4 needs the full ranking, so a
+  // judged checkpoint no longer records it (morph agree on the checkpoint gives it).
   const ranker = morphRanker(checkpoint, { policy, bestOnly: true });
   try {
     const report = measureAgreement(positions, ranker);
@@ -54,7 +56,6 @@ export function judgeCheckpoint(
       blunder: quality.blunder,
       blunderLow: quality.intervals.blunder[0],
       blunderHigh: quality.intervals.blunder[1],
-      top4: report.top4,
       checkpoint,
     };
   } finally {
