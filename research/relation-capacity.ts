@@ -9,7 +9,13 @@
  *   base   the relation terms (src/eval/relationTerms.ts): a piece with its safety; an edge with its target's safety;
  *   fork   three-node patterns of one piece attacking two enemy pieces (each target's label and safety);
  *   pile   three-node patterns of two pieces attacking one enemy piece (the target's label and safety);
- *   king   each king's neighbouring squares attacked by the other side, counted (0, 1, 2, 3+), and its free ones.
+ *   king   each king's neighbouring squares attacked by the other side, counted (0, 1, 2, 3+), and its free ones;
+ *   reply  threats the side to move can make: for each of its quiet legal moves, the enemy pieces the moved piece
+ *          attacks from its destination (its label and the target's, with the target's safety after the move),
+ *          two at once (a fork), or a check, each with the destination's safety; each pattern counted once a
+ *          position (whether such a move exists), since the search follows the best of them;
+ *   again  the same for the side that just moved, as if it could move again (what it threatens: the threat the
+ *          side to move must answer).
  * Each family is fitted on the first quarter, half and all of the fitting games, so the curve shows whether more
  * lessons keep paying for it.
  *
@@ -17,9 +23,9 @@
  */
 import { Command } from 'commander';
 import { PatternStore } from '../src/store/patternStore.ts';
-import { BLACK, boardFromFen, KING, type Board } from '../src/chess/board.ts';
+import { applyMove, BLACK, boardFromFen, cloneBoard, KING, WHITE, type Board } from '../src/chess/board.ts';
 import { KING_COUNT, KING_TARGETS } from '../src/chess/geometry.ts';
-import { isSquareAttacked } from '../src/chess/movegen.ts';
+import { generateLegalMoves, isSquareAttacked } from '../src/chess/movegen.ts';
 import { relationFeatures, relationGraph, MAX_RELATION_FEATURES } from '../src/eval/relationTerms.ts';
 import { storedRelationLessons } from '../src/learn/relationLearning.ts';
 import { chosenRidge, rmsError, sparseDesign, type SparseRow } from './ridge.ts';
@@ -39,7 +45,45 @@ const scratch = new Uint16Array(MAX_RELATION_FEATURES);
 const add = (row: SparseRow, key: string) => row.set(key, (row.get(key) ?? 0) + 1);
 const sameSide = (a: number, b: number) => a < 6 === b < 6;
 
+/**
+ * The threat patterns the side to move's quiet moves make (family reply), each once: the moved piece's label (0-5)
+ * and the enemy targets it attacks from its destination (labels 6-11 there) with their safety after the move, and
+ * the destination's own safety.
+ */
+function threatMoves(board: Board, row: SparseRow, prefix: string): void {
+  const seen = new Set<string>();
+  const after = cloneBoard(board);
+  for (const move of generateLegalMoves(board)) {
+    if (board.squares[move.to] !== 0 || move.promotion !== 0) continue;
+    if ((board.squares[move.from] === 1 || board.squares[move.from] === -1) && (move.to & 7) !== (move.from & 7)) continue;
+    applyMove(board, move, after);
+    const g = relationGraph(after);
+    const mover = g.label[move.to];
+    const safe = g.safety[move.to];
+    const targets: number[] = [];
+    for (let e = 0; e < g.edges; e++) {
+      if (g.from[e] !== move.to || g.label[g.to[e]] < 6) continue;
+      const t = g.to[e];
+      if (g.label[t] === 11) seen.add(`${prefix}C${mover}:${safe}`);
+      else targets.push(g.label[t] * 3 + g.safety[t]);
+    }
+    targets.sort((p, q) => q - p);
+    for (const t of targets) seen.add(`${prefix}T${mover}:${safe}:${t}`);
+    if (targets.length >= 2) seen.add(`${prefix}F${mover}:${safe}:${targets[0]}:${targets[1]}`);
+  }
+  for (const key of seen) add(row, key);
+}
+
 const families: Record<string, (board: Board, row: SparseRow) => void> = {
+  reply(board, row) {
+    threatMoves(board, row, 'r');
+  },
+  again(board, row) {
+    const passed = cloneBoard(board);
+    passed.turn = board.turn === WHITE ? BLACK : WHITE;
+    passed.epSquare = -1;
+    threatMoves(passed, row, 'a');
+  },
   base(board, row) {
     const count = relationFeatures(board, scratch);
     for (let i = 0; i < count; i++) add(row, `b${scratch[i]}`);
