@@ -30,6 +30,7 @@ import type { LearnedSquares } from '../eval/squareValues.ts';
 import type { EvaluationSettings } from '../eval/evaluation.ts';
 import type { GraphTerms } from '../eval/graphTerms.ts';
 import { storedRelationWeights } from '../eval/relationTerms.ts';
+import { logistic } from '../eval/combine.ts';
 import { evaluationSettings, loadConfig } from '../learn/config.ts';
 import { bareKingMove } from '../search/bareKing.ts';
 import {
@@ -102,6 +103,11 @@ export function scaledValue(value: number, scale: ValueScale): number {
   if (scale === 'probability') return value;
   const clamped = Math.min(1 - LOG_ODDS_EDGE, Math.max(LOG_ODDS_EDGE, value));
   return Math.log(clamped / (1 - clamped));
+}
+
+/** The value whose scaledValue on `scale` is `score` (on the probability scale the score itself, not clamped). */
+export function valueOfScaled(score: number, scale: ValueScale): number {
+  return scale === 'probability' ? score : logistic(score);
 }
 
 /** What a move is chosen by: its (scaled) value, plus the policy's term when there is one; a proven loss comes last. */
@@ -677,9 +683,7 @@ export class MorphPlayer implements GamePlayer {
    */
   private valueNeeded(best: number, ranked: RankedMove): number {
     if (best === -Infinity) return -Infinity;
-    const scaled = best - TIE_TOLERANCE - (ranked.policy ?? 0) - (ranked.graphTerm ?? 0) - ROUNDING_MARGIN;
-    if (this.valueScale === 'probability') return scaled;
-    return 1 / (1 + Math.exp(-scaled));
+    return valueOfScaled(best - TIE_TOLERANCE - (ranked.policy ?? 0) - (ranked.graphTerm ?? 0) - ROUNDING_MARGIN, this.valueScale);
   }
 
   /** The threats look (threats=N): lowers a move's value to what the opponent's worst threat leaves (search.ts). */

@@ -133,7 +133,7 @@ export function worstCaptureReply(
   return worst;
 }
 
-/** A capture, the position it leads to, and that position's learned value for the capturer. */
+/** A capture (or, in the plies look, any move), the position it leads to, and that position's learned value for the mover. */
 interface Capture {
   move: CompactMove;
   after: Board;
@@ -154,7 +154,16 @@ function capturesBestFirst(
   promotions: boolean,
   valuesForMover?: (afters: readonly Board[]) => number[],
 ): Capture[] {
-  const moves = promotions ? generateLegalMaterialMoves(position) : generateLegalCaptures(position);
+  return bestFirst(position, promotions ? generateLegalMaterialMoves(position) : generateLegalCaptures(position), valueForMover, valuesForMover);
+}
+
+/** `moves` of the side to move with the positions they lead to, the best for it first by their learned values. */
+function bestFirst(
+  position: Board,
+  moves: readonly CompactMove[],
+  valueForMover: (after: Board) => number,
+  valuesForMover?: (afters: readonly Board[]) => number[],
+): Capture[] {
   const afters = moves.map((move) => {
     const after = cloneBoard(position);
     applyMove(position, move, after);
@@ -251,15 +260,9 @@ export function fullWidthValue(
   }
   const moves = generateLegalMoves(position);
   if (moves.length === 0) return isInCheck(position) ? 1 : 0.5;
-  const replies = moves.map((move) => {
-    const after = cloneBoard(position);
-    applyMove(position, move, after);
-    return { after, valueForReplier: valueForMover(after) };
-  });
-  replies.sort((a, b) => b.valueForReplier - a.valueForReplier);
   let value = Infinity;
-  for (const reply of replies) {
-    const replierValue = fullWidthValue(reply.after, plies - 1, 1 - Math.min(high, value), 1 - low, valueForMover, look, reply.valueForReplier);
+  for (const reply of bestFirst(position, moves, valueForMover)) {
+    const replierValue = fullWidthValue(reply.after, plies - 1, 1 - Math.min(high, value), 1 - low, valueForMover, look, reply.valueForCapturer);
     if (1 - replierValue < value) {
       value = 1 - replierValue;
       if (value <= low) break;

@@ -27,7 +27,7 @@ import packageJson from '../../package.json' with { type: 'json' };
 import { checkFen, START_FEN } from '../chess/fen.ts';
 import { GameHistory } from '../chess/history.ts';
 import { findLegalMove, gameStatus } from '../chess/movegen.ts';
-import { MorphPlayer, playingMaturity, type RankedMove } from '../player/morphPlayer.ts';
+import { MorphPlayer, playingMaturity, valueOfScaled, type RankedMove } from '../player/morphPlayer.ts';
 import { defaultContempt, extensionsOf, movePatternsNeeded, normalizeSearch, SEARCH_PRESETS, type SearchSpec } from '../search/extensions.ts';
 import { DEFAULT_CONFIG, evaluationWithMaterialPrior, loadConfig } from '../learn/config.ts';
 import { MATERIAL_FIT_ALONE } from '../eval/materialFit.ts';
@@ -496,7 +496,7 @@ export class UciEngine {
 export function shownValue(player: MorphPlayer, move: RankedMove): number {
   if (move.policy === undefined) return move.value;
   const score = player.choiceScore({ ...move, refutation: undefined }); // a proven loss shows as a mate, not by this
-  return player.valueScale === 'log-odds' ? 1 / (1 + Math.exp(-score)) : Math.min(1, Math.max(0, score));
+  return Math.min(1, Math.max(0, valueOfScaled(score, player.valueScale)));
 }
 
 function oneLine(error: unknown): string {
