@@ -29,7 +29,7 @@ afterAll(() => rmSync(tempDir, { recursive: true, force: true }));
 const FOOLS_MATE = 'rnbqkbnr/pppp1ppp/8/4p3/6P1/5P2/PPPPP2P/RNBQKBNR b KQkq g3 0 2';
 /** Black to move and checkmated. */
 const BLACK_MATED = '7k/6Q1/6K1/8/8/8/8/8 b - - 0 1';
-const INFO_LINE = /^info depth 1 seldepth 1 multipv 1 score (cp -?\d+|mate 1) nodes (\d+) pv ([a-h][1-8][a-h][1-8][qrbn]?)$/;
+const INFO_LINE = /^info depth (\d+) multipv 1 score (cp -?\d+|mate 1) nodes (\d+) time (\d+) pv ([a-h][1-8][a-h][1-8][qrbn]?)$/;
 const VERSION = JSON.parse(readFileSync(new URL('../package.json', import.meta.url), 'utf8')).version;
 
 /** Legal moves (UCI) after `moves` from `fen`. */
@@ -226,11 +226,12 @@ describe('UciEngine (the protocol state machine)', () => {
       expect(rest).toEqual([]);
       const parsed = INFO_LINE.exec(info);
       expect(parsed, info).not.toBeNull();
-      expect(parsed![1]).toBe('cp 0'); // a fresh database values every move 0.5
-      expect(Number(parsed![2])).toBe(legal.length);
+      expect(parsed![1]).toBe('4'); // the default search follows every move three plies past it
+      expect(parsed![2]).toBe('cp 0'); // a fresh database values every move 0.5
+      expect(Number(parsed![3])).toBeGreaterThanOrEqual(legal.length); // every move's position, then the search's
       const move = best.replace(/^bestmove /, '');
       expect(legal).toContain(move);
-      expect(parsed![3]).toBe(move);
+      expect(parsed![5]).toBe(move);
     }
   });
 
@@ -279,10 +280,24 @@ describe('UciEngine (the protocol state machine)', () => {
   it('accepts a FEN with four fields, and a move list after a FEN', () => {
     const { send } = engineUnderTest();
     expect(send('position fen 6k1/5ppp/8/8/8/8/8/R5K1 w - -')).toEqual([]);
-    const nodes = legalMoves('6k1/5ppp/8/8/8/8/8/R5K1 w - - 0 1').length;
-    expect(send('go')).toEqual([`info depth 1 seldepth 1 multipv 1 score mate 1 nodes ${nodes} pv a1a8`, 'bestmove a1a8']);
+    expect(send('go')).toEqual([expect.stringMatching(/^info depth 4 multipv 1 score mate 1 nodes \d+ time \d+ pv a1a8$/), 'bestmove a1a8']);
     expect(send('position fen rnbqkbnr/pppppppp/8/8/8/5P2/PPPPP1PP/RNBQKBNR b KQkq - 0 1 moves e7e5 g2g4')).toEqual([]);
-    expect(send('go movetime 10')).toEqual(['info depth 1 seldepth 1 multipv 1 score mate 1 nodes 30 pv d8h4', 'bestmove d8h4']);
+    expect(send('go movetime 10')).toEqual([expect.stringMatching(/^info depth 4 multipv 1 score mate 1 nodes \d+ time \d+ pv d8h4$/), 'bestmove d8h4']);
+  });
+
+  it('reports as depth the plies its search follows every move, and as nodes the positions it valued', () => {
+    const fen = 'r1bqkbnr/pppp1ppp/2n5/4p3/2B1P3/5N2/PPPP1PPP/RNBQK2R b KQkq - 3 3';
+    const depthAndNodes = (search: string) => {
+      const { send } = engineUnderTest({ search });
+      send(`position fen ${fen}`);
+      const [, depth, nodes] = /^info depth (\d+) multipv 1 .* nodes (\d+) time \d+ pv /.exec(send('go')[0])!;
+      return [Number(depth), Number(nodes)];
+    };
+    // The paper's player values each move's position once, nothing more.
+    expect(depthAndNodes('one-ply')).toEqual([1, legalMoves(fen).length]);
+    const [depth, nodes] = depthAndNodes('material,quiescence,plies=2');
+    expect(depth).toBe(3);
+    expect(nodes).toBeGreaterThan(legalMoves(fen).length * 10); // every reply, and every answer to it
   });
 
   it('answers bestmove 0000 when there is no legal move', () => {
@@ -301,7 +316,7 @@ describe('UciEngine (the protocol state machine)', () => {
     expect(searching[0]).toMatch(INFO_LINE);
     expect(send('isready')).toEqual(['readyok']);
     const [best] = send('stop');
-    expect(best).toBe(`bestmove ${INFO_LINE.exec(searching[0])![3]}`);
+    expect(best).toBe(`bestmove ${INFO_LINE.exec(searching[0])![5]}`);
     expect(send('stop')).toEqual([]); // nothing left to stop
 
     expect(send('go ponder wtime 1000 btime 1000')).toHaveLength(1);
@@ -321,9 +336,9 @@ describe('UciEngine (the protocol state machine)', () => {
   it('values moves from its database, honours Maturity, and reports the value in centipawns', () => {
     const { send } = engineUnderTest({ store: storeWithEqualMaterialPattern(0.8), search: EQUAL_MATERIAL_SEARCH });
     send('position startpos');
-    expect(send('go')[0]).toMatch(/^info depth 1 seldepth 1 multipv 1 score cp 241 nodes 20 pv /);
+    expect(send('go')[0]).toMatch(/^info depth 1 multipv 1 score cp 241 nodes \d+ time \d+ pv /);
     expect(send('setoption name Maturity value 6')).toEqual([]); // the pattern has 5 updates: now too young
-    expect(send('go')[0]).toMatch(/^info depth 1 seldepth 1 multipv 1 score cp 0 nodes 20 pv /);
+    expect(send('go')[0]).toMatch(/^info depth 1 multipv 1 score cp 0 nodes \d+ time \d+ pv /);
     expect(send('setoption name maturity value 5')).toEqual([]);
     expect(send('go')[0]).toMatch(/ score cp 241 /);
     expect(send('setoption name Maturity value -1')[0]).toMatch(/^info string option Maturity needs a whole number/);
@@ -400,7 +415,7 @@ describe('UciEngine (the protocol state machine)', () => {
     const output = send('go');
     const best = output.pop()!;
     expect(output).toHaveLength(legal.length); // fewer moves than MultiPV: every move once
-    const lines = output.map((line) => /^info depth 1 seldepth 1 multipv (\d+) (score .*) nodes \d+ pv (\S+)$/.exec(line)!);
+    const lines = output.map((line) => /^info depth 1 multipv (\d+) (score .*) nodes \d+ time \d+ pv (\S+)$/.exec(line)!);
     expect(lines.map((line) => Number(line[1]))).toEqual(legal.map((_, i) => i + 1));
     expect(lines.map((line) => line[3]).sort()).toEqual([...legal].sort());
     expect(best).toBe(`bestmove ${lines[0][3]}`);
@@ -413,8 +428,9 @@ describe('UciEngine (the protocol state machine)', () => {
     send('setoption name UCI_ShowWDL value false');
     send(`position fen ${FOOLS_MATE}`);
     const [first, second, answer] = send('go');
-    expect(first).toMatch(/^info depth 1 seldepth 1 multipv 1 score mate 1 nodes 30 pv d8h4$/);
-    expect(second).toMatch(/^info depth 1 seldepth 1 multipv 2 score cp \d+ nodes 30 pv /);
+    // Nodes: the positions the patterns valued, each move's but the mate's (the rules value that one).
+    expect(first).toMatch(/^info depth 1 multipv 1 score mate 1 nodes 29 time \d+ pv d8h4$/);
+    expect(second).toMatch(/^info depth 1 multipv 2 score cp \d+ nodes 29 time \d+ pv /);
     expect(answer).toBe('bestmove d8h4');
     expect(send('setoption name MultiPV value 0')[0]).toMatch(/^info string option MultiPV needs a whole number from 1/);
     expect(send('setoption name UCI_ShowWDL value maybe')[0]).toMatch(/^info string option UCI_ShowWDL is true or false/);
@@ -464,7 +480,7 @@ describe('UciEngine (the protocol state machine)', () => {
           send(`position fen ${fen}`);
           const output = send('go');
           const best = output.pop()!;
-          const lines = output.map((line) => /^info depth 1 seldepth 1 multipv (\d+) score (.*) nodes \d+ pv (\S+)$/.exec(line)!);
+          const lines = output.map((line) => /^info depth \d+ multipv (\d+) score (.*) nodes \d+ time \d+ pv (\S+)$/.exec(line)!);
           const context = `${search}${withPolicy ? ' with policy' : ''}: ${fen}`;
           expect(lines.map((line) => line[3]).sort(), context).toEqual(legalMoves(fen).sort());
           expect(lines.map((line) => Number(line[1])), context).toEqual(lines.map((_, i) => i + 1));
@@ -644,7 +660,7 @@ describe('morph uci as a process', () => {
     expect(legalMoves(START_FEN, ['e2e4', 'e7e5'])).toContain(best.split(' ')[1]);
 
     morph.send('go infinite');
-    await morph.readUntil(/^info depth 1 /);
+    await morph.readUntil(/^info depth \d+ /);
     morph.send('stop');
     expect((await morph.readUntil(/^bestmove /))[0]).toMatch(/^bestmove [a-h][1-8][a-h][1-8]$/);
 

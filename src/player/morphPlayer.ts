@@ -405,6 +405,7 @@ export class MorphPlayer implements GamePlayer {
   /** The move bestMove plays, with its value (and policy term) as `choose` would rank it. */
   bestRanked(history: GameHistory): RankedMove {
     if (!this.looksFurther) return this.choose(history);
+    this.lastValued = 0; // a move the rules decide values no position
     return this.decidedByRule(history) ?? this.pickAmongBest(this.searchedRanking(history));
   }
 

@@ -427,7 +427,7 @@ export class UciEngine {
     else this.config.write(bestMove);
   }
 
-  /** One ply over the current position: writes the info lines (one per MultiPV line) and returns the bestmove line. */
+  /** Searches the current position: writes the info lines (one per MultiPV line) and returns the bestmove line. */
   private search(): string {
     if (this.history === null) {
       this.info('no move: the last position command was refused');
@@ -440,11 +440,15 @@ export class UciEngine {
       return 'bestmove 0000';
     }
     const player = this.player;
-    const chosen = player.choose(this.history);
-    // Against a bare king the rules' move is played whatever the values say: the position is won (as
-    // MorphPlayer.bestRanked values it).
-    const shown = (ranked: RankedMove) =>
-      chosen.chosenBy === 'bare-king' && ranked.move === chosen.move ? 1 : shownValue(player, ranked);
+    const started = performance.now();
+    // One line to show: the game move's search (bestRanked), which cuts short the moves that cannot be best. A full
+    // ranking values every move exactly, several times the work under a full-width search (seconds a move).
+    const chosen = this.multiPv === 1 ? { ...player.bestRanked(this.history), ranking: [] as RankedMove[] } : player.choose(this.history);
+    // The depth every move is followed to: the move, then the plies look's plies (captures and checks may go further).
+    const depth = 1 + player.extensions.plies;
+    const work = `nodes ${player.lastValued} time ${Math.round(performance.now() - started)}`;
+    // Against a bare king the rules' move is played whatever the values say (bestRanked values it 1).
+    const shown = (ranked: RankedMove) => ('chosenBy' in chosen && chosen.chosenBy === 'bare-king' && ranked.move === chosen.move ? 1 : shownValue(player, ranked));
     // The move played leads (GUIs take line 1's score as the played move's), and it has the best score shown
     // wherever Morph chose it by that score (a tie-break may pick another of equal score than the ranking's
     // first); only a model's line (predictedLine.ts) chooses among the few moves it followed, so a move it did not
@@ -455,12 +459,9 @@ export class UciEngine {
       .map((ranked) => ({ ranked, value: shown(ranked) }))
       .sort((a, b) => scoreOrder(b.ranked, b.value) - scoreOrder(a.ranked, a.value));
     const lines = [{ ranked: chosen as RankedMove, value: shown(chosen) }, ...others].slice(0, this.multiPv);
-    const nodes = chosen.ranking.length;
     for (let k = 0; k < lines.length; k++) {
       const { ranked, value } = lines[k];
-      this.config.write(
-        `info depth 1 seldepth 1 multipv ${k + 1} ${scoreText(ranked, this.showWdl, value)} nodes ${nodes} pv ${ranked.move}`,
-      );
+      this.config.write(`info depth ${depth} multipv ${k + 1} ${scoreText(ranked, this.showWdl, value)} ${work} pv ${ranked.move}`);
     }
     return `bestmove ${chosen.move}`;
   }
