@@ -40,10 +40,9 @@ export interface LessonSearch {
   valueForMover: (board: Board) => number;
 }
 
-export function lessonSearch(store: PatternStore, config: LearningConfig): LessonSearch | undefined {
+export function lessonSearch(store: PatternStore, config: LearningConfig, search = lessonSearchFor(config.playSearch)): LessonSearch | undefined {
   if (!extensionsOf(config.playSearch).materialValues) return undefined;
   const evaluation = evaluationSettings(config);
-  const search = lessonSearchFor(config.playSearch);
   const searcher = new MorphPlayer(store, { maturity: config.maturity, evaluation, search, seed: 0, contempt: 0, graphPatterns: false });
   const pieceValues = databasePieceValues(store);
   const valueForMover = (board: Board) => materialEvaluation(store, board, config.maturity, evaluation, pieceValues).value;
