@@ -7,7 +7,7 @@ import { applyMove, boardFromFen, cloneBoard, parseUciMove, uciMove, type Board 
 import { generateLegalMoves } from '../src/chess/movegen.ts';
 import { positionKey } from '../src/chess/positionKey.ts';
 import { fullWidthValue, QUIESCENCE } from '../src/search/search.ts';
-import { boundOf, reusableValue, SearchMemory } from '../src/search/searchMemory.ts';
+import { boundOf, KILLERS_PER_DEPTH, KillerMoves, reusableValue, SearchMemory } from '../src/search/searchMemory.ts';
 import { Random } from '../src/util/random.ts';
 
 /** Textbook piece values and a small made-up term for each square, so that few positions tie. */
@@ -151,5 +151,17 @@ describe('the plies look with its memory', () => {
     expect(reusableValue({ value: 0.3, bound: 'at-most', best: undefined }, 0.25, 0.9)).toBeUndefined();
     expect(reusableValue({ value: 0.7, bound: 'at-least', best: undefined }, 0.1, 0.65)).toBe(0.7);
     expect(reusableValue({ value: 0.7, bound: 'at-least', best: undefined }, 0.1, 0.75)).toBeUndefined();
+  });
+
+  it('keeps the latest killers at each depth, a move once', () => {
+    const killers = new KillerMoves();
+    const move = (uci: string) => parseUciMove(uci)!;
+    killers.record(1, move('e2e4'));
+    killers.record(1, move('d2d4'));
+    killers.record(1, move('e2e4'));
+    expect(killers.at(1).map((m) => `${m.from}-${m.to}`)).toEqual([`${move('e2e4').from}-${move('e2e4').to}`, `${move('d2d4').from}-${move('d2d4').to}`]);
+    for (const uci of ['a2a3', 'b2b3', 'c2c3']) killers.record(1, move(uci));
+    expect(killers.at(1)).toHaveLength(KILLERS_PER_DEPTH);
+    expect(killers.at(2)).toEqual([]);
   });
 });

@@ -51,7 +51,7 @@
 import { applyMove, cloneBoard, PAWN, uciMove, type Board, type Color, type CompactMove } from '../chess/board.ts';
 import { gameEnd, type GameEnd } from '../chess/gameEnd.ts';
 import { positionKey } from '../chess/positionKey.ts';
-import { boundOf, reusableValue, type SearchMemory } from './searchMemory.ts';
+import { boundOf, reusableValue, sameMove, type SearchMemory } from './searchMemory.ts';
 import { generateLegalCaptures, generateLegalMaterialMoves, generateLegalMoves, hasLegalMove, isInCheck } from '../chess/movegen.ts';
 
 /**
@@ -248,8 +248,9 @@ function settledValue(
  * position's own value when known.
  *
  * With `memory` (one per game move: searchMemory.ts) a position already searched as deep is not searched again
- * when what was found answers this window (measured on 100 scored positions, plies=3: 14% fewer positions
- * valued). The values inside the window are the same.
+ * when what was found answers this window, and the moves likeliest to cut the search off (the best move found
+ * before in this position, then the depth's killer moves) are tried before the others are valued for ordering:
+ * where one of them cuts, the other moves' positions are never valued. The values inside the window are the same.
  */
 export function fullWidthValue(
   position: Board,
@@ -275,16 +276,45 @@ export function fullWidthValue(
   if (moves.length === 0) return isInCheck(position) ? 1 : 0.5;
   let value = Infinity;
   let best: CompactMove | undefined;
-  for (const reply of bestFirst(position, moves, valueForMover)) {
-    const replierValue = fullWidthValue(reply.after, plies - 1, 1 - Math.min(high, value), 1 - low, valueForMover, look, reply.valueForCapturer, memory);
+  /** Searches a reply (its position `after`, its value for the replier when known): true when it cuts the search off. */
+  const cutsOff = (move: CompactMove, after: Board, replierStandPat: number | undefined): boolean => {
+    const replierValue = fullWidthValue(after, plies - 1, 1 - Math.min(high, value), 1 - low, valueForMover, look, replierStandPat, memory);
     if (1 - replierValue < value) {
       value = 1 - replierValue;
-      best = reply.move;
-      if (value <= low) break;
+      best = move;
+      if (value <= low) return true;
     }
+    return false;
+  };
+  const first = memory === undefined ? [] : likelyCutOffs(moves, stored?.best, memory.killers.at(plies));
+  let cut = first.some((move) => {
+    const after = cloneBoard(position);
+    applyMove(position, move, after);
+    return cutsOff(move, after, undefined); // a leaf values itself: a mate needs no value
+  });
+  if (!cut) {
+    const rest = first.length === 0 ? moves : moves.filter((move) => !first.includes(move));
+    cut = bestFirst(position, rest, valueForMover).some((reply) => cutsOff(reply.move, reply.after, reply.valueForCapturer));
   }
-  memory?.table.set(key, plies, { value, bound: boundOf(value, low, high), best });
+  if (memory !== undefined) {
+    if (cut) memory.killers.record(plies, best!);
+    memory.table.set(key, plies, { value, bound: boundOf(value, low, high), best: best ?? stored?.best });
+  }
   return value;
+}
+
+/**
+ * The moves of `moves` to try before the others are valued for ordering: the best move found before in this
+ * position (`stored`), then the killers, each once. Measured on 100 scored positions (plies=3): the table alone
+ * valued 14% fewer positions than no memory; trying its move first, the same; with one killer 59% fewer, two 63%.
+ */
+function likelyCutOffs(moves: readonly CompactMove[], stored: CompactMove | undefined, killers: readonly CompactMove[]): CompactMove[] {
+  const first: CompactMove[] = [];
+  for (const hint of stored === undefined ? killers : [stored, ...killers]) {
+    const move = moves.find((m) => sameMove(m, hint));
+    if (move !== undefined && !first.includes(move)) first.push(move);
+  }
+  return first;
 }
 
 /**

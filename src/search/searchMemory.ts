@@ -1,9 +1,12 @@
 /**
  * What the plies look (search.ts fullWidthValue) remembers over one game move's search, as chess engines do
- * (Stockfish's tt.cpp, kept simple): a transposition table, the value each position was found to have with a
- * given number of plies still to search, and the move that set it. The same position is reached by several
- * orders of the same moves, most often under different root moves, and is then searched once. It only changes
- * which positions are visited, never a value found inside the window.
+ * (Stockfish's tt.cpp and killer moves, kept simple):
+ * - a transposition table: the value each position was found to have with a given number of plies still to
+ *   search, and the move that set it. The same position is reached by several orders of the same moves, most
+ *   often under different root moves, and is then searched once;
+ * - killer moves: at each depth, the last moves that cut the search off there. A reply that refutes one move
+ *   (a piece left to be taken) mostly refutes its siblings too.
+ * Both only change which positions are visited and in what order, never a value found inside the window.
  *
  * A position's value at a given depth does not depend on the path to it: the plies look asks no question of
  * repetition or of the fifty-move rule, and the values read only the pieces and the side to move. Only an entry
@@ -25,7 +28,7 @@ export interface StoredValue {
   /** For the side that just moved into the position, as fullWidthValue's. */
   value: number;
   bound: Bound;
-  /** The move that set the value (undefined: none did). */
+  /** The move that set the value, tried first when the position is searched again (undefined: none did). */
   best: CompactMove | undefined;
 }
 
@@ -69,11 +72,46 @@ export class TranspositionTable {
   }
 }
 
+/**
+ * How many killer moves are kept at each depth. Measured on 100 scored positions (plies=3): one killer valued
+ * 25,756 positions a move, two 23,076, three 23,829.
+ */
+export const KILLERS_PER_DEPTH = 2;
+
+/** The moves that last cut the search off at each depth (plies remaining), the latest first. */
+export class KillerMoves {
+  private readonly byPlies: CompactMove[][] = [];
+
+  at(plies: number): readonly CompactMove[] {
+    return this.byPlies[plies] ?? [];
+  }
+
+  /** `move` cut the search off with `plies` remaining: it becomes the first killer there. */
+  record(plies: number, move: CompactMove): void {
+    const killers = (this.byPlies[plies] ??= []);
+    const known = killers.findIndex((killer) => sameMove(killer, move));
+    if (known >= 0) killers.splice(known, 1);
+    killers.unshift(move);
+    if (killers.length > KILLERS_PER_DEPTH) killers.pop();
+  }
+
+  clear(): void {
+    this.byPlies.length = 0;
+  }
+}
+
 /** The plies look's memory over one game move's search. */
 export class SearchMemory {
   readonly table = new TranspositionTable();
+  readonly killers = new KillerMoves();
 
   clear(): void {
     this.table.clear();
+    this.killers.clear();
   }
+}
+
+/** Whether two moves are the same move (the same squares and promotion), whichever position generated them. */
+export function sameMove(a: CompactMove, b: CompactMove): boolean {
+  return a.from === b.from && a.to === b.to && a.promotion === b.promotion;
 }
