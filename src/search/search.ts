@@ -182,6 +182,7 @@ function bestFirst(
  * captures (`depth` - 1 more at most). Values below `low` or above `high` need not be exact (alpha-beta): a
  * value at or below `low` is returned as soon as it is found. `valueForCapturer`, the position's own value for
  * the capturer, when already known (capturesBestFirst). With `line`, where the line valued ends is written to it.
+ * With `recaptureOn`, the capture onto the square this one landed on is tried first (settledValue).
  */
 function captureValue(
   after: Board,
@@ -192,6 +193,7 @@ function captureValue(
   promotions: boolean,
   valueForCapturer?: number,
   line?: LineEnd,
+  recaptureOn?: number,
 ): number {
   // A capture (or a promotion) changes the material, so the position after it cannot repeat an earlier one.
   const end = gameEnd(after, 1);
@@ -199,14 +201,17 @@ function captureValue(
     if (line !== undefined) line.board = after;
     return end === 'checkmate' ? 0 : 0.5;
   }
-  return 1 - settledValue(after, valueForCapturer ?? valueForMover(after), depth - 1, 1 - high, 1 - low, valueForMover, promotions, line);
+  return 1 - settledValue(after, valueForCapturer ?? valueForMover(after), depth - 1, 1 - high, 1 - low, valueForMover, promotions, line, recaptureOn);
 }
 
 /**
  * What the side that just moved into `position` is left after the side to move's captures, each side capturing
  * in turn or stopping, at most `depth` captures deep (the minimax value, pruned by alpha-beta outside
  * [low, high]). `standPat` is the position's own value for that side. With `line`, where the line valued ends is
- * written to it.
+ * written to it. With `recaptureOn` (the plies look's: the square the last move landed on, -1 when unknown), the
+ * capture onto that square, when there is one, is tried before the other captures' positions are valued for their
+ * order: where it cuts the search off, they never are (on 100 scored positions, plies=3: 15% fewer positions
+ * valued). The value is the same.
  */
 function settledValue(
   position: Board,
@@ -217,23 +222,39 @@ function settledValue(
   valueForMover: (after: Board) => number,
   promotions: boolean,
   line?: LineEnd,
+  recaptureOn?: number,
 ): number {
   let value = standPat;
   let end = position;
   if (depth > 0 && value > low) {
     if (value < high) high = value;
-    for (const capture of capturesBestFirst(position, valueForMover, promotions)) {
-      const replyValue = captureValue(capture.after, depth, low, high, valueForMover, promotions, capture.valueForCapturer, line);
+    /** Lowers the value to what a capture (to the position `after`) leaves, when less: true when that cuts the search off. */
+    const cutsOff = (after: Board, to: number, valueForCapturer: number | undefined): boolean => {
+      const replyValue = captureValue(after, depth, low, high, valueForMover, promotions, valueForCapturer, line, recaptureOn === undefined ? undefined : to);
       if (replyValue < value) {
         value = replyValue;
         if (line !== undefined) end = line.board;
-        if (value <= low) break;
+        if (value <= low) return true;
         if (value < high) high = value;
       }
+      return false;
+    };
+    const moves = promotions ? generateLegalMaterialMoves(position) : generateLegalCaptures(position);
+    const recapture = recaptureOn === undefined ? undefined : moves.find((move) => move.to === recaptureOn);
+    if (recapture === undefined || !cutsOff(played(position, recapture), recapture.to, undefined)) {
+      const rest = recapture === undefined ? moves : moves.filter((move) => move !== recapture);
+      bestFirst(position, rest, valueForMover).some((capture) => cutsOff(capture.after, capture.move.to, capture.valueForCapturer));
     }
   }
   if (line !== undefined) line.board = end;
   return value;
+}
+
+/** The position `move` leads to from `position`, on a board of its own. */
+function played(position: Board, move: CompactMove): Board {
+  const after = cloneBoard(position);
+  applyMove(position, move, after);
+  return after;
 }
 
 /**
@@ -248,9 +269,10 @@ function settledValue(
  * position's own value when known.
  *
  * With `memory` (one per game move: searchMemory.ts) a position already searched as deep is not searched again
- * when what was found answers this window, and the moves likeliest to cut the search off (the best move found
- * before in this position, then the depth's killer moves) are tried before the others are valued for ordering:
- * where one of them cuts, the other moves' positions are never valued. The values inside the window are the same.
+ * when what was found answers this window, and the moves likeliest to cut the search off (likelyCutOffs) are tried
+ * before the others' positions are valued for their order: where one of them cuts, the others never are. The
+ * captures look then tries each recapture first too (settledValue). `lastMoveTo`, the square the move into
+ * `position` landed on, when known. The values inside the window are the same.
  */
 export function fullWidthValue(
   position: Board,
@@ -261,10 +283,12 @@ export function fullWidthValue(
   look: CaptureLook,
   standPat?: number,
   memory?: SearchMemory,
+  lastMoveTo = -1,
 ): number {
   if (plies <= 0) {
     if (isInCheck(position) && !hasLegalMove(position)) return 1;
-    return settledValue(position, standPat ?? valueForMover(position), look.depth, low, high, valueForMover, look.promotions);
+    const recaptureOn = memory === undefined ? undefined : lastMoveTo;
+    return settledValue(position, standPat ?? valueForMover(position), look.depth, low, high, valueForMover, look.promotions, undefined, recaptureOn);
   }
   const key = memory === undefined ? 0 : positionKey(position);
   const stored = memory?.table.get(key, plies);
@@ -278,7 +302,7 @@ export function fullWidthValue(
   let best: CompactMove | undefined;
   /** Searches a reply (its position `after`, its value for the replier when known): true when it cuts the search off. */
   const cutsOff = (move: CompactMove, after: Board, replierStandPat: number | undefined): boolean => {
-    const replierValue = fullWidthValue(after, plies - 1, 1 - Math.min(high, value), 1 - low, valueForMover, look, replierStandPat, memory);
+    const replierValue = fullWidthValue(after, plies - 1, 1 - Math.min(high, value), 1 - low, valueForMover, look, replierStandPat, memory, move.to);
     if (1 - replierValue < value) {
       value = 1 - replierValue;
       best = move;
@@ -286,12 +310,9 @@ export function fullWidthValue(
     }
     return false;
   };
-  const first = memory === undefined ? [] : likelyCutOffs(moves, stored?.best, memory.killers.at(plies));
-  let cut = first.some((move) => {
-    const after = cloneBoard(position);
-    applyMove(position, move, after);
-    return cutsOff(move, after, undefined); // a leaf values itself: a mate needs no value
-  });
+  const first = memory === undefined ? [] : likelyCutOffs(moves, stored?.best, memory.killers.at(plies), lastMoveTo);
+  // A leaf values itself: a mate needs no value.
+  let cut = first.some((move) => cutsOff(move, played(position, move), undefined));
   if (!cut) {
     const rest = first.length === 0 ? moves : moves.filter((move) => !first.includes(move));
     cut = bestFirst(position, rest, valueForMover).some((reply) => cutsOff(reply.move, reply.after, reply.valueForCapturer));
@@ -304,16 +325,20 @@ export function fullWidthValue(
 }
 
 /**
- * The moves of `moves` to try before the others are valued for ordering: the best move found before in this
- * position (`stored`), then the killers, each once. Measured on 100 scored positions (plies=3): the table alone
- * valued 14% fewer positions than no memory; trying its move first, the same; with one killer 59% fewer, two 63%.
+ * The moves of `moves` to try before the others' positions are valued for their order, each once: the best move
+ * found before in this position (`stored`), the killers, then a capture of the piece that just moved (onto
+ * `lastMoveTo`). Measured on 100 scored positions (plies=3), positions valued a move: 54,407 with the table alone
+ * (63,204 without it), about the same trying its move first; 25,756 with one killer, 23,074 with two, 23,829 with
+ * three; with the capture of the piece that moved and the captures look's recaptures (settledValue), 18,106.
  */
-function likelyCutOffs(moves: readonly CompactMove[], stored: CompactMove | undefined, killers: readonly CompactMove[]): CompactMove[] {
+function likelyCutOffs(moves: readonly CompactMove[], stored: CompactMove | undefined, killers: readonly CompactMove[], lastMoveTo: number): CompactMove[] {
   const first: CompactMove[] = [];
-  for (const hint of stored === undefined ? killers : [stored, ...killers]) {
-    const move = moves.find((m) => sameMove(m, hint));
+  const add = (move: CompactMove | undefined) => {
     if (move !== undefined && !first.includes(move)) first.push(move);
-  }
+  };
+  if (stored !== undefined) add(moves.find((move) => sameMove(move, stored)));
+  for (const killer of killers) add(moves.find((move) => sameMove(move, killer)));
+  add(moves.find((move) => move.to === lastMoveTo));
   return first;
 }
 
