@@ -321,7 +321,7 @@ export function fullWidthValue(
   const moves = generateLegalMoves(position);
   if (moves.length === 0) return isInCheck(position) ? 1 : 0.5;
   let value = Infinity;
-  let best: CompactMove | undefined;
+  let best = moves[0]; // set by the first reply tried: its value is below Infinity
   let cut = false;
   const first = memory === undefined ? [] : likelyCutOffs(moves, stored?.best, memory.killers.at(plies), lastMoveTo);
   const order = new TryOrder(position, moves, first, valueForMover);
@@ -338,8 +338,8 @@ export function fullWidthValue(
     }
   }
   if (memory !== undefined) {
-    if (cut) memory.killers.record(plies, best!);
-    memory.table.set(key, plies, { value, bound: boundOf(value, low, high), best: best ?? stored?.best });
+    if (cut) memory.killers.record(plies, best);
+    memory.table.set(key, plies, { value, bound: boundOf(value, low, high), best });
   }
   return value;
 }
