@@ -33,6 +33,7 @@ import { storedRelationWeights } from '../eval/relationTerms.ts';
 import { logistic } from '../eval/combine.ts';
 import { evaluationSettings, loadConfig } from '../learn/config.ts';
 import { bareKingMove } from '../search/bareKing.ts';
+import { SearchMemory } from '../search/searchMemory.ts';
 import {
   followedThroughReplies,
   isFollowed,
@@ -297,6 +298,8 @@ export class MorphPlayer implements GamePlayer {
   private valuedPositions: ValuedPosition[] | undefined;
   /** The boards this player's mate looks play their lines on (search.ts): its own, so no other search touches them. */
   private readonly mateBoards = new MateLookBoards();
+  /** What the plies look remembers over one ranking (searchMemory.ts): cleared before each, as the values may change. */
+  private readonly pliesMemory = new SearchMemory();
 
   constructor(
     readonly store: PatternStore,
@@ -332,6 +335,7 @@ export class MorphPlayer implements GamePlayer {
     this.lastTested = 0;
     this.lastValued = 0;
     this.fitPieceValues();
+    this.pliesMemory.clear();
     const moves = generateLegalMoves(board);
     this.patternFollowed = this.patternMoves(board, moves);
     const ranking = this.judgeMoves(history, moves, keepEvaluations);
@@ -435,6 +439,7 @@ export class MorphPlayer implements GamePlayer {
     this.lastTested = 0;
     this.lastValued = 0;
     this.fitPieceValues();
+    this.pliesMemory.clear();
     const moves = generateLegalMoves(board);
     if (moves.length === 0) throw badInput('no legal moves: the game is over');
     this.patternFollowed = this.patternMoves(board, moves);
@@ -483,6 +488,7 @@ export class MorphPlayer implements GamePlayer {
     applyMove(board, compact, next);
     const valued: ValuedPosition[] = [];
     this.valuedPositions = valued;
+    this.pliesMemory.clear(); // every position the look values is listed, none remembered from a ranking
     try {
       const ranked = this.judgePosition(history, next, compact, false);
       this.lookFurther(history, next, ranked);
@@ -675,7 +681,7 @@ export class MorphPlayer implements GamePlayer {
   private lookAtPlies(next: Board, ranked: RankedMove): void {
     if (ranked.source !== 'patterns') return;
     const value = (after: Board) => this.evaluate(after).value;
-    ranked.value = fullWidthValue(next, this.extensions.plies, this.rootLow, Infinity, value, captureLook(this.extensions), ranked.value);
+    ranked.value = fullWidthValue(next, this.extensions.plies, this.rootLow, Infinity, value, captureLook(this.extensions), ranked.value, this.pliesMemory);
   }
 
   /**
