@@ -6,6 +6,9 @@
 # 3. 100 games head to head (seed 1, balanced openings, paired) of plies=2 and of plies=3 against material-forks, each
 #    a copy of the database with its play search changed (research/with-config.ts), the same policy beside it.
 # 4. 100 games each against gnuchess at depth 2 (issue 69's absolute target), plies=3 and material-forks, same seed.
+# 5. (session 78) The graph patterns' worth under plies=3: 100 games of the database against itself with
+#    --no-graph-patterns (its relation terms and policy term off) for the first player, seed 1.
+# 6. (session 78, with the plies look's memory) plies=4 against gnuchess at depth 2, the same seed as step 4's.
 # Takes: about 25 minutes of move quality, then about 50 minutes a head-to-head match and 20-40 a gnuchess one on
 # 2 cores (the matches run two at a time). Needs Debian's gnuchess. Each step skips what its output already holds.
 #
@@ -36,9 +39,11 @@ copy forks material-forks
 copy plies2 "$(list 2)"
 copy plies3 "$(list 3)"
 
-match() { # NAME WHITE BLACK
-  [ -s "$OUT/$1.json" ] || node bin/morph.js match --white "$2" --black "$3" --games 100 --seed 1 \
-    --pgn "$OUT/$1.pgn" --json > "$OUT/$1.json" 2> "$OUT/$1.err"
+match() { # NAME WHITE BLACK [OPTIONS...]
+  local name=$1 white=$2 black=$3
+  shift 3
+  [ -s "$OUT/$name.json" ] || node bin/morph.js match --white "$white" --black "$black" --games 100 --seed 1 "$@" \
+    --pgn "$OUT/$name.pgn" --json > "$OUT/$name.json" 2> "$OUT/$name.err"
 }
 match h2h-plies2 "morph:$OUT/plies2.db" "morph:$OUT/forks.db" &
 match h2h-plies3 "morph:$OUT/plies3.db" "morph:$OUT/forks.db"
@@ -46,4 +51,7 @@ wait
 match gnu2-plies3 "morph:$OUT/plies3.db" gnuchess:depth=2 &
 match gnu2-forks "morph:$OUT/forks.db" gnuchess:depth=2
 wait
-for name in h2h-plies2 h2h-plies3 gnu2-plies3 gnu2-forks; do echo "$name: $(tail -1 "$OUT/$name.err")"; done
+match abl-plies3 "morph:$OUT/plies3.db" "morph:$OUT/plies3.db" --no-graph-patterns
+copy plies4 "$(list 4)"
+match gnu2-plies4 "morph:$OUT/plies4.db" gnuchess:depth=2
+for name in h2h-plies2 h2h-plies3 gnu2-plies3 gnu2-forks abl-plies3 gnu2-plies4; do echo "$name: $(tail -1 "$OUT/$name.err")"; done
