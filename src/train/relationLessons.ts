@@ -52,8 +52,10 @@ export function lessonSearch(store: PatternStore, config: LearningConfig, search
 /**
  * The search a lesson is valued by: the play search, but material-forks for a full-width one (plies=N). The relation
  * terms were measured learning the gap material-forks' threat looks find beyond the captures (docs/lab/2026-12.md),
- * and material-full-width played +280 Elo over material-forks with terms learned so (session 77); lessons valued by
- * the full-width search itself, a gap several plies deep, are not measured yet.
+ * and material-full-width played +280 Elo over material-forks with terms learned so (session 77). Lessons valued by
+ * the full-width search itself (session 78, the same 4,983 positions valued again, research/recipes/lesson-search.sh)
+ * gave terms that correlate .97 with these and chose no better (move quality +0.03 [-0.10, +0.15]), at two to three
+ * times a lesson's search.
  */
 export function lessonSearchFor(playSearch: SearchSpec): SearchSpec {
   return extensionsOf(playSearch).plies > 0 ? 'material-forks' : playSearch;
