@@ -42,9 +42,9 @@ export class ModelGuidedPlayer extends MorphPlayer {
     super(values, { maturity: guidance.maturity, seed: guidance.seed }, name);
   }
 
-  /** The move `choose` plays: the 1-ply player's shortcut for search "captures" does not apply here. */
-  override bestMove(history: GameHistory): string {
-    return this.choose(history).move;
+  /** The game move (bestMove, UCI) is the move `choose` plays: the 1-ply player's shortcut for search "captures" does not apply here. */
+  override bestRanked(history: GameHistory): RankedMove {
+    return this.choose(history);
   }
 
   /** Every legal move with its value looking along the predicted replies, best first. */

@@ -34,8 +34,9 @@ export class PredictedLinePlayer extends MorphPlayer {
     super(store, options, name);
   }
 
-  override bestMove(history: GameHistory): string {
-    return this.choose(history).move;
+  /** The game move (bestMove, UCI): the line's choice; Morph's answers along a line are its plain game moves. */
+  override bestRanked(history: GameHistory): RankedMove {
+    return this.answering ? super.bestRanked(history) : this.choose(history);
   }
 
   /**
