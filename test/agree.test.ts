@@ -4,7 +4,7 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { Chess } from 'chess.js';
-import { measureAgreement, positionQuality, shareWithInterval, topShare } from '../src/agree/metrics.ts';
+import { measureAgreement, measureQuality, positionQuality, shareWithInterval, topShare } from '../src/agree/metrics.ts';
 import { parseLabelledPositions } from '../src/agree/positions.ts';
 import { alphaBetaRanker, greedyRanker } from '../src/agree/rankers.ts';
 import { PatternStore } from '../src/store/patternStore.ts';
@@ -219,6 +219,28 @@ describe('move quality on positions scored move by move', () => {
     const half = shareWithInterval([0, 1, 0.5, 0.5]);
     expect(half.mean).toBe(0.5);
     expect(half.interval[0] + half.interval[1]).toBeCloseTo(1, 12);
+  });
+
+  it('measures the quality of a ranker that scores only the moves it chooses among, and refuses it agreement', () => {
+    // A partial ranker that chooses the second-best-scored move and leaves the engine's best move out: move quality
+    // needs only its choice (a full-width search's game move; training's checkpoint judge crashed on such positions).
+    const rows = scoredRows().slice(0, 20);
+    const second = (scores: Record<string, number>) => Object.entries(scores).sort((a, b) => b[1] - a[1])[1][0];
+    const partial = {
+      name: 'second best only',
+      partial: true,
+      score: (fen: string) => [{ move: second(rows.find((row) => row.fen === fen)!.scores), value: 1 }],
+      close: () => {},
+    };
+    const positions = parseLabelledPositions(rows.map((row, i) => ({ number: i + 1, text: JSON.stringify(row) }))).positions;
+    const quality = measureQuality(positions, partial)!;
+    const expected = rows.map((row) => {
+      const best = Math.max(...Object.values(row.scores));
+      return lichessWinChance(best) - lichessWinChance(row.scores[second(row.scores)]);
+    });
+    expect(quality.positions).toBe(rows.length);
+    expect(quality.meanLoss).toBeCloseTo(expected.reduce((a, b) => a + b, 0) / expected.length, 9);
+    expect(() => measureAgreement(positions, partial)).toThrow(/scores only the moves it chooses among/);
   });
 
   it('scores ties as a random choice among the tied top moves', () => {

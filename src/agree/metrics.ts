@@ -143,6 +143,7 @@ export function randomShares(legal: number): AgreementShares {
 
 export function measureAgreement(positions: readonly LabelledPosition[], ranker: MoveRanker): AgreementReport {
   if (positions.length === 0) throw new Error('agreement needs at least one position');
+  if (ranker.partial) throw new Error(`${ranker.name} scores only the moves it chooses among: agreement needs every move's score`);
   const rows: PositionAgreement[] = [];
   const qualities: MoveQuality[] = [];
   for (const position of positions) {
@@ -154,19 +155,7 @@ export function measureAgreement(positions: readonly LabelledPosition[], ranker:
   for (const key of ['top1', 'top4', 'topThird'] as const) {
     shareIntervals[key] = shareWithInterval(rows.map((row) => row[key])).interval;
   }
-  let quality: AgreementReport['quality'];
-  if (qualities.length > 0) {
-    const means = {} as MoveQuality;
-    const intervals = {} as Record<keyof MoveQuality, Interval>;
-    for (const key of ['meanLoss', 'inaccuracy', 'mistake', 'blunder'] as const) {
-      const values = qualities.map((q) => q[key]);
-      const { mean, interval } = key === 'meanLoss' ? meanWithInterval(values) : shareWithInterval(values);
-      means[key] = mean;
-      // A loss is never negative, whatever the normal approximation says.
-      intervals[key] = [Math.max(0, interval[0]), interval[1]];
-    }
-    quality = { positions: qualities.length, ...means, intervals };
-  }
+  const quality = qualitySummary(qualities);
   return {
     ranker: ranker.name,
     positions: positions.length,
@@ -176,4 +165,30 @@ export function measureAgreement(positions: readonly LabelledPosition[], ranker:
     random: meanShares(rows.map((row) => randomShares(row.legal))),
     meanLegal: rows.reduce((sum, row) => sum + row.legal, 0) / rows.length,
   };
+}
+
+/** Mean move quality over positions, with 95% intervals; undefined for none. */
+function qualitySummary(qualities: readonly MoveQuality[]): AgreementReport['quality'] {
+  if (qualities.length === 0) return undefined;
+  const means = {} as MoveQuality;
+  const intervals = {} as Record<keyof MoveQuality, Interval>;
+  for (const key of ['meanLoss', 'inaccuracy', 'mistake', 'blunder'] as const) {
+    const values = qualities.map((q) => q[key]);
+    const { mean, interval } = key === 'meanLoss' ? meanWithInterval(values) : shareWithInterval(values);
+    means[key] = mean;
+    // A loss is never negative, whatever the normal approximation says.
+    intervals[key] = [Math.max(0, interval[0]), interval[1]];
+  }
+  return { positions: qualities.length, ...means, intervals };
+}
+
+/**
+ * Move quality alone, over the positions that carry every move's score (undefined when none do). It reads only the
+ * moves the ranker puts first, so a ranker that scores only the moves it chooses among (`partial`) will do, where
+ * agreement (measureAgreement) needs every move's score.
+ */
+export function measureQuality(positions: readonly LabelledPosition[], ranker: MoveRanker): AgreementReport['quality'] {
+  const qualities: MoveQuality[] = [];
+  for (const position of positions) if (position.scores) qualities.push(positionQuality(ranker.score(position.fen), position.scores));
+  return qualitySummary(qualities);
 }

@@ -33,8 +33,12 @@ export interface MoveScore {
 
 export interface MoveRanker {
   readonly name: string;
-  /** Every legal move of the position with its value, higher better, in any order. */
+  /**
+   * Every legal move of the position with its value, higher better, in any order; with `partial`, only the moves the
+   * ranker chooses among (the best and its ties exact, some below it), enough for move quality and not for agreement.
+   */
   score(fen: string): MoveScore[];
+  readonly partial?: boolean;
   close(): void;
 }
 
@@ -133,6 +137,7 @@ export function morphRanker(dbPath: string, overrides: MorphRankerOverrides = {}
   );
   return {
     name: player.name,
+    partial: overrides.bestOnly,
     // What the player chooses by: the value, plus the policy's term when there is one.
     score: (fen) => {
       const history = new GameHistory(fen);

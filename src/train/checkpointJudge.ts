@@ -8,7 +8,7 @@
 import { basename } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { parseLabelledPositions } from '../agree/positions.ts';
-import { measureAgreement } from '../agree/metrics.ts';
+import { measureQuality } from '../agree/metrics.ts';
 import { morphRanker } from '../agree/rankers.ts';
 import { readInputLines } from '../util/inputLines.ts';
 import { badInput } from '../util/errors.ts';
@@ -43,8 +43,7 @@ export function judgeCheckpoint(
   // judged checkpoint no longer records it (morph agree on the checkpoint gives it).
   const ranker = morphRanker(checkpoint, { policy, bestOnly: true });
   try {
-    const report = measureAgreement(positions, ranker);
-    const quality = report.quality!;
+    const quality = measureQuality(positions, ranker)!;
     return {
       trainedGames,
       measure: 'quality',

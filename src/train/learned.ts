@@ -12,7 +12,7 @@
  */
 import { existsSync } from 'node:fs';
 import { basename } from 'node:path';
-import { measureAgreement } from '../agree/metrics.ts';
+import { measureQuality } from '../agree/metrics.ts';
 import { morphRanker, type MoveRanker } from '../agree/rankers.ts';
 import type { LabelledPosition } from '../agree/positions.ts';
 import { GameHistory } from '../chess/history.ts';
@@ -101,7 +101,7 @@ export function measureMoveQuality(path: string, sample: readonly LabelledPositi
   // Move quality reads only the best move and its ties: a game move's work, not a full ranking's.
   const ranker = existsSync(path) ? morphRanker(path, { bestOnly: true }) : newDatabaseRanker(config);
   try {
-    const quality = measureAgreement(sample, ranker).quality!;
+    const quality = measureQuality(sample, ranker)!;
     return { meanLoss: quality.meanLoss, lossLow: quality.intervals.meanLoss[0], lossHigh: quality.intervals.meanLoss[1], blunder: quality.blunder };
   } finally {
     ranker.close();
@@ -115,6 +115,7 @@ function newDatabaseRanker(config: ConfigPatch): MoveRanker {
   const player = new MorphPlayer(store, { maturity: playingMaturity(store), seed: 0 }, 'morph (a new database)');
   return {
     name: player.name,
+    partial: true,
     score: (fen) => player.bestRanking(new GameHistory(fen)).map((r) => ({ move: r.move, value: player.choiceScore(r) })),
     close: () => store.close(),
   };
