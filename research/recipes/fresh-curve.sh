@@ -1,0 +1,42 @@
+#!/usr/bin/env bash
+# The curve from fresh with today's defaults (issue 69's first target): `morph train` with nothing but a seed,
+# checkpoints every 1,000 games judged on the scored positions as it plays (the checkpoint judge, searching as the
+# database plays: material-full-width since 2026-12-07), carried to TARGET games; then checkpoints played head to
+# head (`morph match`, balanced openings, paired), each against the one before it.
+#
+#   research/recipes/fresh-curve.sh DIR [TARGET]     (resumable: training goes on from the games the database has,
+#                                                      and a match already played is kept)
+#
+# Seed 21, JOBS games at once (default 2). Started 2026-12-07 (session 79) with JOBS=1 to 3,000 games; later sessions carry it to 10,000 and 30,000 with
+# the same command and a larger TARGET.
+set -euo pipefail
+cd "$(dirname "$0")/../.."
+DIR=${1:?usage: fresh-curve.sh DIR [TARGET]}
+TARGET=${2:-3000}
+DB="$DIR/curve.db"
+mkdir -p "$DIR"
+
+games_in() {
+  [ -e "$1" ] || { echo 0; return; }
+  node -e 'const D=require("better-sqlite3");const d=new D(process.argv[1],{readonly:true});
+    process.stdout.write(String(d.prepare("SELECT count(*) FROM games").pluck().get()))' "$1"
+}
+
+played=$(games_in "$DB")
+if [ "$played" -lt "$TARGET" ]; then
+  nice -n 5 node bin/morph.js train --db "$DB" --games $((TARGET - played)) --seed 21 --jobs "${JOBS:-2}" --checkpoint-every 1000 \
+    --progress lines
+fi
+
+# Head to head: each checkpoint (and the last database) against the checkpoint a step before it, 100 games, seed 1,
+# an SPRT (elo0 0, elo1 +30) stopping a comparison once it is decided.
+CHECKPOINTS="$DIR/curve.checkpoints"
+pair() {
+  local newer=$1 older=$2 name=$3
+  [ -s "$DIR/$name.json" ] || nice -n 5 node bin/morph.js match --white "morph:$newer" --black "morph:$older" --games 100 \
+    --seed 1 --openings openings/balanced-6ply.epd --sprt elo0=0,elo1=30 --json --pgn "$DIR/$name.pgn" --no-progress > "$DIR/$name.json"
+}
+[ -e "$CHECKPOINTS/games-003000.db" ] && pair "$CHECKPOINTS/games-003000.db" "$CHECKPOINTS/games-001000.db" h2h-3000-1000
+[ -e "$CHECKPOINTS/games-010000.db" ] && pair "$CHECKPOINTS/games-010000.db" "$CHECKPOINTS/games-003000.db" h2h-10000-3000
+[ -e "$CHECKPOINTS/games-030000.db" ] && pair "$CHECKPOINTS/games-030000.db" "$CHECKPOINTS/games-010000.db" h2h-30000-10000
+node bin/morph.js report --db "$DB" --out "$DIR/report" > /dev/null && echo "report: $DIR/report/index.html"
