@@ -39,4 +39,12 @@ pair() {
 [ -e "$CHECKPOINTS/games-003000.db" ] && pair "$CHECKPOINTS/games-003000.db" "$CHECKPOINTS/games-001000.db" h2h-3000-1000
 [ -e "$CHECKPOINTS/games-010000.db" ] && pair "$CHECKPOINTS/games-010000.db" "$CHECKPOINTS/games-003000.db" h2h-10000-3000
 [ -e "$CHECKPOINTS/games-030000.db" ] && pair "$CHECKPOINTS/games-030000.db" "$CHECKPOINTS/games-010000.db" h2h-30000-10000
+# Issue 69's absolute yardstick: the database as it plays against gnuchess at depth 2 (100 games, seed 1; needs
+# Debian's gnuchess), named by the games it had learned from.
+gnu2() {
+  local db=$1 name=$2
+  [ -s "$DIR/$name.json" ] || nice -n 5 node bin/morph.js match --white "morph:$db" --black gnuchess:depth=2 --games 100 \
+    --seed 1 --openings openings/balanced-6ply.epd --json --pgn "$DIR/$name.pgn" --no-progress > "$DIR/$name.json"
+}
+gnu2 "$DB" "gnu2-$(games_in "$DB")"
 node bin/morph.js report --db "$DB" --out "$DIR/report" > /dev/null && echo "report: $DIR/report/index.html"
