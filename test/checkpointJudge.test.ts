@@ -1,10 +1,12 @@
 /**
  * `morph train --checkpoint-every N` judges each checkpoint on scored positions as it plays, and records the move
- * quality in checkpoint_results: checked against `morph agree` run separately on the same checkpoint and positions.
+ * quality in checkpoint_results: checked against `morph agree` run separately on the same checkpoint and positions,
+ * which plays with the move policy kept beside the checkpoint.
  */
 import { existsSync, mkdtempSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
+import Database from 'better-sqlite3';
 import { afterAll, describe, expect, it } from 'vitest';
 import { openMorphDatabase } from '../src/store/database.ts';
 import { readCheckpointResults } from '../src/train/checkpointResults.ts';
@@ -22,11 +24,11 @@ function fewPositions(count: number): string {
 }
 
 describe('checkpoints judged during training', () => {
-  it('records each checkpoint\'s move quality, the same as morph agree finds on it', async () => {
+  it("records each checkpoint's move quality, the same as morph agree finds on it, with the policy as it stood kept beside it", async () => {
     const db = join(tempDir, 'judged.db');
     const positions = fewPositions(8);
     const train = await runMorph([
-      'train', '--db', db, '--games', '2', '--opponent', 'random', '--jobs', '1', '--seed', '5', '--no-policy', '--relation-lessons', '0',
+      'train', '--db', db, '--games', '2', '--opponent', 'random', '--jobs', '1', '--seed', '5', '--relation-lessons', '0',
       '--checkpoint-every', '1', '--judge', positions,
     ]);
     expect(train.code, train.stderr).toBe(0);
@@ -37,14 +39,24 @@ describe('checkpoints judged during training', () => {
     expect(rows.map((r) => [r.trainedGames, r.measure, r.samples])).toEqual([[1, 'quality', 8], [2, 'quality', 8]]);
     for (const row of rows) {
       expect(existsSync(row.checkpoint)).toBe(true);
-      // A judged checkpoint is left frozen: no -wal or -shm beside it.
-      expect(existsSync(`${row.checkpoint}-wal`) || existsSync(`${row.checkpoint}-shm`)).toBe(false);
+      // A judged checkpoint and its policy are left frozen: no -wal or -shm beside them.
+      const policy = row.checkpoint.replace(/\.db$/, '.policy.db');
+      for (const file of [row.checkpoint, policy]) expect(existsSync(`${file}-wal`) || existsSync(`${file}-shm`)).toBe(false);
+      // The policy beside each copy is the one after exactly the checkpoint's games (it records its last game).
+      const copy = new Database(policy, { readonly: true, fileMustExist: true });
+      try {
+        expect(JSON.parse(copy.prepare("SELECT value FROM meta WHERE key = 'model_info'").pluck().get() as string).lastGame).toBe(row.trainedGames);
+      } finally {
+        copy.close();
+      }
     }
     {
       const row = rows[1];
-      const agree = await runMorph(['agree', '--db', row.checkpoint, '--positions', positions, '--no-policy', '--json']);
+      // morph agree on the checkpoint plays with the policy beside it: the judge found the same.
+      const agree = await runMorph(['agree', '--db', row.checkpoint, '--positions', positions, '--json']);
       expect(agree.code, agree.stderr).toBe(0);
       const report = JSON.parse(agree.stdout);
+      expect(report.ranker).toContain('policy=');
       expect(row.meanLoss).toBeCloseTo(report.quality.meanLoss, 9);
       expect(row.blunder).toBeCloseTo(report.quality.blunder, 9);
       // The judge reads only the moves Morph chooses among, so it leaves the top-4 share to agree.

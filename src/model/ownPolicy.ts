@@ -330,6 +330,16 @@ export class OwnPolicyKeeper {
     return this.summary;
   }
 
+  /**
+   * Copies the policy as it stands to `path` (a training checkpoint's own policy, so that the checkpoint plays and
+   * is judged as the database played then); false when there is no policy yet.
+   */
+  async copyTo(path: string): Promise<boolean> {
+    if (this.learner === null) return false;
+    await this.learner.backup(path);
+    return true;
+  }
+
   close(): void {
     this.learner?.close();
     this.learner = null;

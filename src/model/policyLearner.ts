@@ -185,6 +185,11 @@ export class PolicyLearner {
     this.squaresUpTo = upToGame;
   }
 
+  /** A consistent copy of the policy as it stands, at `path` (SQLite's online backup). */
+  async backup(path: string): Promise<void> {
+    await this.store.db.backup(path);
+  }
+
   close(): void {
     this.store.close();
   }

@@ -472,10 +472,12 @@ async function playTrainingGames(options: TrainingOptions): Promise<TrainingSumm
         mkdirSync(dirname(path), { recursive: true });
         await store.db.backup(path);
         freezeCopy(path);
+        // The policy as it stands goes beside the copy, so that `morph:CHECKPOINT` plays as the database played then.
+        if (policyKeeper && (await policyKeeper.copyTo(ownPolicyPath(path)))) freezeCopy(ownPolicyPath(path));
         summary.checkpoints.push(path);
         progress!.log(`checkpoint after game ${gameNumber}: ${path}`);
         if (judged !== undefined) {
-          const result = judgeCheckpoint(path, gameNumber, judged.positions, judged.file, policyModelFor(store.path, undefined) ?? false);
+          const result = judgeCheckpoint(path, gameNumber, judged.positions, judged.file, policyModelFor(path, undefined) ?? false);
           recordCheckpointResult(store.db, result);
           progress!.log(
             `checkpoint after game ${gameNumber} judged on ${result.samples} scored positions: mean win-chance loss ` +

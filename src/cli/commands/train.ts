@@ -125,7 +125,7 @@ export function registerTrainCommand(program: Command): void {
     .option('--yardstick', `end with Morph's move quality on ${YARDSTICK_POSITIONS} of the scored positions (--judge's, default positions/move-scores.jsonl), beside the same measure at the run's start (seconds more)`)
     .option('--pgn <file>', 'append every game to this PGN file')
     .option('--json-log <file>', 'append one JSON line per game')
-    .option('--checkpoint-every <n>', 'keep a copy of the database every N games beside it, in NAME.checkpoints/ for NAME.db (SQLite backup), and judge it as it plays on scored positions (about a minute; `morph report` draws the curve)')
+    .option('--checkpoint-every <n>', 'keep a copy of the database (and its move policy) every N games beside it, in NAME.checkpoints/ for NAME.db (SQLite backup), and judge it as it plays on scored positions (about a minute; `morph report` draws the curve)')
     .option('--judge <file>', 'with --checkpoint-every: the scored positions (JSON lines with every move scored) each checkpoint is judged on (default: the 400 shipped in positions/move-scores.jsonl)')
     .option('--no-judge', 'with --checkpoint-every: keep the copies without judging them')
     .option('--no-policy', `do not keep the database's own move policy (DB.policy.db) current; by default it learns each partner game as soon as it is played, and its square values are refitted every ${OWN_SQUARE_EVERY} games and at the end`)
