@@ -39,6 +39,13 @@ pair() {
 [ -e "$CHECKPOINTS/games-003000.db" ] && pair "$CHECKPOINTS/games-003000.db" "$CHECKPOINTS/games-001000.db" h2h-3000-1000
 [ -e "$CHECKPOINTS/games-010000.db" ] && pair "$CHECKPOINTS/games-010000.db" "$CHECKPOINTS/games-003000.db" h2h-10000-3000
 [ -e "$CHECKPOINTS/games-030000.db" ] && pair "$CHECKPOINTS/games-030000.db" "$CHECKPOINTS/games-010000.db" h2h-30000-10000
+# Move quality of every checkpoint and the database, paired over the 400 scored positions (the first row is the
+# baseline of the differences), with ab:2,q beside them. Checkpoints taken before 2026-12-07 (session 79) have no
+# policy beside them and are valued without one.
+quality="$DIR/quality-$(games_in "$DB").jsonl"
+[ -s "$quality" ] || node bin/run-ts.js training/compare-rankers.ts --positions positions/move-scores.jsonl \
+  $(for c in "$CHECKPOINTS"/games-0*[0-9].db; do echo "db=$c"; done) "db=$DB" 'ranker=ab:2,q' > "$quality"
+
 # Issue 69's absolute yardstick: the database as it plays against gnuchess at depth 2 (100 games, seed 1; needs
 # Debian's gnuchess), named by the games it had learned from.
 gnu2() {
