@@ -51,7 +51,8 @@ function playOut(fen: string, search: SearchSpec, seed: number): Chess {
   const rng = new Random(seed);
   const history = new GameHistory(fen);
   const game = new Chess(fen);
-  while (!game.isGameOver() && game.history().length < 150) {
+  // Its plies counted here: chess.js's history() writes every move's SAN again at each call.
+  for (let plies = 0; !game.isGameOver() && plies < 150; plies++) {
     const move = history.board.turn === WHITE ? morph.bestMove(history) : uciMove(fleeingKing(history.board, rng));
     history.play(move);
     game.move({ from: move.slice(0, 2), to: move.slice(2, 4), promotion: move[4] });

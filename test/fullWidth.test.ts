@@ -11,6 +11,7 @@ import { GameHistory } from '../src/chess/history.ts';
 import { MorphPlayer, type RankedMove } from '../src/player/morphPlayer.ts';
 import { materialOnlyStore } from './helpers/materialStore.ts';
 import { lessonSearchFor } from '../src/train/relationLessons.ts';
+import { verboseMoves } from './helpers/chessMoves.ts';
 
 /** Textbook piece values, for these tests only: a value function the search knows nothing about. */
 const VALUES: Record<string, number> = { p: 1, n: 3, b: 3, r: 5, q: 9, k: 0 };
@@ -50,18 +51,24 @@ const boardToFenOf = (board: Board): string => {
 };
 const valueForMover = (board: Board): number => valueOfFen(boardToFenOf(board));
 
+/*
+ * Each move's position is chess.js's own (its FEN after the move, loaded): what these values read (placement, side
+ * to move, mate, stalemate, material) does not depend on the moves before it, and move() and undo() would each write
+ * the Move's SAN from a fresh list of every legal move. The moves are listed by verboseMoves, moves({ verbose: true })
+ * without that regeneration per move (the same Moves).
+ */
+
 /** Captures (and promotions) each side may make in turn or stop, for the side that just moved into `game`. */
 function settled(game: Chess, depth: number): number {
   let value = valueOfFen(game.fen());
   if (depth === 0) return value;
-  for (const move of game.moves({ verbose: true })) {
+  for (const move of verboseMoves(game)) {
     if (!move.isCapture() && !move.isEnPassant() && !move.isPromotion()) continue;
-    game.move(move);
+    const after = new Chess(move.after);
     let replyValue: number;
-    if (game.isCheckmate()) replyValue = 0;
-    else if (game.isStalemate() || game.isInsufficientMaterial()) replyValue = 0.5;
-    else replyValue = 1 - settled(game, depth - 1);
-    game.undo();
+    if (after.isCheckmate()) replyValue = 0;
+    else if (after.isStalemate() || after.isInsufficientMaterial()) replyValue = 0.5;
+    else replyValue = 1 - settled(after, depth - 1);
     value = Math.min(value, replyValue);
   }
   return value;
@@ -69,15 +76,11 @@ function settled(game: Chess, depth: number): number {
 
 /** Plain minimax, `plies` of every move, then settled: the value for the side that just moved into `game`. */
 function minimax(game: Chess, plies: number): number {
-  const moves = game.moves({ verbose: true });
   if (plies === 0) return game.isCheckmate() ? 1 : settled(game, QUIESCENCE_DEPTH);
+  const moves = verboseMoves(game);
   if (moves.length === 0) return game.isCheck() ? 1 : 0.5;
   let value = Infinity;
-  for (const move of moves) {
-    game.move(move);
-    value = Math.min(value, 1 - minimax(game, plies - 1));
-    game.undo();
-  }
+  for (const move of moves) value = Math.min(value, 1 - minimax(new Chess(move.after), plies - 1));
   return value;
 }
 

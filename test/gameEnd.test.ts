@@ -11,13 +11,16 @@ import { GameHistory } from '../src/chess/history.ts';
 import { generateLegalMoves } from '../src/chess/movegen.ts';
 import { gameEnd, type GameEnd } from '../src/chess/gameEnd.ts';
 import { Random } from '../src/util/random.ts';
+import { playUciMove } from './helpers/chessMoves.ts';
 
 /** chess.js's FEN without the move counters: it prints the en-passant square only when the capture is legal. */
-const chessJsKey = (chess: Chess): string => chess.fen().split(' ').slice(0, 4).join(' ');
+const chessJsKey = (fen: string): string => fen.split(' ').slice(0, 4).join(' ');
 
 function chessJsVerdict(chess: Chess, occurrences: number): GameEnd | null {
-  // One move generation instead of isCheckmate's and isStalemate's two.
-  if (chess.moves().length === 0) return chess.isCheck() ? 'checkmate' : 'stalemate';
+  // One move generation: each asks whether the side to move is in check before it generates the moves, so only
+  // the one that can be true does (moves() would write every move's SAN, a check test for each).
+  if (chess.isCheckmate()) return 'checkmate';
+  if (chess.isStalemate()) return 'stalemate';
   if (chess.isInsufficientMaterial()) return 'insufficient';
   if (occurrences >= 3) return 'threefold';
   if (chess.isDrawByFiftyMoves()) return 'fifty-move';
@@ -76,15 +79,17 @@ describe('game-end verdicts against chess.js on random games', () => {
       const start = STARTS[(game >> 1) % STARTS.length];
       const chess = new Chess(start);
       const history = new GameHistory(start);
-      const counts = new Map<string, number>([[chessJsKey(chess), 1]]);
+      // chess.js's FEN of the position, written once a ply: its key for the counts and the failure messages.
+      let fen = chess.fen();
+      const counts = new Map<string, number>([[chessJsKey(fen), 1]]);
       const played: string[] = [];
       for (let ply = 0; ply < 36; ply++) {
-        const key = chessJsKey(chess);
+        const key = chessJsKey(fen);
         positions++;
         if (!key.endsWith(' -')) epKeys++;
-        expect(history.occurrences(history.board), `${seed}/${game}: ${chess.fen()}`).toBe(counts.get(key));
+        expect(history.occurrences(history.board), `${seed}/${game}: ${fen}`).toBe(counts.get(key));
         const expected = chessJsVerdict(chess, counts.get(key)!);
-        expect(history.verdict(), `${seed}/${game}: ${chess.fen()}`).toBe(expected);
+        expect(history.verdict(), `${seed}/${game}: ${fen}`).toBe(expected);
         if (expected) {
           tally[expected] = (tally[expected] ?? 0) + 1;
           break;
@@ -93,10 +98,12 @@ describe('game-end verdicts against chess.js on random games', () => {
         const back = played.length >= 2 ? played[played.length - 2] : '';
         const undo = back.slice(2, 4) + back.slice(0, 2);
         const move = shuffler && legal.includes(undo) && rng.next() < 0.7 ? undo : rng.pick(legal);
-        chess.move({ from: move.slice(0, 2), to: move.slice(2, 4), promotion: move[4] });
+        // chess.js plays it as move() does, without writing the Move's SAN and FENs (checked against move()).
+        playUciMove(chess, move);
         history.play(move);
         played.push(move);
-        const next = chessJsKey(chess);
+        fen = chess.fen();
+        const next = chessJsKey(fen);
         counts.set(next, (counts.get(next) ?? 0) + 1);
       }
     }

@@ -48,10 +48,17 @@ describe('search lessons for the move patterns', () => {
     const random = new Random(seed);
     const chess = new Chess();
     const lessons: { fen: string; positives: string[]; quiet: string[] }[] = [];
+    // The playout's plies, counted here: chess.js's history() writes every move's SAN again at each call.
+    let plies = 0;
     while (lessons.length < count) {
       const moves = chess.moves();
-      if (moves.length === 0 || chess.isDraw() || chess.history().length > 80) chess.reset();
-      else chess.move(moves[random.int(moves.length)]);
+      if (moves.length === 0 || chess.isDraw() || plies > 80) {
+        chess.reset();
+        plies = 0;
+      } else {
+        chess.move(moves[random.int(moves.length)]);
+        plies++;
+      }
       const board = boardFromFen(chess.fen());
       const quiet = generateLegalMoves(board).filter((m) => !isFollowed(board, m, QUIESCENCE));
       const positives = quiet.filter((m) => {

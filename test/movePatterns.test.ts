@@ -33,10 +33,17 @@ function teacherDecisions(count: number, seed: number): Decision[] {
   const random = new Random(seed);
   const chess = new Chess();
   const decisions: Decision[] = [];
+  // The playout's plies, counted here: chess.js's history() writes every move's SAN again at each call.
+  let plies = 0;
   while (decisions.length < count) {
     const moves = chess.moves();
-    if (moves.length === 0 || chess.isDraw() || chess.history().length > 80) chess.reset();
-    else chess.move(moves[random.int(moves.length)]);
+    if (moves.length === 0 || chess.isDraw() || plies > 80) {
+      chess.reset();
+      plies = 0;
+    } else {
+      chess.move(moves[random.int(moves.length)]);
+      plies++;
+    }
     if (random.int(2) !== 0) continue;
     const fen = chess.fen();
     const board = boardFromFen(fen);

@@ -13,6 +13,7 @@ import {
   perft,
 } from '../src/chess/movegen.ts';
 import { Random } from '../src/util/random.ts';
+import { playUciMove, verboseMoves } from './helpers/chessMoves.ts';
 
 const START = 'rnbqkbnr/pppppppp/8/8/8/8/PPPPPPPP/RNBQKBNR w KQkq - 0 1';
 // The standard Kiwipete FEN (the task text had a typo, "2N2Q1pp", which is nine files wide).
@@ -153,7 +154,8 @@ describe('cross-check against chess.js on seeded random playouts', () => {
         // The board is kept up to date by applyMove, independently of chess.js's own FEN.
         const ours = uciSet(board);
         const fen = chess.fen();
-        const verbose = chess.moves({ verbose: true });
+        // chess.js's moves({ verbose: true }), listed without generating them again for each move's SAN (verboseMoves).
+        const verbose = verboseMoves(chess);
         expect(ours, fen).toEqual(verbose.map((m) => m.from + m.to + (m.promotion ?? '')).sort());
         // The captures alone (the quiescence searches' generator): chess.js's captures, in the full list's order.
         const captureList = generateLegalCaptures(board).map(uciMove);
@@ -180,7 +182,7 @@ describe('cross-check against chess.js on seeded random playouts', () => {
         const captures = ours.filter((uci) => isCapture(board, uci));
         const pool = captures.length > 0 && rng.next() < 0.5 ? captures : ours;
         const uci = rng.pick(pool);
-        chess.move({ from: uci.slice(0, 2), to: uci.slice(2, 4), promotion: uci[4] });
+        playUciMove(chess, uci); // move() without writing the Move's SAN and FENs (checked against move())
         applyMove(board, parseUciMove(uci)!);
       }
     }

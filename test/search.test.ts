@@ -99,18 +99,23 @@ describe('worstCaptureReply', () => {
     let kept = 0;
     for (const fen of samplePositions().filter((_, i) => i % 3 === 0)) {
       const board = boardFromFen(fen);
+      // chess.js's captures and the value each leaves, listed once: they do not depend on the stand-pat value.
+      const captures = verboseMoves(new Chess(fen))
+        .filter((m) => m.isCapture() || m.isEnPassant())
+        .map((m) => {
+          const after = new Chess(m.after);
+          const value = after.isCheckmate() ? 0 : after.isStalemate() || after.isInsufficientMaterial() ? 0.5 : 1 - valuation(boardFromFen(m.after));
+          return { move: uciOf(m), value };
+        });
       for (const standPat of [0.2, 0.5, 0.9]) {
         let expected = standPat;
         const best: string[] = [];
-        for (const m of verboseMoves(new Chess(fen))) {
-          if (!(m.isCapture() || m.isEnPassant())) continue;
-          const after = new Chess(m.after);
-          const value = after.isCheckmate() ? 0 : after.isStalemate() || after.isInsufficientMaterial() ? 0.5 : 1 - valuation(boardFromFen(m.after));
+        for (const { move, value } of captures) {
           if (value < expected - 1e-12) {
             expected = value;
             best.length = 0;
           }
-          if (Math.abs(value - expected) < 1e-12 && value < standPat) best.push(uciOf(m));
+          if (Math.abs(value - expected) < 1e-12 && value < standPat) best.push(move);
         }
         const refutation = worstCaptureReply(board, standPat, valuation);
         if (expected < standPat) {
@@ -137,9 +142,21 @@ describe('worstCaptureReply', () => {
         const after = boardFromFen(boardToFen(board));
         applyMove(board, move, after);
         const end = gameEnd(after, 1);
-        const reply = end === 'checkmate' ? 0 : end !== null ? 0.5 : 1 - bruteForce(after, valuation(after), depth - 1);
+        const reply = end === 'checkmate' ? 0 : end !== null ? 0.5 : 1 - capturerLeft(after, depth - 1);
         value = Math.min(value, reply);
       }
+      return value;
+    };
+    /**
+     * bruteForce after a capture, at the position's own valuation: a function of the position (its FEN, clocks
+     * included) and the depth alone, so worked out once and reused by the other stand-pat value and the other
+     * depths' trees that reach it (the same values, a fraction of the time).
+     */
+    const worked = new Map<string, number>();
+    const capturerLeft = (after: Board, depth: number): number => {
+      const key = `${depth} ${boardToFen(after)}`;
+      let value = worked.get(key);
+      if (value === undefined) worked.set(key, (value = bruteForce(after, valuation(after), depth)));
       return value;
     };
     let deeper = 0;

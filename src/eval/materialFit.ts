@@ -190,20 +190,50 @@ const solveByElimination = (a: Float64Array, b: Float64Array): Float64Array => {
   return solveLinearSystem(Array.from({ length: n }, (_, r) => Float64Array.from([...a.subarray(r * n, r * n + n), b[r]])));
 };
 
-/** A x = b by Cholesky's factorisation, or null when a pivot is not positive. */
+/**
+ * A x = b by Cholesky's factorisation, or null when a pivot is not positive. Column by column: each column's pivot,
+ * then the entries below it four rows at a time, which share the loads of the pivot row's entries (each entry
+ * L_ij = (a_ij - sum over k < j of L_ik L_jk) / L_jj, summed in the same order as row by row, so the same L to
+ * the bit, and the first pivot that is not positive the same). A square-value fit's 776 rows: about half the time
+ * of the row-by-row loop, which was nearly half of a policy rebuild (2026-12-07).
+ */
 function choleskySolve(a: Float64Array, b: Float64Array): Float64Array | null {
   const n = b.length;
   const lower = new Float64Array(n * n);
-  for (let i = 0; i < n; i++) {
-    const rowI = i * n;
-    for (let j = 0; j <= i; j++) {
-      const rowJ = j * n;
+  for (let j = 0; j < n; j++) {
+    const rowJ = j * n;
+    let diagonal = a[rowJ + j];
+    for (let k = 0; k < j; k++) diagonal -= lower[rowJ + k] * lower[rowJ + k];
+    if (!(diagonal > 0)) return null;
+    const pivot = Math.sqrt(diagonal);
+    lower[rowJ + j] = pivot;
+    let i = j + 1;
+    for (; i + 3 < n; i += 4) {
+      const row0 = i * n;
+      const row1 = row0 + n;
+      const row2 = row1 + n;
+      const row3 = row2 + n;
+      let sum0 = a[row0 + j];
+      let sum1 = a[row1 + j];
+      let sum2 = a[row2 + j];
+      let sum3 = a[row3 + j];
+      for (let k = 0; k < j; k++) {
+        const pivotRow = lower[rowJ + k];
+        sum0 -= lower[row0 + k] * pivotRow;
+        sum1 -= lower[row1 + k] * pivotRow;
+        sum2 -= lower[row2 + k] * pivotRow;
+        sum3 -= lower[row3 + k] * pivotRow;
+      }
+      lower[row0 + j] = sum0 / pivot;
+      lower[row1 + j] = sum1 / pivot;
+      lower[row2 + j] = sum2 / pivot;
+      lower[row3 + j] = sum3 / pivot;
+    }
+    for (; i < n; i++) {
+      const rowI = i * n;
       let sum = a[rowI + j];
       for (let k = 0; k < j; k++) sum -= lower[rowI + k] * lower[rowJ + k];
-      if (i === j) {
-        if (!(sum > 0)) return null;
-        lower[rowI + i] = Math.sqrt(sum);
-      } else lower[rowI + j] = sum / lower[rowJ + j];
+      lower[rowI + j] = sum / pivot;
     }
   }
   // L y = b, then L' x = y.
