@@ -16,7 +16,8 @@ const program = new Command().requiredOption('--positions <file>').argument('<ra
 const positions = parseLabelledPositions(readInputLines(program.opts().positions)).positions.filter((p) => p.scores);
 
 const rows = program.args.map((text) => {
-  const ranker = rankerFromText(text);
+  // Move quality reads only the chosen move and its ties: the game move's search, not a full ranking.
+  const ranker = rankerFromText(text, { bestOnly: true });
   const qualities = positions.map((p) => positionQuality(ranker.score(p.fen), p.scores!));
   ranker.close();
   return { text, qualities };

@@ -41,8 +41,8 @@ pair() {
 [ -e "$CHECKPOINTS/games-030000.db" ] && pair "$CHECKPOINTS/games-030000.db" "$CHECKPOINTS/games-010000.db" h2h-30000-10000
 # Move quality of every checkpoint and the database, paired over the 400 scored positions (the first row is the
 # baseline of the differences), with ab:2,q beside them. Checkpoints taken before 2026-12-07 (session 79) have no
-# policy beside them and are valued without one. compare-rankers ranks every move exactly: under the full-width
-# search about an hour on a loaded core.
+# policy beside them and are valued without one. compare-rankers values only the moves a game move chooses among
+# (a full ranking under the full-width search was about three times dearer).
 quality="$DIR/quality-$(games_in "$DB").jsonl"
 [ -s "$quality" ] || node bin/run-ts.js training/compare-rankers.ts --positions positions/move-scores.jsonl \
   $(for c in "$CHECKPOINTS"/games-0*[0-9].db; do echo "db=$c"; done) "db=$DB" 'ranker=ab:2,q' > "$quality"
