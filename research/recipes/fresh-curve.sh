@@ -47,6 +47,12 @@ quality="$DIR/quality-$(games_in "$DB").jsonl"
 [ -s "$quality" ] || node bin/run-ts.js training/compare-rankers.ts --positions positions/move-scores.jsonl \
   $(for c in "$CHECKPOINTS"/games-0*[0-9].db; do echo "db=$c"; done) "db=$DB" 'ranker=ab:2,q' > "$quality"
 
+# What the graph patterns are worth in move quality (their relation terms and the policy's term; then the policy's
+# term alone), paired on the 400 scored positions, on the database as it stands.
+worth="$DIR/graph-worth-$(games_in "$DB").jsonl"
+[ -s "$worth" ] || node bin/run-ts.js training/compare-rankers.ts --positions positions/move-scores.jsonl \
+  "db=$DB" "db=$DB;graphPatterns=false" "db=$DB;policy=none" > "$worth"
+
 # Issue 69's absolute yardstick: the database as it plays against gnuchess at depth 2 (100 games, seed 1; needs
 # Debian's gnuchess), named by the games it had learned from.
 gnu2() {
