@@ -3,7 +3,7 @@
  * play search finds worth more than its settled material (a fork) is a positive, a quiet move that changes nothing is
  * not; and the move patterns learned from such lessons count them over the quiet moves and rank positives higher.
  */
-import { Chess } from 'chess.js';
+import { restartingPlayout } from './helpers/chessMoves.ts';
 import { mkdtempSync, rmSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
@@ -45,20 +45,9 @@ describe('search lessons for the move patterns', () => {
    * checks is a positive.
    */
   function ruleLessons(count: number, seed: number): { fen: string; positives: string[]; quiet: string[] }[] {
-    const random = new Random(seed);
-    const chess = new Chess();
     const lessons: { fen: string; positives: string[]; quiet: string[] }[] = [];
-    // The playout's plies, counted here: chess.js's history() writes every move's SAN again at each call.
-    let plies = 0;
-    while (lessons.length < count) {
-      const moves = chess.moves();
-      if (moves.length === 0 || chess.isDraw() || plies > 80) {
-        chess.reset();
-        plies = 0;
-      } else {
-        chess.move(moves[random.int(moves.length)]);
-        plies++;
-      }
+    for (const chess of restartingPlayout(new Random(seed))) {
+      if (lessons.length >= count) break;
       const board = boardFromFen(chess.fen());
       const quiet = generateLegalMoves(board).filter((m) => !isFollowed(board, m, QUIESCENCE));
       const positives = quiet.filter((m) => {

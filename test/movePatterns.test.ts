@@ -3,7 +3,7 @@
  * likelier, on the decisions learned and on held-out ones; SYLPH's counts are kept; the file is a database of its
  * own kind, ranked by `morph agree --ranker move-patterns:FILE`.
  */
-import { Chess } from 'chess.js';
+import { restartingPlayout } from './helpers/chessMoves.ts';
 import { mkdtempSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
@@ -31,19 +31,9 @@ import { runMorph } from './helpers/cli.ts';
  */
 function teacherDecisions(count: number, seed: number): Decision[] {
   const random = new Random(seed);
-  const chess = new Chess();
   const decisions: Decision[] = [];
-  // The playout's plies, counted here: chess.js's history() writes every move's SAN again at each call.
-  let plies = 0;
-  while (decisions.length < count) {
-    const moves = chess.moves();
-    if (moves.length === 0 || chess.isDraw() || plies > 80) {
-      chess.reset();
-      plies = 0;
-    } else {
-      chess.move(moves[random.int(moves.length)]);
-      plies++;
-    }
+  for (const chess of restartingPlayout(random)) {
+    if (decisions.length >= count) break;
     if (random.int(2) !== 0) continue;
     const fen = chess.fen();
     const board = boardFromFen(fen);

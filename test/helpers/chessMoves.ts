@@ -5,6 +5,7 @@
  * own constructor, handing it the one list while the position is the one it was generated in.
  */
 import { Chess, Move } from 'chess.js';
+import type { Random } from '../../src/util/random.ts';
 
 /** The private parts of chess.js 1.4 that its Move constructor reads. */
 interface ChessInternals {
@@ -104,5 +105,26 @@ function checkPlayUciMove(): void {
     if (fast.fen() !== slow.fen() || fast.pgn() !== slow.pgn() || fast.isThreefoldRepetition() !== slow.isThreefoldRepetition()) {
       throw new Error(`test/helpers/chessMoves.ts: chess.js's internals changed (${moves.join(' ')} from ${fen} differ); use move()`);
     }
+  }
+}
+
+/**
+ * Seeded random playouts from the start position in one chess.js game, yielded after each step: a step plays a
+ * random legal move, or starts again once the game has ended, is drawn or has passed `maxPlies` plies (counted here:
+ * chess.js's history() writes every move's SAN again at each call). Endless: the caller stops when it has enough.
+ */
+export function* restartingPlayout(random: Random, maxPlies = 80): Generator<Chess> {
+  const chess = new Chess();
+  let plies = 0;
+  for (;;) {
+    const moves = chess.moves();
+    if (moves.length === 0 || chess.isDraw() || plies > maxPlies) {
+      chess.reset();
+      plies = 0;
+    } else {
+      chess.move(moves[random.int(moves.length)]);
+      plies++;
+    }
+    yield chess;
   }
 }
