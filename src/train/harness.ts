@@ -473,7 +473,8 @@ async function playTrainingGames(options: TrainingOptions): Promise<TrainingSumm
         await store.db.backup(path);
         freezeCopy(path);
         // The policy as it stands goes beside the copy, so that `morph:CHECKPOINT` plays as the database played then.
-        if (policyKeeper && (await policyKeeper.copyTo(ownPolicyPath(path)))) freezeCopy(ownPolicyPath(path));
+        const policyCopy = ownPolicyPath(path);
+        if (policyKeeper && (await policyKeeper.copyTo(policyCopy))) freezeCopy(policyCopy);
         summary.checkpoints.push(path);
         progress!.log(`checkpoint after game ${gameNumber}: ${path}`);
         if (judged !== undefined) {
