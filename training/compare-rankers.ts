@@ -18,12 +18,14 @@ const positions = parseLabelledPositions(readInputLines(program.opts().positions
 const rows = program.args.map((text) => {
   // Move quality reads only the chosen move and its ties: the game move's search, not a full ranking.
   const ranker = rankerFromText(text, { bestOnly: true });
+  const started = performance.now();
   const qualities = positions.map((p) => positionQuality(ranker.score(p.fen), p.scores!));
+  const seconds = (performance.now() - started) / 1000;
   ranker.close();
-  return { text, qualities };
+  return { text, qualities, seconds };
 });
 const [base] = rows;
-for (const { text, qualities } of rows) {
+for (const { text, qualities, seconds } of rows) {
   const loss = meanWithInterval(qualities.map((q) => q.meanLoss));
   const blunder = meanWithInterval(qualities.map((q) => q.blunder));
   const lossDiff = meanWithInterval(qualities.map((q, i) => q.meanLoss - base.qualities[i].meanLoss));
@@ -33,5 +35,6 @@ for (const { text, qualities } of rows) {
     ranker: text, positions: qualities.length, meanLoss: f(loss.mean, 2), lossInterval: loss.interval.map((x) => f(x, 2)),
     blunder: f(blunder.mean, 3), lossVsFirst: f(lossDiff.mean, 2), lossVsFirstInterval: lossDiff.interval.map((x) => f(x, 2)),
     blunderVsFirst: f(blunderDiff.mean, 3), blunderVsFirstInterval: blunderDiff.interval.map((x) => f(x, 3)),
+    seconds: f(seconds, 1),
   }));
 }
