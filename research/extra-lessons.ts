@@ -6,14 +6,14 @@
  * values as they are now), appended to the database's kept lessons (table relation_lessons). Refit afterwards with
  * research/relation-refit.ts. Run it on a copy; two processes on two copies with disjoint game ranges parallelise it.
  *
- *   node bin/run-ts.js research/extra-lessons.ts --db COPY.db --from 1 --to 1000 --per-game 8 [--seed 1]
+ *   node bin/run-ts.js research/extra-lessons.ts --db COPY.db --from 1 --to 1000 --per-game 8 [--seed 1] [--search SPEC]
  */
 import { Command } from 'commander';
 import { PatternStore } from '../src/store/patternStore.ts';
 import { loadConfig } from '../src/learn/config.ts';
 import { gameFromPgn } from '../src/learn/learningGame.ts';
 import { recordRelationLessons } from '../src/learn/relationLearning.ts';
-import { relationLessons } from '../src/train/relationLessons.ts';
+import { lessonSearchFor, relationLessons } from '../src/train/relationLessons.ts';
 import { Random } from '../src/util/random.ts';
 
 const opts = new Command()
@@ -22,8 +22,9 @@ const opts = new Command()
   .requiredOption('--to <id>', 'last game id', Number)
   .option('--per-game <n>', 'lessons drawn from each game', Number, 8)
   .option('--seed <n>', 'the draws are seeded by this and the game id', Number, 1)
+  .option('--search <spec>', "the search that values each lesson (default: training's, lessonSearchFor)")
   .parse()
-  .opts<{ db: string; from: number; to: number; perGame: number; seed: number }>();
+  .opts<{ db: string; from: number; to: number; perGame: number; seed: number; search?: string }>();
 
 const store = PatternStore.open(opts.db);
 const config = loadConfig(store.db);
@@ -32,7 +33,7 @@ const rows = store.db.prepare('SELECT id, pgn, morph_color AS color FROM games W
 const started = performance.now();
 let made = 0;
 for (const { id, pgn, color } of rows) {
-  const lessons = relationLessons(store, gameFromPgn(pgn, color), opts.perGame, new Random(opts.seed * 1_000_003 + id), config);
+  const lessons = relationLessons(store, gameFromPgn(pgn, color), opts.perGame, new Random(opts.seed * 1_000_003 + id), config, opts.search ?? lessonSearchFor(config.playSearch));
   // One transaction a game, as training writes them: a killed run keeps every finished game's lessons.
   store.db.transaction(() => recordRelationLessons(store.db, id, lessons))();
   made += lessons.length;

@@ -10,6 +10,7 @@
  *   fork   three-node patterns of one piece attacking two enemy pieces (each target's label and safety);
  *   pile   three-node patterns of two pieces attacking one enemy piece (the target's label and safety);
  *   king   each king's neighbouring squares attacked by the other side, counted (0, 1, 2, 3+), and its free ones;
+ *   square each piece's label and safety on its exact square, as the side that just moved sees the board;
  *   reply  threats the side to move can make: for each of its quiet legal moves, the enemy pieces the moved piece
  *          attacks from its destination (its label and the target's, with the target's safety after the move),
  *          two at once (a fork), or a check, each with the destination's safety; each pattern counted once a
@@ -114,6 +115,16 @@ const families: Record<string, (board: Board, row: SparseRow) => void> = {
       for (let i = 0; i < attackers.length; i++) {
         for (let j = i + 1; j < attackers.length; j++) add(row, `p${g.label[target] * 3 + g.safety[target]}:${attackers[i]}:${attackers[j]}`);
       }
+    }
+  },
+  square(board, row) {
+    // One-node patterns with their exact square (the paper's language has squares): label, safety and the square
+    // as the side that just moved sees the board (mirrored when that side is Black).
+    const g = relationGraph(board);
+    const flip = board.turn === WHITE ? 56 : 0;
+    for (let sq = 0; sq < 64; sq++) {
+      if (board.squares[sq] === 0) continue;
+      add(row, `s${g.label[sq]}:${g.safety[sq]}:${sq ^ flip}`);
     }
   },
   king(board, row) {

@@ -167,9 +167,10 @@ describe('the plies look', () => {
     store.close();
   });
 
-  it("values the relation terms' lessons by material-forks under a full-width play search, else by the play search", () => {
-    expect(lessonSearchFor('material-full-width')).toBe('material-forks');
-    expect(lessonSearchFor('material,quiescence,plies=2')).toBe('material-forks');
+  it("values the relation terms' lessons two plies past the move under a deeper full-width play search, else by the play search", () => {
+    expect(lessonSearchFor('material-full-width')).toBe('material,quiescence,mates=4,plies=2,bare-king');
+    expect(lessonSearchFor('material,quiescence,plies=5')).toBe('material,quiescence,plies=2');
+    expect(lessonSearchFor('material,quiescence,plies=2')).toBe('material,quiescence,plies=2');
     expect(lessonSearchFor('material-quiescence')).toBe('material-quiescence');
     expect(lessonSearchFor('material-forks')).toBe('material-forks');
   });

@@ -10,7 +10,7 @@ import { evaluationSettings, type LearningConfig } from '../learn/config.ts';
 import { settledMaterialValue } from '../learn/graphTermLearning.ts';
 import type { RelationLesson } from '../learn/relationLearning.ts';
 import { MorphPlayer, scaledValue } from '../player/morphPlayer.ts';
-import { extensionsOf, type SearchSpec } from '../search/extensions.ts';
+import { extensionsOf, formatSearch, type SearchSpec } from '../search/extensions.ts';
 import type { PatternStore } from '../store/patternStore.ts';
 import type { Random } from '../util/random.ts';
 
@@ -50,16 +50,21 @@ export function lessonSearch(store: PatternStore, config: LearningConfig, search
 }
 
 /**
- * The search a lesson is valued by: the play search, but material-forks for a full-width one (plies=N). The relation
- * terms were measured learning the gap material-forks' threat looks find beyond the captures (docs/lab/2026-12.md),
- * and material-full-width played +280 Elo over material-forks with terms learned so (session 77). Lessons valued by
- * the full-width search itself (session 78, the same 4,983 positions valued again, research/recipes/lesson-search.sh)
- * gave terms that correlate .97 with these and chose no better (move quality +0.03 [-0.10, +0.15]), at two to three
- * times a lesson's search.
+ * The search a lesson is valued by: the play search, but two plies past the move for a full-width one (plies=N, N > 2;
+ * its other extensions kept). Measured on seed 21's 5,000-game database (docs/lab/2026-12.md, session 80): its 7,936
+ * lessons valued again this way gave gaps that correlate .98 with material-forks' (the lessons' search before) and
+ * terms that choose as well (move quality +0.02 [-0.08, +0.12]), at a fifth of a lesson's time (about 30 ms against
+ * 150 loaded), so a game affords several times the lessons; and the terms keep improving with lessons (37,550
+ * lessons -0.19 [-0.38, 0.00] against 7,936, not by their larger size alone).
+ * Before: material-forks, whose threat looks the terms were first measured learning (session 77).
  */
 export function lessonSearchFor(playSearch: SearchSpec): SearchSpec {
-  return extensionsOf(playSearch).plies > 0 ? 'material-forks' : playSearch;
+  const extensions = extensionsOf(playSearch);
+  return extensions.plies > LESSON_PLIES ? formatSearch({ ...extensions, plies: LESSON_PLIES }) : playSearch;
 }
+
+/** How many plies past the move a full-width lesson search looks (lessonSearchFor). */
+export const LESSON_PLIES = 2;
 
 /**
  * The position at the end of `history` (not over) valued one ply deeper by the play search: every reply searched,
@@ -83,7 +88,7 @@ export function samplePlies(plies: number, count: number, rng: Random): Set<numb
 
 /**
  * Up to `count` positions of a game (both sides', drawn by `rng` without repeats; none where the game is over),
- * each a searchedLesson.
+ * each a searchedLesson by `searchSpec` (training's: lessonSearchFor).
  */
 export function relationLessons(
   store: PatternStore,
@@ -91,9 +96,10 @@ export function relationLessons(
   count: number,
   rng: Random,
   config: LearningConfig,
+  searchSpec: SearchSpec = lessonSearchFor(config.playSearch),
 ): RelationLesson[] {
   if (count <= 0) return [];
-  const search = lessonSearch(store, config);
+  const search = lessonSearch(store, config, searchSpec);
   if (search === undefined) return [];
   const chosen = samplePlies(game.moves.length, count, rng);
   const history = new GameHistory(game.startFen);
