@@ -17,7 +17,7 @@ import { generateLegalMoves } from '../src/chess/movegen.ts';
 import { Random } from '../src/util/random.ts';
 import { runTraining } from '../src/train/harness.ts';
 import { PatternStore } from '../src/store/patternStore.ts';
-import { loadConfig } from '../src/learn/config.ts';
+import { DEFAULT_CONFIG, loadConfig } from '../src/learn/config.ts';
 
 /** Positions from the scored set and a few random moves past each. */
 function positions(count: number, seed: number): Board[] {
@@ -84,6 +84,8 @@ describe('relation learning', () => {
     expect(lessonsForGame({ relationLessons: 4, relationLessonsFullAt: 4000 }, 3999)).toBe(4);
     expect(lessonsForGame({ relationLessons: 4, relationLessonsFullAt: 4000 }, 4000)).toBe(1);
     expect(lessonsForGame({ relationLessons: 0, relationLessonsFullAt: 0 }, 9)).toBe(0);
+    // A new database's defaults never fall to one a game, however long the run (session 80).
+    expect(lessonsForGame(DEFAULT_CONFIG, 10_000_000)).toBe(DEFAULT_CONFIG.relationLessons);
     const db = join(folder, 'full.db');
     const run = (games: number) =>
       runTraining({ db, games, opponent: 'random', seed: 4, maxPlies: 40, progress: 'none', maxFailures: 3, jobs: 1, config: { relationLessons: 12, relationLessonsFullAt: 5 } });

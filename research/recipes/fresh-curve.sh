@@ -7,8 +7,10 @@
 #   research/recipes/fresh-curve.sh DIR [TARGET]     (resumable: training goes on from the games the database has,
 #                                                      and a match already played is kept)
 #
-# Seed 21, JOBS games at once (default 2). Started 2026-12-07 (session 79) with JOBS=1 to 3,000 games; later sessions carry it to 10,000 and 30,000 with
-# the same command and a larger TARGET.
+# Seed 21, JOBS games at once (default 2). Started 2026-12-07 (session 79) with JOBS=1 to 3,000 games (/work/runs/curve21,
+# carried to 7,974 games, its checkpoints judged level from 2,000 games). Session 80 changed the relation lessons'
+# defaults (6 a game, valued two plies past the move) and started it again from fresh in /work/runs/curve21b, JOBS=1
+# to 3,000 games, then JOBS=2; later sessions carry it to 10,000 and 30,000 with the same command and a larger TARGET.
 set -euo pipefail
 cd "$(dirname "$0")/../.."
 DIR=${1:?usage: fresh-curve.sh DIR [TARGET]}

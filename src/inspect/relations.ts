@@ -52,7 +52,7 @@ const READS: Record<RelationWeightsKind, string> = {
 };
 
 export function relationTermsText(terms: RelationTerms): string {
-  if (terms.sets.length === 0) return 'no relation terms yet: training learns them from its games (morph train --relation-lessons N, default 4)';
+  if (terms.sets.length === 0) return 'no relation terms yet: training learns them from its games (morph train --relation-lessons N, default 6)';
   return terms.sets
     .map((set) => {
       const fitted = set.lessons === null ? 'fitted by an older learner' : `${set.lessons} lessons${set.bias === null ? '' : `, shared bias ${signed(set.bias, 3)}`}`;

@@ -135,12 +135,17 @@ export interface LearningConfig {
    * game (11,853 lessons): the database played +63 Elo [+13, +117] against itself with --no-graph-patterns (100
    * games, paired openings); at 5,469 games an hour on 2 jobs against 12,771 without lessons under a like load
    * (docs/lab/2026-12.md). Weights fitted by least squares to 17,203 such lessons played +104 [+43, +171].
+   * Since 2026-12-07 (session 80) 6: a full-width play search's lessons are valued two plies past the move, a fifth
+   * of material-forks' time (train/relationLessons.ts, lessonSearchFor), and the terms kept improving with lessons
+   * (on seed 21's 5,000-game database, 37,550 lessons against 7,936: move quality -0.19 [-0.38, 0.00]).
    */
   relationLessons: number;
   /**
    * Once the database keeps this many relation lessons, a game gives one (when relationLessons asks for more): the
    * fit is level from a few thousand lessons (more lessons a game, or fewer after the first thousand games, measured
    * the same), and the lessons' searches were most of a game's time. Decided: 4,000 (2026-12-06, docs/lab/).
+   * Since 2026-12-07 (session 80) never (NEVER_FEWER_LESSONS) for a new database: with lessons a fifth as dear, six
+   * a game cost what one did, and the fit measured 1.81 at 7,936 lessons and 1.64 at 37,550 (docs/lab/2026-12.md).
    */
   relationLessonsFullAt: number;
   /** Largest node count of a created pattern. */
@@ -153,6 +158,9 @@ export interface LearningConfig {
   specialisation: { enabled: boolean; perGame: number; minChange: number };
   deletion: { enabled: boolean; threshold: number; minAge: number; cap: number };
 }
+
+/** relationLessonsFullAt for "every game gives relationLessons, however many are kept" (the largest it may be). */
+export const NEVER_FEWER_LESSONS = 1e9;
 
 export const PATTERN_LANGUAGES = ['paper', 'safety'] as const;
 export type PatternLanguage = (typeof PATTERN_LANGUAGES)[number];
@@ -172,8 +180,8 @@ export const DEFAULT_CONFIG: LearningConfig = {
   playSearch: 'material-full-width',
   maturity: 0,
   targetMaturity: 0,
-  relationLessons: 4,
-  relationLessonsFullAt: 4000,
+  relationLessons: 6,
+  relationLessonsFullAt: NEVER_FEWER_LESSONS,
   maxPatternSize: 6,
   seeding: true,
   subgraphsPerGame: 6,
@@ -231,7 +239,7 @@ export function validateConfig(config: LearningConfig): void {
   inRange('maturity', config.maturity, 0, 1e9);
   inRange('targetMaturity', config.targetMaturity, 0, 1e9);
   inRange('relationLessons', config.relationLessons, 0, 1000);
-  inRange('relationLessonsFullAt', config.relationLessonsFullAt, 0, 1e9);
+  inRange('relationLessonsFullAt', config.relationLessonsFullAt, 0, NEVER_FEWER_LESSONS);
   inRange('maxPatternSize', config.maxPatternSize, 2, 16);
   inRange('subgraphsPerGame', config.subgraphsPerGame, 0, 1000);
   inRange('regression.perGame', config.regression.perGame, 0, 1000);

@@ -106,7 +106,7 @@ export function registerTrainCommand(program: Command): void {
     .option('--evaluation <fn>', 'paper | shrunk: how matched patterns combine, in play and learning')
     .option('--prior <n>', 'pseudo-counts of a draw shrinking each weight, for shrunk')
     .option('--material-prior <k>', 'pseudo-counts of the fitted piece values blended into each material weight by the material searches, 0 for none, 1000000 for the fitted values alone (a new database: 1000000)')
-    .option('--relation-lessons <n>', "positions of each game whose relation terms (the smallest graph patterns, read at every position the play search values) learn toward the play search's value of them (tens of milliseconds each); 0 for none (default 4; one a game once the database keeps 4,000)")
+    .option('--relation-lessons <n>', "positions of each game whose relation terms (the smallest graph patterns, read at every position the play search values) learn toward the play search's value of them (tens of milliseconds each); 0 for none (default 6)")
     .optionsGroup('Pattern creation (saved in the database):')
     .option('--language <name>', "paper | safety: the paper's pattern language, or with en-prise pieces marked (a new database: safety)")
     .option('--subgraphs-per-game <n>', 'node-ordered subgraphs proposed per game (default 6)')
