@@ -18,6 +18,7 @@ import { Random } from '../src/util/random.ts';
 import { runTraining } from '../src/train/harness.ts';
 import { PatternStore } from '../src/store/patternStore.ts';
 import { DEFAULT_CONFIG, loadConfig } from '../src/learn/config.ts';
+import { runMorph } from './helpers/cli.ts';
 
 /** Positions from the scored set and a few random moves past each. */
 function positions(count: number, seed: number): Board[] {
@@ -104,7 +105,12 @@ describe('relation learning', () => {
     expect(kept().get(1)).toBeGreaterThan(5);
     await run(3);
     expect([...kept()].filter(([game]) => game > 1).map(([, count]) => count)).toEqual([1, 1, 1]);
-  });
+    // Asked for N a game on the command line, a run draws N every game, however many the database keeps.
+    const asked = await runMorph(['train', '--db', db, '--games', '2', '--opponent', 'random', '--seed', '4', '--max-plies', '40',
+      '--jobs', '1', '--no-policy', '--progress', 'none', '--relation-lessons', '3']);
+    expect(asked.code, asked.stderr).toBe(0);
+    expect([...kept()].filter(([game]) => game > 4).map(([, count]) => count)).toEqual([3, 3]);
+  }, 60_000);
 
   it("saving drops the AdaGrad learner's step sizes an older database kept, and keeps its other meta", () => {
     const store = PatternStore.open(':memory:');

@@ -13,7 +13,7 @@ import { badInput } from '../../util/errors.ts';
 import { extensionsOf } from '../../search/extensions.ts';
 import { action, printLine, reportError } from '../run.ts';
 import { parseIntegerOption, parseNumberOption, parsePositiveNumberOption, parseSearchOption, parseSeedOption, TRAINING_SEARCH_HELP } from '../options.ts';
-import { DEFAULT_CONFIG, type ConfigPatch, type LearningConfig } from '../../learn/config.ts';
+import { DEFAULT_CONFIG, NEVER_FEWER_LESSONS, type ConfigPatch, type LearningConfig } from '../../learn/config.ts';
 import { OWN_SQUARE_EVERY } from '../../model/ownPolicy.ts';
 import { openingPositions, readOpenings } from '../../match/openings.ts';
 import { defaultDatabasePath } from '../../store/location.ts';
@@ -106,7 +106,7 @@ export function registerTrainCommand(program: Command): void {
     .option('--evaluation <fn>', 'paper | shrunk: how matched patterns combine, in play and learning')
     .option('--prior <n>', 'pseudo-counts of a draw shrinking each weight, for shrunk')
     .option('--material-prior <k>', 'pseudo-counts of the fitted piece values blended into each material weight by the material searches, 0 for none, 1000000 for the fitted values alone (a new database: 1000000)')
-    .option('--relation-lessons <n>', "positions of each game whose relation terms (the smallest graph patterns, read at every position the play search values) learn toward the play search's value of them (tens of milliseconds each); 0 for none (default 6)")
+    .option('--relation-lessons <n>', "positions of each game whose relation terms (the smallest graph patterns, read at every position the play search values) learn toward the play search's value of them (tens of milliseconds each), every game of the run; 0 for none (default 6)")
     .optionsGroup('Pattern creation (saved in the database):')
     .option('--language <name>', "paper | safety: the paper's pattern language, or with en-prise pieces marked (a new database: safety)")
     .option('--subgraphs-per-game <n>', 'node-ordered subgraphs proposed per game (default 6)')
@@ -151,7 +151,11 @@ export function registerTrainCommand(program: Command): void {
         if (opts.targetMaturity !== undefined) {
           config.targetMaturity = parseIntegerOption('--target-maturity', opts.targetMaturity, 0);
         }
-        if (opts.relationLessons !== undefined) config.relationLessons = parseIntegerOption('--relation-lessons', opts.relationLessons, 0, 1000);
+        if (opts.relationLessons !== undefined) {
+          config.relationLessons = parseIntegerOption('--relation-lessons', opts.relationLessons, 0, 1000);
+          // N a game, as asked, for the whole run: a database saved before session 80 fell to one a game from 4,000 kept.
+          config.relationLessonsFullAt = NEVER_FEWER_LESSONS;
+        }
         if (opts.temperature !== undefined) config.temperature = opts.temperature;
         if (opts.evaluation !== undefined) config.evaluation = opts.evaluation as LearningConfig['evaluation'];
         if (opts.prior !== undefined) config.prior = parseNumberOption('--prior', opts.prior, 0, 1e6);
