@@ -13,7 +13,7 @@ import { PatternStore } from '../src/store/patternStore.ts';
 import { loadConfig } from '../src/learn/config.ts';
 import { gameFromPgn } from '../src/learn/learningGame.ts';
 import { recordRelationLessons } from '../src/learn/relationLearning.ts';
-import { lessonSearchFor, relationLessons } from '../src/train/relationLessons.ts';
+import { relationLessons } from '../src/train/relationLessons.ts';
 import { Random } from '../src/util/random.ts';
 
 const opts = new Command()
@@ -33,7 +33,7 @@ const rows = store.db.prepare('SELECT id, pgn, morph_color AS color FROM games W
 const started = performance.now();
 let made = 0;
 for (const { id, pgn, color } of rows) {
-  const lessons = relationLessons(store, gameFromPgn(pgn, color), opts.perGame, new Random(opts.seed * 1_000_003 + id), config, opts.search ?? lessonSearchFor(config.playSearch));
+  const lessons = relationLessons(store, gameFromPgn(pgn, color), opts.perGame, new Random(opts.seed * 1_000_003 + id), config, opts.search);
   // One transaction a game, as training writes them: a killed run keeps every finished game's lessons.
   store.db.transaction(() => recordRelationLessons(store.db, id, lessons))();
   made += lessons.length;

@@ -8,6 +8,7 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import Database from 'better-sqlite3';
 import { afterAll, describe, expect, it } from 'vitest';
+import { ownPolicyPath } from '../src/model/ownPolicy.ts';
 import { openMorphDatabase } from '../src/store/database.ts';
 import { readCheckpointResults } from '../src/train/checkpointResults.ts';
 import { SCORED_POSITIONS } from '../src/train/checkpointJudge.ts';
@@ -40,7 +41,7 @@ describe('checkpoints judged during training', () => {
     for (const row of rows) {
       expect(existsSync(row.checkpoint)).toBe(true);
       // A judged checkpoint and its policy are left frozen: no -wal or -shm beside them.
-      const policy = row.checkpoint.replace(/\.db$/, '.policy.db');
+      const policy = ownPolicyPath(row.checkpoint);
       for (const file of [row.checkpoint, policy]) expect(existsSync(`${file}-wal`) || existsSync(`${file}-shm`)).toBe(false);
       // The policy beside each copy is the one after exactly the checkpoint's games (it records its last game).
       const copy = new Database(policy, { readonly: true, fileMustExist: true });
