@@ -19,12 +19,13 @@ const opts = new Command()
   .requiredOption('--db <file>', 'a copy of a training database: its lessons are changed in place')
   .requiredOption('--search <spec>', 'the search that values each lesson')
   .option('--every <n>', 'keep only every n-th lesson (the others are deleted)', Number, 1)
+  .option('--with-terms', "the search's leaves read the database's relation terms (a bootstrapped target); no policy")
   .parse()
-  .opts<{ db: string; search: string; every: number }>();
+  .opts<{ db: string; search: string; every: number; withTerms?: boolean }>();
 
 const store = PatternStore.open(opts.db);
 const config = loadConfig(store.db);
-const search = lessonSearch(store, config, opts.search);
+const search = lessonSearch(store, config, opts.search, !!opts.withTerms);
 if (search === undefined) throw new Error(`${opts.db}: its play search does not value positions by material`);
 const lessons = stmt(store.db, 'SELECT id, fen FROM relation_lessons ORDER BY id').all() as { id: number; fen: string }[];
 const update = stmt(store.db, 'UPDATE relation_lessons SET settled = ?, static = ?, target = ? WHERE id = ?');

@@ -40,10 +40,16 @@ export interface LessonSearch {
   valueForMover: (board: Board) => number;
 }
 
-export function lessonSearch(store: PatternStore, config: LearningConfig, search = lessonSearchFor(config.playSearch)): LessonSearch | undefined {
+export function lessonSearch(
+  store: PatternStore,
+  config: LearningConfig,
+  search = lessonSearchFor(config.playSearch),
+  readTerms = false,
+): LessonSearch | undefined {
   if (!extensionsOf(config.playSearch).materialValues) return undefined;
   const evaluation = evaluationSettings(config);
-  const searcher = new MorphPlayer(store, { maturity: config.maturity, evaluation, search, seed: 0, contempt: 0, graphPatterns: false });
+  // readTerms: the search's leaves read the relation terms as they stand (TreeStrap's bootstrapped target; no policy).
+  const searcher = new MorphPlayer(store, { maturity: config.maturity, evaluation, search, seed: 0, contempt: 0, graphPatterns: readTerms });
   const pieceValues = databasePieceValues(store);
   const valueForMover = (board: Board) => materialEvaluation(store, board, config.maturity, evaluation, pieceValues).value;
   return { searcher, valueForMover };
