@@ -124,6 +124,23 @@ describe('the plies look', () => {
     expect(() => extensionsOf('material,plies=0')).toThrow(/whole number from 1/);
   });
 
+  it('with late=K, searches late quiet moves shallower: the value is one move\'s exact value, never below minimax', () => {
+    // Two plies, every move after the first reduced to its settled value unless that would be chosen: what it
+    // returns is the exact two-ply value of some move fully searched, so never better for the replier than minimax.
+    for (const fen of sparse.slice(0, 5)) {
+      const board = boardFromFen(fen);
+      const reduced = fullWidthValue(board, 2, -Infinity, Infinity, valueForMover, QUIESCENCE, undefined, undefined, -1, 1);
+      const game = new Chess(fen);
+      expect(reduced).toBeGreaterThanOrEqual(minimax(game, 2) - 1e-12);
+      const exactByMove = verboseMoves(game).map((move) => 1 - minimax(new Chess(move.after), 1));
+      expect(exactByMove.some((exact) => Math.abs(exact - reduced) < 1e-12)).toBe(true);
+      // With K at least every move, nothing is reduced.
+      expect(fullWidthValue(board, 2, -Infinity, Infinity, valueForMover, QUIESCENCE, undefined, undefined, -1, 500)).toBeCloseTo(minimax(game, 2), 12);
+    }
+    expect(extensionList(extensionsOf('material,quiescence,late=3,plies=4'))).toBe('material,quiescence,plies=4,late=3');
+    expect(() => extensionsOf('material,quiescence,late=3')).toThrow(/late reduces the plies look: it needs plies=N/);
+  });
+
   it('plays the fork a one-ply look with captures misses', () => {
     const store = materialOnlyStore();
     const fork = '2r3k1/5ppp/8/3N4/8/8/5PPP/6K1 w - - 0 25';

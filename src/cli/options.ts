@@ -9,7 +9,7 @@ import { MATERIAL_FIT_ALONE } from '../eval/materialFit.ts';
  * The help text of a play search's option (`--search`, `--play-search`), before what it is for: the presets, and
  * the extension lists docs/cli.md ("Searches") spells out.
  */
-const EXTENSIONS_HELP = 'material, captures|quiescence, mates=N, threats=N, own-threats, plies=N, bare-king';
+const EXTENSIONS_HELP = 'material, captures|quiescence, mates=N, threats=N, own-threats, plies=N, late=N, bare-king';
 export const SEARCH_HELP = `${SEARCH_PRESETS.join(' | ')}, or extensions joined by commas (${EXTENSIONS_HELP}, patterns=K with --move-patterns)`;
 /** Training's searches: a database carries no move patterns, so patterns=K is not among them. */
 export const TRAINING_SEARCH_HELP = `${SEARCH_PRESETS.join(' | ')}, or extensions joined by commas (${EXTENSIONS_HELP})`;

@@ -681,7 +681,7 @@ export class MorphPlayer implements GamePlayer {
   private lookAtPlies(next: Board, ranked: RankedMove): void {
     if (ranked.source !== 'patterns') return;
     const value = (after: Board) => this.evaluate(after).value;
-    ranked.value = fullWidthValue(next, this.extensions.plies, this.rootLow, Infinity, value, captureLook(this.extensions), ranked.value, this.pliesMemory);
+    ranked.value = fullWidthValue(next, this.extensions.plies, this.rootLow, Infinity, value, captureLook(this.extensions), ranked.value, this.pliesMemory, -1, this.extensions.late);
   }
 
   /**

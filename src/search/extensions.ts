@@ -18,6 +18,8 @@
  *                 with it does not run those
  *   patterns=K    the K quiet moves a move-pattern database ranks highest (learned, not written: issue 71), each
  *                 followed through every reply as own-threats follows a threat; needs the database (--move-patterns)
+ *   late=K        with plies: after the K moves tried first at a node, quiet moves searched a ply shallower unless
+ *                 they would be chosen (a late-move reduction)
  *   bare-king     against a bare king, the rules' order of moves toward mate instead of the values
  * So `material,quiescence,mates=4,threats=1,own-threats,bare-king` is material-forks, and a list that equals a preset
  * is written as the preset's name: what a database stores stays readable by a Morph that knows only the presets.
@@ -54,6 +56,12 @@ export interface SearchExtensions {
    * then settled by the captures look; 0 none. In place of the captures, threats and own-threats looks.
    */
   plies: number;
+  /**
+   * With plies: after this many moves tried at a node with two plies or more to go, quiet moves (no capture,
+   * promotion or check) are searched a ply shallower, and again at full depth if they would be chosen (a late-move
+   * reduction, search.ts fullWidthValue); 0 none.
+   */
+  late: number;
   /** Against a bare king, the rules' order of moves toward mate instead of the values (bareKing.ts). */
   bareKing: boolean;
 }
@@ -82,18 +90,18 @@ export type SearchPreset = (typeof SEARCH_PRESETS)[number];
 
 /** Every extension of each preset: its name tells only its last addition, this all of them. */
 export const PRESET_EXTENSIONS = freezeEach<SearchPreset, SearchExtensions>({
-  'one-ply': { materialValues: false, captures: 'none', mates: 0, threatened: 0, ownThreats: false, patterns: 0, plies: 0, bareKing: false },
+  'one-ply': { materialValues: false, captures: 'none', mates: 0, threatened: 0, ownThreats: false, patterns: 0, plies: 0, late: 0, bareKing: false },
   // The paper's one ply with material values: what the relation terms fitted over static material know of pieces
   // en prise stands in for a capture search (the static terms, learn/relationLearning.ts).
-  'material-one-ply': { materialValues: true, captures: 'none', mates: 0, threatened: 0, ownThreats: false, patterns: 0, plies: 0, bareKing: false },
+  'material-one-ply': { materialValues: true, captures: 'none', mates: 0, threatened: 0, ownThreats: false, patterns: 0, plies: 0, late: 0, bareKing: false },
   // The bare-king technique came with the mates look, and every preset that looks at mates has it.
-  'captures-mates': { materialValues: false, captures: 'one', mates: 1, threatened: 0, ownThreats: false, patterns: 0, plies: 0, bareKing: true },
-  'material-quiescence': { materialValues: true, captures: 'quiescence', mates: 1, threatened: 0, ownThreats: false, patterns: 0, plies: 0, bareKing: true },
+  'captures-mates': { materialValues: false, captures: 'one', mates: 1, threatened: 0, ownThreats: false, patterns: 0, plies: 0, late: 0, bareKing: true },
+  'material-quiescence': { materialValues: true, captures: 'quiescence', mates: 1, threatened: 0, ownThreats: false, patterns: 0, plies: 0, late: 0, bareKing: true },
   // The forks look also answers a single threat no move parries (a pin, a trapped piece), as it follows its own.
-  'material-forks': { materialValues: true, captures: 'quiescence', mates: MATE_LOOK_DEPTH, threatened: 1, ownThreats: true, patterns: 0, plies: 0, bareKing: true },
+  'material-forks': { materialValues: true, captures: 'quiescence', mates: MATE_LOOK_DEPTH, threatened: 1, ownThreats: true, patterns: 0, plies: 0, late: 0, bareKing: true },
   // Every move of each side three plies past the move, in place of the hand-written threat looks: what they find,
   // and whatever else the learned values see that deep (docs/lab/2026-12.md, session 77).
-  'material-full-width': { materialValues: true, captures: 'quiescence', mates: MATE_LOOK_DEPTH, threatened: 0, ownThreats: false, patterns: 0, plies: 3, bareKing: true },
+  'material-full-width': { materialValues: true, captures: 'quiescence', mates: MATE_LOOK_DEPTH, threatened: 0, ownThreats: false, patterns: 0, plies: 3, late: 0, bareKing: true },
 });
 
 /** The record frozen, and each of its values: every player of a preset shares that preset's extensions. */
@@ -111,7 +119,7 @@ export type SearchSpec = string;
 /** The forms a search may take, for the one-line error that refuses a bad one. */
 export const SEARCH_FORMS =
   `a search is a preset (${SEARCH_PRESETS.join(', ')}) or extensions joined by commas, each at most once: ` +
-  'material, captures or quiescence, mates=N, threats=N, own-threats, patterns=N, plies=N, bare-king (N a whole number from 1; ' +
+  'material, captures or quiescence, mates=N, threats=N, own-threats, patterns=N, plies=N, late=N, bare-king (N a whole number from 1; ' +
   'e.g. material,quiescence,mates=4,threats=1,own-threats,bare-king)';
 
 const isPreset = (text: string): text is SearchPreset => (SEARCH_PRESETS as readonly string[]).includes(text);
@@ -143,7 +151,7 @@ export function extensionsOf(search: SearchSpec, what = 'search'): Readonly<Sear
     // Two depths of one look: a search follows the captures one deep or in turn.
     if (seen.has(name === 'captures' ? 'quiescence' : name === 'quiescence' ? 'captures' : '')) throw refuse('captures or quiescence, not both');
     seen.add(name);
-    const counted = name === 'mates' || name === 'threats' || name === 'patterns' || name === 'plies';
+    const counted = name === 'mates' || name === 'threats' || name === 'patterns' || name === 'plies' || name === 'late';
     if (counted && count === undefined) throw refuse(`${name} needs a count, as ${name}=N`);
     if (!counted && count !== undefined) throw refuse(`${name} takes no count`);
     if (counted && !/^[1-9]\d*$/.test(count!)) throw refuse(`${name} needs a whole number from 1, got "${quoteInput(count!)}"`);
@@ -155,12 +163,14 @@ export function extensionsOf(search: SearchSpec, what = 'search'): Readonly<Sear
     else if (name === 'own-threats') extensions.ownThreats = true;
     else if (name === 'patterns') extensions.patterns = Number(count);
     else if (name === 'plies') extensions.plies = Number(count);
+    else if (name === 'late') extensions.late = Number(count);
     else extensions.bareKing = true;
   }
+  if (extensions.late > 0 && extensions.plies === 0) throw refuse('late reduces the plies look: it needs plies=N');
   return Object.freeze(extensions);
 }
 
-const EXTENSION_NAMES: ReadonlySet<string> = new Set(['material', 'captures', 'quiescence', 'mates', 'threats', 'own-threats', 'patterns', 'plies', 'bare-king']);
+const EXTENSION_NAMES: ReadonlySet<string> = new Set(['material', 'captures', 'quiescence', 'mates', 'threats', 'own-threats', 'patterns', 'plies', 'late', 'bare-king']);
 
 /**
  * Preset names no longer offered, as the lists they were: a database saved with one still opens and plays as it
@@ -182,6 +192,7 @@ export function extensionList(extensions: Readonly<SearchExtensions>): string {
   if (extensions.ownThreats) items.push('own-threats');
   if (extensions.patterns > 0) items.push(`patterns=${extensions.patterns}`);
   if (extensions.plies > 0) items.push(`plies=${extensions.plies}`);
+  if (extensions.late > 0) items.push(`late=${extensions.late}`);
   if (extensions.bareKing) items.push('bare-king');
   return items.join(',');
 }

@@ -306,6 +306,7 @@ export function fullWidthValue(
   standPat?: number,
   memory?: SearchMemory,
   lastMoveTo = -1,
+  lateAfter = 0,
 ): number {
   if (plies <= 0) {
     if (isInCheck(position) && !hasLegalMove(position)) return 1;
@@ -326,8 +327,14 @@ export function fullWidthValue(
   const first = memory === undefined ? [] : likelyCutOffs(moves, stored?.best, memory.killers.at(plies), lastMoveTo);
   const order = new TryOrder(position, moves, first, valueForMover);
   // A move tried first reaches a leaf unvalued: the leaf values itself (a mate needs no value).
+  let tried = 0;
   for (let reply = order.next(); reply !== undefined; reply = order.next()) {
-    const replierValue = fullWidthValue(reply.after, plies - 1, 1 - Math.min(high, value), 1 - low, valueForMover, look, reply.valueForCapturer, memory, reply.move.to);
+    // Late quiet moves a ply shallower, and again at full depth only if they would be chosen (lateAfter > 0).
+    const reduced = lateAfter > 0 && plies >= 2 && tried++ >= lateAfter && isQuietMove(position, reply.move, reply.after);
+    const search = (depth: number) =>
+      fullWidthValue(reply.after, depth, 1 - Math.min(high, value), 1 - low, valueForMover, look, reply.valueForCapturer, memory, reply.move.to, lateAfter);
+    let replierValue = search(reduced ? plies - 2 : plies - 1);
+    if (reduced && 1 - replierValue < value) replierValue = search(plies - 1);
     if (1 - replierValue < value) {
       value = 1 - replierValue;
       best = reply.move;
@@ -342,6 +349,11 @@ export function fullWidthValue(
     memory.table.set(key, plies, { value, bound: boundOf(value, low, high), best });
   }
   return value;
+}
+
+/** A move that neither captures, promotes nor gives check: what a late-move reduction may search shallower. */
+function isQuietMove(position: Board, move: CompactMove, after: Board): boolean {
+  return !isCapture(position, move) && move.promotion === 0 && !isInCheck(after);
 }
 
 /**
