@@ -187,6 +187,7 @@ describe('the plies look', () => {
   it("values the relation terms' lessons two plies past the move under a deeper full-width play search, else by the play search", () => {
     expect(lessonSearchFor('material-full-width')).toBe('material,quiescence,mates=4,plies=2,bare-king');
     expect(lessonSearchFor('material,quiescence,plies=5')).toBe('material,quiescence,plies=2');
+    expect(lessonSearchFor('material,quiescence,plies=4,late=3')).toBe('material,quiescence,plies=2');
     expect(lessonSearchFor('material,quiescence,plies=2')).toBe('material,quiescence,plies=2');
     expect(lessonSearchFor('material-quiescence')).toBe('material-quiescence');
     expect(lessonSearchFor('material-forks')).toBe('material-forks');

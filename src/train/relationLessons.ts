@@ -57,7 +57,7 @@ export function lessonSearch(
 
 /**
  * The search a lesson is valued by: the play search, but two plies past the move for a full-width one (plies=N, N > 2;
- * its other extensions kept). Measured on seed 21's 5,000-game database (docs/lab/2026-12.md, session 80): its 7,936
+ * its other extensions kept, but not a late-move reduction: the lessons' targets stay those measured). Measured on seed 21's 5,000-game database (docs/lab/2026-12.md, session 80): its 7,936
  * lessons valued again this way gave gaps that correlate .98 with material-forks' (the lessons' search before) and
  * terms that choose as well (move quality +0.02 [-0.08, +0.12]), at a fifth of a lesson's time (about 30 ms against
  * 150 loaded), so a game affords several times the lessons; and the terms keep improving with lessons (37,550
@@ -66,7 +66,7 @@ export function lessonSearch(
  */
 export function lessonSearchFor(playSearch: SearchSpec): SearchSpec {
   const extensions = extensionsOf(playSearch);
-  return extensions.plies > LESSON_PLIES ? formatSearch({ ...extensions, plies: LESSON_PLIES }) : playSearch;
+  return extensions.plies > LESSON_PLIES ? formatSearch({ ...extensions, plies: LESSON_PLIES, late: 0 }) : playSearch;
 }
 
 /** How many plies past the move a full-width lesson search looks (lessonSearchFor). */
