@@ -21,6 +21,14 @@ import { getMeta, setMeta } from '../src/store/meta.ts';
 const FAKE_ENGINE = fileURLToPath(new URL('./fixtures/fake-engine.mjs', import.meta.url));
 const tempDir = mkdtempSync(join(tmpdir(), 'morph-reliability-'));
 const tracked = killedAfterAll(tempDir);
+
+/**
+ * For a run killed once it has recorded a few games, to check what the kill leaves: no own move policy and no
+ * relation-term lessons, whose work after each game (half a short game's processor time, 2026-12-07) only delays
+ * the games the test waits for and changes neither them nor the files a kill leaves.
+ */
+const UNTIL_KILLED = ['--no-policy', '--relation-lessons', '0'];
+
 let folders = 0;
 
 /** A fresh folder in the test's temporary one. */
@@ -279,7 +287,7 @@ describe('read commands leave the directory as they found it', () => {
 
   it("leaves a killed writer's log as it was (the games in it are read)", async () => {
     const { dir, db } = await folderWithDatabase('reader-after-kill');
-    const run = tracked(startMorph(['train', '--db', db, '--games', '1000', '--jobs', '1', '--opponent', 'random', '--max-plies', '60', '--progress', 'none', '--no-policy']));
+    const run = tracked(startMorph(['train', '--db', db, '--games', '1000', '--jobs', '1', '--opponent', 'random', '--max-plies', '60', '--progress', 'none', ...UNTIL_KILLED]));
     const deadline = Date.now() + 60_000;
     while (recordedGames(db) < 3 && Date.now() < deadline) await sleep(50);
     run.child.kill('SIGKILL');
@@ -333,7 +341,7 @@ describe('read commands leave the directory as they found it', () => {
 describe('what a kill -9 of the trainer leaves beside the database', () => {
   it("only SQLite's log of saved games and the empty lock file; the next run resumes and leaves one file and the lock", async () => {
     const { dir, db } = await folderWithDatabase('killed-files');
-    const run = tracked(startMorph(['train', '--db', db, '--games', '1000', '--jobs', '1', '--opponent', 'random', '--max-plies', '60', '--progress', 'none', '--no-policy']));
+    const run = tracked(startMorph(['train', '--db', db, '--games', '1000', '--jobs', '1', '--opponent', 'random', '--max-plies', '60', '--progress', 'none', ...UNTIL_KILLED]));
     const deadline = Date.now() + 60_000;
     while (recordedGames(db) < 3 && Date.now() < deadline) await sleep(50);
     run.child.kill('SIGKILL');
