@@ -5,7 +5,8 @@
 # strength; issue 71, where a search looks)?
 #   move quality on the 400 scored positions, paired: material-full-width (three plies), four plies with late=3 and
 #   late=8, four plies in full; then four plies with late=3 against three plies in games (the database's play search
-#   set in a copy, research/with-config.ts; 100 games, paired balanced openings, SPRT elo0 0 elo1 30).
+#   set in a copy, research/with-config.ts; 100 games, paired balanced openings, SPRT elo0 0 elo1 30), and each
+#   against gnuchess at depth 2.
 #
 #   research/recipes/late-moves.sh CHECKPOINT OUT   (CHECKPOINT: fresh-curve.sh's games-005000.db of seed 21, with its
 #                                                    policy beside it; resumable: a step whose output exists is kept)
@@ -26,3 +27,10 @@ fi
 [ -s "$OUT/h2h-late3.json" ] || nice -n 5 node bin/morph.js match --white "morph:$OUT/late3.db" --black "morph:$CHECKPOINT" \
   --games 100 --seed 1 --openings openings/balanced-6ply.epd --sprt elo0=0,elo1=30 --json --pgn "$OUT/h2h-late3.pgn" \
   --no-progress > "$OUT/h2h-late3.json"
+# Against an opponent outside the family: both searches on the same database against gnuchess at depth 2, the same
+# 100 balanced openings and seed (paired by opening).
+for side in late3:"$OUT/late3.db" three:"$CHECKPOINT"; do
+  name=${side%%:*} db=${side#*:}
+  [ -s "$OUT/gnu2-$name.json" ] || nice -n 5 node bin/morph.js match --white "morph:$db" --black gnuchess:depth=2 --games 100 \
+    --seed 1 --openings openings/balanced-6ply.epd --concurrency 2 --json --pgn "$OUT/gnu2-$name.pgn" --no-progress > "$OUT/gnu2-$name.json"
+done
