@@ -9,6 +9,9 @@
  *
  *   nice -n 10 node bin/run-ts.js training/label-move-scores.ts --in test/fixtures/agreement.jsonl \
  *     --depth 8 --out positions/move-scores.jsonl     (the fixture: 400 positions, 24 min on a busy 2-core machine)
+ *   nice -n 10 node bin/run-ts.js training/label-move-scores.ts --in positions-seed81.jsonl \
+ *     --depth 8 --out positions/move-scores-2k.jsonl  (2,100 positions of make-agreement-set.ts --seed 81, none among
+ *                                                      the 400: 523 s, 0.25-1 s a position as the machine's load varied)
  *
  * --engine PATH labels with another UCI binary, e.g. Debian's native Stockfish 15.1 (/usr/games/stockfish). It is
  * not faster here: on 30 positions at depth 8 it took 0.37 s a position against the embedded build's 0.30 s

@@ -9,6 +9,13 @@
  *
  *   node bin/run-ts.js training/make-agreement-set.ts --games 60 --positions 400 --depth 8 --seed 11 \
  *     --out test/fixtures/agreement.jsonl
+ *
+ * The positions of positions/move-scores-2k.jsonl (then labelled by training/label-move-scores.ts), 2,100 from
+ * 194 games in 326 s on the busy 2-core machine (84 s of it labelling); none of them is among the 400 above
+ * (compared by FEN without the move counters):
+ *
+ *   nice -n 10 node bin/run-ts.js training/make-agreement-set.ts --games 400 --positions 2100 --depth 8 --seed 81 \
+ *     --out positions-seed81.jsonl
  */
 import { writeFileSync } from 'node:fs';
 import { Command } from 'commander';
