@@ -28,9 +28,9 @@ fi
   --games 100 --seed 1 --openings openings/balanced-6ply.epd --sprt elo0=0,elo1=30 --json --pgn "$OUT/h2h-late3.pgn" \
   --no-progress > "$OUT/h2h-late3.json"
 # Against an opponent outside the family: both searches on the same database against gnuchess at depth 2, the same
-# 100 balanced openings and seed (paired by opening).
+# 60 balanced openings and seed (paired by opening).
 for side in late3:"$OUT/late3.db" three:"$CHECKPOINT"; do
   name=${side%%:*} db=${side#*:}
-  [ -s "$OUT/gnu2-$name.json" ] || nice -n 5 node bin/morph.js match --white "morph:$db" --black gnuchess:depth=2 --games 100 \
+  [ -s "$OUT/gnu2-$name.json" ] || nice -n 5 node bin/morph.js match --white "morph:$db" --black gnuchess:depth=2 --games 60 \
     --seed 1 --openings openings/balanced-6ply.epd --concurrency 2 --json --pgn "$OUT/gnu2-$name.pgn" --no-progress > "$OUT/gnu2-$name.json"
 done
