@@ -332,10 +332,11 @@ export function fullWidthValue(
     // Late quiet moves a ply shallower, and again at full depth only if they would be chosen (lateAfter > 0).
     // No closure for the two calls: one made at every node costs time in this hot path (TryOrder's note).
     const reduced = lateAfter > 0 && plies >= 2 && tried++ >= lateAfter && isQuietMove(position, reply.move, reply.after);
+    const replierLow = 1 - Math.min(high, value);
     const replierHigh = 1 - low;
-    let replierValue = fullWidthValue(reply.after, reduced ? plies - 2 : plies - 1, 1 - Math.min(high, value), replierHigh, valueForMover, look, reply.valueForCapturer, memory, reply.move.to, lateAfter);
+    let replierValue = fullWidthValue(reply.after, reduced ? plies - 2 : plies - 1, replierLow, replierHigh, valueForMover, look, reply.valueForCapturer, memory, reply.move.to, lateAfter);
     if (reduced && 1 - replierValue < value) {
-      replierValue = fullWidthValue(reply.after, plies - 1, 1 - Math.min(high, value), replierHigh, valueForMover, look, reply.valueForCapturer, memory, reply.move.to, lateAfter);
+      replierValue = fullWidthValue(reply.after, plies - 1, replierLow, replierHigh, valueForMover, look, reply.valueForCapturer, memory, reply.move.to, lateAfter);
     }
     if (1 - replierValue < value) {
       value = 1 - replierValue;
