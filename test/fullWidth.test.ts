@@ -6,7 +6,7 @@ import { Chess } from 'chess.js';
 import { describe, expect, it } from 'vitest';
 import { boardFromFen, type Board } from '../src/chess/board.ts';
 import { fullWidthValue, QUIESCENCE, QUIESCENCE_DEPTH } from '../src/search/search.ts';
-import { extensionList, extensionsOf, formatSearch } from '../src/search/extensions.ts';
+import { extensionList, extensionsOf, formatSearch, normalizeSearch } from '../src/search/extensions.ts';
 import { GameHistory } from '../src/chess/history.ts';
 import { MorphPlayer, type RankedMove } from '../src/player/morphPlayer.ts';
 import { materialOnlyStore } from './helpers/materialStore.ts';
@@ -139,6 +139,9 @@ describe('the plies look', () => {
     }
     expect(extensionList(extensionsOf('material,quiescence,late=3,plies=4'))).toBe('material,quiescence,plies=4,late=3');
     expect(() => extensionsOf('material,quiescence,late=3')).toThrow(/late reduces the plies look: it needs plies=N/);
+    // The four-plies preset is exactly the list measured in docs/lab/ (session 81), and that list is stored by its name.
+    expect(normalizeSearch('material,quiescence,mates=4,plies=4,late=3,bare-king')).toBe('material-four-plies');
+    expect(extensionList(extensionsOf('material-four-plies'))).toBe('material,quiescence,mates=4,plies=4,late=3,bare-king');
   });
 
   it('plays the fork a one-ply look with captures misses', () => {
@@ -188,6 +191,7 @@ describe('the plies look', () => {
     expect(lessonSearchFor('material-full-width')).toBe('material,quiescence,mates=4,plies=2,bare-king');
     expect(lessonSearchFor('material,quiescence,plies=5')).toBe('material,quiescence,plies=2');
     expect(lessonSearchFor('material,quiescence,plies=4,late=3')).toBe('material,quiescence,plies=2');
+    expect(lessonSearchFor('material-four-plies')).toBe(lessonSearchFor('material-full-width'));
     expect(lessonSearchFor('material,quiescence,plies=2')).toBe('material,quiescence,plies=2');
     expect(lessonSearchFor('material-quiescence')).toBe('material-quiescence');
     expect(lessonSearchFor('material-forks')).toBe('material-forks');

@@ -112,7 +112,7 @@ describe('UciEngine (the protocol state machine)', () => {
       'id author Morph team',
       'option name Database type string default /somewhere/morph.db',
       'option name Maturity type spin default 0 min 0 max 100000',
-      'option name Search type combo default material-full-width var one-ply var material-one-ply var captures-mates var material-quiescence var material-forks var material-full-width',
+      'option name Search type combo default material-full-width var one-ply var material-one-ply var captures-mates var material-quiescence var material-forks var material-full-width var material-four-plies',
       'option name MaterialPrior type spin default 1000000 min 0 max 1000000',
       'option name Contempt type spin default 17 min -800 max 800',
       'option name Seed type spin default 1 min 0 max 2147483647',
@@ -375,7 +375,7 @@ describe('UciEngine (the protocol state machine)', () => {
       'info string option Search: material,quiescence,patterns=4 follows the quiet moves move patterns rank highest: start morph uci with --move-patterns FILE',
     ]);
     expect(send('uci')).toContain(
-      'option name Search type combo default material-forks var one-ply var material-one-ply var captures-mates var material-quiescence var material-forks var material-full-width',
+      'option name Search type combo default material-forks var one-ply var material-one-ply var captures-mates var material-quiescence var material-forks var material-full-width var material-four-plies',
     );
     const started = engineUnderTest({ search: 'material-forks', movePatterns: true });
     expect(started.send('setoption name Search value material,quiescence,patterns=4')).toEqual([]);
@@ -384,7 +384,7 @@ describe('UciEngine (the protocol state machine)', () => {
   it('offers a list of extensions it was started with beside the presets, as the Search option\'s default', () => {
     const { send } = engineUnderTest({ search: 'material,quiescence,mates=4,bare-king' });
     expect(send('uci')).toContain(
-      'option name Search type combo default material,quiescence,mates=4,bare-king var one-ply var material-one-ply var captures-mates var material-quiescence var material-forks var material-full-width var material,quiescence,mates=4,bare-king',
+      'option name Search type combo default material,quiescence,mates=4,bare-king var one-ply var material-one-ply var captures-mates var material-quiescence var material-forks var material-full-width var material-four-plies var material,quiescence,mates=4,bare-king',
     );
   });
 

@@ -81,11 +81,12 @@ export const MATE_LOOK_DEPTH = 4;
  * The searches measured in docs/lab/, each against one before it and named by what it added; search.ts's header
  * says what each measured. Kept by name: the paper's player, the defaults (captures-mates trains, material-full-width
  * plays), and the three a measurement still compares with (material-one-ply, the 1-ply target; material-quiescence,
- * the training search measured against the default; material-forks, the play search before material-full-width). Two steps on the way were retired as names (session 75,
+ * the training search measured against the default; material-forks, the play search before material-full-width), and material-four-plies, a ply further by a
+ * late-move reduction. Two steps on the way were retired as names (session 75,
  * docs/lab/2026-12.md) and stay writable as lists: `captures` (itself a list of one extension) and
  * `material-threats` (RETIRED_PRESETS).
  */
-export const SEARCH_PRESETS = ['one-ply', 'material-one-ply', 'captures-mates', 'material-quiescence', 'material-forks', 'material-full-width'] as const;
+export const SEARCH_PRESETS = ['one-ply', 'material-one-ply', 'captures-mates', 'material-quiescence', 'material-forks', 'material-full-width', 'material-four-plies'] as const;
 export type SearchPreset = (typeof SEARCH_PRESETS)[number];
 
 /** Every extension of each preset: its name tells only its last addition, this all of them. */
@@ -102,6 +103,9 @@ export const PRESET_EXTENSIONS = freezeEach<SearchPreset, SearchExtensions>({
   // Every move of each side three plies past the move, in place of the hand-written threat looks: what they find,
   // and whatever else the learned values see that deep (docs/lab/2026-12.md, session 77).
   'material-full-width': { materialValues: true, captures: 'quiescence', mates: MATE_LOOK_DEPTH, threatened: 0, ownThreats: false, patterns: 0, plies: 3, late: 0, bareKing: true },
+  // A fourth ply for about twice the work: after the three moves tried first at a node, quiet moves a ply shallower
+  // unless they would be chosen (docs/lab/2026-12.md, sessions 81 and 82).
+  'material-four-plies': { materialValues: true, captures: 'quiescence', mates: MATE_LOOK_DEPTH, threatened: 0, ownThreats: false, patterns: 0, plies: 4, late: 3, bareKing: true },
 });
 
 /** The record frozen, and each of its values: every player of a preset shares that preset's extensions. */
