@@ -122,6 +122,10 @@ export interface LearningConfig {
    * each side three plies past the move instead of the threat looks: on
    * the same database +280 Elo [+196, +404] head to head, and against gnuchess at depth 2 .525 against .265
    * (paired +.26 a game [+.145, +.375]), mean win-chance loss 2.16 -> 1.68 (docs/lab/2026-12.md, session 77).
+   * Since 2026-12-07 (session 82) "material-four-plies", a ply further by a late-move reduction: on seed 21's
+   * 5,000-game database +163 Elo [+93, +248] head to head (96 games); on a fresh 3,000-game database against
+   * gnuchess at depth 2 .650 against .520 (paired +.13 a game [+.008, +.252], 100 games each), for about twice the
+   * positions valued a move (docs/lab/2026-12.md, sessions 81 and 82).
    */
   playSearch: SearchSpec;
   /** Patterns with fewer updates are ignored when playing. */
@@ -177,7 +181,7 @@ export const DEFAULT_CONFIG: LearningConfig = {
   materialPrior: MATERIAL_FIT_ALONE,
   language: 'safety',
   search: 'captures-mates',
-  playSearch: 'material-full-width',
+  playSearch: 'material-four-plies',
   maturity: 0,
   targetMaturity: 0,
   relationLessons: 6,

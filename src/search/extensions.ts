@@ -79,10 +79,10 @@ export const MATE_LOOK_DEPTH = 4;
 
 /**
  * The searches measured in docs/lab/, each against one before it and named by what it added; search.ts's header
- * says what each measured. Kept by name: the paper's player, the defaults (captures-mates trains, material-full-width
- * plays), and the three a measurement still compares with (material-one-ply, the 1-ply target; material-quiescence,
- * the training search measured against the default; material-forks, the play search before material-full-width), and material-four-plies, a ply further by a
- * late-move reduction. Two steps on the way were retired as names (session 75,
+ * says what each measured. Kept by name: the paper's player, the defaults (captures-mates trains, material-four-plies
+ * plays), and the four a measurement still compares with (material-one-ply, the 1-ply target; material-quiescence,
+ * the training search measured against the default; material-forks and material-full-width, the play searches
+ * before it). Two steps on the way were retired as names (session 75,
  * docs/lab/2026-12.md) and stay writable as lists: `captures` (itself a list of one extension) and
  * `material-threats` (RETIRED_PRESETS).
  */

@@ -44,6 +44,12 @@
  *             297 ms; 100 scored positions, back to back on a shared machine): the look remembers what it found over a
  *             game move and tries first the moves likeliest to cut it off (searchMemory.ts), 18,106 positions valued
  *             a move against 63,204 without (then a median of 184 ms, mean 428, measured alongside), the same moves.
+ * - material-four-plies: material-full-width a ply further (plies=4), for about twice its work by a late-move
+ *             reduction (late=3): at a node with two plies or more to go, the quiet moves after the three tried
+ *             first are searched a ply shallower, and again in full only if they would be chosen. On the same
+ *             database and policy, against material-full-width: +163 Elo [+93, +248] head to head (seed 21's
+ *             5,000-game database, 96 games), and against gnuchess at depth 2 .650 against .520 (a fresh 3,000-game
+ *             database, paired +.13 a game [+.008, +.252]; docs/lab/2026-12.md, sessions 81 and 82).
  *
  * Why captures: nine in ten of the one-ply player's blunders left a piece to be taken (docs/lab/).
  * The one-ply player sees the position before the capture, where material is still level and only patterns
