@@ -33,3 +33,9 @@ node bin/run-ts.js training/paired-match-diff.ts "$OUT/gnu2-three.json" "$OUT/gn
 for search in material-full-width material-four-plies; do
   [ -s "$OUT/times-$search.txt" ] || DB="$DB" SEARCH=$search node bin/run-ts.js research/move-times.ts > "$OUT/times-$search.txt"
 done
+# What the graph patterns are worth in games at four plies (issue 69's second target: at least 100 Elo): the same
+# database without its relation terms and the policy's term (--no-graph-patterns, the first player only) against
+# itself with them, 100 games, paired balanced openings.
+[ -s "$OUT/nographs.json" ] || nice -n 5 node bin/morph.js match --white "morph:$OUT/four.db" --no-graph-patterns \
+  --black "morph:$OUT/four.db" --games 100 --seed 1 --openings openings/balanced-6ply.epd --json --pgn "$OUT/nographs.pgn" \
+  --no-progress > "$OUT/nographs.json"
