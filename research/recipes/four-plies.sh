@@ -39,3 +39,7 @@ done
 [ -s "$OUT/nographs.json" ] || nice -n 5 node bin/morph.js match --white "morph:$OUT/four.db" --no-graph-patterns \
   --black "morph:$OUT/four.db" --games 100 --seed 1 --openings openings/balanced-6ply.epd --json --pgn "$OUT/nographs.pgn" \
   --no-progress > "$OUT/nographs.json"
+# Which part of the graph patterns carries it, on the 2,100 scored positions at four plies: as it plays; without the
+# relation terms and the policy's term (graphPatterns=false); without the policy (policy=none).
+[ -s "$OUT/graph-worth-2k.jsonl" ] || node bin/run-ts.js training/compare-rankers.ts --positions positions/move-scores-2k.jsonl \
+  "db=$OUT/four.db" "db=$OUT/four.db;graphPatterns=false" "db=$OUT/four.db;policy=none" > "$OUT/graph-worth-2k.jsonl"
