@@ -43,3 +43,7 @@ done
 # relation terms and the policy's term (graphPatterns=false); without the policy (policy=none).
 [ -s "$OUT/graph-worth-2k.jsonl" ] || node bin/run-ts.js training/compare-rankers.ts --positions positions/move-scores-2k.jsonl \
   "db=$OUT/four.db" "db=$OUT/four.db;graphPatterns=false" "db=$OUT/four.db;policy=none" > "$OUT/graph-worth-2k.jsonl"
+# The policy alone in games: the database with its policy against a copy with none beside it, 100 games.
+[ -e "$OUT/nopolicy.db" ] || sqlite3 "$OUT/four.db" ".backup $OUT/nopolicy.db"
+[ -s "$OUT/policy.json" ] || nice -n 5 node bin/morph.js match --white "morph:$OUT/four.db" --black "morph:$OUT/nopolicy.db" \
+  --games 100 --seed 1 --openings openings/balanced-6ply.epd --json --pgn "$OUT/policy.pgn" --no-progress > "$OUT/policy.json"
