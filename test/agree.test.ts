@@ -243,6 +243,32 @@ describe('move quality on positions scored move by move', () => {
     expect(() => measureAgreement(positions, partial)).toThrow(/scores only the moves it chooses among/);
   });
 
+  it("reads move quality from the moves a ranker plays among when its full ranking puts another first (a late-move reduction's)", () => {
+    // The full ranking puts the engine's best move first; the game move's search plays the second best. The shares
+    // read the ranking, move quality the move played.
+    const rows = scoredRows().slice(0, 20);
+    const ordered = (scores: Record<string, number>) => Object.entries(scores).sort((a, b) => b[1] - a[1]).map(([move]) => move);
+    const scoresOf = (fen: string) => rows.find((row) => row.fen === fen)!.scores;
+    const ranker = {
+      name: 'ranks the best first, plays the second',
+      score: (fen: string) => ordered(scoresOf(fen)).map((move, i) => ({ move, value: -i })),
+      chooseAmong: (fen: string) => [{ move: ordered(scoresOf(fen))[1], value: 1 }],
+      close: () => {},
+    };
+    const positions = parseLabelledPositions(rows.map((row, i) => ({ number: i + 1, text: JSON.stringify(row) }))).positions;
+    const secondLoss = rows.map((row) => {
+      const [best, second] = ordered(row.scores);
+      return lichessWinChance(row.scores[best]) - lichessWinChance(row.scores[second]);
+    });
+    const meanSecondLoss = secondLoss.reduce((a, b) => a + b, 0) / secondLoss.length;
+    expect(meanSecondLoss).toBeGreaterThan(0);
+    const report = measureAgreement(positions, ranker);
+    expect(report.quality!.meanLoss).toBeCloseTo(meanSecondLoss, 9);
+    expect(measureQuality(positions, ranker)!.meanLoss).toBeCloseTo(meanSecondLoss, 9);
+    const { chooseAmong: _, ...rankingOnly } = ranker;
+    expect(measureAgreement(positions, rankingOnly).quality!.meanLoss).toBeCloseTo(0, 9);
+  });
+
   it('scores ties as a random choice among the tied top moves', () => {
     const scores = new Map([['a', 0], ['b', -300], ['c', 100]]);
     const quality = positionQuality([{ move: 'a', value: 1 }, { move: 'b', value: 1 }, { move: 'c', value: 0 }], scores);

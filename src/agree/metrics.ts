@@ -149,7 +149,7 @@ export function measureAgreement(positions: readonly LabelledPosition[], ranker:
   for (const position of positions) {
     const values = ranker.score(position.fen);
     rows.push(positionAgreement(values, position.best));
-    if (position.scores) qualities.push(positionQuality(values, position.scores));
+    if (position.scores) qualities.push(positionQuality(ranker.chooseAmong?.(position.fen) ?? values, position.scores));
   }
   const shareIntervals = {} as Record<keyof AgreementShares, Interval>;
   for (const key of ['top1', 'top4', 'topThird'] as const) {
@@ -189,6 +189,6 @@ function qualitySummary(qualities: readonly MoveQuality[]): AgreementReport['qua
  */
 export function measureQuality(positions: readonly LabelledPosition[], ranker: MoveRanker): AgreementReport['quality'] {
   const qualities: MoveQuality[] = [];
-  for (const position of positions) if (position.scores) qualities.push(positionQuality(ranker.score(position.fen), position.scores));
+  for (const position of positions) if (position.scores) qualities.push(positionQuality(ranker.chooseAmong ? ranker.chooseAmong(position.fen) : ranker.score(position.fen), position.scores));
   return qualitySummary(qualities);
 }

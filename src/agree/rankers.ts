@@ -9,14 +9,14 @@
  *   move-patterns:FILE the move patterns of a move-pattern database alone (model/movePatterns.ts; SYLPH's filter)
  *   policy:FILE        an opponent model (a Morph policy) alone: its score of each move, as it predicts
  */
-import type { SearchSpec } from '../search/extensions.ts';
+import { extensionsOf, type SearchSpec } from '../search/extensions.ts';
 import { boardFromFen, uciMove } from '../chess/board.ts';
 import { generateLegalMoves } from '../chess/movegen.ts';
 import { GameHistory } from '../chess/history.ts';
 import { alphaBetaName, parseAlphaBetaSpec, rankMoves } from '../engines/alphabeta.ts';
 import { materialGain } from '../engines/simplePlayers.ts';
 import { loadConfig } from '../learn/config.ts';
-import { MorphPlayer, playingMaturity } from '../player/morphPlayer.ts';
+import { MorphPlayer, playingMaturity, type RankedMove } from '../player/morphPlayer.ts';
 import { PatternStore } from '../store/patternStore.ts';
 import { playerPolicy } from '../model/policy.ts';
 import { openPolicyModel } from '../model/ownPolicy.ts';
@@ -39,6 +39,12 @@ export interface MoveRanker {
    */
   score(fen: string): MoveScore[];
   readonly partial?: boolean;
+  /**
+   * The moves the ranker chooses among when it plays (the best and its ties exact), where its full ranking (`score`)
+   * may put another move first: move quality reads these. Only a search with a late-move reduction needs it (its
+   * values depend on the window and the order its moves are searched in); absent, move quality reads `score`.
+   */
+  chooseAmong?(fen: string): MoveScore[];
   close(): void;
 }
 
@@ -135,15 +141,16 @@ export function morphRanker(dbPath: string, overrides: MorphRankerOverrides = {}
     { ...settings, seed: 0 },
     `morph:${dbPath}${shown.length ? ` (${shown.join(', ')})` : ''}`,
   );
+  // What the player chooses by: the value, plus the policy's term when there is one.
+  const scored = (ranking: readonly RankedMove[]) => ranking.map((r) => ({ move: r.move, value: player.choiceScore(r) }));
+  const gameMoves = (fen: string) => scored(player.bestRanking(new GameHistory(fen)));
+  // With a late-move reduction the full ranking can put first a move the game move's search would not play.
+  const chooseAmong = !overrides.bestOnly && extensionsOf(settings.search).late > 0 ? gameMoves : undefined;
   return {
     name: player.name,
     partial: overrides.bestOnly,
-    // What the player chooses by: the value, plus the policy's term when there is one.
-    score: (fen) => {
-      const history = new GameHistory(fen);
-      const ranking = overrides.bestOnly ? player.bestRanking(history) : player.rankMoves(history);
-      return ranking.map((r) => ({ move: r.move, value: player.choiceScore(r) }));
-    },
+    score: (fen) => (overrides.bestOnly ? gameMoves(fen) : scored(player.rankMoves(new GameHistory(fen)))),
+    ...(chooseAmong ? { chooseAmong } : {}),
     close: () => {
       model?.close();
       policyPatterns?.close();
