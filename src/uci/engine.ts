@@ -451,8 +451,8 @@ export class UciEngine {
     const shown = (ranked: RankedMove) => ('chosenBy' in chosen && chosen.chosenBy === 'bare-king' && ranked.move === chosen.move ? 1 : shownValue(player, ranked));
     // The move played leads (GUIs take line 1's score as the played move's), and it has the best score shown
     // wherever Morph chose it by that score (a tie-break may pick another of equal score than the ranking's
-    // first); only a model's line (predictedLine.ts) chooses among the few moves it followed, and a late-move
-    // reduction's game move (MorphPlayer.choose) among the values its own search found, so another move may show more. The others follow by the score they show, which a ranking need not be in (the
+    // first); only a model's line (predictedLine.ts) chooses among the few moves it followed, so a move it did not
+    // follow may show more. The others follow by the score they show, which a ranking need not be in (the
     // followed moves come first there). The sort is stable: equal scores keep the ranking's order.
     const others = chosen.ranking
       .filter((ranked) => ranked.move !== chosen.move)
