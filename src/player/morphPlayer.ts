@@ -364,12 +364,6 @@ export class MorphPlayer implements GamePlayer {
     const mating = this.bareKingMove(history);
     if (mating !== undefined) return { ...ranking.find((r) => r.move === mating)!, ranking, chosenBy: 'bare-king' };
     if (ranking[0].mateIn !== undefined) return { ...ranking[0], ranking, chosenBy: 'mate' };
-    if (this.extensions.late > 0) {
-      // With a late-move reduction a move's value depends on the window and order it was searched in, so the full
-      // ranking can put first a move the game move's search does not play: the move chosen is the game move.
-      const played = this.bestRanked(history);
-      return { ...(ranking.find((r) => r.move === played.move) ?? played), ranking, chosenBy: 'value' };
-    }
     return { ...this.pickAmongBest(ranking), ranking, chosenBy: 'value' };
   }
 
