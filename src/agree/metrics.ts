@@ -189,6 +189,6 @@ function qualitySummary(qualities: readonly MoveQuality[]): AgreementReport['qua
  */
 export function measureQuality(positions: readonly LabelledPosition[], ranker: MoveRanker): AgreementReport['quality'] {
   const qualities: MoveQuality[] = [];
-  for (const position of positions) if (position.scores) qualities.push(positionQuality(ranker.chooseAmong ? ranker.chooseAmong(position.fen) : ranker.score(position.fen), position.scores));
+  for (const position of positions) if (position.scores) qualities.push(positionQuality(ranker.chooseAmong?.(position.fen) ?? ranker.score(position.fen), position.scores));
   return qualitySummary(qualities);
 }
