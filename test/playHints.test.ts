@@ -6,6 +6,9 @@ import { TerminalGame } from '../src/play/terminalGame.ts';
 import { materialPattern } from '../src/pattern/pattern.ts';
 import { PatternStore } from '../src/store/patternStore.ts';
 import { DEFAULT_CONFIG, saveConfig } from '../src/learn/config.ts';
+import { materialOnlyStore } from './helpers/materialStore.ts';
+import { Random } from '../src/util/random.ts';
+import { RELATION_TERM_FEATURES } from '../src/eval/relationTerms.ts';
 
 /** White's queen can take a loose knight; every other move leaves the material as it is. */
 const LOOSE_KNIGHT = '4k3/8/8/3n4/8/8/8/3QK3 w - - 0 1';
@@ -65,6 +68,22 @@ describe('play: hint and explain', () => {
     expect(send('hint')).toMatch(
       /^Morph would play Qxd5 \(0\.950\), then \S+ \(0\.\d{3}, a draw by the 50-move rule\), then \S+ \(0\.\d{3}, a draw by the 50-move rule\) \(of \d+ moves\)\.$/,
     );
+  });
+
+  it('hint names the game search\'s move under a late-move reduction, where the full ranking puts another first', () => {
+    // The position and seeded random relation terms of fullWidth.test.ts: the full ranking puts Qa4 first, the
+    // game search (what Morph plays) Ng5.
+    const store = materialOnlyStore();
+    const rng = new Random(7);
+    const relationWeights = Float64Array.from({ length: RELATION_TERM_FEATURES }, () => (rng.next() - 0.5) * 0.6);
+    const startFen = 'r2qk2r/2p3pp/p1p2n2/P2b1p2/1b1Pp3/2N1P1PN/1P3P1P/R1BQK2R w KQkq - 0 13';
+    const player = new MorphPlayer(store, { maturity: 0, seed: 1, search: 'material-four-plies', relationWeights });
+    const output: string[] = [];
+    const game = new TerminalGame({ player, humanColor: 'white', startFen, write: (text) => output.push(text), saveFile: () => {} });
+    game.start();
+    game.handleLine('hint');
+    expect(output.at(-1)).toMatch(/^Morph would play Ng5 \(/);
+    store.close();
   });
 
   it('hint against a bare king names the move Morph plays by the rules, not the best value', () => {

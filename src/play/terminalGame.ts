@@ -239,7 +239,8 @@ export class TerminalGame {
 
   private morphMoves(): void {
     const history = new GameHistory(this.startFen, this.moves);
-    const chosen = this.config.player.choose(history);
+    // The game move, as matches and UCI play it (bestRanked: the search cuts short the moves that cannot be best).
+    const chosen = this.config.player.bestRanked(history);
     const label = moveLabel(this.chess);
     const move = this.play({ from: chosen.move.slice(0, 2), to: chosen.move.slice(2, 4), promotion: chosen.move[4] });
     this.write(`${this.morphName} plays ${label}${move.san}  (value ${chosen.value.toFixed(3)})`);
@@ -267,18 +268,22 @@ export class TerminalGame {
       return this.write(`${this.morphName} would play ${san(move)}: against a bare king it mates by the rules' order, not by its values.`);
     }
     // A forced mate by checks comes first and is played whatever ties it (MorphPlayer.ownMate).
-    const best = player.choiceScore(ranking[0]);
-    const tied = ranking[0].mateIn === undefined ? ranking.filter((r) => player.choiceScore(r) >= best - TIE_TOLERANCE) : [ranking[0]];
+    // With a late-move reduction the game search can value the best moves otherwise than the full ranking does
+    // (MorphPlayer.choose): the moves Morph chooses among are the game search's, the rest follow the ranking.
+    const among = player.extensions.late > 0 ? player.bestRanking(history) : ranking;
+    const best = player.choiceScore(among[0]);
+    const tied = among[0].mateIn === undefined ? among.filter((r) => player.choiceScore(r) >= best - TIE_TOLERANCE) : [among[0]];
+    const rest = ranking.filter((r) => !tied.some((t) => t.move === r.move));
     if (tied.length > 1) {
       const listed = tied.slice(0, TIES_LISTED).map(san).join(', ') + (tied.length > TIES_LISTED ? ` and ${tied.length - TIES_LISTED} more` : '');
-      const next = ranking[tied.length];
+      const next = rest[0];
       return this.write(
-        `${this.morphName} values ${tied.length} moves alike (${ranking[0].value.toFixed(3)}${tied.every((r) => r.source === tied[0].source) ? ruleNote(tied[0], 'each ') : ''}) ` +
+        `${this.morphName} values ${tied.length} moves alike (${tied[0].value.toFixed(3)}${tied.every((r) => r.source === tied[0].source) ? ruleNote(tied[0], 'each ') : ''}) ` +
           'and would play one of them at random: ' +
           `${listed}${next ? `; next ${named(next)}` : ''}${of}.`,
       );
     }
-    this.write(`${this.morphName} would play ${ranking.slice(0, 3).map(named).join(', then ')}${of}.`);
+    this.write(`${this.morphName} would play ${[tied[0], ...rest.slice(0, 2)].map(named).join(', then ')}${of}.`);
   }
 
   /**

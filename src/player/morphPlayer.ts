@@ -364,6 +364,16 @@ export class MorphPlayer implements GamePlayer {
     const mating = this.bareKingMove(history);
     if (mating !== undefined) return { ...ranking.find((r) => r.move === mating)!, ranking, chosenBy: 'bare-king' };
     if (ranking[0].mateIn !== undefined) return { ...ranking[0], ranking, chosenBy: 'mate' };
+    if (this.extensions.late > 0) {
+      // With a late-move reduction a move's value depends on the window and order it was searched in, so the full
+      // ranking's first is not always the move the game search plays (about one position in ten). Morph plays the
+      // game search's move here too, the move matches, UCI and move quality measure.
+      const [valued, tested] = [this.lastValued, this.lastTested];
+      const played = this.gameMove(history);
+      this.lastValued += valued;
+      this.lastTested += tested;
+      return { ...(ranking.find((r) => r.move === played.move) ?? played), ranking, chosenBy: 'value' };
+    }
     return { ...this.pickAmongBest(ranking), ranking, chosenBy: 'value' };
   }
 
@@ -408,6 +418,11 @@ export class MorphPlayer implements GamePlayer {
 
   /** The move bestMove plays, with its value (and policy term) as `choose` would rank it. */
   bestRanked(history: GameHistory): RankedMove {
+    return this.gameMove(history);
+  }
+
+  /** bestRanked's own work, which subclasses that override bestRanked or choose cannot redirect (choose calls it). */
+  private gameMove(history: GameHistory): RankedMove {
     if (!this.looksFurther) return this.choose(history);
     this.lastValued = 0; // a move the rules decide values no position
     return this.decidedByRule(history) ?? this.pickAmongBest(this.searchedRanking(history));
