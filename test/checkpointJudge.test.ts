@@ -30,7 +30,7 @@ describe('checkpoints judged during training', () => {
     const positions = fewPositions(8);
     const train = await runMorph([
       'train', '--db', db, '--games', '2', '--opponent', 'random', '--jobs', '1', '--seed', '5', '--relation-lessons', '0',
-      '--checkpoint-every', '1', '--judge', positions,
+      '--checkpoint-every', '1', '--judge', positions, '--policy',
     ]);
     expect(train.code, train.stderr).toBe(0);
     expect(train.stderr).toMatch(/checkpoint after game 2 judged on 8 scored positions: mean win-chance loss/);

@@ -142,6 +142,24 @@ describe("Morph's own move policy", () => {
     expect(modelInfo(file).info).toMatchObject({ games: 8, decisions: partnerMovesByChessJs(db).length, lastGame: 8 });
   }, 120_000);
 
+  it('morph train keeps a policy only where the database has one, or when asked: a new database trains without', async () => {
+    const fresh = join(dir, 'fresh.db');
+    const quick = ['--games', '1', '--opponent', 'greedy', '--seed', '5', '--max-plies', '20', '--jobs', '1', '--relation-lessons', '0', '--progress', 'none'];
+    const run = async (...extra: string[]) => {
+      const result = await runMorph(['train', '--db', fresh, ...quick, ...extra]);
+      expect(result.code, result.stderr).toBe(0);
+    };
+    await run();
+    expect(existsSync(ownPolicyPath(fresh))).toBe(false);
+    await run('--policy');
+    expect(modelInfo(ownPolicyPath(fresh)).info.lastGame).toBe(2);
+    // Having one, the database keeps it current unasked; --no-policy leaves it as it is.
+    await run();
+    expect(modelInfo(ownPolicyPath(fresh)).info.lastGame).toBe(3);
+    await run('--no-policy');
+    expect(modelInfo(ownPolicyPath(fresh)).info.lastGame).toBe(3);
+  }, 120_000);
+
   it('makes the moves it learns from likelier, as the opponent model ranks them', () => {
     const copy = join(dir, 'learning.policy.db');
     copyFileSync(ownPolicyPath(db), copy);

@@ -14,7 +14,8 @@ import { extensionsOf } from '../../search/extensions.ts';
 import { action, printLine, reportError } from '../run.ts';
 import { parseIntegerOption, parseNumberOption, parsePositiveNumberOption, parseSearchOption, parseSeedOption, TRAINING_SEARCH_HELP } from '../options.ts';
 import { DEFAULT_CONFIG, NEVER_FEWER_LESSONS, type ConfigPatch, type LearningConfig } from '../../learn/config.ts';
-import { OWN_SQUARE_EVERY } from '../../model/ownPolicy.ts';
+import { OWN_SQUARE_EVERY, ownPolicyPath } from '../../model/ownPolicy.ts';
+import { existsSync } from 'node:fs';
 import { openingPositions, readOpenings } from '../../match/openings.ts';
 import { defaultDatabasePath } from '../../store/location.ts';
 import { readScoredPositions, SCORED_POSITIONS } from '../../train/checkpointJudge.ts';
@@ -59,12 +60,23 @@ interface TrainOptions {
   regressionsPerGame?: string;
   generalisationsPerGame?: string;
   specialisationsPerGame?: string;
-  policy: boolean;
+  /** True from --policy, false from --no-policy; undefined: as the database has it (ownPolicyAsFound). */
+  policy?: boolean;
   yardstick?: boolean;
   json?: boolean;
 }
 
 const DEFAULT_GAMES = 20;
+
+/**
+ * Whether a run keeps a move policy when neither --policy nor --no-policy is given: where the database has one, so
+ * that what it plays with stays current. A new database trains without: at four plies the policy, fitted to the
+ * partner's choices, measured worth nothing (-42 Elo [-106, +20] with it against without), and a run without it
+ * plays 2.3 times the games per core, as strong at 3,000 games (docs/lab/2026-12.md, sessions 82 and 83).
+ */
+function ownPolicyAsFound(dbPath: string): boolean {
+  return existsSync(ownPolicyPath(dbPath));
+}
 
 export function trainingSummaryText(s: TrainingSummary): string {
   const score = s.games ? ((s.wins + s.draws / 2) / s.games).toFixed(3) : '-';
@@ -128,7 +140,8 @@ export function registerTrainCommand(program: Command): void {
     .option('--checkpoint-every <n>', 'keep a copy of the database (and its move policy) every N games beside it, in NAME.checkpoints/ for NAME.db (SQLite backup), and judge it as it plays on scored positions (about a minute; `morph report` draws the curve)')
     .option('--judge <file>', 'with --checkpoint-every: the scored positions (JSON lines with every move scored) each checkpoint is judged on (default: the 400 shipped in positions/move-scores.jsonl)')
     .option('--no-judge', 'with --checkpoint-every: keep the copies without judging them')
-    .option('--no-policy', `do not keep the database's own move policy (DB.policy.db) current; by default it learns each partner game as soon as it is played, and its square values are refitted every ${OWN_SQUARE_EVERY} games and at the end`)
+    .option('--policy', `keep a move policy beside the database (DB.policy.db), imitating the partner: it learns each partner game as soon as it is played, and its square values are refitted every ${OWN_SQUARE_EVERY} games and at the end (default: only for a database that has one already; a new one trains without)`)
+    .option('--no-policy', "do not keep the database's move policy current, where it has one")
     .optionsGroup('External engines:')
     .option('--engine-timeout <ms>', 'per-move timeout for external engines (doubled, up to 8 times, for an engine that keeps running out of it while still computing)')
     .option('--engine-hang <ms>', `give up on an external engine that owes an answer but sends nothing and uses no CPU for this long (Linux; default ${DEFAULT_HANG_TIMEOUT_MS})`)
@@ -206,7 +219,7 @@ export function registerTrainCommand(program: Command): void {
           judgePositions: opts.judge === false ? false : opts.judge,
           jobs: opts.jobs !== undefined ? parseJobs(opts.jobs) : defaultJobs(),
           snapshotEvery: parseSnapshotEvery(opts.snapshotEvery),
-          ownPolicy: opts.policy,
+          ownPolicy: opts.policy ?? ownPolicyAsFound(opts.db ?? defaultDatabasePath()),
           openings,
         });
         let summary: TrainingSummary;
