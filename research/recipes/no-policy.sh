@@ -10,7 +10,8 @@
 #
 #   research/recipes/no-policy.sh OUT FOUR_DB   (FOUR_DB: four-plies.sh's OUT/four.db; resumable: training goes on
 #                                                 from the games the database has, a match already played is kept)
-# 2026-12-07 (session 82): written, not yet run.
+# 2026-12-07 (session 82): trained; 2026-12-08 (session 83): the match, 48/16/36 for the run without the policy, +42 Elo [-20, +107]
+# (SPRT undecided at 100 games). Results in docs/lab/2026-12.md, session 83.
 set -euo pipefail
 cd "$(dirname "$0")/../.."
 OUT=${1:?usage: no-policy.sh OUT FOUR_DB}
