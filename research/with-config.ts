@@ -19,7 +19,7 @@ const patch: Record<string, unknown> = {};
 for (const setting of settings) {
   const equals = setting.indexOf('=');
   const [key, value] = [setting.slice(0, equals), setting.slice(equals + 1)];
-  patch[key] = /^-?\d+(\.\d+)?$/.test(value) ? Number(value) : value;
+  patch[key] = /^-?\d+(\.\d+)?$/.test(value) ? Number(value) : value === 'true' || value === 'false' ? value === 'true' : value;
 }
 const config = mergeConfig(loadConfig(to.db), patch);
 saveConfig(to.db, config);

@@ -10,14 +10,15 @@ import { join } from 'node:path';
 import { afterAll, describe, expect, it } from 'vitest';
 import { RelationLearner, loadRelationLearner, saveRelationLearner, storedRelationLessons } from '../src/learn/relationLearning.ts';
 import { getMeta, setMeta, setMetaBytes } from '../src/store/meta.ts';
-import { lessonsForGame } from '../src/train/relationLessons.ts';
-import { relationLogOdds, storedRelationWeights, RELATION_TERM_FEATURES } from '../src/eval/relationTerms.ts';
+import { lessonsForGame, relationLessons } from '../src/train/relationLessons.ts';
+import { materialOnlyStore } from './helpers/materialStore.ts';
+import { relationLogOdds, storedRelationWeights, storeRelationWeights, RELATION_TERM_FEATURES } from '../src/eval/relationTerms.ts';
 import { applyMove, boardFromFen, cloneBoard, type Board } from '../src/chess/board.ts';
 import { generateLegalMoves } from '../src/chess/movegen.ts';
 import { Random } from '../src/util/random.ts';
 import { runTraining } from '../src/train/harness.ts';
 import { PatternStore } from '../src/store/patternStore.ts';
-import { DEFAULT_CONFIG, loadConfig } from '../src/learn/config.ts';
+import { DEFAULT_CONFIG, loadConfig, mergeConfig, saveConfig } from '../src/learn/config.ts';
 import { runMorph } from './helpers/cli.ts';
 
 /** Positions from the scored set and a few random moves past each. */
@@ -153,6 +154,23 @@ describe('relation learning', () => {
     learner.solve();
     expect(learner.unsolved).toBe(0);
     expect(learner.weights).toEqual(everyLesson.weights);
+  });
+
+  it('bootstrapped lessons (config bootstrapLessons) are valued by a search that reads the relation terms as they stand', () => {
+    const store = materialOnlyStore();
+    const config = { ...DEFAULT_CONFIG, materialPrior: 1_000_000 };
+    saveConfig(store.db, config);
+    const game = { startFen: 'rnbqkbnr/pppppppp/8/8/8/8/PPPPPPPP/RNBQKBNR w KQkq - 0 1', moves: ['e2e4', 'e7e5', 'g1f3', 'b8c6', 'f1c4', 'g8f6'] };
+    const lessons = (bootstrapLessons: boolean) => relationLessons(store, game, 6, new Random(1), { ...config, bootstrapLessons });
+    // With no terms learned the two targets are the same.
+    expect(lessons(true)).toEqual(lessons(false));
+    const rng = new Random(7);
+    storeRelationWeights(store.db, Float64Array.from({ length: RELATION_TERM_FEATURES }, () => (rng.next() - 0.5) * 0.6));
+    const [plain, bootstrapped] = [lessons(false), lessons(true)];
+    expect(bootstrapped.map((l) => [l.fen, l.settled, l.static])).toEqual(plain.map((l) => [l.fen, l.settled, l.static]));
+    expect(bootstrapped.filter((l, i) => Math.abs(l.target - plain[i].target) > 1e-6).length).toBeGreaterThan(0);
+    expect(() => mergeConfig(DEFAULT_CONFIG, { bootstrapLessons: 'yes' as unknown as boolean })).toThrow(/bootstrapLessons must be true or false/);
+    store.close();
   });
 
   it('a run with relation lessons keeps the learner in the database and a resumed run carries it on', async () => {

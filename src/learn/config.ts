@@ -152,6 +152,13 @@ export interface LearningConfig {
    * a game cost what one did, and the fit measured 1.81 at 7,936 lessons and 1.64 at 37,550 (docs/lab/2026-12.md).
    */
   relationLessonsFullAt: number;
+  /**
+   * Lessons valued by a search whose leaves read the relation terms as they stand (TreeStrap's bootstrapped target),
+   * instead of material alone: what the terms learn then compounds through the search. Off (false) unless measured
+   * better: offline, two rounds of it on the same lessons chose no better (docs/lab/2026-12.md, session 81); in
+   * training, session 83's experiment (docs/lab/2026-12.md).
+   */
+  bootstrapLessons: boolean;
   /** Largest node count of a created pattern. */
   maxPatternSize: number;
   seeding: boolean;
@@ -186,6 +193,7 @@ export const DEFAULT_CONFIG: LearningConfig = {
   targetMaturity: 0,
   relationLessons: 6,
   relationLessonsFullAt: NEVER_FEWER_LESSONS,
+  bootstrapLessons: false,
   maxPatternSize: 6,
   seeding: true,
   subgraphsPerGame: 6,
@@ -244,6 +252,7 @@ export function validateConfig(config: LearningConfig): void {
   inRange('targetMaturity', config.targetMaturity, 0, 1e9);
   inRange('relationLessons', config.relationLessons, 0, 1000);
   inRange('relationLessonsFullAt', config.relationLessonsFullAt, 0, NEVER_FEWER_LESSONS);
+  if (typeof config.bootstrapLessons !== 'boolean') throw badInput(`config bootstrapLessons must be true or false, got ${JSON.stringify(config.bootstrapLessons)}`);
   inRange('maxPatternSize', config.maxPatternSize, 2, 16);
   inRange('subgraphsPerGame', config.subgraphsPerGame, 0, 1000);
   inRange('regression.perGame', config.regression.perGame, 0, 1000);

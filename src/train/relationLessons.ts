@@ -105,7 +105,7 @@ export function relationLessons(
   searchSpec: SearchSpec = lessonSearchFor(config.playSearch),
 ): RelationLesson[] {
   if (count <= 0) return [];
-  const search = lessonSearch(store, config, searchSpec);
+  const search = lessonSearch(store, config, searchSpec, config.bootstrapLessons);
   if (search === undefined) return [];
   const chosen = samplePlies(game.moves.length, count, rng);
   const history = new GameHistory(game.startFen);
