@@ -151,6 +151,9 @@ describe("Morph's own move policy", () => {
     };
     await run();
     expect(existsSync(ownPolicyPath(fresh))).toBe(false);
+    const squares = await runMorph(['inspect', '--db', fresh, 'squares']);
+    expect(squares.code).toBe(2);
+    expect(squares.stderr).toMatch(/^morph: .*fresh\.db has no move policy, so no square values \(a new database trains without one: morph train --policy keeps one/);
     await run('--policy');
     expect(modelInfo(ownPolicyPath(fresh)).info.lastGame).toBe(2);
     // Having one, the database keeps it current unasked; --no-policy leaves it as it is.

@@ -34,7 +34,7 @@ type PieceTables = Record<(typeof PIECES)[number], Record<string, number>>;
 /** The square values of the player over `dbPath` (its own policy, or `policy`), or a one-line error when there are none. */
 export function readSquareTables(dbPath: string, policy?: string): SquareTables {
   const path = policyModelFor(dbPath, policy);
-  if (path === undefined) throw badInput(`${dbPath} has no move policy yet (build it: morph model --from-db ${dbPath})`);
+  if (path === undefined) throw badInput(`${dbPath} has no move policy, so no square values (a new database trains without one: morph train --policy keeps one, morph model --from-db ${dbPath} builds one)`);
   const model = OpponentModel.open(path);
   let squares: (LearnedSquares & Partial<ChoiceSquaresFit>) | null;
   try {
