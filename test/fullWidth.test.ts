@@ -2,6 +2,7 @@
  * The plies look (search.ts fullWidthValue): its alpha-beta value against a plain minimax written here over
  * chess.js's moves, with the same values at the leaves; and the player with plies=N choosing as its own ranking does.
  */
+import { readFileSync } from 'node:fs';
 import { Chess } from 'chess.js';
 import { describe, expect, it } from 'vitest';
 import { boardFromFen, type Board } from '../src/chess/board.ts';
@@ -144,6 +145,33 @@ describe('the plies look', () => {
     // The four-plies preset is exactly the list measured in docs/lab/ (session 81), and that list is stored by its name.
     expect(normalizeSearch('material,quiescence,mates=4,plies=4,late=3,bare-king')).toBe('material-four-plies');
     expect(extensionList(extensionsOf('material-four-plies'))).toBe('material,quiescence,mates=4,plies=4,late=3,bare-king');
+  });
+
+  it('with null=R, cuts a node where passing already holds the mover to its low end, but never with only king and pawns to move', () => {
+    expect(extensionList(extensionsOf('material,quiescence,null=2,plies=4'))).toBe('material,quiescence,plies=4,null=2');
+    expect(() => extensionsOf('material,quiescence,null=2')).toThrow(/null prunes the plies look: it needs plies=N/);
+    // Engine positions (middlegames mostly): fewer positions valued; and the fork is still played.
+    const store = materialOnlyStore();
+    const player = (search: string) => new MorphPlayer(store, { maturity: 0, seed: 1, search });
+    const [without, withNull] = [player('material,quiescence,plies=4,late=3'), player('material,quiescence,plies=4,late=3,null=2')];
+    let [plain, pruned] = [0, 0];
+    for (const line of readFileSync('positions/move-scores.jsonl', 'utf8').trim().split('\n').slice(0, 8)) {
+      const fen = JSON.parse(line).fen as string;
+      without.bestMove(new GameHistory(fen));
+      withNull.bestMove(new GameHistory(fen));
+      plain += without.lastValued;
+      pruned += withNull.lastValued;
+    }
+    expect(pruned).toBeLessThan(plain);
+    expect(withNull.bestMove(new GameHistory('2r3k1/5ppp/8/3N4/8/8/5PPP/6K1 w - - 0 25'))).toBe('d5e7');
+    store.close();
+    // A pawn ending where passing would be the side to move's best (zugzwang): with the guard the value inside the
+    // window is exact; without it, the pass made the node look 0.339 (found by a search over random pawn endings).
+    const zugzwang = boardFromFen('8/7k/8/1pK5/P5p1/5P2/8/8 b - - 0 1');
+    const exact = fullWidthValue(zugzwang, 4, 0.015, 0.115, valueForMover, QUIESCENCE);
+    expect(exact).toBeGreaterThan(0.015);
+    expect(exact).toBeLessThan(0.115);
+    expect(fullWidthValue(zugzwang, 4, 0.015, 0.115, valueForMover, QUIESCENCE, undefined, undefined, -1, 0, 1)).toBeCloseTo(exact, 12);
   });
 
   it('plays the fork a one-ply look with captures misses', () => {

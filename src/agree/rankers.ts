@@ -9,7 +9,7 @@
  *   move-patterns:FILE the move patterns of a move-pattern database alone (model/movePatterns.ts; SYLPH's filter)
  *   policy:FILE        an opponent model (a Morph policy) alone: its score of each move, as it predicts
  */
-import { extensionsOf, type SearchSpec } from '../search/extensions.ts';
+import { extensionsOf, windowDependent, type SearchSpec } from '../search/extensions.ts';
 import { boardFromFen, uciMove } from '../chess/board.ts';
 import { generateLegalMoves } from '../chess/movegen.ts';
 import { GameHistory } from '../chess/history.ts';
@@ -145,7 +145,7 @@ export function morphRanker(dbPath: string, overrides: MorphRankerOverrides = {}
   const scored = (ranking: readonly RankedMove[]) => ranking.map((r) => ({ move: r.move, value: player.choiceScore(r) }));
   const gameMoves = (fen: string) => scored(player.bestRanking(new GameHistory(fen)));
   // With a late-move reduction the full ranking can put first a move the game move's search would not play.
-  const chooseAmong = !overrides.bestOnly && extensionsOf(settings.search).late > 0 ? gameMoves : undefined;
+  const chooseAmong = !overrides.bestOnly && windowDependent(extensionsOf(settings.search)) ? gameMoves : undefined;
   return {
     name: player.name,
     partial: overrides.bestOnly,

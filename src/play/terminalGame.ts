@@ -11,6 +11,7 @@ import { GameHistory } from '../chess/history.ts';
 import type { GameEnd } from '../chess/gameEnd.ts';
 import { TIE_TOLERANCE, type MorphPlayer, type RankedMove, type ValueSource } from '../player/morphPlayer.ts';
 import { bareKingMove } from '../search/bareKing.ts';
+import { windowDependent } from '../search/extensions.ts';
 import { uciMove } from '../chess/board.ts';
 import { Random } from '../util/random.ts';
 import { explainChoice, explanationText } from '../player/explain.ts';
@@ -270,7 +271,7 @@ export class TerminalGame {
     // A forced mate by checks comes first and is played whatever ties it (MorphPlayer.ownMate).
     // With a late-move reduction the game search can value the best moves otherwise than the full ranking does
     // (MorphPlayer.choose): the moves Morph chooses among are the game search's, the rest follow the ranking.
-    const among = player.extensions.late > 0 ? player.bestRanking(history) : ranking;
+    const among = windowDependent(player.extensions) ? player.bestRanking(history) : ranking;
     const best = player.choiceScore(among[0]);
     const tied = among[0].mateIn === undefined ? among.filter((r) => player.choiceScore(r) >= best - TIE_TOLERANCE) : [among[0]];
     const rest = ranking.filter((r) => !tied.some((t) => t.move === r.move));

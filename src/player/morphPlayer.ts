@@ -56,6 +56,7 @@ import {
   movePatternsNeeded,
   type SearchExtensions,
   type SearchSpec,
+  windowDependent,
 } from '../search/extensions.ts';
 
 /** Values closer than this count as equal when choosing among the best moves (Morph's values are sums of floats). */
@@ -364,7 +365,7 @@ export class MorphPlayer implements GamePlayer {
     const mating = this.bareKingMove(history);
     if (mating !== undefined) return { ...ranking.find((r) => r.move === mating)!, ranking, chosenBy: 'bare-king' };
     if (ranking[0].mateIn !== undefined) return { ...ranking[0], ranking, chosenBy: 'mate' };
-    if (this.extensions.late > 0) {
+    if (windowDependent(this.extensions)) {
       // With a late-move reduction a move's value depends on the window and order it was searched in, so the full
       // ranking's first is not always the move the game search plays (about one position in ten). Morph plays the
       // game search's move here too, the move matches, UCI and move quality measure.
@@ -696,7 +697,7 @@ export class MorphPlayer implements GamePlayer {
   private lookAtPlies(next: Board, ranked: RankedMove): void {
     if (ranked.source !== 'patterns') return;
     const value = (after: Board) => this.evaluate(after).value;
-    ranked.value = fullWidthValue(next, this.extensions.plies, this.rootLow, Infinity, value, captureLook(this.extensions), ranked.value, this.pliesMemory, -1, this.extensions.late);
+    ranked.value = fullWidthValue(next, this.extensions.plies, this.rootLow, Infinity, value, captureLook(this.extensions), ranked.value, this.pliesMemory, -1, this.extensions.late, this.extensions.nullMove);
   }
 
   /**

@@ -20,6 +20,9 @@
  *                 followed through every reply as own-threats follows a threat; needs the database (--move-patterns)
  *   late=K        with plies: after the K moves tried first at a node, quiet moves searched a ply shallower unless
  *                 they would be chosen (a late-move reduction)
+ *   null=R       with plies: at a node three plies or more from the end, the side to move first passes, the line
+ *                searched R plies shallower; where even then the side that just moved gains nothing, the node is
+ *                cut (null-move pruning); never in check, nor with only king and pawns to move (zugzwang)
  *   bare-king     against a bare king, the rules' order of moves toward mate instead of the values
  * So `material,quiescence,mates=4,threats=1,own-threats,bare-king` is material-forks, and a list that equals a preset
  * is written as the preset's name: what a database stores stays readable by a Morph that knows only the presets.
@@ -62,6 +65,13 @@ export interface SearchExtensions {
    * reduction, search.ts fullWidthValue); 0 none.
    */
   late: number;
+  /**
+   * With plies: at a node with three plies or more to go, the side to move first passes (a null move) and the line
+   * is searched this many plies shallower; if even then the side that just moved gains nothing over what it has
+   * elsewhere, the node is cut (null-move pruning, search.ts fullWidthValue); 0 none. Not where the side to move is
+   * in check or has only its king and pawns (where passing can be its best, zugzwang).
+   */
+  nullMove: number;
   /** Against a bare king, the rules' order of moves toward mate instead of the values (bareKing.ts). */
   bareKing: boolean;
 }
@@ -91,21 +101,21 @@ export type SearchPreset = (typeof SEARCH_PRESETS)[number];
 
 /** Every extension of each preset: its name tells only its last addition, this all of them. */
 export const PRESET_EXTENSIONS = freezeEach<SearchPreset, SearchExtensions>({
-  'one-ply': { materialValues: false, captures: 'none', mates: 0, threatened: 0, ownThreats: false, patterns: 0, plies: 0, late: 0, bareKing: false },
+  'one-ply': { materialValues: false, captures: 'none', mates: 0, threatened: 0, ownThreats: false, patterns: 0, plies: 0, late: 0, nullMove: 0, bareKing: false },
   // The paper's one ply with material values: what the relation terms fitted over static material know of pieces
   // en prise stands in for a capture search (the static terms, learn/relationLearning.ts).
-  'material-one-ply': { materialValues: true, captures: 'none', mates: 0, threatened: 0, ownThreats: false, patterns: 0, plies: 0, late: 0, bareKing: false },
+  'material-one-ply': { materialValues: true, captures: 'none', mates: 0, threatened: 0, ownThreats: false, patterns: 0, plies: 0, late: 0, nullMove: 0, bareKing: false },
   // The bare-king technique came with the mates look, and every preset that looks at mates has it.
-  'captures-mates': { materialValues: false, captures: 'one', mates: 1, threatened: 0, ownThreats: false, patterns: 0, plies: 0, late: 0, bareKing: true },
-  'material-quiescence': { materialValues: true, captures: 'quiescence', mates: 1, threatened: 0, ownThreats: false, patterns: 0, plies: 0, late: 0, bareKing: true },
+  'captures-mates': { materialValues: false, captures: 'one', mates: 1, threatened: 0, ownThreats: false, patterns: 0, plies: 0, late: 0, nullMove: 0, bareKing: true },
+  'material-quiescence': { materialValues: true, captures: 'quiescence', mates: 1, threatened: 0, ownThreats: false, patterns: 0, plies: 0, late: 0, nullMove: 0, bareKing: true },
   // The forks look also answers a single threat no move parries (a pin, a trapped piece), as it follows its own.
-  'material-forks': { materialValues: true, captures: 'quiescence', mates: MATE_LOOK_DEPTH, threatened: 1, ownThreats: true, patterns: 0, plies: 0, late: 0, bareKing: true },
+  'material-forks': { materialValues: true, captures: 'quiescence', mates: MATE_LOOK_DEPTH, threatened: 1, ownThreats: true, patterns: 0, plies: 0, late: 0, nullMove: 0, bareKing: true },
   // Every move of each side three plies past the move, in place of the hand-written threat looks: what they find,
   // and whatever else the learned values see that deep (docs/lab/2026-12.md, session 77).
-  'material-full-width': { materialValues: true, captures: 'quiescence', mates: MATE_LOOK_DEPTH, threatened: 0, ownThreats: false, patterns: 0, plies: 3, late: 0, bareKing: true },
+  'material-full-width': { materialValues: true, captures: 'quiescence', mates: MATE_LOOK_DEPTH, threatened: 0, ownThreats: false, patterns: 0, plies: 3, late: 0, nullMove: 0, bareKing: true },
   // A fourth ply for about twice the work: after the three moves tried first at a node, quiet moves a ply shallower
   // unless they would be chosen (docs/lab/2026-12.md, sessions 81 and 82).
-  'material-four-plies': { materialValues: true, captures: 'quiescence', mates: MATE_LOOK_DEPTH, threatened: 0, ownThreats: false, patterns: 0, plies: 4, late: 3, bareKing: true },
+  'material-four-plies': { materialValues: true, captures: 'quiescence', mates: MATE_LOOK_DEPTH, threatened: 0, ownThreats: false, patterns: 0, plies: 4, late: 3, nullMove: 0, bareKing: true },
 });
 
 /** The record frozen, and each of its values: every player of a preset shares that preset's extensions. */
@@ -123,7 +133,7 @@ export type SearchSpec = string;
 /** The forms a search may take, for the one-line error that refuses a bad one. */
 export const SEARCH_FORMS =
   `a search is a preset (${SEARCH_PRESETS.join(', ')}) or extensions joined by commas, each at most once: ` +
-  'material, captures or quiescence, mates=N, threats=N, own-threats, patterns=N, plies=N, late=N, bare-king (N a whole number from 1; ' +
+  'material, captures or quiescence, mates=N, threats=N, own-threats, patterns=N, plies=N, late=N, null=N, bare-king (N a whole number from 1; ' +
   'e.g. material,quiescence,mates=4,threats=1,own-threats,bare-king)';
 
 const isPreset = (text: string): text is SearchPreset => (SEARCH_PRESETS as readonly string[]).includes(text);
@@ -155,7 +165,7 @@ export function extensionsOf(search: SearchSpec, what = 'search'): Readonly<Sear
     // Two depths of one look: a search follows the captures one deep or in turn.
     if (seen.has(name === 'captures' ? 'quiescence' : name === 'quiescence' ? 'captures' : '')) throw refuse('captures or quiescence, not both');
     seen.add(name);
-    const counted = name === 'mates' || name === 'threats' || name === 'patterns' || name === 'plies' || name === 'late';
+    const counted = name === 'mates' || name === 'threats' || name === 'patterns' || name === 'plies' || name === 'late' || name === 'null';
     if (counted && count === undefined) throw refuse(`${name} needs a count, as ${name}=N`);
     if (!counted && count !== undefined) throw refuse(`${name} takes no count`);
     if (counted && !/^[1-9]\d*$/.test(count!)) throw refuse(`${name} needs a whole number from 1, got "${quoteInput(count!)}"`);
@@ -168,13 +178,15 @@ export function extensionsOf(search: SearchSpec, what = 'search'): Readonly<Sear
     else if (name === 'patterns') extensions.patterns = Number(count);
     else if (name === 'plies') extensions.plies = Number(count);
     else if (name === 'late') extensions.late = Number(count);
+    else if (name === 'null') extensions.nullMove = Number(count);
     else extensions.bareKing = true;
   }
   if (extensions.late > 0 && extensions.plies === 0) throw refuse('late reduces the plies look: it needs plies=N');
+  if (extensions.nullMove > 0 && extensions.plies === 0) throw refuse('null prunes the plies look: it needs plies=N');
   return Object.freeze(extensions);
 }
 
-const EXTENSION_NAMES: ReadonlySet<string> = new Set(['material', 'captures', 'quiescence', 'mates', 'threats', 'own-threats', 'patterns', 'plies', 'late', 'bare-king']);
+const EXTENSION_NAMES: ReadonlySet<string> = new Set(['material', 'captures', 'quiescence', 'mates', 'threats', 'own-threats', 'patterns', 'plies', 'late', 'null', 'bare-king']);
 
 /**
  * Preset names no longer offered, as the lists they were: a database saved with one still opens and plays as it
@@ -197,6 +209,7 @@ export function extensionList(extensions: Readonly<SearchExtensions>): string {
   if (extensions.patterns > 0) items.push(`patterns=${extensions.patterns}`);
   if (extensions.plies > 0) items.push(`plies=${extensions.plies}`);
   if (extensions.late > 0) items.push(`late=${extensions.late}`);
+  if (extensions.nullMove > 0) items.push(`null=${extensions.nullMove}`);
   if (extensions.bareKing) items.push('bare-king');
   return items.join(',');
 }
@@ -214,6 +227,13 @@ export function normalizeSearch(search: SearchSpec, what = 'search'): SearchSpec
 
 /** A search's capture look (search.ts): the quiescence's, or one capture (also what the threat looks follow without captures). */
 export const captureLook = (extensions: Readonly<SearchExtensions>): CaptureLook => (extensions.captures === 'quiescence' ? QUIESCENCE : ONE_CAPTURE);
+
+/**
+ * Whether a move's value depends on the window and order it was searched in (a late-move reduction, null-move
+ * pruning): the full ranking (every move with an open window) can then put first a move the game search does not
+ * play, so what Morph plays is read from the game search (MorphPlayer.choose, agree's chooseAmong).
+ */
+export const windowDependent = (extensions: Readonly<SearchExtensions>): boolean => extensions.late > 0 || extensions.nullMove > 0;
 
 /** Whether a search looks past a move's own position at all (MorphPlayer.bestMove's shortcut then applies). */
 export const looksPastTheMove = (extensions: Readonly<SearchExtensions>): boolean =>

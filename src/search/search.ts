@@ -56,7 +56,7 @@
  * such as "queen en prise" hint at the loss. After the capture its material patterns see the loss itself.
  * A capture is a rule of the game, not chess knowledge: the values are still all learned.
  */
-import { applyMove, cloneBoard, PAWN, uciMove, type Board, type Color, type CompactMove } from '../chess/board.ts';
+import { applyMove, BLACK, cloneBoard, KING, PAWN, uciMove, WHITE, type Board, type Color, type CompactMove } from '../chess/board.ts';
 import { gameEnd, type GameEnd } from '../chess/gameEnd.ts';
 import { positionKey } from '../chess/positionKey.ts';
 import { boundOf, reusableValue, sameMove, type SearchMemory } from './searchMemory.ts';
@@ -313,6 +313,7 @@ export function fullWidthValue(
   memory?: SearchMemory,
   lastMoveTo = -1,
   lateAfter = 0,
+  nullReduction = 0,
 ): number {
   if (plies <= 0) {
     if (isInCheck(position) && !hasLegalMove(position)) return 1;
@@ -324,6 +325,13 @@ export function fullWidthValue(
   if (stored !== undefined) {
     const reused = reusableValue(stored, low, high);
     if (reused !== undefined) return reused;
+  }
+  if (nullReduction > 0 && plies >= 3 && low > 0 && low < 1 && !isInCheck(position) && hasPieces(position)) {
+    const passed = cloneBoard(position);
+    passed.turn = position.turn === WHITE ? BLACK : WHITE;
+    passed.epSquare = -1;
+    const replierAfterPass = fullWidthValue(passed, plies - 1 - nullReduction, 1 - low - 1e-9, 1 - low, valueForMover, look, undefined, memory, -1, lateAfter, nullReduction);
+    if (1 - replierAfterPass <= low) return 1 - replierAfterPass;
   }
   const moves = generateLegalMoves(position);
   if (moves.length === 0) return isInCheck(position) ? 1 : 0.5;
@@ -340,9 +348,9 @@ export function fullWidthValue(
     const reduced = lateAfter > 0 && plies >= 2 && tried++ >= lateAfter && isQuietMove(position, reply.move, reply.after);
     const replierLow = 1 - Math.min(high, value);
     const replierHigh = 1 - low;
-    let replierValue = fullWidthValue(reply.after, reduced ? plies - 2 : plies - 1, replierLow, replierHigh, valueForMover, look, reply.valueForCapturer, memory, reply.move.to, lateAfter);
+    let replierValue = fullWidthValue(reply.after, reduced ? plies - 2 : plies - 1, replierLow, replierHigh, valueForMover, look, reply.valueForCapturer, memory, reply.move.to, lateAfter, nullReduction);
     if (reduced && 1 - replierValue < value) {
-      replierValue = fullWidthValue(reply.after, plies - 1, replierLow, replierHigh, valueForMover, look, reply.valueForCapturer, memory, reply.move.to, lateAfter);
+      replierValue = fullWidthValue(reply.after, plies - 1, replierLow, replierHigh, valueForMover, look, reply.valueForCapturer, memory, reply.move.to, lateAfter, nullReduction);
     }
     if (1 - replierValue < value) {
       value = 1 - replierValue;
@@ -358,6 +366,17 @@ export function fullWidthValue(
     memory.table.set(key, plies, { value, bound: boundOf(value, low, high), best });
   }
   return value;
+}
+
+/** Whether the side to move has a piece other than its king and pawns (a pass is then rarely its best move). */
+function hasPieces(position: Board): boolean {
+  const squares = position.squares;
+  const sign = position.turn === WHITE ? 1 : -1;
+  for (let sq = 0; sq < 64; sq++) {
+    const piece = squares[sq] * sign;
+    if (piece > PAWN && piece !== KING) return true;
+  }
+  return false;
 }
 
 /** A move that neither captures, promotes nor gives check: what a late-move reduction may search shallower. */

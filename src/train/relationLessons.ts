@@ -66,7 +66,7 @@ export function lessonSearch(
  */
 export function lessonSearchFor(playSearch: SearchSpec): SearchSpec {
   const extensions = extensionsOf(playSearch);
-  return extensions.plies > LESSON_PLIES ? formatSearch({ ...extensions, plies: LESSON_PLIES, late: 0 }) : playSearch;
+  return extensions.plies > LESSON_PLIES ? formatSearch({ ...extensions, plies: LESSON_PLIES, late: 0, nullMove: 0 }) : playSearch;
 }
 
 /** How many plies past the move a full-width lesson search looks (lessonSearchFor). */
