@@ -170,6 +170,11 @@ describe('relation learning', () => {
     expect(bootstrapped.map((l) => [l.fen, l.settled, l.static])).toEqual(plain.map((l) => [l.fen, l.settled, l.static]));
     expect(bootstrapped.filter((l, i) => Math.abs(l.target - plain[i].target) > 1e-6).length).toBeGreaterThan(0);
     expect(() => mergeConfig(DEFAULT_CONFIG, { bootstrapLessons: 'yes' as unknown as boolean })).toThrow(/bootstrapLessons must be true or false/);
+    // A new database bootstraps; one saved before the setting existed keeps valuing its lessons by material alone.
+    expect(DEFAULT_CONFIG.bootstrapLessons).toBe(true);
+    const { bootstrapLessons: _, ...older } = DEFAULT_CONFIG;
+    setMeta(store.db, 'config', older);
+    expect(loadConfig(store.db).bootstrapLessons).toBe(false);
     store.close();
   });
 

@@ -154,9 +154,10 @@ export interface LearningConfig {
   relationLessonsFullAt: number;
   /**
    * Lessons valued by a search whose leaves read the relation terms as they stand (TreeStrap's bootstrapped target),
-   * instead of material alone: what the terms learn then compounds through the search. Off (false) unless measured
-   * better: offline, two rounds of it on the same lessons chose no better (docs/lab/2026-12.md, session 81); in
-   * training, session 83's experiment (docs/lab/2026-12.md).
+   * instead of material alone: what the terms learn then compounds through the search. Decided: true for a new
+   * database (2026-12-08, session 83): seed 21 without the policy, 6,000 games each way, move quality on the 2,100
+   * scored positions at four plies 1.75 against 1.88 (-0.13 [-0.23, -0.02]), head to head +42 Elo [-17, +103]
+   * (research/recipes/bootstrap-training.sh). A database saved before keeps its lessons as they were (false).
    */
   bootstrapLessons: boolean;
   /** Largest node count of a created pattern. */
@@ -193,7 +194,7 @@ export const DEFAULT_CONFIG: LearningConfig = {
   targetMaturity: 0,
   relationLessons: 6,
   relationLessonsFullAt: NEVER_FEWER_LESSONS,
-  bootstrapLessons: false,
+  bootstrapLessons: true,
   maxPatternSize: 6,
   seeding: true,
   subgraphsPerGame: 6,
@@ -272,6 +273,8 @@ export function loadConfig(db: MorphDatabase): LearningConfig {
   if (stored && stored.language === undefined) stored.language = 'paper';
   // ...and one saved before search modes existed played one ply.
   if (stored && stored.search === undefined) stored.search = 'one-ply';
+  // ...and one saved before bootstrapped lessons valued its lessons by material alone.
+  if (stored && stored.bootstrapLessons === undefined) stored.bootstrapLessons = false;
   // ...and one saved before the play search existed plays as it trains.
   if (stored && stored.playSearch === undefined) stored.playSearch = stored.search;
   return mergeConfig(DEFAULT_CONFIG, stored ?? {});
