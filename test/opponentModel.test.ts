@@ -605,7 +605,7 @@ describe('Morph looking along the replies a model of its opponent predicts', () 
     const look = await modelMatch('--white-policy', model, '--model-mode', 'look');
     expect(look.status).toBe(0);
     const lookSummary = JSON.parse(look.stdout);
-    // A new database plays material-four-plies, whose default policy weight is .03.
+    // A new database plays material-five-plies, whose default policy weight is .03.
     expect(lookSummary.first).toBe(`morph:${valueDb}+model:${model}@look+policy:${model}@0.03`);
     expect(lookSummary.wins + lookSummary.draws + lookSummary.losses).toBe(2);
     const coach = await modelMatch('--model-mode', 'coach');

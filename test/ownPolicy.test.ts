@@ -200,8 +200,8 @@ describe("Morph's own move policy", () => {
   });
 
   it('is what Morph plays with over that database (weight x log p, from the model itself), unless --no-policy', async () => {
-    // The documented defaults: .03 with the new database's play search, material-four-plies; .1 with the others.
-    expect(storedConfig(db).playSearch).toBe('material-four-plies');
+    // The documented defaults: .03 with the new database's play search, material-five-plies; .1 with the others.
+    expect(storedConfig(db).playSearch).toBe('material-five-plies');
     const weight = 0.03;
     const fen = 'r1bqkbnr/pppp1ppp/2n5/4p3/4P3/5N2/PPPP1PPP/RNBQKB1R w KQkq - 2 3';
     const withPolicy = await runMorph(['move', '--db', db, '--fen', fen, '--json']);

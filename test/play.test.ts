@@ -241,11 +241,11 @@ describe('morph play as a process', () => {
 
   it("plays with the database's search unless --search overrides it, and refuses an unknown one in one line", async () => {
     const db = join(tempDir, 'sample.db');
-    buildSampleDatabase(db, 5); // a new database: its config plays material-four-plies (and trains captures-mates)
+    buildSampleDatabase(db, 5); // a new database: its config plays material-five-plies (and trains captures-mates)
     const play = (extra: string[]) => playThenQuit(['--db', db, '--seed', '3', '--fen', BACK_RANK, ...extra]);
     const stored = await play([]);
     expect(stored.code).toBe(0);
-    expect(stored.stdout).toMatch(/maturity 0, search material-four-plies, seed 3\)/);
+    expect(stored.stdout).toMatch(/maturity 0, search material-five-plies, seed 3\)/);
     const onePly = await play(['--search', 'one-ply']);
     expect(onePly.code).toBe(0);
     expect(onePly.stdout).toMatch(/maturity 0, search one-ply, seed 3\)/);

@@ -848,7 +848,7 @@ describe('the player searching captures', () => {
     expect(new MorphPlayer(store, { maturity: 0, seed: 1 }).search).toBe('captures');
     expect(new MorphPlayer(store, { maturity: 0, seed: 1 }).search).toBe(loadConfig(store.db).playSearch);
     expect(new MorphPlayer(store, { maturity: 0, seed: 1, search: 'one-ply' }).search).toBe('one-ply');
-    expect(DEFAULT_CONFIG).toMatchObject({ search: 'captures-mates', playSearch: 'material-four-plies' });
+    expect(DEFAULT_CONFIG).toMatchObject({ search: 'captures-mates', playSearch: 'material-five-plies' });
     // A configuration saved before the play search existed plays as it trains...
     const { playSearch: _p, ...beforePlaySearch } = mergeConfig(DEFAULT_CONFIG, { search: 'captures' });
     setMeta(store.db, 'config', beforePlaySearch);

@@ -112,7 +112,7 @@ describe('UciEngine (the protocol state machine)', () => {
       'id author Morph team',
       'option name Database type string default /somewhere/morph.db',
       'option name Maturity type spin default 0 min 0 max 100000',
-      'option name Search type combo default material-four-plies var one-ply var material-one-ply var captures-mates var material-quiescence var material-forks var material-full-width var material-four-plies',
+      'option name Search type combo default material-five-plies var one-ply var material-one-ply var captures-mates var material-quiescence var material-forks var material-full-width var material-four-plies var material-five-plies',
       'option name MaterialPrior type spin default 1000000 min 0 max 1000000',
       'option name Contempt type spin default 17 min -800 max 800',
       'option name Seed type spin default 1 min 0 max 2147483647',
@@ -226,7 +226,7 @@ describe('UciEngine (the protocol state machine)', () => {
       expect(rest).toEqual([]);
       const parsed = INFO_LINE.exec(info);
       expect(parsed, info).not.toBeNull();
-      expect(parsed![1]).toBe('5'); // the default search follows every move four plies past it
+      expect(parsed![1]).toBe('6'); // the default search follows every move five plies past it
       expect(parsed![2]).toBe('cp 0'); // a fresh database values every move 0.5
       expect(Number(parsed![3])).toBeGreaterThanOrEqual(legal.length); // every move's position, then the search's
       const move = best.replace(/^bestmove /, '');
@@ -280,9 +280,9 @@ describe('UciEngine (the protocol state machine)', () => {
   it('accepts a FEN with four fields, and a move list after a FEN', () => {
     const { send } = engineUnderTest();
     expect(send('position fen 6k1/5ppp/8/8/8/8/8/R5K1 w - -')).toEqual([]);
-    expect(send('go')).toEqual([expect.stringMatching(/^info depth 5 multipv 1 score mate 1 nodes \d+ time \d+ pv a1a8$/), 'bestmove a1a8']);
+    expect(send('go')).toEqual([expect.stringMatching(/^info depth 6 multipv 1 score mate 1 nodes \d+ time \d+ pv a1a8$/), 'bestmove a1a8']);
     expect(send('position fen rnbqkbnr/pppppppp/8/8/8/5P2/PPPPP1PP/RNBQKBNR b KQkq - 0 1 moves e7e5 g2g4')).toEqual([]);
-    expect(send('go movetime 10')).toEqual([expect.stringMatching(/^info depth 5 multipv 1 score mate 1 nodes \d+ time \d+ pv d8h4$/), 'bestmove d8h4']);
+    expect(send('go movetime 10')).toEqual([expect.stringMatching(/^info depth 6 multipv 1 score mate 1 nodes \d+ time \d+ pv d8h4$/), 'bestmove d8h4']);
   });
 
   it('reports as depth the plies its search follows every move, and as nodes the positions it valued', () => {
@@ -375,7 +375,7 @@ describe('UciEngine (the protocol state machine)', () => {
       'info string option Search: material,quiescence,patterns=4 follows the quiet moves move patterns rank highest: start morph uci with --move-patterns FILE',
     ]);
     expect(send('uci')).toContain(
-      'option name Search type combo default material-forks var one-ply var material-one-ply var captures-mates var material-quiescence var material-forks var material-full-width var material-four-plies',
+      'option name Search type combo default material-forks var one-ply var material-one-ply var captures-mates var material-quiescence var material-forks var material-full-width var material-four-plies var material-five-plies',
     );
     const started = engineUnderTest({ search: 'material-forks', movePatterns: true });
     expect(started.send('setoption name Search value material,quiescence,patterns=4')).toEqual([]);
@@ -384,7 +384,7 @@ describe('UciEngine (the protocol state machine)', () => {
   it('offers a list of extensions it was started with beside the presets, as the Search option\'s default', () => {
     const { send } = engineUnderTest({ search: 'material,quiescence,mates=4,bare-king' });
     expect(send('uci')).toContain(
-      'option name Search type combo default material,quiescence,mates=4,bare-king var one-ply var material-one-ply var captures-mates var material-quiescence var material-forks var material-full-width var material-four-plies var material,quiescence,mates=4,bare-king',
+      'option name Search type combo default material,quiescence,mates=4,bare-king var one-ply var material-one-ply var captures-mates var material-quiescence var material-forks var material-full-width var material-four-plies var material-five-plies var material,quiescence,mates=4,bare-king',
     );
   });
 

@@ -126,6 +126,10 @@ export interface LearningConfig {
    * 5,000-game database +163 Elo [+93, +248] head to head (96 games); on a fresh 3,000-game database against
    * gnuchess at depth 2 .650 against .520 (paired +.13 a game [+.008, +.252], 100 games each), for about twice the
    * positions valued a move (docs/lab/2026-12.md, sessions 81 and 82).
+   * Since 2026-12-08 (session 83) "material-five-plies", a ply further again with null-move pruning (null=2): on
+   * seed 21's 3,000-game database trained without the policy, +95 Elo [+31, +165] head to head against four plies
+   * (90 games, SPRT accepting), move quality -0.20 [-0.33, -0.07] on the 2,100 scored positions, at 2.2 times the
+   * time of a game move (median 166 ms against 76: over issue 69's 100 ms; material-four-plies stays for that).
    */
   playSearch: SearchSpec;
   /** Patterns with fewer updates are ignored when playing. */
@@ -189,7 +193,7 @@ export const DEFAULT_CONFIG: LearningConfig = {
   materialPrior: MATERIAL_FIT_ALONE,
   language: 'safety',
   search: 'captures-mates',
-  playSearch: 'material-four-plies',
+  playSearch: 'material-five-plies',
   maturity: 0,
   targetMaturity: 0,
   relationLessons: 6,

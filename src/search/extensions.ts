@@ -96,7 +96,7 @@ export const MATE_LOOK_DEPTH = 4;
  * docs/lab/2026-12.md) and stay writable as lists: `captures` (itself a list of one extension) and
  * `material-threats` (RETIRED_PRESETS).
  */
-export const SEARCH_PRESETS = ['one-ply', 'material-one-ply', 'captures-mates', 'material-quiescence', 'material-forks', 'material-full-width', 'material-four-plies'] as const;
+export const SEARCH_PRESETS = ['one-ply', 'material-one-ply', 'captures-mates', 'material-quiescence', 'material-forks', 'material-full-width', 'material-four-plies', 'material-five-plies'] as const;
 export type SearchPreset = (typeof SEARCH_PRESETS)[number];
 
 /** Every extension of each preset: its name tells only its last addition, this all of them. */
@@ -116,6 +116,8 @@ export const PRESET_EXTENSIONS = freezeEach<SearchPreset, SearchExtensions>({
   // A fourth ply for about twice the work: after the three moves tried first at a node, quiet moves a ply shallower
   // unless they would be chosen (docs/lab/2026-12.md, sessions 81 and 82).
   'material-four-plies': { materialValues: true, captures: 'quiescence', mates: MATE_LOOK_DEPTH, threatened: 0, ownThreats: false, patterns: 0, plies: 4, late: 3, nullMove: 0, bareKing: true },
+  // A fifth ply for about twice the work of four, by null-move pruning (docs/lab/2026-12.md, session 83).
+  'material-five-plies': { materialValues: true, captures: 'quiescence', mates: MATE_LOOK_DEPTH, threatened: 0, ownThreats: false, patterns: 0, plies: 5, late: 3, nullMove: 2, bareKing: true },
 });
 
 /** The record frozen, and each of its values: every player of a preset shares that preset's extensions. */

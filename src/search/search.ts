@@ -44,6 +44,8 @@
  *             297 ms; 100 scored positions, back to back on a shared machine): the look remembers what it found over a
  *             game move and tries first the moves likeliest to cut it off (searchMemory.ts), 18,106 positions valued
  *             a move against 63,204 without (then a median of 184 ms, mean 428, measured alongside), the same moves.
+ * - material-five-plies: material-four-plies a ply further (plies=5) with null-move pruning (null=2): +95 Elo
+ *             [+31, +165] head to head, at 2.2 times the time of a game move (docs/lab/2026-12.md, session 83).
  * - material-four-plies: material-full-width a ply further (plies=4), for about twice its work by a late-move
  *             reduction (late=3): at a node with two plies or more to go, the quiet moves after the three tried
  *             first are searched a ply shallower, and again in full only if they would be chosen. On the same
