@@ -12,6 +12,9 @@
 #   research/recipes/bootstrap-training.sh NOPOLICY OUT [GAMES]   (NOPOLICY: no-policy.sh's OUT; GAMES default 6000;
 #                                                                  resumable: training goes on from the games a
 #                                                                  database has, a finished match is kept)
+# 2026-12-08 (session 83), GAMES 6000: boot against plain -0.13 [-0.23, -0.02] in move quality, +42 Elo [-17, +103]
+# head to head; taken as a new database's default. Results in docs/lab/2026-12.md, session 83. For the curve, run it
+# again with a new OUT and GAMES 10000 (training resumes only within one OUT).
 set -euo pipefail
 cd "$(dirname "$0")/../.."
 NOPOLICY=${1:?usage: bootstrap-training.sh NOPOLICY OUT [GAMES]}

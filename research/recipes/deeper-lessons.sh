@@ -11,6 +11,7 @@
 #
 #   research/recipes/deeper-lessons.sh DB OUT   (DB: four-plies.sh's OUT/nopolicy.db, four.db without its policy;
 #                                                resumable: a step whose output exists is kept)
+# 2026-12-08 (session 83): three plies -0.02 [-0.10, +0.07], four +0.03 [-0.05, +0.12] against two: not taken.
 set -euo pipefail
 cd "$(dirname "$0")/../.."
 DB=${1:?usage: deeper-lessons.sh DB OUT}

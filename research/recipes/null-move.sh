@@ -9,6 +9,8 @@
 #   3. five plies with null=2 against four plies, head to head (100 games, balanced openings, seed 1, SPRT 0/50).
 #
 #   research/recipes/null-move.sh DB OUT   (resumable: a step whose output exists is kept)
+# 2026-12-08 (session 83): five plies +95 Elo [+31, +165] over four, move quality -0.20 [-0.33, -0.07], median 166 ms
+# against 76: material-five-plies, a new database's default. Results in docs/lab/2026-12.md, session 83.
 set -euo pipefail
 cd "$(dirname "$0")/../.."
 DB=${1:?usage: null-move.sh DB OUT}
