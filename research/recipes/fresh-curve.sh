@@ -11,6 +11,8 @@
 # carried to 7,974 games, its checkpoints judged level from 2,000 games). Session 80 changed the relation lessons'
 # defaults (6 a game, valued two plies past the move) and started it again from fresh in /work/runs/curve21b, JOBS=1
 # to 3,000 games, then JOBS=2; later sessions carry it to 10,000 and 30,000 with the same command and a larger TARGET.
+# Session 83 changed the defaults again (no move policy, bootstrapped lessons, material-five-plies) and started it from
+# fresh in /work/runs/curve21d, JOBS=2, TARGET 10000.
 set -euo pipefail
 cd "$(dirname "$0")/../.."
 DIR=${1:?usage: fresh-curve.sh DIR [TARGET]}
