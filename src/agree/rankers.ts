@@ -41,8 +41,9 @@ export interface MoveRanker {
   readonly partial?: boolean;
   /**
    * The moves the ranker chooses among when it plays (the best and its ties exact), where its full ranking (`score`)
-   * may put another move first: move quality reads these. Only a search with a late-move reduction needs it (its
-   * values depend on the window and the order its moves are searched in); absent, move quality reads `score`.
+   * may put another move first: move quality reads these. Only a search whose values depend on the window and the
+   * order its moves are searched in needs it (windowDependent: a late-move reduction, null-move pruning); absent,
+   * move quality reads `score`.
    */
   chooseAmong?(fen: string): MoveScore[];
   close(): void;
@@ -144,7 +145,7 @@ export function morphRanker(dbPath: string, overrides: MorphRankerOverrides = {}
   // What the player chooses by: the value, plus the policy's term when there is one.
   const scored = (ranking: readonly RankedMove[]) => ranking.map((r) => ({ move: r.move, value: player.choiceScore(r) }));
   const gameMoves = (fen: string) => scored(player.bestRanking(new GameHistory(fen)));
-  // With a late-move reduction the full ranking can put first a move the game move's search would not play.
+  // With a late-move reduction or null-move pruning the full ranking can put first a move the game search would not play.
   const chooseAmong = !overrides.bestOnly && windowDependent(extensionsOf(settings.search)) ? gameMoves : undefined;
   return {
     name: player.name,

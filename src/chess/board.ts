@@ -201,6 +201,17 @@ export function applyMove(board: Board, move: CompactMove, out: Board = board): 
   return captured;
 }
 
+/**
+ * The position with the side to move passing (a null move): a copy with the other side to move and no en-passant
+ * square. Not a legal move; what a search or an evaluation asks when it wants to know what the other side threatens.
+ */
+export function passTurn(board: Board): Board {
+  const passed = cloneBoard(board);
+  passed.turn = board.turn === WHITE ? BLACK : WHITE;
+  passed.epSquare = -1;
+  return passed;
+}
+
 /** Parses a UCI move string such as "e7e8q"; returns null when malformed. */
 export function parseUciMove(text: string): CompactMove | null {
   if (text.length < 4 || text.length > 5) return null;

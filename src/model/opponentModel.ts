@@ -18,7 +18,7 @@
  *
  * Model databases record their kind (databaseKind.ts) and are refused where a value database is expected.
  */
-import { applyMove, BLACK, cloneBoard, uciMove, WHITE, type Board } from '../chess/board.ts';
+import { applyMove, BLACK, cloneBoard, passTurn, uciMove, WHITE, type Board } from '../chess/board.ts';
 import type { PositionHistory } from '../chess/history.ts';
 import { gameStatus, generateLegalCaptures, generateLegalMoves, isInsufficientMaterial } from '../chess/movegen.ts';
 import { buildPositionGraph, materialDifference, PositionGraph, PositionGraphPool } from '../graph/positionGraph.ts';
@@ -108,10 +108,7 @@ export function learnedLogOdds(board: Board, values: ArrayLike<number>, squareVa
  * opponent, each over 10. Mates and draws by rule have their own scores and count 0.
  */
 export function mobilityAfter(position: Board): [number, number] {
-  const again = cloneBoard(position);
-  again.turn = position.turn === WHITE ? BLACK : WHITE;
-  again.epSquare = -1;
-  return [generateLegalMoves(again).length / MOBILITY_UNIT, generateLegalMoves(position).length / MOBILITY_UNIT];
+  return [generateLegalMoves(passTurn(position)).length / MOBILITY_UNIT, generateLegalMoves(position).length / MOBILITY_UNIT];
 }
 const MOBILITY_UNIT = 10;
 

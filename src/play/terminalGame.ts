@@ -269,7 +269,7 @@ export class TerminalGame {
       return this.write(`${this.morphName} would play ${san(move)}: against a bare king it mates by the rules' order, not by its values.`);
     }
     // A forced mate by checks comes first and is played whatever ties it (MorphPlayer.ownMate).
-    // With a late-move reduction the game search can value the best moves otherwise than the full ranking does
+    // With a late-move reduction or null-move pruning the game search can value the best moves otherwise than the full ranking does
     // (MorphPlayer.choose): the moves Morph chooses among are the game search's, the rest follow the ranking.
     const among = windowDependent(player.extensions) ? player.bestRanking(history) : ranking;
     const best = player.choiceScore(among[0]);

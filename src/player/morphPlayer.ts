@@ -366,7 +366,7 @@ export class MorphPlayer implements GamePlayer {
     if (mating !== undefined) return { ...ranking.find((r) => r.move === mating)!, ranking, chosenBy: 'bare-king' };
     if (ranking[0].mateIn !== undefined) return { ...ranking[0], ranking, chosenBy: 'mate' };
     if (windowDependent(this.extensions)) {
-      // With a late-move reduction a move's value depends on the window and order it was searched in, so the full
+      // With a late-move reduction or null-move pruning a move's value depends on the window and order it was searched in, so the full
       // ranking's first is not always the move the game search plays (about one position in ten). Morph plays the
       // game search's move here too, the move matches, UCI and move quality measure.
       const [valued, tested] = [this.lastValued, this.lastTested];

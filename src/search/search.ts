@@ -58,7 +58,7 @@
  * such as "queen en prise" hint at the loss. After the capture its material patterns see the loss itself.
  * A capture is a rule of the game, not chess knowledge: the values are still all learned.
  */
-import { applyMove, BLACK, cloneBoard, KING, PAWN, uciMove, WHITE, type Board, type Color, type CompactMove } from '../chess/board.ts';
+import { applyMove, cloneBoard, KING, passTurn, PAWN, uciMove, WHITE, type Board, type Color, type CompactMove } from '../chess/board.ts';
 import { gameEnd, type GameEnd } from '../chess/gameEnd.ts';
 import { positionKey } from '../chess/positionKey.ts';
 import { boundOf, reusableValue, sameMove, type SearchMemory } from './searchMemory.ts';
@@ -329,10 +329,7 @@ export function fullWidthValue(
     if (reused !== undefined) return reused;
   }
   if (nullReduction > 0 && plies >= 3 && low > 0 && low < 1 && !isInCheck(position) && hasPieces(position)) {
-    const passed = cloneBoard(position);
-    passed.turn = position.turn === WHITE ? BLACK : WHITE;
-    passed.epSquare = -1;
-    const replierAfterPass = fullWidthValue(passed, plies - 1 - nullReduction, 1 - low - 1e-9, 1 - low, valueForMover, look, undefined, memory, -1, lateAfter, nullReduction);
+    const replierAfterPass = fullWidthValue(passTurn(position), plies - 1 - nullReduction, 1 - low - 1e-9, 1 - low, valueForMover, look, undefined, memory, -1, lateAfter, nullReduction);
     if (1 - replierAfterPass <= low) return 1 - replierAfterPass;
   }
   const moves = generateLegalMoves(position);

@@ -14,8 +14,7 @@ import { extensionsOf } from '../../search/extensions.ts';
 import { action, printLine, reportError } from '../run.ts';
 import { parseIntegerOption, parseNumberOption, parsePositiveNumberOption, parseSearchOption, parseSeedOption, TRAINING_SEARCH_HELP } from '../options.ts';
 import { DEFAULT_CONFIG, NEVER_FEWER_LESSONS, type ConfigPatch, type LearningConfig } from '../../learn/config.ts';
-import { OWN_SQUARE_EVERY, ownPolicyPath } from '../../model/ownPolicy.ts';
-import { existsSync } from 'node:fs';
+import { OWN_SQUARE_EVERY, policyModelFor } from '../../model/ownPolicy.ts';
 import { openingPositions, readOpenings } from '../../match/openings.ts';
 import { defaultDatabasePath } from '../../store/location.ts';
 import { readScoredPositions, SCORED_POSITIONS } from '../../train/checkpointJudge.ts';
@@ -75,7 +74,7 @@ const DEFAULT_GAMES = 20;
  * plays 2.3 times the games per core, as strong at 3,000 games (docs/lab/2026-12.md, sessions 82 and 83).
  */
 function ownPolicyAsFound(dbPath: string): boolean {
-  return existsSync(ownPolicyPath(dbPath));
+  return policyModelFor(dbPath, undefined) !== undefined;
 }
 
 export function trainingSummaryText(s: TrainingSummary): string {
